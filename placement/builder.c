@@ -1,0 +1,764 @@
+/*
+ * builder.c - make and inspect maps: buckets of the five algorithms with
+ * their derived data (list sums, tree node weights, straw lengths), rules,
+ * names, and the finalize step that sizes workspaces.  This is the only
+ * place in placement/ that allocates.  Arithmetic follows Ceph 16.2's
+ * builder.c, since derived values (straw lengths above all) are part of
+ * placement.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crush_i.h"
+
+#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
+
+pl_map *pl_map_create(void)
+{
+	pl_map *m = calloc(1, sizeof(*m));
+	struct pl_tunables t;
+
+	if (!m)
+		return NULL;
+	pl_tunables_profile("optimal", &t);
+	pl_map_set_tunables(m, &t);
+	return m;
+}
+
+void pl_bucket_free(struct pl_bucket *b)
+{
+	if (!b)
+		return;
+	free(b->items);
+	free(b->item_weights);
+	free(b->sum_weights);
+	free(b->straws);
+	free(b->node_weights);
+	free(b);
+}
+
+static void names_free(struct pl_name *n, int count)
+{
+	for (int i = 0; i < count; i++)
+		free(n[i].name);
+	free(n);
+}
+
+void pl_map_destroy(pl_map *m)
+{
+	if (!m)
+		return;
+	for (int32_t b = 0; b < m->max_buckets; b++)
+		pl_bucket_free(m->buckets[b]);
+	free(m->buckets);
+	for (uint32_t r = 0; r < m->max_rules; r++) {
+		if (!m->rules[r])
+			continue;
+		free(m->rules[r]->steps);
+		free(m->rules[r]->name);
+		free(m->rules[r]);
+	}
+	free(m->rules);
+	names_free(m->types, m->ntypes);
+	names_free(m->items, m->nitems);
+	free(m->devices);
+	free(m);
+}
+
+void pl_map_set_tunables(pl_map *m, const struct pl_tunables *t)
+{
+	m->choose_local_tries = t->choose_local_tries;
+	m->choose_local_fallback_tries = t->choose_local_fallback_tries;
+	m->choose_total_tries = t->choose_total_tries;
+	m->chooseleaf_descend_once = t->chooseleaf_descend_once;
+	m->chooseleaf_vary_r = t->chooseleaf_vary_r;
+	m->chooseleaf_stable = t->chooseleaf_stable;
+	m->straw_calc_version = t->straw_calc_version;
+	m->allowed_bucket_algs = t->allowed_bucket_algs;
+}
+
+void pl_map_get_tunables(const pl_map *m, struct pl_tunables *t)
+{
+	t->choose_local_tries = m->choose_local_tries;
+	t->choose_local_fallback_tries = m->choose_local_fallback_tries;
+	t->choose_total_tries = m->choose_total_tries;
+	t->chooseleaf_descend_once = m->chooseleaf_descend_once;
+	t->chooseleaf_vary_r = m->chooseleaf_vary_r;
+	t->chooseleaf_stable = m->chooseleaf_stable;
+	t->straw_calc_version = m->straw_calc_version;
+	t->allowed_bucket_algs = m->allowed_bucket_algs;
+}
+
+static int add_is_unsafe(uint32_t a, uint32_t b)
+{
+	return (UINT32_MAX - b) < a;
+}
+
+/*
+ * Straw lengths (Ceph crush_calc_straw).  Items are visited from lightest
+ * to heaviest and each straw is scaled so that the chance of drawing the
+ * longest matches the weight.  Version 0 mishandles equal and zero weights
+ * (it is what old clusters still run); version 1 fixes that.  The double
+ * arithmetic, including the unsigned products, is Ceph's to the letter:
+ * changing it changes placement.
+ */
+int pl_calc_straw(const pl_map *m, struct pl_bucket *b)
+{
+	int size = (int)b->size;
+	const uint32_t *weights = b->item_weights;
+	int *reverse;
+	int i, j, k, numleft;
+	double straw, wbelow, lastw, wnext, pbelow;
+
+	reverse = malloc(sizeof(int) * (size ? (size_t)size : 1));
+	if (!reverse)
+		return -ENOMEM;
+	if (size)
+		reverse[0] = 0;
+	for (i = 1; i < size; i++) {
+		for (j = 0; j < i; j++) {
+			if (weights[i] < weights[reverse[j]]) {
+				for (k = i; k > j; k--)
+					reverse[k] = reverse[k - 1];
+				reverse[j] = i;
+				break;
+			}
+		}
+		if (j == i)
+			reverse[i] = i;
+	}
+
+	numleft = size;
+	straw = 1.0;
+	wbelow = 0;
+	lastw = 0;
+	i = 0;
+	while (i < size) {
+		if (m->straw_calc_version == 0) {
+			if (weights[reverse[i]] == 0) {
+				b->straws[reverse[i]] = 0;
+				i++;
+				continue;
+			}
+			b->straws[reverse[i]] = (uint32_t)(straw * 0x10000);
+			i++;
+			if (i == size)
+				break;
+			if (weights[reverse[i]] == weights[reverse[i - 1]])
+				continue;
+			wbelow += ((double)weights[reverse[i - 1]] - lastw) *
+				  numleft;
+			for (j = i; j < size; j++) {
+				if (weights[reverse[j]] == weights[reverse[i]])
+					numleft--;
+				else
+					break;
+			}
+			wnext = (uint32_t)numleft *
+				(weights[reverse[i]] - weights[reverse[i - 1]]);
+			pbelow = wbelow / (wbelow + wnext);
+			straw *= pow(1.0 / pbelow, 1.0 / (double)numleft);
+			lastw = weights[reverse[i - 1]];
+		} else {
+			if (weights[reverse[i]] == 0) {
+				b->straws[reverse[i]] = 0;
+				i++;
+				numleft--;
+				continue;
+			}
+			b->straws[reverse[i]] = (uint32_t)(straw * 0x10000);
+			i++;
+			if (i == size)
+				break;
+			wbelow += ((double)weights[reverse[i - 1]] - lastw) *
+				  numleft;
+			numleft--;
+			wnext = (uint32_t)numleft *
+				(weights[reverse[i]] - weights[reverse[i - 1]]);
+			pbelow = wbelow / (wbelow + wnext);
+			straw *= pow(1.0 / pbelow, 1.0 / (double)numleft);
+			lastw = weights[reverse[i - 1]];
+		}
+	}
+	free(reverse);
+	return 0;
+}
+
+/* Tree buckets number nodes in-order; see buckets.c. */
+static int tree_height(int n)
+{
+	int h = 0;
+
+	while ((n & 1) == 0) {
+		h++;
+		n >>= 1;
+	}
+	return h;
+}
+
+static int tree_parent(int n)
+{
+	int h = tree_height(n);
+
+	if (n & (1 << (h + 1)))
+		return n - (1 << h);
+	return n + (1 << h);
+}
+
+static int tree_depth(int size)
+{
+	int depth = 1, t = size - 1;
+
+	if (size == 0)
+		return 0;
+	while (t) {
+		t >>= 1;
+		depth++;
+	}
+	return depth;
+}
+
+static int fill_bucket(struct pl_bucket *b, const uint32_t *weights)
+{
+	uint32_t i, w = 0;
+	int j, depth, node;
+
+	switch (b->alg) {
+	case PL_BUCKET_UNIFORM:
+		b->item_weight = b->size ? weights[0] : 0;
+		if (b->size && b->item_weight > UINT32_MAX / b->size)
+			return -ERANGE;
+		b->weight = b->size * b->item_weight;
+		return 0;
+	case PL_BUCKET_LIST:
+		b->item_weights = calloc(b->size + 1, sizeof(uint32_t));
+		b->sum_weights = calloc(b->size + 1, sizeof(uint32_t));
+		if (!b->item_weights || !b->sum_weights)
+			return -ENOMEM;
+		for (i = 0; i < b->size; i++) {
+			b->item_weights[i] = weights[i];
+			if (add_is_unsafe(w, weights[i]))
+				return -ERANGE;
+			w += weights[i];
+			b->sum_weights[i] = w;
+		}
+		b->weight = w;
+		return 0;
+	case PL_BUCKET_TREE:
+		depth = tree_depth((int)b->size);
+		/* Ceph stores the node count in 8 bits. */
+		if (depth > 7)
+			return -E2BIG;
+		b->num_nodes = (uint8_t)(b->size ? 1 << depth : 0);
+		b->node_weights = calloc((size_t)b->num_nodes + 1,
+					 sizeof(uint32_t));
+		if (!b->node_weights)
+			return -ENOMEM;
+		for (i = 0; i < b->size; i++) {
+			node = (int)((i + 1) << 1) - 1;
+			b->node_weights[node] = weights[i];
+			if (add_is_unsafe(b->weight, weights[i]))
+				return -ERANGE;
+			b->weight += weights[i];
+			for (j = 1; j < depth; j++) {
+				node = tree_parent(node);
+				if (add_is_unsafe(b->node_weights[node],
+						  weights[i]))
+					return -ERANGE;
+				b->node_weights[node] += weights[i];
+			}
+		}
+		return 0;
+	case PL_BUCKET_STRAW:
+	case PL_BUCKET_STRAW2:
+		b->item_weights = calloc(b->size + 1, sizeof(uint32_t));
+		if (!b->item_weights)
+			return -ENOMEM;
+		for (i = 0; i < b->size; i++) {
+			b->item_weights[i] = weights[i];
+			if (add_is_unsafe(w, weights[i]))
+				return -ERANGE;
+			w += weights[i];
+		}
+		b->weight = w;
+		if (b->alg == PL_BUCKET_STRAW) {
+			b->straws = calloc(b->size + 1, sizeof(uint32_t));
+			if (!b->straws)
+				return -ENOMEM;
+		}
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static struct pl_bucket *bucket_at(const pl_map *m, int id)
+{
+	if (id >= 0 || -1 - id >= m->max_buckets)
+		return NULL;
+	return m->buckets[-1 - id];
+}
+
+int pl_map_add_bucket(pl_map *m, int id, int alg, int hash, int type,
+		      int size, const int *items, const uint32_t *weights,
+		      int *idout)
+{
+	struct pl_bucket *b;
+	int pos, err;
+
+	if (alg < PL_BUCKET_UNIFORM || alg > PL_BUCKET_STRAW2 ||
+	    hash != PL_HASH_RJENKINS1 || size < 0 ||
+	    size > PL_MAX_BUCKET_SIZE || type < 0 || type > 0xffff || id > 0)
+		return -EINVAL;
+	for (int i = 0; i < size; i++) {
+		if (items[i] < 0 && !bucket_at(m, items[i]))
+			return -ENOENT;
+		if (items[i] == PL_ITEM_NONE || items[i] == PL_ITEM_UNDEF)
+			return -EINVAL;
+	}
+
+	if (id == 0) {
+		for (pos = 0; pos < m->max_buckets; pos++)
+			if (!m->buckets[pos])
+				break;
+	} else {
+		pos = -1 - id;
+		if (pos < m->max_buckets && m->buckets[pos])
+			return -EEXIST;
+	}
+	if (pos >= m->max_buckets) {
+		int newmax = m->max_buckets ? m->max_buckets : 8;
+		struct pl_bucket **nb;
+
+		while (newmax <= pos)
+			newmax *= 2;
+		nb = realloc(m->buckets, sizeof(*nb) * (size_t)newmax);
+		if (!nb)
+			return -ENOMEM;
+		memset(nb + m->max_buckets, 0,
+		       sizeof(*nb) * (size_t)(newmax - m->max_buckets));
+		m->buckets = nb;
+		m->max_buckets = newmax;
+	}
+
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->id = -1 - pos;
+	b->alg = (uint8_t)alg;
+	b->hash = (uint8_t)hash;
+	b->type = (uint16_t)type;
+	b->size = (uint32_t)size;
+	b->items = calloc((size_t)size + 1, sizeof(int32_t));
+	if (!b->items) {
+		err = -ENOMEM;
+		goto err;
+	}
+	if (size)
+		memcpy(b->items, items, sizeof(int32_t) * (size_t)size);
+	err = fill_bucket(b, weights);
+	if (err)
+		goto err;
+	if (b->alg == PL_BUCKET_STRAW) {
+		err = pl_calc_straw(m, b);
+		if (err)
+			goto err;
+	}
+	m->buckets[pos] = b;
+	m->finalized = 0;
+	if (idout)
+		*idout = b->id;
+	return 0;
+err:
+	pl_bucket_free(b);
+	return err;
+}
+
+int pl_map_add_rule(pl_map *m, int ruleno, int type, int min_size,
+		    int max_size, int nsteps, const struct pl_rule_step *steps,
+		    int *ruleout)
+{
+	struct pl_rule *rule;
+	uint32_t r;
+
+	if (nsteps < 0 || nsteps > 1024 || ruleno >= PL_MAX_RULES)
+		return -EINVAL;
+	if (ruleno < 0) {
+		for (r = 0; r < m->max_rules; r++)
+			if (!m->rules[r])
+				break;
+		if (r >= PL_MAX_RULES)
+			return -ENOSPC;
+	} else {
+		r = (uint32_t)ruleno;
+		if (r < m->max_rules && m->rules[r])
+			return -EEXIST;
+	}
+	if (r >= m->max_rules) {
+		struct pl_rule **nr = realloc(m->rules,
+					      sizeof(*nr) * (r + 1));
+		if (!nr)
+			return -ENOMEM;
+		memset(nr + m->max_rules, 0,
+		       sizeof(*nr) * (r + 1 - m->max_rules));
+		m->rules = nr;
+		m->max_rules = r + 1;
+	}
+	rule = calloc(1, sizeof(*rule));
+	if (!rule)
+		return -ENOMEM;
+	rule->steps = calloc((size_t)nsteps + 1, sizeof(*steps));
+	if (!rule->steps) {
+		free(rule);
+		return -ENOMEM;
+	}
+	if (nsteps)
+		memcpy(rule->steps, steps, sizeof(*steps) * (size_t)nsteps);
+	rule->len = (uint32_t)nsteps;
+	/* Ceph keeps these in 8 bits (struct crush_rule_mask). */
+	rule->type = (uint8_t)type;
+	rule->min_size = (uint8_t)min_size;
+	rule->max_size = (uint8_t)max_size;
+	m->rules[r] = rule;
+	if (ruleout)
+		*ruleout = (int)r;
+	return 0;
+}
+
+static int set_name(struct pl_name **arr, int *n, int id, const char *name)
+{
+	char *copy = strdup(name);
+	struct pl_name *na;
+
+	if (!copy)
+		return -ENOMEM;
+	for (int i = 0; i < *n; i++) {
+		if ((*arr)[i].id == id) {
+			free((*arr)[i].name);
+			(*arr)[i].name = copy;
+			return 0;
+		}
+	}
+	na = realloc(*arr, sizeof(*na) * (size_t)(*n + 1));
+	if (!na) {
+		free(copy);
+		return -ENOMEM;
+	}
+	na[*n].id = id;
+	na[*n].name = copy;
+	*arr = na;
+	(*n)++;
+	return 0;
+}
+
+static const char *get_name(const struct pl_name *arr, int n, int id)
+{
+	for (int i = 0; i < n; i++)
+		if (arr[i].id == id)
+			return arr[i].name;
+	return NULL;
+}
+
+static int find_name(const struct pl_name *arr, int n, const char *name,
+		     int *id)
+{
+	for (int i = 0; i < n; i++) {
+		if (strcmp(arr[i].name, name) == 0) {
+			*id = arr[i].id;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int pl_map_set_type_name(pl_map *m, int type, const char *name)
+{
+	return set_name(&m->types, &m->ntypes, type, name);
+}
+
+int pl_map_set_item_name(pl_map *m, int id, const char *name)
+{
+	return set_name(&m->items, &m->nitems, id, name);
+}
+
+int pl_map_set_rule_name(pl_map *m, int ruleno, const char *name)
+{
+	char *copy;
+
+	if (!pl_map_rule_exists(m, ruleno))
+		return -ENOENT;
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	free(m->rules[ruleno]->name);
+	m->rules[ruleno]->name = copy;
+	return 0;
+}
+
+int pl_map_add_device(pl_map *m, int id, const char *name)
+{
+	int32_t *nd;
+	int err;
+
+	if (id < 0 || id == PL_ITEM_NONE || id == PL_ITEM_UNDEF)
+		return -EINVAL;
+	if (pl_map_device_declared(m, id))
+		return -EEXIST;
+	nd = realloc(m->devices, sizeof(*nd) * (size_t)(m->ndevices + 1));
+	if (!nd)
+		return -ENOMEM;
+	m->devices = nd;
+	if (name) {
+		err = pl_map_set_item_name(m, id, name);
+		if (err)
+			return err;
+	}
+	m->devices[m->ndevices++] = id;
+	m->finalized = 0;
+	return 0;
+}
+
+int pl_map_finalize(pl_map *m)
+{
+	size_t ws = ALIGN8((size_t)m->max_buckets * sizeof(void *));
+	int32_t maxdev = 0;
+
+	for (int32_t b = 0; b < m->max_buckets; b++) {
+		const struct pl_bucket *bk = m->buckets[b];
+
+		if (!bk)
+			continue;
+		for (uint32_t i = 0; i < bk->size; i++)
+			if (bk->items[i] >= maxdev)
+				maxdev = bk->items[i] + 1;
+		ws += ALIGN8(sizeof(struct pl_work_bucket) +
+			     bk->size * sizeof(uint32_t));
+	}
+	/* Declared devices count even when no bucket holds them
+	 * (CrushWrapper::finalize looks at the name map). */
+	for (int i = 0; i < m->ndevices; i++)
+		if (m->devices[i] >= maxdev)
+			maxdev = m->devices[i] + 1;
+	m->max_devices = maxdev;
+	m->working_size = ws;
+	m->finalized = 1;
+	return 0;
+}
+
+int pl_map_build_simple(int nosds, int nhosts, const uint32_t *osd_weights,
+			pl_map **out)
+{
+	pl_map *m;
+	int *items = NULL, *hosts = NULL, err = -ENOMEM, id, rid;
+	uint32_t *w = NULL, *hw = NULL;
+	char name[32];
+	struct pl_rule_step steps[3] = {
+		{ PL_RULE_TAKE, 0, 0 },
+		{ PL_RULE_CHOOSELEAF_FIRSTN, 0, 1 },
+		{ PL_RULE_EMIT, 0, 0 },
+	};
+
+	if (nosds <= 0 || nhosts <= 0 || nhosts > nosds)
+		return -EINVAL;
+	m = pl_map_create();
+	items = calloc((size_t)nosds, sizeof(int));
+	w = calloc((size_t)nosds, sizeof(uint32_t));
+	hosts = calloc((size_t)nhosts, sizeof(int));
+	hw = calloc((size_t)nhosts, sizeof(uint32_t));
+	if (!m || !items || !w || !hosts || !hw)
+		goto err;
+	if ((err = pl_map_set_type_name(m, 0, "osd")) ||
+	    (err = pl_map_set_type_name(m, 1, "host")) ||
+	    (err = pl_map_set_type_name(m, 2, "root")))
+		goto err;
+	for (int i = 0; i < nosds; i++) {
+		snprintf(name, sizeof(name), "osd.%d", i);
+		if ((err = pl_map_add_device(m, i, name)))
+			goto err;
+	}
+	for (int h = 0; h < nhosts; h++) {
+		int n = 0;
+
+		for (int i = h; i < nosds; i += nhosts) {
+			items[n] = i;
+			w[n++] = osd_weights ? osd_weights[i] : 0x10000;
+		}
+		err = pl_map_add_bucket(m, -2 - h, PL_BUCKET_STRAW2,
+					PL_HASH_RJENKINS1, 1, n, items, w, &id);
+		if (err)
+			goto err;
+		snprintf(name, sizeof(name), "host%d", h);
+		if ((err = pl_map_set_item_name(m, id, name)))
+			goto err;
+		hosts[h] = id;
+		hw[h] = pl_map_bucket_weight(m, id);
+	}
+	err = pl_map_add_bucket(m, -1, PL_BUCKET_STRAW2, PL_HASH_RJENKINS1, 2,
+				nhosts, hosts, hw, &id);
+	if (err || (err = pl_map_set_item_name(m, id, "default")))
+		goto err;
+	steps[0].arg1 = id;
+	err = pl_map_add_rule(m, 0, PL_RULE_TYPE_REPLICATED, 1, 10, 3, steps,
+			      &rid);
+	if (err || (err = pl_map_set_rule_name(m, rid, "replicated_rule")))
+		goto err;
+	pl_map_finalize(m);
+	free(items);
+	free(w);
+	free(hosts);
+	free(hw);
+	*out = m;
+	return 0;
+err:
+	free(items);
+	free(w);
+	free(hosts);
+	free(hw);
+	pl_map_destroy(m);
+	return err;
+}
+
+/* ---- getters ---- */
+
+int pl_map_max_devices(const pl_map *m) { return m->max_devices; }
+int pl_map_max_buckets(const pl_map *m) { return m->max_buckets; }
+int pl_map_max_rules(const pl_map *m) { return (int)m->max_rules; }
+
+int pl_map_rule_exists(const pl_map *m, int ruleno)
+{
+	return ruleno >= 0 && (uint32_t)ruleno < m->max_rules &&
+	       m->rules[ruleno] != NULL;
+}
+
+#define RULE_GET(fn, field)                                      \
+	int fn(const pl_map *m, int ruleno)                      \
+	{                                                        \
+		if (!pl_map_rule_exists(m, ruleno))              \
+			return -ENOENT;                          \
+		return (int)m->rules[ruleno]->field;             \
+	}
+RULE_GET(pl_map_rule_type, type)
+RULE_GET(pl_map_rule_min_size, min_size)
+RULE_GET(pl_map_rule_max_size, max_size)
+RULE_GET(pl_map_rule_len, len)
+
+const struct pl_rule_step *pl_map_rule_step(const pl_map *m, int ruleno,
+					    int step)
+{
+	if (!pl_map_rule_exists(m, ruleno) || step < 0 ||
+	    (uint32_t)step >= m->rules[ruleno]->len)
+		return NULL;
+	return &m->rules[ruleno]->steps[step];
+}
+
+const char *pl_map_rule_name(const pl_map *m, int ruleno)
+{
+	return pl_map_rule_exists(m, ruleno) ? m->rules[ruleno]->name : NULL;
+}
+
+int pl_map_bucket_exists(const pl_map *m, int id)
+{
+	return bucket_at(m, id) != NULL;
+}
+
+#define BUCKET_GET(fn, expr)                                     \
+	int fn(const pl_map *m, int id)                          \
+	{                                                        \
+		const struct pl_bucket *b = bucket_at(m, id);    \
+		if (!b)                                          \
+			return -ENOENT;                          \
+		return (int)(expr);                              \
+	}
+BUCKET_GET(pl_map_bucket_alg, b->alg)
+BUCKET_GET(pl_map_bucket_type, b->type)
+BUCKET_GET(pl_map_bucket_size, b->size)
+
+uint32_t pl_map_bucket_weight(const pl_map *m, int id)
+{
+	const struct pl_bucket *b = bucket_at(m, id);
+
+	return b ? b->weight : 0;
+}
+
+int pl_map_bucket_item(const pl_map *m, int id, int pos)
+{
+	const struct pl_bucket *b = bucket_at(m, id);
+
+	if (!b || pos < 0 || (uint32_t)pos >= b->size)
+		return PL_ITEM_NONE;
+	return b->items[pos];
+}
+
+uint32_t pl_map_bucket_item_weight(const pl_map *m, int id, int pos)
+{
+	const struct pl_bucket *b = bucket_at(m, id);
+
+	if (!b || pos < 0 || (uint32_t)pos >= b->size)
+		return 0;
+	switch (b->alg) {
+	case PL_BUCKET_UNIFORM:
+		return b->item_weight;
+	case PL_BUCKET_TREE:
+		return b->node_weights[((pos + 1) << 1) - 1];
+	default:
+		return b->item_weights[pos];
+	}
+}
+
+const char *pl_map_type_name(const pl_map *m, int type)
+{
+	return get_name(m->types, m->ntypes, type);
+}
+
+const char *pl_map_item_name(const pl_map *m, int id)
+{
+	return get_name(m->items, m->nitems, id);
+}
+
+int pl_map_type_by_name(const pl_map *m, const char *name, int *type)
+{
+	return find_name(m->types, m->ntypes, name, type);
+}
+
+int pl_map_item_by_name(const pl_map *m, const char *name, int *id)
+{
+	return find_name(m->items, m->nitems, name, id);
+}
+
+int pl_map_rule_by_name(const pl_map *m, const char *name, int *ruleno)
+{
+	for (uint32_t r = 0; r < m->max_rules; r++) {
+		if (m->rules[r] && m->rules[r]->name &&
+		    strcmp(m->rules[r]->name, name) == 0) {
+			*ruleno = (int)r;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int pl_map_device_in_buckets(const pl_map *m, int id)
+{
+	for (int32_t b = 0; b < m->max_buckets; b++) {
+		const struct pl_bucket *bk = m->buckets[b];
+
+		if (!bk)
+			continue;
+		for (uint32_t i = 0; i < bk->size; i++)
+			if (bk->items[i] == id)
+				return 1;
+	}
+	return 0;
+}
+
+int pl_map_device_declared(const pl_map *m, int id)
+{
+	for (int i = 0; i < m->ndevices; i++)
+		if (m->devices[i] == id)
+			return 1;
+	return 0;
+}

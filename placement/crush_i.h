@@ -1,0 +1,103 @@
+/*
+ * crush_i.h - map layout shared by builder, mapper and parser.  Not public:
+ * callers outside placement/ use placement.h only.
+ *
+ * The layout mirrors Ceph's struct crush_map (src/crush/crush.h, v16.2) so
+ * that every computation can follow Ceph's arithmetic exactly, including
+ * integer widths (e.g. the tree's num_nodes is 8 bits wide in Ceph).
+ */
+#ifndef CRUSHFS_CRUSH_I_H
+#define CRUSHFS_CRUSH_I_H
+
+#include "placement.h"
+
+struct pl_bucket {
+	int32_t id; /* < 0 */
+	uint16_t type;
+	uint8_t alg;
+	uint8_t hash;
+	uint32_t weight; /* 16.16, sum of items */
+	uint32_t size;
+	int32_t *items;
+	/* uniform */
+	uint32_t item_weight;
+	/* list, straw, straw2: per item; list also keeps running sums */
+	uint32_t *item_weights;
+	uint32_t *sum_weights; /* list */
+	uint32_t *straws;      /* straw */
+	/* tree */
+	uint8_t num_nodes;
+	uint32_t *node_weights;
+};
+
+struct pl_rule {
+	uint32_t len;
+	uint8_t type;
+	uint8_t min_size;
+	uint8_t max_size;
+	char *name;
+	struct pl_rule_step *steps;
+};
+
+struct pl_name {
+	int32_t id;
+	char *name;
+};
+
+struct pl_map {
+	struct pl_bucket **buckets; /* index -1-id */
+	int32_t max_buckets;
+	struct pl_rule **rules;
+	uint32_t max_rules;
+	int32_t max_devices;
+
+	uint32_t choose_local_tries;
+	uint32_t choose_local_fallback_tries;
+	uint32_t choose_total_tries;
+	uint32_t chooseleaf_descend_once;
+	uint8_t chooseleaf_vary_r;
+	uint8_t chooseleaf_stable;
+	uint8_t straw_calc_version;
+	uint32_t allowed_bucket_algs;
+
+	/* names: small sorted-by-insertion arrays, looked up linearly */
+	struct pl_name *types;
+	int ntypes;
+	struct pl_name *items;
+	int nitems;
+	int32_t *devices; /* declared device ids */
+	int ndevices;
+
+	size_t working_size; /* bytes for per-bucket permutation state */
+	int finalized;
+};
+
+/* Per-bucket permutation cache for uniform buckets (Ceph crush_work_bucket) */
+struct pl_work_bucket {
+	uint32_t perm_x;
+	uint32_t perm_n;
+	uint32_t *perm;
+};
+
+#define PL_CHOOSE_TRIES_MAX 256
+
+struct pl_work {
+	struct pl_work_bucket **work; /* index -1-id */
+	int result_max;
+	int *a, *b, *c;
+	uint32_t choose_tries[PL_CHOOSE_TRIES_MAX];
+};
+
+/* buckets.c */
+int pl_bucket_choose(const struct pl_bucket *b, struct pl_work_bucket *w,
+		     int x, int r);
+int pl_bucket_perm_choose(const struct pl_bucket *b,
+			  struct pl_work_bucket *w, int x, int r);
+/* ln.c: 2^44 * log2(x + 1), Ceph crush_ln */
+uint64_t pl_crush_ln(unsigned int x);
+
+/* builder.c */
+int pl_calc_straw(const pl_map *m, struct pl_bucket *b);
+void pl_bucket_free(struct pl_bucket *b);
+
+#endif

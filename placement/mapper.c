@@ -1,0 +1,491 @@
+/*
+ * mapper.c - run a CRUSH rule: Ceph 16.2's crush_do_rule() with
+ * crush_choose_firstn() and crush_choose_indep(), step for step, so the
+ * output is bit-identical (including its retry and collision quirks).
+ *
+ * Contract (Ceph mapper.h): no allocation, no locks, no writes to the map.
+ * All mutable state lives in the caller's workspace, so one map serves any
+ * number of threads.  There is no error path: a rule that cannot place
+ * everything returns fewer items (firstn) or PL_ITEM_NONE holes (indep).
+ *
+ * This file must not include an allocator header (CI greps for it).
+ */
+#include <string.h>
+
+#include "crush_i.h"
+
+/* Device is "out" for input x: reweights below 1.0 keep a fraction of the
+ * inputs, chosen by hashing x with the device id. */
+static int is_out(const uint32_t *weight, int weight_max, int item, int x)
+{
+	if (item >= weight_max)
+		return 1;
+	if (weight[item] >= 0x10000)
+		return 0;
+	if (weight[item] == 0)
+		return 1;
+	if ((pl_hash32_2((uint32_t)x, (uint32_t)item) & 0xffff) <
+	    weight[item])
+		return 0;
+	return 1;
+}
+
+struct choose_ctx {
+	const pl_map *map;
+	struct pl_work *work;
+	const uint32_t *weight;
+	int weight_max;
+	int x;
+};
+
+static void count_tries(struct pl_work *w, const pl_map *m,
+			unsigned int ftotal)
+{
+	if (ftotal <= m->choose_total_tries && ftotal < PL_CHOOSE_TRIES_MAX)
+		w->choose_tries[ftotal]++;
+}
+
+static int choose_firstn(const struct choose_ctx *cx,
+			 const struct pl_bucket *bucket, int numrep, int type,
+			 int *out, int outpos, int out_size,
+			 unsigned int tries, unsigned int recurse_tries,
+			 unsigned int local_retries,
+			 unsigned int local_fallback_retries,
+			 int recurse_to_leaf, unsigned int vary_r,
+			 unsigned int stable, int *out2, int parent_r)
+{
+	const pl_map *map = cx->map;
+	int rep;
+	unsigned int ftotal, flocal;
+	int retry_descent, retry_bucket, skip_rep;
+	const struct pl_bucket *in = bucket;
+	int r, i, item = 0, itemtype, collide, reject;
+	int count = out_size;
+
+	for (rep = stable ? 0 : outpos; rep < numrep && count > 0; rep++) {
+		ftotal = 0;
+		skip_rep = 0;
+		do {
+			retry_descent = 0;
+			in = bucket;
+			flocal = 0;
+			do {
+				collide = 0;
+				retry_bucket = 0;
+				r = rep + parent_r + (int)ftotal;
+
+				if (in->size == 0) {
+					reject = 1;
+					goto reject;
+				}
+				if (local_fallback_retries > 0 &&
+				    flocal >= (in->size >> 1) &&
+				    flocal > local_fallback_retries)
+					item = pl_bucket_perm_choose(
+						in, cx->work->work[-1 - in->id],
+						cx->x, r);
+				else
+					item = pl_bucket_choose(
+						in, cx->work->work[-1 - in->id],
+						cx->x, r);
+				if (item >= map->max_devices) {
+					skip_rep = 1;
+					break;
+				}
+
+				if (item < 0) {
+					if (-1 - item >= map->max_buckets ||
+					    !map->buckets[-1 - item]) {
+						skip_rep = 1;
+						break;
+					}
+					itemtype = map->buckets[-1 - item]->type;
+				} else {
+					itemtype = 0;
+				}
+
+				if (itemtype != type) {
+					if (item >= 0) {
+						skip_rep = 1;
+						break;
+					}
+					in = map->buckets[-1 - item];
+					retry_bucket = 1;
+					continue;
+				}
+
+				for (i = 0; i < outpos; i++) {
+					if (out[i] == item) {
+						collide = 1;
+						break;
+					}
+				}
+
+				reject = 0;
+				if (!collide && recurse_to_leaf) {
+					if (item < 0) {
+						int sub_r = vary_r ?
+							r >> (vary_r - 1) : 0;
+						if (choose_firstn(
+							    cx,
+							    map->buckets[-1 - item],
+							    stable ? 1 : outpos + 1,
+							    0, out2, outpos,
+							    count, recurse_tries,
+							    0, local_retries,
+							    local_fallback_retries,
+							    0, vary_r, stable,
+							    NULL, sub_r) <=
+						    outpos)
+							reject = 1;
+					} else {
+						out2[outpos] = item;
+					}
+				}
+
+				if (!reject && !collide && itemtype == 0)
+					reject = is_out(cx->weight,
+							cx->weight_max, item,
+							cx->x);
+reject:
+				if (reject || collide) {
+					ftotal++;
+					flocal++;
+					if (collide && flocal <= local_retries)
+						retry_bucket = 1;
+					else if (local_fallback_retries > 0 &&
+						 flocal <= in->size +
+							 local_fallback_retries)
+						retry_bucket = 1;
+					else if (ftotal < tries)
+						retry_descent = 1;
+					else
+						skip_rep = 1;
+				}
+			} while (retry_bucket);
+		} while (retry_descent);
+
+		if (skip_rep)
+			continue;
+
+		out[outpos] = item;
+		outpos++;
+		count--;
+		count_tries(cx->work, map, ftotal);
+	}
+	return outpos;
+}
+
+static void choose_indep(const struct choose_ctx *cx,
+			 const struct pl_bucket *bucket, int left, int numrep,
+			 int type, int *out, int outpos, unsigned int tries,
+			 unsigned int recurse_tries, int recurse_to_leaf,
+			 int *out2, int parent_r)
+{
+	const pl_map *map = cx->map;
+	const struct pl_bucket *in = bucket;
+	int endpos = outpos + left;
+	int rep, r, i, item = 0, itemtype, collide;
+	unsigned int ftotal;
+
+	for (rep = outpos; rep < endpos; rep++) {
+		out[rep] = PL_ITEM_UNDEF;
+		if (out2)
+			out2[rep] = PL_ITEM_UNDEF;
+	}
+
+	for (ftotal = 0; left > 0 && ftotal < tries; ftotal++) {
+		for (rep = outpos; rep < endpos; rep++) {
+			if (out[rep] != PL_ITEM_UNDEF)
+				continue;
+			in = bucket;
+			for (;;) {
+				/* the choice depends on the position, even in
+				 * the nested call, so a bucket chosen at a
+				 * different position picks a different item */
+				r = rep + parent_r;
+				if (in->alg == PL_BUCKET_UNIFORM &&
+				    in->size % numrep == 0)
+					r += (numrep + 1) * (int)ftotal;
+				else
+					r += numrep * (int)ftotal;
+
+				if (in->size == 0)
+					break;
+
+				item = pl_bucket_choose(
+					in, cx->work->work[-1 - in->id], cx->x,
+					r);
+				if (item >= map->max_devices) {
+					out[rep] = PL_ITEM_NONE;
+					if (out2)
+						out2[rep] = PL_ITEM_NONE;
+					left--;
+					break;
+				}
+
+				if (item < 0) {
+					if (-1 - item >= map->max_buckets ||
+					    !map->buckets[-1 - item]) {
+						out[rep] = PL_ITEM_NONE;
+						if (out2)
+							out2[rep] = PL_ITEM_NONE;
+						left--;
+						break;
+					}
+					itemtype = map->buckets[-1 - item]->type;
+				} else {
+					itemtype = 0;
+				}
+
+				if (itemtype != type) {
+					if (item >= 0) {
+						out[rep] = PL_ITEM_NONE;
+						if (out2)
+							out2[rep] = PL_ITEM_NONE;
+						left--;
+						break;
+					}
+					in = map->buckets[-1 - item];
+					continue;
+				}
+
+				collide = 0;
+				for (i = outpos; i < endpos; i++) {
+					if (out[i] == item) {
+						collide = 1;
+						break;
+					}
+				}
+				if (collide)
+					break;
+
+				if (recurse_to_leaf) {
+					if (item < 0) {
+						choose_indep(cx,
+							     map->buckets[-1 - item],
+							     1, numrep, 0, out2,
+							     rep, recurse_tries,
+							     0, 0, NULL, r);
+						if (out2[rep] == PL_ITEM_NONE)
+							break;
+					} else {
+						out2[rep] = item;
+					}
+				}
+
+				if (itemtype == 0 &&
+				    is_out(cx->weight, cx->weight_max, item,
+					   cx->x))
+					break;
+
+				out[rep] = item;
+				left--;
+				break;
+			}
+		}
+	}
+	for (rep = outpos; rep < endpos; rep++) {
+		if (out[rep] == PL_ITEM_UNDEF)
+			out[rep] = PL_ITEM_NONE;
+		if (out2 && out2[rep] == PL_ITEM_UNDEF)
+			out2[rep] = PL_ITEM_NONE;
+	}
+	count_tries(cx->work, map, ftotal);
+}
+
+size_t pl_work_size(const pl_map *m, int result_max)
+{
+	if (result_max < 0)
+		result_max = 0;
+	return sizeof(struct pl_work) + m->working_size +
+	       3 * (size_t)result_max * sizeof(int);
+}
+
+void pl_work_init(const pl_map *m, void *v, int result_max)
+{
+	struct pl_work *w = v;
+	char *p = (char *)v + sizeof(struct pl_work);
+	int32_t b;
+
+	memset(w, 0, sizeof(*w));
+	w->work = (struct pl_work_bucket **)p;
+	p += (size_t)m->max_buckets * sizeof(struct pl_work_bucket *);
+	for (b = 0; b < m->max_buckets; b++) {
+		if (!m->buckets[b]) {
+			w->work[b] = NULL;
+			continue;
+		}
+		w->work[b] = (struct pl_work_bucket *)p;
+		p += sizeof(struct pl_work_bucket);
+		w->work[b]->perm_x = 0;
+		w->work[b]->perm_n = 0;
+		w->work[b]->perm = (uint32_t *)p;
+		p += m->buckets[b]->size * sizeof(uint32_t);
+	}
+	w->result_max = result_max < 0 ? 0 : result_max;
+	w->a = (int *)p;
+	w->b = w->a + w->result_max;
+	w->c = w->b + w->result_max;
+}
+
+const uint32_t *pl_work_choose_tries(const void *work, int *n)
+{
+	const struct pl_work *w = work;
+
+	*n = PL_CHOOSE_TRIES_MAX;
+	return w->choose_tries;
+}
+
+void pl_work_reset_choose_tries(void *work)
+{
+	struct pl_work *w = work;
+
+	memset(w->choose_tries, 0, sizeof(w->choose_tries));
+}
+
+int pl_do_rule(const pl_map *map, int ruleno, int x, int *result,
+	       int result_max, const uint32_t *weight, int weight_max,
+	       void *work)
+{
+	struct pl_work *cw = work;
+	struct choose_ctx cx = { map, cw, weight, weight_max, x };
+	int *w, *o, *c, *tmp;
+	int result_len = 0, wsize = 0, osize, recurse_to_leaf;
+	const struct pl_rule *rule;
+	uint32_t step;
+	int i, numrep;
+	/* Ceph counted choose_total_tries as retries, not tries: add one.
+	 * The local tries were always retries and need no adjustment. */
+	int choose_tries = (int)map->choose_total_tries + 1;
+	int choose_leaf_tries = 0;
+	int choose_local_retries = (int)map->choose_local_tries;
+	int choose_local_fallback_retries =
+		(int)map->choose_local_fallback_tries;
+	int vary_r = map->chooseleaf_vary_r;
+	int stable = map->chooseleaf_stable;
+
+	if ((uint32_t)ruleno >= map->max_rules || !map->rules[ruleno])
+		return 0;
+	if (result_max > cw->result_max)
+		result_max = cw->result_max;
+
+	rule = map->rules[ruleno];
+	w = cw->a;
+	o = cw->b;
+	c = cw->c;
+
+	for (step = 0; step < rule->len; step++) {
+		int firstn = 0;
+		const struct pl_rule_step *cur = &rule->steps[step];
+
+		switch (cur->op) {
+		case PL_RULE_TAKE:
+			if ((cur->arg1 >= 0 && cur->arg1 < map->max_devices) ||
+			    (-1 - cur->arg1 >= 0 &&
+			     -1 - cur->arg1 < map->max_buckets &&
+			     map->buckets[-1 - cur->arg1])) {
+				w[0] = cur->arg1;
+				wsize = 1;
+			}
+			break;
+		case PL_RULE_SET_CHOOSE_TRIES:
+			if (cur->arg1 > 0)
+				choose_tries = cur->arg1;
+			break;
+		case PL_RULE_SET_CHOOSELEAF_TRIES:
+			if (cur->arg1 > 0)
+				choose_leaf_tries = cur->arg1;
+			break;
+		case PL_RULE_SET_CHOOSE_LOCAL_TRIES:
+			if (cur->arg1 >= 0)
+				choose_local_retries = cur->arg1;
+			break;
+		case PL_RULE_SET_CHOOSE_LOCAL_FALLBACK_TRIES:
+			if (cur->arg1 >= 0)
+				choose_local_fallback_retries = cur->arg1;
+			break;
+		case PL_RULE_SET_CHOOSELEAF_VARY_R:
+			if (cur->arg1 >= 0)
+				vary_r = cur->arg1;
+			break;
+		case PL_RULE_SET_CHOOSELEAF_STABLE:
+			if (cur->arg1 >= 0)
+				stable = cur->arg1;
+			break;
+		case PL_RULE_CHOOSELEAF_FIRSTN:
+		case PL_RULE_CHOOSE_FIRSTN:
+			firstn = 1;
+			/* fall through */
+		case PL_RULE_CHOOSELEAF_INDEP:
+		case PL_RULE_CHOOSE_INDEP:
+			if (wsize == 0)
+				break;
+			recurse_to_leaf = cur->op == PL_RULE_CHOOSELEAF_FIRSTN ||
+					  cur->op == PL_RULE_CHOOSELEAF_INDEP;
+			osize = 0;
+			for (i = 0; i < wsize; i++) {
+				int bno;
+
+				numrep = cur->arg1;
+				if (numrep <= 0) {
+					numrep += result_max;
+					if (numrep <= 0)
+						continue;
+				}
+				bno = -1 - w[i];
+				if (bno < 0 || bno >= map->max_buckets ||
+				    !map->buckets[bno])
+					continue; /* e.g. PL_ITEM_NONE */
+				if (firstn) {
+					int recurse_tries;
+
+					if (choose_leaf_tries)
+						recurse_tries = choose_leaf_tries;
+					else if (map->chooseleaf_descend_once)
+						recurse_tries = 1;
+					else
+						recurse_tries = choose_tries;
+					osize += choose_firstn(
+						&cx, map->buckets[bno], numrep,
+						cur->arg2, o + osize, 0,
+						result_max - osize,
+						(unsigned)choose_tries,
+						(unsigned)recurse_tries,
+						(unsigned)choose_local_retries,
+						(unsigned)choose_local_fallback_retries,
+						recurse_to_leaf,
+						(unsigned)vary_r,
+						(unsigned)stable, c + osize, 0);
+				} else {
+					int out_size = numrep < result_max - osize ?
+						numrep : result_max - osize;
+					choose_indep(&cx, map->buckets[bno],
+						     out_size, numrep, cur->arg2,
+						     o + osize, 0,
+						     (unsigned)choose_tries,
+						     choose_leaf_tries ?
+							(unsigned)choose_leaf_tries : 1,
+						     recurse_to_leaf, c + osize,
+						     0);
+					osize += out_size;
+				}
+			}
+			if (recurse_to_leaf)
+				memcpy(o, c, (size_t)osize * sizeof(*o));
+			tmp = o;
+			o = w;
+			w = tmp;
+			wsize = osize;
+			break;
+		case PL_RULE_EMIT:
+			for (i = 0; i < wsize && result_len < result_max; i++)
+				result[result_len++] = w[i];
+			wsize = 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return result_len;
+}

@@ -1,0 +1,199 @@
+/*
+ * placement.h - Ceph-exact object -> PG -> CRUSH -> OSD mapping.
+ *
+ * The one public header of placement/.  A map is built once (parser or
+ * builder calls, then pl_map_finalize) and is then immutable: any number of
+ * threads may map with it at once, each with its own workspace.  Mapping
+ * never allocates and has no error path (Ceph mapper.c contract): it returns
+ * how many results it produced and leaves PL_ITEM_NONE holes for indep rules.
+ *
+ * Functions that can fail return 0 or -errno (Ceph builder.c convention).
+ * Weights are 16.16 fixed point: 0x10000 == 1.0.
+ */
+#ifndef CRUSHFS_PLACEMENT_H
+#define CRUSHFS_PLACEMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pl_map pl_map;
+
+/* A result slot that could not be filled (indep rules keep positions). */
+#define PL_ITEM_NONE 0x7fffffff
+/* Internal marker, never returned by pl_do_rule. */
+#define PL_ITEM_UNDEF 0x7ffffffe
+
+#define PL_MAX_DEPTH 10
+#define PL_MAX_RULES 256
+#define PL_MAX_BUCKET_SIZE 65535
+
+enum pl_bucket_alg {
+	PL_BUCKET_UNIFORM = 1,
+	PL_BUCKET_LIST = 2,
+	PL_BUCKET_TREE = 3,
+	PL_BUCKET_STRAW = 4,
+	PL_BUCKET_STRAW2 = 5,
+};
+
+#define PL_HASH_RJENKINS1 0
+
+/* Rule step opcodes: numbered as in Ceph's crush.h so maps round-trip. */
+enum pl_rule_op {
+	PL_RULE_NOOP = 0,
+	PL_RULE_TAKE = 1,
+	PL_RULE_CHOOSE_FIRSTN = 2,
+	PL_RULE_CHOOSE_INDEP = 3,
+	PL_RULE_EMIT = 4,
+	PL_RULE_CHOOSELEAF_FIRSTN = 6,
+	PL_RULE_CHOOSELEAF_INDEP = 7,
+	PL_RULE_SET_CHOOSE_TRIES = 8,
+	PL_RULE_SET_CHOOSELEAF_TRIES = 9,
+	PL_RULE_SET_CHOOSE_LOCAL_TRIES = 10,
+	PL_RULE_SET_CHOOSE_LOCAL_FALLBACK_TRIES = 11,
+	PL_RULE_SET_CHOOSELEAF_VARY_R = 12,
+	PL_RULE_SET_CHOOSELEAF_STABLE = 13,
+};
+
+struct pl_rule_step {
+	uint32_t op;
+	int32_t arg1;
+	int32_t arg2;
+};
+
+/* Rule types as in Ceph (pg_pool_t::TYPE_*). */
+#define PL_RULE_TYPE_REPLICATED 1
+#define PL_RULE_TYPE_ERASURE 3
+
+struct pl_tunables {
+	uint32_t choose_local_tries;
+	uint32_t choose_local_fallback_tries;
+	uint32_t choose_total_tries;
+	uint32_t chooseleaf_descend_once;
+	uint8_t chooseleaf_vary_r;
+	uint8_t chooseleaf_stable;
+	uint8_t straw_calc_version;
+	uint32_t allowed_bucket_algs;
+};
+
+/* ---- hashes and PG math (hash.c, pg.c) ---- */
+uint32_t pl_hash32(uint32_t a);
+uint32_t pl_hash32_2(uint32_t a, uint32_t b);
+uint32_t pl_hash32_3(uint32_t a, uint32_t b, uint32_t c);
+uint32_t pl_hash32_4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+uint32_t pl_hash32_5(uint32_t a, uint32_t b, uint32_t c, uint32_t d,
+		     uint32_t e);
+/* Ceph's ceph_str_hash_rjenkins (object_hash rjenkins). */
+uint32_t pl_str_hash(const char *s, size_t len);
+/* ceph_stable_mod: x mod b that moves few items when b grows. */
+uint32_t pl_stable_mod(uint32_t x, uint32_t b, uint32_t bmask);
+/* (1 << bits(n-1)) - 1, Ceph's pg_num_mask. */
+uint32_t pl_pg_mask(uint32_t n);
+/* object name -> raw PG seed (full 32-bit hash). */
+uint32_t pl_object_ps(const char *name, size_t len);
+/* PG seed within pg_num. */
+uint32_t pl_pg_seed(uint32_t raw_ps, uint32_t pg_num);
+/* Placement seed with HASHPSPOOL, as pg_pool_t::raw_pg_to_pps. */
+uint32_t pl_pg_pps(uint32_t ps, uint32_t pgp_num, int64_t pool_id);
+
+/* ---- tunables (tunables.c) ---- */
+/* name: legacy, argonaut, bobtail, firefly, hammer, jewel, optimal,
+ * default.  Returns 0 or -EINVAL. */
+int pl_tunables_profile(const char *name, struct pl_tunables *out);
+
+/* ---- building (builder.c) ---- */
+pl_map *pl_map_create(void); /* jewel (optimal) tunables, as crush_create */
+void pl_map_destroy(pl_map *m);
+void pl_map_set_tunables(pl_map *m, const struct pl_tunables *t);
+void pl_map_get_tunables(const pl_map *m, struct pl_tunables *t);
+
+/*
+ * Add a bucket.  id < 0 picks that id (-EEXIST if taken), id == 0 picks the
+ * next free one.  weights[] are the item weights (16.16); uniform buckets use
+ * weights[0] for every item.  Straw lengths are computed now, with the map's
+ * current straw_calc_version (as Ceph does).  -EINVAL for bad alg/size,
+ * -ERANGE for weight overflow, -ENOMEM.  *idout gets the id.
+ */
+int pl_map_add_bucket(pl_map *m, int id, int alg, int hash, int type,
+		      int size, const int *items, const uint32_t *weights,
+		      int *idout);
+/* ruleno < 0 picks the first free number. */
+int pl_map_add_rule(pl_map *m, int ruleno, int type, int min_size,
+		    int max_size, int nsteps, const struct pl_rule_step *steps,
+		    int *ruleout);
+int pl_map_set_type_name(pl_map *m, int type, const char *name);
+int pl_map_set_item_name(pl_map *m, int id, const char *name);
+int pl_map_set_rule_name(pl_map *m, int ruleno, const char *name);
+/* Declare a device (so max_devices covers it even outside any bucket). */
+int pl_map_add_device(pl_map *m, int id, const char *name);
+/* Computes max_devices and workspace sizes; call once after building. */
+int pl_map_finalize(pl_map *m);
+
+/*
+ * Convenience builder (the cluster uses it): root "default" (straw2) ->
+ * nhosts hosts "hostN" (straw2) -> devices, osd i on host i % nhosts,
+ * osd_weights[i] in 16.16; plus rule 0 "replicated_rule"
+ * `chooseleaf firstn 0 type host`.  Types osd/host/root (0/1/2).
+ */
+int pl_map_build_simple(int nosds, int nhosts, const uint32_t *osd_weights,
+			pl_map **out);
+
+/* ---- reading a map ---- */
+int pl_map_max_devices(const pl_map *m);
+int pl_map_max_buckets(const pl_map *m);
+int pl_map_max_rules(const pl_map *m);
+int pl_map_rule_exists(const pl_map *m, int ruleno);
+int pl_map_rule_type(const pl_map *m, int ruleno);
+int pl_map_rule_min_size(const pl_map *m, int ruleno);
+int pl_map_rule_max_size(const pl_map *m, int ruleno);
+int pl_map_rule_len(const pl_map *m, int ruleno);
+const struct pl_rule_step *pl_map_rule_step(const pl_map *m, int ruleno,
+					    int step);
+const char *pl_map_rule_name(const pl_map *m, int ruleno);
+int pl_map_bucket_exists(const pl_map *m, int id);
+int pl_map_bucket_alg(const pl_map *m, int id);
+int pl_map_bucket_type(const pl_map *m, int id);
+int pl_map_bucket_size(const pl_map *m, int id);
+uint32_t pl_map_bucket_weight(const pl_map *m, int id);
+int pl_map_bucket_item(const pl_map *m, int id, int pos);
+uint32_t pl_map_bucket_item_weight(const pl_map *m, int id, int pos);
+const char *pl_map_type_name(const pl_map *m, int type);
+const char *pl_map_item_name(const pl_map *m, int id);
+/* -ENOENT when unknown */
+int pl_map_type_by_name(const pl_map *m, const char *name, int *type);
+int pl_map_item_by_name(const pl_map *m, const char *name, int *id);
+int pl_map_rule_by_name(const pl_map *m, const char *name, int *ruleno);
+/* 1 if device id appears in some bucket (CrushWrapper::check_item_present) */
+int pl_map_device_in_buckets(const pl_map *m, int id);
+int pl_map_device_declared(const pl_map *m, int id);
+
+/* ---- mapping (mapper.c) ---- */
+/* Bytes of workspace one thread needs to map up to result_max items. */
+size_t pl_work_size(const pl_map *m, int result_max);
+/* Lay out a workspace in caller memory (suitably aligned, e.g. malloc). */
+void pl_work_init(const pl_map *m, void *work, int result_max);
+/*
+ * Run rule ruleno for input x.  weights[0..weight_max) are the reweight
+ * values per device (0..0x10000; 0 = out).  Returns the number of items in
+ * result[] (at most result_max); indep rules fill holes with PL_ITEM_NONE.
+ */
+int pl_do_rule(const pl_map *m, int ruleno, int x, int *result,
+	       int result_max, const uint32_t *weights, int weight_max,
+	       void *work);
+/*
+ * crushtool's --show-choose-tries histogram: counts are kept in the
+ * workspace (never in the map).  Returns the array of n entries.
+ */
+const uint32_t *pl_work_choose_tries(const void *work, int *n);
+void pl_work_reset_choose_tries(void *work);
+
+/* ---- parsing (parse.c) ---- */
+/*
+ * Parse crushtool's text format.  On error returns -EINVAL (or -ENOMEM) and
+ * writes one line "FILE:LINE:COL: error: what was expected" into err.
+ * Device classes and choose_args are refused ("not supported yet").
+ */
+int pl_parse_text(const char *text, size_t len, const char *filename,
+		  pl_map **out, char *err, size_t errlen);
+int pl_parse_file(const char *path, pl_map **out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Layering rules of ../shared/DESIGN.md, checked on #include lines:
+# placement/ uses libc only and its mapping path never allocates.
+set -u
+top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+fail=0
+
+bad=$(grep -nE '#include +"' "$top"/placement/*.c "$top"/placement/*.h |
+	grep -vE '"(placement|crush_i|crush_ln_table)\.h"')
+if [ -n "$bad" ]; then
+	echo "placement/ includes a project header outside placement/:"
+	echo "$bad"
+	fail=1
+fi
+for f in mapper.c buckets.c ln.c hash.c pg.c; do
+	if grep -nE '#include +<(stdlib|malloc)\.h>|\b(malloc|calloc|realloc|free)\(' \
+		"$top/placement/$f"; then
+		echo "placement/$f is on the mapping path and must not allocate"
+		fail=1
+	fi
+done
+[ $fail -eq 0 ] && echo "includes: ok"
+exit $fail
