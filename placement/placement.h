@@ -137,6 +137,21 @@ int pl_map_finalize(pl_map *m);
 int pl_map_build_simple(int nosds, int nhosts, const uint32_t *osd_weights,
 			pl_map **out);
 
+/*
+ * Changing a built map (the cluster's `osd crush reweight`, `osd add`).
+ * Both keep bucket weights consistent up to the root, recompute straw
+ * lengths, and leave the map finalized.  Ceph: CrushWrapper::
+ * adjust_item_weight / insert_item.
+ */
+int pl_map_adjust_item_weight(pl_map *m, int id, uint32_t weight);
+int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight);
+/* The bucket holding id (first found), or 0 if none. */
+int pl_map_parent(const pl_map *m, int id);
+
+/* The map in crushtool's text format, byte-identical to `crushtool -d`.
+ * *out is malloc'ed and NUL-terminated. */
+int pl_map_to_text(const pl_map *m, char **out, size_t *len);
+
 /* ---- reading a map ---- */
 int pl_map_max_devices(const pl_map *m);
 int pl_map_max_buckets(const pl_map *m);

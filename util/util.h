@@ -1,0 +1,42 @@
+/*
+ * util.h - small shared helpers (libc only): error strings, logging,
+ * atomic file replacement, size parsing/printing.
+ * Convention (STYLE.md 8): functions return 0 or -errno.
+ */
+#ifndef CRUSHFS_UTIL_H
+#define CRUSHFS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Codes of our own live in a reserved negative range. */
+#define CFS_ERR_BASE 20000
+#define CFS_EBADMAP (-(CFS_ERR_BASE + 1))     /* malformed crush map */
+#define CFS_ECORRUPT (-(CFS_ERR_BASE + 2))    /* damaged cluster files */
+#define CFS_ENOCLUSTER (-(CFS_ERR_BASE + 3))  /* no cluster at DIR */
+const char *cfs_strerror(int err); /* err is 0 or negative */
+
+/* Logging: one hook; the daemon points it at its log, the CLI at stderr. */
+enum cfs_log_level { CFS_LOG_ERR, CFS_LOG_WARN, CFS_LOG_INFO, CFS_LOG_DEBUG };
+typedef void (*cfs_log_fn)(int level, const char *msg);
+void cfs_log_set(cfs_log_fn fn, int max_level);
+void cfs_log(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Write data to path atomically: tmp file, fsync, rename, fsync dir. */
+int cfs_write_atomic(const char *path, const void *data, size_t len);
+/* Read a whole file (NUL-terminated); caller frees *out. */
+int cfs_read_file(const char *path, char **out, size_t *len);
+int cfs_fsync_dir(const char *dir);
+/* mkdir -p */
+int cfs_mkdirs(const char *path, unsigned mode);
+/* rm -rf (no symlink following) */
+int cfs_rmtree(const char *path);
+
+/* "4M", "1G", "512", "1.5G", "100K": K/M/G/T are powers of 1024.
+ * Returns 0 or -EINVAL / -ERANGE. */
+int cfs_parse_size(const char *s, uint64_t *out);
+/* Like ceph's byte_u_t: "1 GiB", "512 MiB", "0 B" into buf. */
+const char *cfs_format_size(uint64_t bytes, char *buf, size_t len);
+
+#endif
