@@ -15,7 +15,6 @@
 
 #include "crush_i.h"
 
-#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 
 pl_map *pl_map_create(void)
 {

@@ -80,6 +80,7 @@ struct pl_work_bucket {
 };
 
 #define PL_CHOOSE_TRIES_MAX 256
+#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 
 struct pl_work {
 	struct pl_work_bucket **work; /* index -1-id */

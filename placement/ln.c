@@ -24,7 +24,8 @@ uint64_t pl_crush_ln(unsigned int xin)
 	RH = (uint64_t)pl_rh_lh_tbl[index1 - 256];     /* ~ 2^56 / index1 */
 	LH = (uint64_t)pl_rh_lh_tbl[index1 + 1 - 256]; /* ~ 2^48 log2(index1/256) */
 
-	xl64 = (uint64_t)((int64_t)x * (int64_t)RH);
+	/* Ceph multiplies (__s64)x by the unsigned RH: an unsigned product */
+	xl64 = (uint64_t)x * RH;
 	xl64 >>= 48;
 
 	result = (uint64_t)iexpon;

@@ -309,19 +309,20 @@ void pl_work_init(const pl_map *m, void *v, int result_max)
 	int32_t b;
 
 	memset(w, 0, sizeof(*w));
+	/* same 8-byte aligned layout pl_map_finalize sized */
 	w->work = (struct pl_work_bucket **)p;
-	p += (size_t)m->max_buckets * sizeof(struct pl_work_bucket *);
+	p += ALIGN8((size_t)m->max_buckets * sizeof(struct pl_work_bucket *));
 	for (b = 0; b < m->max_buckets; b++) {
 		if (!m->buckets[b]) {
 			w->work[b] = NULL;
 			continue;
 		}
 		w->work[b] = (struct pl_work_bucket *)p;
-		p += sizeof(struct pl_work_bucket);
 		w->work[b]->perm_x = 0;
 		w->work[b]->perm_n = 0;
-		w->work[b]->perm = (uint32_t *)p;
-		p += m->buckets[b]->size * sizeof(uint32_t);
+		w->work[b]->perm = (uint32_t *)(p + sizeof(struct pl_work_bucket));
+		p += ALIGN8(sizeof(struct pl_work_bucket) +
+			    m->buckets[b]->size * sizeof(uint32_t));
 	}
 	w->result_max = result_max < 0 ? 0 : result_max;
 	w->a = (int *)p;

@@ -201,11 +201,12 @@ static void test_out_device_never_chosen(void **state)
 	}
 }
 
-/* indep keeps positions: a device going out changes only its slot */
+/* indep keeps positions: a device going out changes its own slot, and
+ * another slot only when a retry collides (rare) */
 static void test_indep_positions_stable(void **state)
 {
 	struct mapper a, b;
-	int o1[4], o2[4];
+	int o1[4], o2[4], others_moved = 0, own_moved = 0;
 
 	(void)state;
 	mapper_init(&a, flat_map(PL_BUCKET_STRAW2, 8, NULL,
@@ -217,12 +218,16 @@ static void test_indep_positions_stable(void **state)
 		assert_int_equal(map_x(&a, 0, x, o1, 4), 4);
 		assert_int_equal(map_x(&b, 0, x, o2, 4), 4);
 		for (int i = 0; i < 4; i++) {
-			if (o1[i] != 5)
-				assert_int_equal(o1[i], o2[i]);
-			else
+			if (o1[i] != 5) {
+				others_moved += o1[i] != o2[i];
+			} else {
 				assert_int_not_equal(o2[i], 5);
+				own_moved++;
+			}
 		}
 	}
+	assert_true(own_moved > 1000);
+	assert_true(others_moved * 8 < own_moved); /* measured: 87 vs 1508 */
 	mapper_free(&a);
 	mapper_free(&b);
 }
