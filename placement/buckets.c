@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #include "crush_i.h"
+#include "hash_i.h"
+#include "ln_i.h"
 
 /*
  * Uniform buckets pick by a lazily built pseudo-random permutation of the
@@ -22,7 +24,7 @@ int pl_bucket_perm_choose(const struct pl_bucket *b, struct pl_work_bucket *w,
 	if (w->perm_x != (uint32_t)x || w->perm_n == 0) {
 		w->perm_x = (uint32_t)x;
 		if (pr == 0) {
-			s = pl_hash32_3((uint32_t)x, (uint32_t)b->id,
+			s = crush_hash32_3((uint32_t)x, (uint32_t)b->id,
 					0) % b->size;
 			w->perm[0] = s;
 			w->perm_n = 0xffff;
@@ -43,7 +45,7 @@ int pl_bucket_perm_choose(const struct pl_bucket *b, struct pl_work_bucket *w,
 		unsigned int p = w->perm_n;
 
 		if (p < b->size - 1) {
-			i = pl_hash32_3((uint32_t)x, (uint32_t)b->id,
+			i = crush_hash32_3((uint32_t)x, (uint32_t)b->id,
 					p) % (b->size - p);
 			if (i) {
 				unsigned int t = w->perm[p + i];
@@ -65,7 +67,7 @@ static int list_choose(const struct pl_bucket *b, int x, int r)
 	/* walk from the tail: newest items first, so adding items at the
 	 * end only moves data onto them */
 	for (i = (int)b->size - 1; i >= 0; i--) {
-		uint64_t w = pl_hash32_4((uint32_t)x,
+		uint64_t w = crush_hash32_4((uint32_t)x,
 					 (uint32_t)b->items[i], (uint32_t)r,
 					 (uint32_t)b->id);
 		w &= 0xffff;
@@ -106,7 +108,7 @@ static int tree_choose(const struct pl_bucket *b, int x, int r)
 
 	while (!(n & 1)) {
 		uint32_t w = b->node_weights[n];
-		uint64_t t = (uint64_t)pl_hash32_4((uint32_t)x,
+		uint64_t t = (uint64_t)crush_hash32_4((uint32_t)x,
 						   (uint32_t)n, (uint32_t)r,
 						   (uint32_t)b->id) *
 			     (uint64_t)w;
@@ -129,7 +131,7 @@ static int straw_choose(const struct pl_bucket *b, int x, int r)
 	uint64_t high_draw = 0, draw;
 
 	for (i = 0; i < b->size; i++) {
-		draw = pl_hash32_3((uint32_t)x, (uint32_t)b->items[i],
+		draw = crush_hash32_3((uint32_t)x, (uint32_t)b->items[i],
 				   (uint32_t)r);
 		draw &= 0xffff;
 		draw *= b->straws[i];
@@ -141,29 +143,48 @@ static int straw_choose(const struct pl_bucket *b, int x, int r)
 	return b->items[high];
 }
 
+/*
+ * straw2: every item draws ln(u)/weight and the longest straw wins.  The
+ * hashes are computed in a separate pass over a chunk of items: that loop
+ * is branch-free 32-bit arithmetic the compiler vectorizes, and it is where
+ * mapping spends most of its time.  Hashing zero-weight items too changes
+ * nothing (the hash is pure).
+ */
+#define STRAW2_CHUNK 64
+
 static int straw2_choose(const struct pl_bucket *b, int x, int r)
 {
-	unsigned int i, high = 0;
+	uint32_t u[STRAW2_CHUNK];
+	unsigned int i, base, n, high = 0;
 	int64_t draw, high_draw = 0;
 
-	for (i = 0; i < b->size; i++) {
-		uint32_t w = b->item_weights[i];
+	for (base = 0; base < b->size; base += n) {
+		n = b->size - base;
+		if (n > STRAW2_CHUNK)
+			n = STRAW2_CHUNK;
+		for (i = 0; i < n; i++)
+			u[i] = crush_hash32_3((uint32_t)x,
+					      (uint32_t)b->items[base + i],
+					      (uint32_t)r) & 0xffff;
+		for (i = 0; i < n; i++) {
+			uint32_t w = b->item_weights[base + i];
 
-		if (w) {
-			unsigned int u = pl_hash32_3((uint32_t)x,
-						     (uint32_t)b->items[i],
-						     (uint32_t)r) & 0xffff;
-			/* ln(u/0x10000) in 2^44 units: always <= 0, so a
-			 * larger weight gives a larger (less negative) draw */
-			int64_t ln = (int64_t)pl_crush_ln(u) -
-				     0x1000000000000ll;
-			draw = ln / (int64_t)w;
-		} else {
-			draw = INT64_MIN;
-		}
-		if (i == 0 || draw > high_draw) {
-			high = i;
-			high_draw = draw;
+			if (w) {
+				/* ln(u/0x10000) in 2^44 units: <= 0, so a
+				 * larger weight gives a larger draw */
+				uint64_t neg_ln = 0x1000000000000ull -
+						  crush_ln(u[i]);
+				/* Ceph: ln / w, truncating toward zero */
+				draw = -(int64_t)pl_div_apply(
+					neg_ln, b->div_magic[base + i],
+					b->div_shift[base + i]);
+			} else {
+				draw = INT64_MIN;
+			}
+			if (base + i == 0 || draw > high_draw) {
+				high = base + i;
+				high_draw = draw;
+			}
 		}
 	}
 	return b->items[high];

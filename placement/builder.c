@@ -37,7 +37,22 @@ void pl_bucket_free(struct pl_bucket *b)
 	free(b->sum_weights);
 	free(b->straws);
 	free(b->node_weights);
+	free(b->div_magic);
+	free(b->div_shift);
 	free(b);
+}
+
+void pl_div_magic(uint32_t d, uint64_t *magic, uint8_t *shift)
+{
+	__extension__ typedef unsigned __int128 u128;
+	unsigned l = 0;
+	u128 num;
+
+	while (l < 32 && ((uint64_t)1 << l) < d)
+		l++;
+	num = (u128)1 << (PL_DIV_BITS + l);
+	*magic = (uint64_t)((num + d - 1) / d);
+	*shift = (uint8_t)(PL_DIV_BITS + l);
 }
 
 static void names_free(struct pl_name *n, int count)
@@ -288,6 +303,16 @@ static int fill_bucket(struct pl_bucket *b, const uint32_t *weights)
 			b->straws = calloc(b->size + 1, sizeof(uint32_t));
 			if (!b->straws)
 				return -ENOMEM;
+		} else {
+			b->div_magic = calloc(b->size + 1, sizeof(uint64_t));
+			b->div_shift = calloc(b->size + 1, 1);
+			if (!b->div_magic || !b->div_shift)
+				return -ENOMEM;
+			for (i = 0; i < b->size; i++)
+				if (weights[i])
+					pl_div_magic(weights[i],
+						     &b->div_magic[i],
+						     &b->div_shift[i]);
 		}
 		return 0;
 	default:
@@ -792,6 +817,8 @@ static int bucket_rebuild(pl_map *m, struct pl_bucket *b, uint32_t size,
 		free(nb.sum_weights);
 		free(nb.straws);
 		free(nb.node_weights);
+		free(nb.div_magic);
+		free(nb.div_shift);
 		return err;
 	}
 	free(b->items);
@@ -799,6 +826,8 @@ static int bucket_rebuild(pl_map *m, struct pl_bucket *b, uint32_t size,
 	free(b->sum_weights);
 	free(b->straws);
 	free(b->node_weights);
+	free(b->div_magic);
+	free(b->div_shift);
 	*b = nb;
 	return 0;
 }

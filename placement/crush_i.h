@@ -25,6 +25,10 @@ struct pl_bucket {
 	uint32_t *item_weights;
 	uint32_t *sum_weights; /* list */
 	uint32_t *straws;      /* straw */
+	/* straw2: exact reciprocals of item_weights, so a draw divides by
+	 * multiplying (see pl_div_magic) */
+	uint64_t *div_magic;
+	uint8_t *div_shift;
 	/* tree */
 	uint8_t num_nodes;
 	uint32_t *node_weights;
@@ -88,6 +92,22 @@ struct pl_work {
 	int *a, *b, *c;
 	uint32_t choose_tries[PL_CHOOSE_TRIES_MAX];
 };
+
+/*
+ * Exact division of 0 <= n < 2^PL_DIV_BITS by a 32-bit d > 0 as a multiply
+ * and shift (Granlund & Montgomery 1994, thm 4.2): with l = ceil(log2 d)
+ * and m = ceil(2^(N+l) / d), floor(n * m / 2^(N+l)) == floor(n / d).
+ * straw2 divides -ln(u) < 2^49 by the item weight on every draw; the
+ * hardware divide was a third of the mapping time.
+ */
+#define PL_DIV_BITS 49
+void pl_div_magic(uint32_t d, uint64_t *magic, uint8_t *shift);
+static inline uint64_t pl_div_apply(uint64_t n, uint64_t magic, uint8_t shift)
+{
+	__extension__ typedef unsigned __int128 u128;
+
+	return (uint64_t)(((u128)n * magic) >> shift);
+}
 
 /* buckets.c */
 int pl_bucket_choose(const struct pl_bucket *b, struct pl_work_bucket *w,

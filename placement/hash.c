@@ -6,85 +6,22 @@
  */
 #include "placement.h"
 
-#define HASH_SEED 1315423911u
+#include "hash_i.h"
 
-/* Jenkins' 96-bit mix; every operation is on 32-bit unsigned values. */
-#define MIX(a, b, c)                                    \
-	do {                                            \
-		a -= b; a -= c; a ^= (c >> 13);         \
-		b -= c; b -= a; b ^= (a << 8);          \
-		c -= a; c -= b; c ^= (b >> 13);         \
-		a -= b; a -= c; a ^= (c >> 12);         \
-		b -= c; b -= a; b ^= (a << 16);         \
-		c -= a; c -= b; c ^= (b >> 5);          \
-		a -= b; a -= c; a ^= (c >> 3);          \
-		b -= c; b -= a; b ^= (a << 10);         \
-		c -= a; c -= b; c ^= (b >> 15);         \
-	} while (0)
-
-uint32_t pl_hash32(uint32_t a)
-{
-	uint32_t hash = HASH_SEED ^ a;
-	uint32_t b = a, x = 231232, y = 1232;
-
-	MIX(b, x, hash);
-	MIX(y, a, hash);
-	return hash;
-}
-
-uint32_t pl_hash32_2(uint32_t a, uint32_t b)
-{
-	uint32_t hash = HASH_SEED ^ a ^ b;
-	uint32_t x = 231232, y = 1232;
-
-	MIX(a, b, hash);
-	MIX(x, a, hash);
-	MIX(b, y, hash);
-	return hash;
-}
-
+uint32_t pl_hash32(uint32_t a) { return crush_hash32_1(a); }
+uint32_t pl_hash32_2(uint32_t a, uint32_t b) { return crush_hash32_2(a, b); }
 uint32_t pl_hash32_3(uint32_t a, uint32_t b, uint32_t c)
 {
-	uint32_t hash = HASH_SEED ^ a ^ b ^ c;
-	uint32_t x = 231232, y = 1232;
-
-	MIX(a, b, hash);
-	MIX(c, x, hash);
-	MIX(y, a, hash);
-	MIX(b, x, hash);
-	MIX(y, c, hash);
-	return hash;
+	return crush_hash32_3(a, b, c);
 }
-
 uint32_t pl_hash32_4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
-	uint32_t hash = HASH_SEED ^ a ^ b ^ c ^ d;
-	uint32_t x = 231232, y = 1232;
-
-	MIX(a, b, hash);
-	MIX(c, d, hash);
-	MIX(a, x, hash);
-	MIX(y, b, hash);
-	MIX(c, x, hash);
-	MIX(y, d, hash);
-	return hash;
+	return crush_hash32_4(a, b, c, d);
 }
-
 uint32_t pl_hash32_5(uint32_t a, uint32_t b, uint32_t c, uint32_t d,
 		     uint32_t e)
 {
-	uint32_t hash = HASH_SEED ^ a ^ b ^ c ^ d ^ e;
-	uint32_t x = 231232, y = 1232;
-
-	MIX(a, b, hash);
-	MIX(c, d, hash);
-	MIX(e, x, hash);
-	MIX(y, a, hash);
-	MIX(b, x, hash);
-	MIX(y, c, hash);
-	MIX(d, x, hash);
-	MIX(y, e, hash);
-	return hash;
+	return crush_hash32_5(a, b, c, d, e);
 }
 
 static uint32_t le32(const unsigned char *k)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "crush_i.h"
+#include "hash_i.h"
 
 /* Device is "out" for input x: reweights below 1.0 keep a fraction of the
  * inputs, chosen by hashing x with the device id. */
@@ -24,7 +25,7 @@ static int is_out(const uint32_t *weight, int weight_max, int item, int x)
 		return 0;
 	if (weight[item] == 0)
 		return 1;
-	if ((pl_hash32_2((uint32_t)x, (uint32_t)item) & 0xffff) <
+	if ((crush_hash32_2((uint32_t)x, (uint32_t)item) & 0xffff) <
 	    weight[item])
 		return 0;
 	return 1;
