@@ -202,6 +202,39 @@ static void test_max_devices(void **state)
 	pl_map_destroy(m);
 }
 
+/* straw2's reciprocal division must equal the hardware division for every
+ * weight and every numerator it can meet (0 <= n < 2^49) */
+static void test_div_magic_exact(void **state)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	uint32_t ds[] = { 1, 2, 3, 7, 0x10000, 0x10001, 0xffff, 0x12345,
+			  0x7fffffff, 0x80000000u, 0xfffffffeu, 0xffffffffu };
+
+	(void)state;
+	for (int k = 0; k < 200000; k++) {
+		uint32_t d;
+		uint64_t n, magic, lim = (uint64_t)1 << PL_DIV_BITS;
+		uint8_t shift;
+
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		d = k < 12 * 16 ? ds[k % 12] : (uint32_t)(seed >> 32) >> (seed % 32);
+		if (!d)
+			d = 1;
+		pl_div_magic(d, &magic, &shift);
+		switch (k % 4) {
+		case 0: n = seed % lim; break;
+		case 1: n = lim - 1 - (seed % 1000); break;
+		case 2: n = (seed % (lim / d)) * d; break;   /* exact multiple */
+		default: n = (seed % (lim / d)) * d + d - 1; break;
+		}
+		if (n >= lim)
+			n = lim - 1;
+		assert_int_equal(pl_div_apply(n, magic, shift), n / d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_adjust_and_add),
 		cmocka_unit_test(test_max_devices),
+		cmocka_unit_test(test_div_magic_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
