@@ -24,6 +24,7 @@
 #include <sys/types.h>
 
 typedef struct cfs_cluster cfs_cluster; /* osdsim/osdsim.h */
+typedef struct cfs_osdmap cfs_osdmap;   /* osdsim/osdsim.h */
 typedef struct objlayer objlayer;
 
 /* CephFS file layout (ceph_file_layout).  Defaults 4 MiB / 1 / 4 MiB. */
@@ -54,6 +55,10 @@ int ol_file_to_extents(const struct ol_layout *l, uint64_t off, uint64_t len,
 void ol_object_name(uint64_t ino, uint64_t objectno, char *buf, size_t len);
 /* Number of objects a file of `size` bytes can touch (upper bound). */
 uint64_t ol_object_count(const struct ol_layout *l, uint64_t size);
+/* Bytes object `objectno` holds in a file of file_size bytes (what a
+ * truncate to file_size leaves of it). */
+uint64_t ol_object_bytes(const struct ol_layout *l, uint64_t objectno,
+			 uint64_t file_size);
 
 /* ---- the layer ---- */
 int ol_open(cfs_cluster *c, objlayer **out);
@@ -83,10 +88,18 @@ int ol_sync(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 /* ---- whole objects by name (rados put/get/stat/rm/ls) ---- */
 int ol_obj_write_full(objlayer *ol, const char *name, const void *buf,
 		      size_t len);
+/* Write len bytes at off inside an object (created when missing). */
+int ol_obj_write(objlayer *ol, const char *name, uint64_t off,
+		 const void *buf, size_t len);
 ssize_t ol_obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 		    size_t len);
 int ol_obj_stat(objlayer *ol, const char *name, uint64_t *size);
+struct timespec;
+/* Size and modification time (of the copy read). */
+int ol_obj_stat_mtime(objlayer *ol, const char *name, uint64_t *size,
+		      struct timespec *mtime);
 int ol_obj_remove(objlayer *ol, const char *name);
+int ol_obj_sync(objlayer *ol, const char *name);
 /* Calls fn for each object of the pool (each name once). */
 int ol_obj_list(objlayer *ol, int (*fn)(const char *name, void *arg),
 		void *arg);
@@ -113,5 +126,66 @@ struct ol_space {
 	uint64_t max_avail; /* ceph df MAX AVAIL for the pool */
 };
 int ol_space(objlayer *ol, struct ol_space *s);
+
+/* The cluster the layer runs on. */
+cfs_cluster *ol_cluster(objlayer *ol);
+/* Largest object the layer writes (Ceph's osd_max_object_size is 128 MiB;
+ * we allow layouts up to 1 GiB objects). */
+#define OL_MAX_OBJECT_SIZE (1ULL << 30)
+
+/* ---- PG statistics (pgstats.c), for status and pg dump ----
+ * Object copies are counted as Ceph counts them: each object should have
+ * pool-size copies on its acting set; a missing copy that exists on an OSD
+ * that no longer should hold it is misplaced, otherwise degraded. */
+#define OL_PGS_ACTIVE 0x001
+#define OL_PGS_CLEAN 0x002
+#define OL_PGS_DOWN 0x004	      /* no up OSD holds its data */
+#define OL_PGS_UNDERSIZED 0x008	      /* fewer OSDs than the pool size */
+#define OL_PGS_DEGRADED 0x010
+#define OL_PGS_REMAPPED 0x020	      /* data still on OSDs it left */
+#define OL_PGS_BACKFILL_WAIT 0x040    /* acting OSDs lack objects */
+#define OL_PGS_BACKFILL_TOOFULL 0x080 /* ... and one is backfillfull */
+#define OL_PGS_PEERED 0x100	      /* below min_size: no I/O */
+#define OL_PGS_UNFOUND 0x200	      /* objects with no current copy */
+
+struct ol_pg_stat {
+	uint32_t ps;
+	char pgid[32];
+	uint64_t objects, bytes;
+	uint64_t degraded, misplaced, unfound; /* object copies */
+	unsigned state;
+	int up[16], nup, up_primary;
+	int acting[16], nacting, acting_primary;
+};
+/* Stats of PG ps in map m (cfs_osdmap_get).  Reads the PG's folders. */
+int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
+	       struct ol_pg_stat *st);
+/* "active+clean", in Ceph's pg_state_string order. */
+void ol_pg_state_str(unsigned state, char *buf, size_t len);
+
+/* ---- rebalance (rebalance.c) ----
+ * Moves every object to where the current map puts it: copies to acting
+ * OSDs that lack it (to a temporary file, fsynced, verified, renamed), and
+ * only once every acting OSD of a PG holds all of it, deletes the copies on
+ * OSDs that left the PG.  An interruption at any point leaves at least one
+ * complete copy.  Never writes into an OSD at or past backfillfull_ratio
+ * (the PG is left for later, counted in pgs_toofull). */
+struct ol_rebalance_stats {
+	uint64_t objects_copied, bytes_copied;	 /* copies made */
+	uint64_t objects_removed, bytes_removed; /* old copies deleted */
+	uint32_t pgs_changed;			 /* PGs that needed work */
+	uint32_t pgs_toofull;			 /* left: target backfillfull */
+	uint32_t pgs_blocked;			 /* left: no up source / down */
+	uint32_t errors;
+};
+struct ol_rebalance_progress {
+	uint32_t pg, pg_num;		 /* PGs done / all */
+	uint64_t objects_done, objects_todo; /* copies */
+	uint64_t bytes_done;
+};
+int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
+		 void (*progress)(const struct ol_rebalance_progress *p,
+				  void *arg),
+		 void *arg);
 
 #endif

@@ -1555,8 +1555,8 @@ static int sem_bucket(struct sem *S, const struct bucket_rec *b)
 		}
 	}
 
-	/* CrushCompiler: the first id from -1 down that no bucket uses or
-	 * reserved with its first "id" line */
+	/* CrushCompiler: the first id from -1 down that no bucket uses and
+	 * no "id" line anywhere in the file reserved */
 	if (id == 0) {
 		while (iset_has(&S->used, S->next_free))
 			S->next_free--;
@@ -1726,7 +1726,8 @@ static int cmp_int(const void *a, const void *b)
 /* Is c in sorted a[0..n)? */
 static int has_sorted(const int *a, int n, int c)
 {
-	return bsearch(&c, a, (size_t)n, sizeof(int), cmp_int) != NULL;
+	return n > 0 &&
+	       bsearch(&c, a, (size_t)n, sizeof(int), cmp_int) != NULL;
 }
 
 /*
@@ -1895,20 +1896,21 @@ static int parse_semantics(struct parser *p, pl_map **out)
 	if (adjust_order(&S, recs, nb, order))
 		goto out;
 
-	/* find_used_bucket_ids: the first "id" line of every bucket */
+	/* find_used_bucket_ids (Ceph 16.2): every "id" line of every bucket
+	 * is reserved before any bucket is built, class ids included */
 	for (int i = 0; i < nb; i++) {
-		const char *s;
-		long long v = 0;
+		for (int j = 0; j < recs[i]->nids; j++) {
+			struct tok t = recs[i]->ids[j].val;
+			const char *s = tokp(p, t);
+			long long v = 0;
 
-		if (!recs[i]->nids)
-			continue;
-		s = tokp(p, recs[i]->ids[0].val);
-		for (size_t j = 1; j < recs[i]->ids[0].val.len && v < 1LL << 40;
-		     j++)
-			v = v * 10 + (s[j] - '0');
-		if (v <= -(long long)INT_MIN && iset_add(&S.used, (int)-v)) {
-			set_nomem(p);
-			goto out;
+			for (size_t c = 1; c < t.len && v < 1LL << 40; c++)
+				v = v * 10 + (s[c] - '0');
+			if (v <= -(long long)INT_MIN &&
+			    iset_add(&S.used, (int)-v)) {
+				set_nomem(p);
+				goto out;
+			}
 		}
 	}
 

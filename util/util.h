@@ -25,6 +25,11 @@ void cfs_log(int level, const char *fmt, ...)
 
 /* Write data to path atomically: tmp file, fsync, rename, fsync dir. */
 int cfs_write_atomic(const char *path, const void *data, size_t len);
+/* The same without the fsyncs: a reader (or a process crash) still sees
+ * the old or the new content; after a power loss the file may be the old
+ * one, or empty if the filesystem did not order the data before the
+ * rename (callers must detect and recover from that). */
+int cfs_write_replace(const char *path, const void *data, size_t len);
 /* Read a whole file (NUL-terminated); caller frees *out. */
 int cfs_read_file(const char *path, char **out, size_t *len);
 int cfs_fsync_dir(const char *dir);
@@ -32,6 +37,10 @@ int cfs_fsync_dir(const char *dir);
 int cfs_mkdirs(const char *path, unsigned mode);
 /* rm -rf (no symlink following) */
 int cfs_rmtree(const char *path);
+
+/* snprintf for paths: 0, or -ENAMETOOLONG when it does not fit. */
+int cfs_pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* "4M", "1G", "512", "1.5G", "100K": K/M/G/T are powers of 1024.
  * Returns 0 or -EINVAL / -ERANGE. */

@@ -1,0 +1,130 @@
+/*
+ * cluster_cmds.h - the cluster commands (status, osd df, osd out, rados
+ * put, rebalance, ...) as functions over an already opened cluster.
+ *
+ * Every command is `int fn(struct cmd_ctx *ctx, int argc, char **argv)`:
+ * it gets the open cluster and object layer, its own arguments (after the
+ * command words, global options removed) and the streams to write to, and
+ * returns the exit status (0 ok, 1 error).  It never opens the cluster,
+ * never touches stdout/stderr directly and never exits, so the mounted
+ * daemon runs the very same function in-process on its live cluster (the
+ * admin socket streams out/err back to the CLI), and the CLI runs it after
+ * cluster_cmd_exec() opened the cluster with the right lock.
+ *
+ * Output: text like Ceph's by default, JSON (jansson, one line) with
+ * ctx->json.  Errors: one line on ctx->err, "crushfs: CMD: what".
+ */
+#ifndef CRUSHFS_CLUSTER_CMDS_H
+#define CRUSHFS_CLUSTER_CMDS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct cfs_cluster cfs_cluster;
+typedef struct objlayer objlayer;
+
+struct cmd_ctx {
+	cfs_cluster *cluster; /* open (read-only unless CCMD_WRITE) */
+	objlayer *ol;	      /* on cluster */
+	FILE *out, *err;
+	int json;	   /* -f json */
+	int tty;	   /* err is a terminal: progress may be drawn */
+	const char *cmd;   /* "osd out": the prefix of error lines */
+	const char *args;  /* the synopsis, for usage errors */
+};
+
+typedef int (*cluster_cmd_fn)(struct cmd_ctx *ctx, int argc, char **argv);
+
+#define CCMD_WRITE 0x1 /* may change the cluster: exclusive lock */
+
+struct cluster_cmd {
+	const char *name; /* "osd df" */
+	cluster_cmd_fn fn;
+	unsigned flags;
+	const char *args; /* synopsis after the name */
+	const char *help;
+};
+
+/* The table (cmd_cluster.c), and lookup by exact name. */
+extern const struct cluster_cmd cluster_cmds[];
+extern const int cluster_ncmds;
+const struct cluster_cmd *cluster_cmd_find(const char *name);
+
+/*
+ * The CLI path: open the cluster at dir (exclusive lock for CCMD_WRITE,
+ * shared otherwise), run the command, close.  Returns the exit status.
+ */
+int cluster_cmd_exec(const struct cluster_cmd *cmd, const char *dir,
+		     int json, int argc, char **argv, FILE *out, FILE *err);
+
+/* Entry points for cli/main.c's dispatch table (struct cli_ctx). */
+struct cli_ctx;
+int cmd_cluster(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv);
+
+/* ---- the commands ---- */
+int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_health(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_tree(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_pg_dump(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_map(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_out(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_in(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_down(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_up(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_reweight(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_primary_affinity(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_set_capacity(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_add(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_set_full_ratio(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_set_backfillfull_ratio(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_set_nearfull_ratio(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_set_full_policy(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_check(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_rados_put(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_rados_get(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_rados_stat(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_rados_rm(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_rados_ls(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_rados_bench(struct cmd_ctx *ctx, int argc, char **argv);
+
+/* ---- helpers shared by the cmd_*.c files of the cluster commands ---- */
+/* "crushfs: CMD: msg" on ctx->err; returns 1. */
+int cc_err(struct cmd_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Usage error, one line: "crushfs: CMD: msg (usage: crushfs CMD ARGS)";
+ * returns 1. */
+int cc_usage(struct cmd_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* An existing OSD id from "3" or "osd.3" (error line and 1 if not). */
+int cc_osd_arg(struct cmd_ctx *ctx, const char *s, int *id);
+/* A decimal in [lo, hi] (error line naming what and 1 if not). */
+int cc_double_arg(struct cmd_ctx *ctx, const char *what, const char *s,
+		  double lo, double hi, double *out);
+int cc_size_arg(struct cmd_ctx *ctx, const char *what, const char *s,
+		uint64_t *out);
+/* Exactly n positional arguments, no options. */
+int cc_nargs(struct cmd_ctx *ctx, int argc, char **argv, int n);
+/* Print a jansson value (consumed) as one line. */
+struct json_t;
+int cc_json_out(struct cmd_ctx *ctx, struct json_t *v);
+
+/* A text table like Ceph's TextTable: headings left-aligned, cells
+ * aligned per column, two spaces between columns. */
+struct cc_table;
+struct cc_table *cc_table_new(int ncols, const char *const *heads,
+			      const int *right);
+void cc_table_cell(struct cc_table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cc_table_print(struct cc_table *t, FILE *f);
+void cc_table_free(struct cc_table *t);
+
+/* Ceph's weightf_t ("0.00098", "0", "-") and lowprecision_t ("0.25"). */
+void cc_weightf(char *buf, size_t len, double v);
+void cc_lowprec(char *buf, size_t len, double v);
+
+#endif

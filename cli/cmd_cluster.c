@@ -1,0 +1,439 @@
+/*
+ * cmd_cluster.c - the table of cluster commands, how the CLI runs one
+ * (cluster_cmd_exec), the entry points main.c dispatches to, and the small
+ * helpers the cluster commands share (argument checks, text tables, JSON).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "cluster_cmds.h"
+#include "cmd_fs.h"
+#include "objlayer.h"
+#include "osdsim.h"
+#include "util.h"
+
+const struct cluster_cmd cluster_cmds[] = {
+	{ "status", ccmd_status, 0, "",
+	  "cluster summary and health, as `ceph status`" },
+	{ "health", ccmd_health, 0, "[detail]",
+	  "health and its reasons, as `ceph health [detail]`" },
+	{ "df", ccmd_df, 0, "", "raw and pool space, as `ceph df`" },
+	{ "osd df", ccmd_osd_df, 0, "",
+	  "per-OSD usage, as `ceph osd df`, with objects and a usage bar" },
+	{ "osd tree", ccmd_osd_tree, 0, "", "the crush tree, as `ceph osd tree`" },
+	{ "pg dump", ccmd_pg_dump, 0, "",
+	  "every PG: objects, bytes, state, up and acting sets" },
+	{ "osd map", ccmd_osd_map, 0, "OBJECT",
+	  "where an object goes, as `ceph osd map`" },
+	{ "osd out", ccmd_osd_out, CCMD_WRITE, "ID", "mark an OSD out" },
+	{ "osd in", ccmd_osd_in, CCMD_WRITE, "ID", "mark an OSD in" },
+	{ "osd down", ccmd_osd_down, CCMD_WRITE, "ID", "mark an OSD down" },
+	{ "osd up", ccmd_osd_up, CCMD_WRITE, "ID", "mark an OSD up" },
+	{ "osd reweight", ccmd_osd_reweight, CCMD_WRITE, "ID WEIGHT",
+	  "set an OSD's reweight (0..1)" },
+	{ "osd crush reweight", ccmd_osd_crush_reweight, CCMD_WRITE,
+	  "ID WEIGHT", "set an OSD's crush weight" },
+	{ "osd primary-affinity", ccmd_osd_primary_affinity, CCMD_WRITE,
+	  "ID WEIGHT", "set an OSD's primary affinity (0..1)" },
+	{ "osd set-capacity", ccmd_osd_set_capacity, CCMD_WRITE, "ID SIZE",
+	  "set an OSD's (virtual) capacity" },
+	{ "osd add", ccmd_osd_add, CCMD_WRITE, "--host HOST [--size SIZE]",
+	  "add an OSD under a host bucket" },
+	{ "set-full-ratio", ccmd_set_full_ratio, CCMD_WRITE, "RATIO",
+	  "set the full ratio (0..1]" },
+	{ "set-backfillfull-ratio", ccmd_set_backfillfull_ratio, CCMD_WRITE,
+	  "RATIO", "set the backfillfull ratio (0..1]" },
+	{ "set-nearfull-ratio", ccmd_set_nearfull_ratio, CCMD_WRITE, "RATIO",
+	  "set the nearfull ratio (0..1]" },
+	{ "set-full-policy", ccmd_set_full_policy, CCMD_WRITE, "osd|pool",
+	  "what a full OSD refuses: its PGs' writes, or the pool's" },
+	{ "rebalance", ccmd_rebalance, CCMD_WRITE, "",
+	  "move objects to where the map puts them now" },
+	{ "check", ccmd_check, 0, "[--deep]",
+	  "prove the usage accounting equals the disk (--deep: and that "
+	  "replicas agree)" },
+	{ "rados put", ccmd_rados_put, CCMD_WRITE, "NAME FILE|-",
+	  "store a file as an object" },
+	{ "rados get", ccmd_rados_get, 0, "NAME FILE|-",
+	  "fetch an object into a file" },
+	{ "rados stat", ccmd_rados_stat, 0, "NAME", "an object's size" },
+	{ "rados rm", ccmd_rados_rm, CCMD_WRITE, "NAME", "remove an object" },
+	{ "rados ls", ccmd_rados_ls, 0, "", "list the pool's objects" },
+	{ "rados bench", ccmd_rados_bench, CCMD_WRITE,
+	  "write|read [--total SIZE] [--object-size SIZE] [--threads N] "
+	  "[--prefix NAME] [--no-cleanup] [--no-sync]",
+	  "write or read objects in one process and report the bandwidth" },
+};
+const int cluster_ncmds = sizeof(cluster_cmds) / sizeof(cluster_cmds[0]);
+
+const struct cluster_cmd *cluster_cmd_find(const char *name)
+{
+	for (int i = 0; i < cluster_ncmds; i++)
+		if (!strcmp(cluster_cmds[i].name, name))
+			return &cluster_cmds[i];
+	return NULL;
+}
+
+int cluster_cmd_exec(const struct cluster_cmd *cmd, const char *dir,
+		     int json, int argc, char **argv, FILE *out, FILE *err)
+{
+	struct cmd_ctx ctx = { 0 };
+	char msg[1024] = "";
+	int r;
+
+	ctx.out = out;
+	ctx.err = err;
+	ctx.json = json;
+	ctx.cmd = cmd->name;
+	ctx.args = cmd->args;
+	ctx.tty = isatty(fileno(err));
+	r = cfs_cluster_open(dir, (cmd->flags & CCMD_WRITE) ? 0
+							    : CFS_OPEN_RDONLY,
+			     &ctx.cluster, msg, sizeof(msg));
+	if (r)
+		return cc_err(&ctx, "%s", *msg ? msg : cfs_strerror(r));
+	r = ol_open(ctx.cluster, &ctx.ol);
+	if (r) {
+		cfs_cluster_close(ctx.cluster);
+		return cc_err(&ctx, "%s", cfs_strerror(r));
+	}
+	r = cmd->fn(&ctx, argc, argv);
+	ol_close(ctx.ol);
+	cfs_cluster_close(ctx.cluster);
+	if (fflush(out) == EOF && !r) {
+		fprintf(err, "crushfs: %s: writing the output: %s\n", cmd->name,
+			strerror(errno));
+		r = 1;
+	}
+	return r;
+}
+
+/* ---- main.c entry points ---- */
+
+/* Takes the global options out of a command's arguments (they may follow
+ * the command words, as main.c allows): -f/--format, --cluster, -h. */
+static int strip_globals(struct cli_ctx *cctx, int *argc, char **argv,
+			 int *help)
+{
+	int n = 0;
+
+	for (int i = 0; i < *argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		int r;
+
+		if (!strcmp(a, "--")) {
+			while (i < *argc)
+				argv[n++] = argv[i++];
+			break;
+		}
+		if (cli_flag(a, "-h") || cli_flag(a, "--help")) {
+			*help = 1;
+			continue;
+		}
+		if ((r = cli_opt(cctx, *argc, argv, &i, "-f", &v)) ||
+		    (r = cli_opt(cctx, *argc, argv, &i, "--format", &v))) {
+			if (r < 0 || cli_set_format(cctx, v))
+				return 1;
+			continue;
+		}
+		if ((r = cli_opt(cctx, *argc, argv, &i, "--cluster", &v))) {
+			if (r < 0)
+				return 1;
+			cctx->cluster = v;
+			continue;
+		}
+		argv[n++] = argv[i];
+	}
+	*argc = n;
+	return 0;
+}
+
+int cmd_cluster(struct cli_ctx *cctx, int argc, char **argv)
+{
+	const struct cluster_cmd *cmd = cluster_cmd_find(cctx->cmd);
+	int help = 0;
+
+	if (!cmd)
+		return cli_err(cctx, "not a cluster command");
+	if (strip_globals(cctx, &argc, argv, &help))
+		return 1;
+	if (help) {
+		printf("usage: crushfs [--cluster DIR] [-f json] %s %s\n  %s\n",
+		       cmd->name, cmd->args, cmd->help);
+		return 0;
+	}
+	/* a mounted daemon holds the cluster: it runs the command */
+	{
+		int status;
+
+		if (cli_forward(cctx, argc, argv, &status))
+			return status;
+	}
+	return cluster_cmd_exec(cmd, cctx->cluster,
+				cctx->format == CLI_FMT_JSON, argc, argv,
+				stdout, stderr);
+}
+
+/* ---- helpers ---- */
+
+int cc_err(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(ctx->err, "crushfs: %s: ", ctx->cmd);
+	va_start(ap, fmt);
+	vfprintf(ctx->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', ctx->err);
+	return 1;
+}
+
+int cc_usage(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(ctx->err, "crushfs: %s: ", ctx->cmd);
+	va_start(ap, fmt);
+	vfprintf(ctx->err, fmt, ap);
+	va_end(ap);
+	/* one line, the synopsis included */
+	fprintf(ctx->err, " (usage: crushfs %s%s%s)\n", ctx->cmd,
+		ctx->args && *ctx->args ? " " : "", ctx->args ? ctx->args : "");
+	return 1;
+}
+
+int cc_nargs(struct cmd_ctx *ctx, int argc, char **argv, int n)
+{
+	for (int i = 0; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] &&
+		    (argv[i][1] < '0' || argv[i][1] > '9') && argv[i][1] != '.')
+			return cc_usage(ctx, "unknown option '%s'", argv[i]);
+	if (argc < n)
+		return cc_usage(ctx, "missing argument");
+	if (argc > n)
+		return cc_usage(ctx, "unexpected argument '%s'", argv[n]);
+	return 0;
+}
+
+static int strict_int(const char *s, long long lo, long long hi,
+		      long long *out)
+{
+	char *end;
+	long long v;
+
+	if (!*s || (*s != '-' && (*s < '0' || *s > '9')))
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end || errno)
+		return -EINVAL;
+	if (v < lo || v > hi)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int cc_osd_arg(struct cmd_ctx *ctx, const char *s, int *id)
+{
+	const char *p = !strncmp(s, "osd.", 4) ? s + 4 : s;
+	long long v;
+	const cfs_osdmap *m;
+	int ok;
+
+	if (strict_int(p, 0, CFS_MAX_OSD - 1, &v))
+		return cc_err(ctx, "'%s' is not an OSD id (expected N or osd.N)",
+			      s);
+	m = cfs_osdmap_get(ctx->cluster);
+	ok = cfs_osdmap_exists(m, (int)v);
+	cfs_osdmap_put(m);
+	if (!ok)
+		return cc_err(ctx, "osd.%lld does not exist", v);
+	*id = (int)v;
+	return 0;
+}
+
+int cc_double_arg(struct cmd_ctx *ctx, const char *what, const char *s,
+		  double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || v != v)
+		return cc_err(ctx, "%s: '%s' is not a number", what, s);
+	if (v < lo || v > hi)
+		return cc_err(ctx, "%s: %s is out of range [%g, %g]", what, s,
+			      lo, hi);
+	*out = v;
+	return 0;
+}
+
+int cc_size_arg(struct cmd_ctx *ctx, const char *what, const char *s,
+		uint64_t *out)
+{
+	int r = cfs_parse_size(s, out);
+
+	if (r == -ERANGE)
+		return cc_err(ctx, "%s: '%s' is too large", what, s);
+	if (r)
+		return cc_err(ctx,
+			      "%s: '%s' is not a size (expected e.g. 512M, "
+			      "1.5G, 100K, 4096)",
+			      what, s);
+	return 0;
+}
+
+int cc_json_out(struct cmd_ctx *ctx, json_t *v)
+{
+	if (!v)
+		return cc_err(ctx, "out of memory");
+	json_dumpf(v, ctx->out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fputc('\n', ctx->out);
+	json_decref(v);
+	return 0;
+}
+
+struct cc_table {
+	int ncols;
+	const char *const *heads;
+	const int *right;
+	char **cells;
+	size_t n, cap;
+};
+
+struct cc_table *cc_table_new(int ncols, const char *const *heads,
+			      const int *right)
+{
+	struct cc_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->ncols = ncols;
+	t->heads = heads;
+	t->right = right;
+	return t;
+}
+
+void cc_table_cell(struct cc_table *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	if (!t)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (t->n == t->cap) {
+		size_t nc = t->cap ? t->cap * 2 : 64;
+		char **nv = realloc(t->cells, nc * sizeof(*nv));
+
+		if (!nv) {
+			free(s);
+			return;
+		}
+		t->cells = nv;
+		t->cap = nc;
+	}
+	t->cells[t->n++] = s ? s : strdup("");
+}
+
+void cc_table_print(struct cc_table *t, FILE *f)
+{
+	size_t w[32] = { 0 }, rows;
+	int nc;
+
+	if (!t)
+		return;
+	nc = t->ncols < 32 ? t->ncols : 32;
+	for (int c = 0; c < nc; c++)
+		w[c] = strlen(t->heads[c]);
+	for (size_t i = 0; i < t->n; i++) {
+		size_t l = t->cells[i] ? strlen(t->cells[i]) : 0;
+
+		if (l > w[i % (size_t)t->ncols])
+			w[i % (size_t)t->ncols] = l;
+	}
+	rows = (t->n + (size_t)t->ncols - 1) / (size_t)t->ncols;
+	for (size_t r = 0; r <= rows; r++) {
+		char line[4096];
+		size_t o = 0;
+
+		for (int c = 0; c < nc; c++) {
+			const char *s;
+			size_t l, pad;
+			int right;
+
+			if (r == 0) {
+				s = t->heads[c];
+				right = 0;
+			} else {
+				size_t i = (r - 1) * (size_t)t->ncols + (size_t)c;
+
+				s = i < t->n && t->cells[i] ? t->cells[i] : "";
+				right = t->right[c];
+			}
+			l = strlen(s);
+			pad = w[c] - l;
+			if (c && o < sizeof(line) - 2) {
+				line[o++] = ' ';
+				line[o++] = ' ';
+			}
+			for (size_t k = 0; right && k < pad && o < sizeof(line) - 1;
+			     k++)
+				line[o++] = ' ';
+			for (size_t k = 0; k < l && o < sizeof(line) - 1; k++)
+				line[o++] = s[k];
+			for (size_t k = 0; !right && k < pad && o < sizeof(line) - 1;
+			     k++)
+				line[o++] = ' ';
+		}
+		while (o && line[o - 1] == ' ')
+			o--;
+		line[o] = 0;
+		fprintf(f, "%s\n", line);
+	}
+}
+
+void cc_table_free(struct cc_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t);
+}
+
+void cc_weightf(char *buf, size_t len, double v)
+{
+	float f = (float)v;
+
+	if (f < -0.01f)
+		snprintf(buf, len, "-");
+	else if (f < 0.000001f)
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, "%.5f", (double)f);
+}
+
+void cc_lowprec(char *buf, size_t len, double v)
+{
+	float f = (float)v;
+
+	if (f < -0.01f)
+		snprintf(buf, len, "-");
+	else if (f < 0.001f)
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, "%.2f", (double)f);
+}

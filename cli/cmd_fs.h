@@ -1,0 +1,53 @@
+/*
+ * cmd_fs.h - the filesystem commands (mount, umount, locate, fsck) and the
+ * admin socket plumbing shared with the cluster commands.
+ *
+ * A command that must act on a mounted cluster runs inside the daemon:
+ * the CLI forwards its command line over DIR/crushfs.asok (cli_forward),
+ * and the daemon runs the same code in-process (cli_admin_run) on its
+ * open cluster, writing to the FILEs of a struct cli_env instead of
+ * stdout/stderr.
+ */
+#ifndef CRUSHFS_CMD_FS_H
+#define CRUSHFS_CMD_FS_H
+
+#include <stdio.h>
+
+#include "cli.h"
+
+typedef struct cfs_cluster cfs_cluster;
+typedef struct objlayer objlayer;
+typedef struct fs_meta fs_meta;
+
+/* What a command runs against, and where it writes. */
+struct cli_env {
+	cfs_cluster *c;
+	objlayer *ol;
+	fs_meta *meta; /* NULL when the command does not need it */
+	FILE *out, *err;
+};
+
+/* Handlers for main.c's table. */
+int cmd_mount(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_umount(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_locate(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv);
+
+/*
+ * Forward the command (ctx->cmd plus argc/argv, with -f as given) to the
+ * daemon of ctx->cluster.  Returns 1 when a daemon ran it (*status: its
+ * exit status, its output already printed), 0 when no daemon is there
+ * (run the command locally).
+ */
+int cli_forward(struct cli_ctx *ctx, int argc, char **argv, int *status);
+
+/* The daemon side: run a forwarded command line (global options first)
+ * against the daemon's cluster (fs_admin_fn, see fs.h). */
+int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
+		  char **argv, FILE *out, FILE *err, void *arg);
+
+/* locate, runnable in the CLI (offline) and in the daemon. */
+int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
+		   char **argv);
+
+#endif

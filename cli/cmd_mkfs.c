@@ -1,0 +1,201 @@
+/*
+ * cmd_mkfs.c - `crushfs --cluster DIR mkfs [...]`: create a cluster.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "cluster_cmds.h"
+#include "osdsim.h"
+#include "util.h"
+
+static int size_opt(struct cli_ctx *ctx, const char *opt, const char *v,
+		    uint64_t max, uint64_t *out)
+{
+	int r = cfs_parse_size(v, out);
+
+	if (r)
+		return cli_err(ctx,
+			       "%s: '%s' is not a size (expected e.g. 512M, "
+			       "1.5G, 100K, 4096)",
+			       opt, v);
+	if (*out == 0 || *out > max)
+		return cli_err(ctx, "%s: '%s' is out of range", opt, v);
+	return 0;
+}
+
+int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cfs_mkfs_opts o;
+	char err[1024] = "";
+	uint64_t sz;
+	int r, n;
+
+	cfs_mkfs_opts_init(&o);
+	for (int i = 0; i < argc; i++) {
+		const char *v;
+		int64_t x;
+
+		if ((r = cli_opt(ctx, argc, argv, &i, "--osds", &v))) {
+			if (r < 0 || cli_parse_int(ctx, "--osds", v, 1,
+						   CFS_MAX_OSD, &o.nosds))
+				return 1;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--hosts", &v))) {
+			if (r < 0 || cli_parse_int(ctx, "--hosts", v, 1,
+						   CFS_MAX_OSD, &o.nhosts))
+				return 1;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--osd-size",
+					&v))) {
+			if (r < 0 || size_opt(ctx, "--osd-size", v, 1ULL << 60,
+					      &o.osd_size))
+				return 1;
+			o.osd_size_set = 1;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--pg-num", &v))) {
+			if (r < 0 || cli_parse_i64(ctx, "--pg-num", v, 1, 65536,
+						   &x))
+				return 1;
+			o.pg_num = (uint32_t)x;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--pgp-num",
+					&v))) {
+			if (r < 0 || cli_parse_i64(ctx, "--pgp-num", v, 1,
+						   65536, &x))
+				return 1;
+			o.pgp_num = (uint32_t)x;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--size", &v))) {
+			if (r < 0 ||
+			    cli_parse_int(ctx, "--size", v, 1, 10, &o.size))
+				return 1;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--min-size",
+					&v))) {
+			if (r < 0 || cli_parse_int(ctx, "--min-size", v, 1, 10,
+						   &o.min_size))
+				return 1;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--object-size",
+					&v))) {
+			if (r < 0 || size_opt(ctx, "--object-size", v,
+					      1ULL << 30, &sz))
+				return 1;
+			o.object_size = (uint32_t)sz;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--stripe-unit",
+					&v))) {
+			if (r < 0 || size_opt(ctx, "--stripe-unit", v,
+					      1ULL << 30, &sz))
+				return 1;
+			o.stripe_unit = (uint32_t)sz;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--stripe-count",
+					&v))) {
+			if (r < 0 || cli_parse_int(ctx, "--stripe-count", v, 1,
+						   65536, &n))
+				return 1;
+			o.stripe_count = (uint32_t)n;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--crush-map",
+					&v))) {
+			if (r < 0)
+				return 1;
+			o.crush_map = v;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--crush-rule",
+					&v))) {
+			if (r < 0 || cli_parse_int(ctx, "--crush-rule", v, 0,
+						   255, &o.crush_rule))
+				return 1;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--full-policy",
+					&v))) {
+			if (r < 0)
+				return 1;
+			if (!strcmp(v, "osd"))
+				o.full_policy = CFS_FULL_OSD;
+			else if (!strcmp(v, "pool"))
+				o.full_policy = CFS_FULL_POOL;
+			else
+				return cli_err(ctx,
+					       "--full-policy: '%s' is not osd "
+					       "or pool",
+					       v);
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--pool-name",
+					&v))) {
+			if (r < 0)
+				return 1;
+			o.pool_name = v;
+		} else if (cli_flag(argv[i], "--force")) {
+			o.force = 1;
+		} else {
+			r = cli_common_opt(ctx, argc, argv, &i);
+			if (r == 2) {
+				cli_usage_line(stdout, ctx->entry);
+				return 0;
+			}
+			if (r < 0)
+				return 1;
+			if (r == 0)
+				return cli_err(ctx, "unexpected argument '%s'",
+					       argv[i]);
+		}
+	}
+	r = cfs_mkfs(ctx->cluster, &o, err, sizeof(err));
+	if (r)
+		return cli_err(ctx, "%s", *err ? err : cfs_strerror(r));
+
+	/* report what was made, from the cluster itself */
+	{
+		cfs_cluster *c;
+		const cfs_osdmap *m;
+		const struct cfs_pool_info *p;
+		char cap[32], objs[32];
+		int nosd = 0;
+
+		r = cfs_cluster_open(ctx->cluster, CFS_OPEN_RDONLY, &c, err,
+				     sizeof(err));
+		if (r)
+			return cli_err(ctx, "%s", err);
+		m = cfs_osdmap_get(c);
+		p = cfs_osdmap_pool(m);
+		for (int id = 0; id < cfs_osdmap_max_osd(m); id++)
+			nosd += cfs_osdmap_exists(m, id);
+		if (ctx->format == CLI_FMT_JSON) {
+			json_t *j = json_pack(
+				"{s:s, s:s, s:i, s:i, s:{s:I, s:s, s:i, s:i, "
+				"s:I, s:I, s:I, s:s}}",
+				"cluster", ctx->cluster, "fsid",
+				cfs_osdmap_fsid(m), "epoch",
+				(int)cfs_osdmap_epoch(m), "osds", nosd, "pool",
+				"id", (json_int_t)p->id, "name", p->name,
+				"size", p->size, "min_size", p->min_size,
+				"pg_num", (json_int_t)p->pg_num, "pgp_num",
+				(json_int_t)p->pgp_num, "object_size",
+				(json_int_t)p->object_size, "full_policy",
+				cfs_full_policy_name(cfs_osdmap_full_policy(m)));
+
+			json_dumpf(j, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+			putchar('\n');
+			json_decref(j);
+		} else {
+			struct cfs_osd_info oi;
+
+			cfs_osdmap_osd(m, 0, &oi);
+			for (int id = 0; id < cfs_osdmap_max_osd(m); id++)
+				if (!cfs_osdmap_osd(m, id, &oi))
+					break;
+			printf("created cluster %s\n"
+			       "  fsid %s\n"
+			       "  %d osds (capacity %s each%s), crush map in "
+			       "%s/crushmap.txt\n"
+			       "  pool '%s' (%lld): size %d, min_size %d, "
+			       "pg_num %u, object size %s, full policy %s\n",
+			       ctx->cluster, cfs_osdmap_fsid(m), nosd,
+			       cfs_format_size(oi.capacity, cap, sizeof(cap)),
+			       o.crush_map && !o.osd_size_set
+				       ? " or per crush weight"
+				       : "",
+			       ctx->cluster, p->name, (long long)p->id, p->size,
+			       p->min_size, p->pg_num,
+			       cfs_format_size(p->object_size, objs,
+					       sizeof(objs)),
+			       cfs_full_policy_name(cfs_osdmap_full_policy(m)));
+		}
+		cfs_osdmap_put(m);
+		cfs_cluster_close(c);
+	}
+	return 0;
+}

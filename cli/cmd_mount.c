@@ -1,0 +1,255 @@
+/*
+ * cmd_mount.c - `crushfs mount` / `crushfs umount`, and both ends of the
+ * admin socket as the CLI sees it: forwarding a command to a mounted
+ * daemon (cli_forward) and running a forwarded command inside it
+ * (cli_admin_run).
+ *
+ *   crushfs [--cluster DIR] mount MNT [-f] [-d] [-o OPTS]
+ *   crushfs umount MNT
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cluster_cmds.h"
+#include "cmd_fs.h"
+#include "fs.h"
+#include "osdsim.h"
+
+/* ---- mount / umount ---- */
+
+int cmd_mount(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct fs_mount_opts o;
+	const char *mnt = NULL;
+	char *opts = NULL;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+
+		if (!strcmp(a, "-f") || !strcmp(a, "--foreground")) {
+			o.foreground = 1;
+		} else if (!strcmp(a, "-d") || !strcmp(a, "--debug")) {
+			o.debug = 1;
+			o.foreground = 1;
+		} else if (!strncmp(a, "-o", 2)) {
+			if (a[2])
+				v = a + 2;
+			else if (i + 1 < argc)
+				v = argv[++i];
+			else {
+				free(opts);
+				return cli_err(ctx, "-o: missing value");
+			}
+			size_t n = opts ? strlen(opts) : 0;
+			char *m = realloc(opts, n + strlen(v) + 2);
+
+			if (!m) {
+				free(opts);
+				return cli_err(ctx, "out of memory");
+			}
+			if (n)
+				m[n++] = ',';
+			strcpy(m + n, v);
+			opts = m;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			cli_usage_line(stdout, ctx->entry);
+			puts("  -f        stay in the foreground (log to stderr)\n"
+			     "  -d        foreground with a FUSE request trace\n"
+			     "  -o OPTS   mount options: FUSE's (allow_other, ro, "
+			     "...) and attr_timeout=S,\n"
+			     "            entry_timeout=S, negative_timeout=S, "
+			     "noatime, max_threads=N");
+			free(opts);
+			return 0;
+		} else if (a[0] == '-' && a[1]) {
+			free(opts);
+			return cli_err(ctx, "unknown option '%s'", a);
+		} else if (!mnt) {
+			mnt = a;
+		} else {
+			free(opts);
+			return cli_err(ctx, "unexpected argument '%s'", a);
+		}
+	}
+	if (!mnt) {
+		free(opts);
+		cli_usage_line(stderr, ctx->entry);
+		return 1;
+	}
+	o.cluster_dir = ctx->cluster;
+	o.mountpoint = mnt;
+	o.options = opts;
+	o.admin = cli_admin_run;
+	fflush(stdout);
+	rc = fs_mount(&o);
+	free(opts);
+	return rc ? 1 : 0;
+}
+
+int cmd_umount(struct cli_ctx *ctx, int argc, char **argv)
+{
+	char err[512];
+
+	if (argc == 1 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help"))) {
+		cli_usage_line(stdout, ctx->entry);
+		return 0;
+	}
+	if (argc != 1) {
+		cli_usage_line(stderr, ctx->entry);
+		return 1;
+	}
+	if (fs_umount(argv[0], err, sizeof(err)) != 0)
+		return cli_err(ctx, "%s", err);
+	return 0;
+}
+
+/* ---- the CLI end of the admin socket ---- */
+
+int cli_forward(struct cli_ctx *ctx, int argc, char **argv, int *status)
+{
+	char path[4096], *words = NULL, **fargv = NULL;
+	int n = 0, rc;
+
+	fs_admin_path(ctx->cluster, path, sizeof(path));
+	if (access(path, F_OK) != 0)
+		return 0;
+	words = strdup(ctx->cmd ? ctx->cmd : "");
+	fargv = calloc((size_t)argc + 16, sizeof(*fargv));
+	if (!words || !fargv) {
+		free(words);
+		free(fargv);
+		*status = cli_err(ctx, "out of memory");
+		return 1;
+	}
+	if (ctx->format_given) {
+		fargv[n++] = "-f";
+		fargv[n++] = ctx->format == CLI_FMT_JSON ? "json" : "plain";
+	}
+	for (char *save = NULL, *w = strtok_r(words, " ", &save); w && n < 12;
+	     w = strtok_r(NULL, " ", &save))
+		fargv[n++] = w;
+	for (int i = 0; i < argc; i++)
+		fargv[n++] = argv[i];
+	fflush(stdout);
+	rc = fs_admin_call(ctx->cluster, n, fargv, stdout, stderr, status);
+	free(words);
+	free(fargv);
+	if (rc == -ENOENT || rc == -ECONNREFUSED)
+		return 0; /* a socket left by a dead daemon */
+	if (rc) {
+		*status = cli_err(ctx, "%s: the mounted daemon did not answer: "
+				  "%s", path, strerror(-rc));
+		return 1;
+	}
+	return 1;
+}
+
+/* ---- the daemon end ---- */
+
+struct admin_cmd {
+	const char *name;
+	int (*run)(struct cli_ctx *ctx, struct cli_env *env, int argc,
+		   char **argv);
+};
+
+/* Filesystem commands a mounted daemon runs for the CLI; the cluster
+ * commands come from cluster_cmds[] (cluster_cmds.h). */
+static const struct admin_cmd admin_cmds[] = {
+	{ "locate", cli_locate_run },
+};
+
+static int words_match(const char *name, int argc, char **argv)
+{
+	int n = 0;
+	const char *p = name;
+
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		if (n >= argc || strlen(argv[n]) != len ||
+		    strncmp(argv[n], p, len))
+			return 0;
+		n++;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return n;
+}
+
+int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
+		  char **argv, FILE *out, FILE *err, void *arg)
+{
+	struct cli_ctx ctx;
+	struct cli_env env = { c, ol, meta, out, err };
+	const struct admin_cmd *best = NULL;
+	const struct cluster_cmd *cbest = NULL;
+	int i = 0, best_n = 0, n, r;
+
+	(void)arg;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.cluster = cfs_cluster_dir(c);
+	while (i < argc && argv[i][0] == '-') {
+		const char *v = NULL;
+
+		if ((!strcmp(argv[i], "-f") || !strcmp(argv[i], "--format")) &&
+		    i + 1 < argc)
+			v = argv[++i];
+		else if (!strncmp(argv[i], "--format=", 9))
+			v = argv[i] + 9;
+		else if (!strcmp(argv[i], "--cluster") && i + 1 < argc)
+			i++;
+		else
+			break;
+		if (v) {
+			ctx.format_given = 1;
+			ctx.format = strncmp(v, "json", 4) ? CLI_FMT_PLAIN :
+							     CLI_FMT_JSON;
+		}
+		i++;
+	}
+	for (size_t k = 0; k < sizeof(admin_cmds) / sizeof(admin_cmds[0]);
+	     k++) {
+		n = words_match(admin_cmds[k].name, argc - i, argv + i);
+		if (n > best_n) {
+			best_n = n;
+			best = &admin_cmds[k];
+		}
+	}
+	for (int k = 0; k < cluster_ncmds; k++) {
+		n = words_match(cluster_cmds[k].name, argc - i, argv + i);
+		if (n > best_n) {
+			best_n = n;
+			cbest = &cluster_cmds[k];
+			best = NULL;
+		}
+	}
+	if (cbest) {
+		/* The same function the CLI runs, on the live cluster. */
+		struct cmd_ctx cc;
+
+		memset(&cc, 0, sizeof(cc));
+		cc.cluster = c;
+		cc.ol = ol;
+		cc.out = out;
+		cc.err = err;
+		cc.json = ctx.format == CLI_FMT_JSON;
+		cc.cmd = cbest->name;
+		cc.args = cbest->args;
+		r = cbest->fn(&cc, argc - i - best_n, argv + i + best_n);
+		fflush(out);
+		return r;
+	}
+	if (!best) {
+		fprintf(err, "crushfs: '%s' cannot run on a mounted cluster\n",
+			i < argc ? argv[i] : "");
+		return 1;
+	}
+	ctx.cmd = best->name;
+	return best->run(&ctx, &env, argc - i - best_n, argv + i + best_n);
+}

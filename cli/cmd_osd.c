@@ -1,0 +1,837 @@
+/*
+ * cmd_osd.c - `osd df`, `osd tree`, `osd map` and the commands that change
+ * the osdmap (each one epoch): out/in/down/up, reweight, crush reweight,
+ * primary-affinity, set-capacity, add, and the ratios and full policy.
+ * Text as Ceph 16.2 prints it (OSDUtilizationPlainDumper, TextTable,
+ * OSDMonitor messages).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cluster_cmds.h"
+#include "objlayer.h"
+#include "osdsim.h"
+#include "placement.h"
+#include "util.h"
+
+/* ---- the crush tree, in `ceph osd tree` order ---- */
+
+struct tree_item {
+	int id;
+	int depth;
+	uint32_t weight; /* 16.16: the item's weight in its parent */
+};
+
+struct tree {
+	struct tree_item *v;
+	int n, cap;
+};
+
+static void tree_push(struct tree *t, int id, int depth, uint32_t w)
+{
+	if (t->n == t->cap) {
+		int nc = t->cap ? t->cap * 2 : 64;
+		struct tree_item *nv = realloc(t->v, sizeof(*nv) * (size_t)nc);
+
+		if (!nv)
+			return;
+		t->v = nv;
+		t->cap = nc;
+	}
+	t->v[t->n].id = id;
+	t->v[t->n].depth = depth;
+	t->v[t->n].weight = w;
+	t->n++;
+}
+
+static void tree_dfs(const pl_map *cm, struct tree *t, int id, int depth,
+		     uint32_t w)
+{
+	tree_push(t, id, depth, w);
+	if (id >= 0 || depth > 32)
+		return;
+	for (int i = 0; i < pl_map_bucket_size(cm, id); i++)
+		tree_dfs(cm, t, pl_map_bucket_item(cm, id, i), depth + 1,
+			 pl_map_bucket_item_weight(cm, id, i));
+}
+
+/* Roots first (-1 first), each subtree depth first in bucket order. */
+static void tree_build(const pl_map *cm, struct tree *t)
+{
+	for (int pos = 0; pos < pl_map_max_buckets(cm); pos++) {
+		int id = -1 - pos;
+
+		if (pl_map_bucket_exists(cm, id) && !pl_map_parent(cm, id))
+			tree_dfs(cm, t, id, 0, pl_map_bucket_weight(cm, id));
+	}
+}
+
+static int tree_has(const struct tree *t, int id)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->v[i].id == id)
+			return 1;
+	return 0;
+}
+
+static double w16(uint32_t w)
+{
+	return (double)((float)w / (float)0x10000);
+}
+
+static int pgs_of(const cfs_osdmap *m, int osd)
+{
+	int n = 0;
+
+	for (uint32_t ps = 0; ps < cfs_osdmap_pool(m)->pg_num; ps++) {
+		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
+
+		for (int i = 0; i < pg->nacting; i++)
+			if (pg->acting[i] == osd)
+				n++;
+	}
+	return n;
+}
+
+/* ---- osd df ---- */
+
+struct df_row {
+	struct cfs_osd_info info;
+	struct cfs_osd_usage u;
+	uint64_t avail;
+	double util, var;
+	int pgs;
+};
+
+static const char *fullness(const cfs_osdmap *m, int osd, uint64_t used)
+{
+	if (used >= cfs_osdmap_full_limit(m, osd))
+		return "full";
+	if (used >= cfs_osdmap_backfillfull_limit(m, osd))
+		return "backfillfull";
+	if (used >= cfs_osdmap_nearfull_limit(m, osd))
+		return "nearfull";
+	return NULL;
+}
+
+int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const char *const heads[] = { "ID",    "WEIGHT", "REWEIGHT",
+					     "SIZE",  "USE",	"AVAIL",
+					     "%USE",  "VAR",	"PGS",
+					     "OBJECTS", "STATUS", "%USE GRAPH" };
+	static const int right[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0 };
+	const cfs_osdmap *m;
+	struct tree t = { 0 };
+	struct df_row *rows;
+	int *order, n = 0, max;
+	uint64_t tot = 0, tot_used = 0, tot_avail = 0, tot_objs = 0;
+	uint64_t in_kb = 0, in_used = 0;
+	double avg, min_var = -1, max_var = -1, dev = 0, wsum = 0;
+
+	if (cc_nargs(ctx, argc, argv, 0))
+		return 1;
+	m = cfs_osdmap_get(ctx->cluster);
+	max = cfs_osdmap_max_osd(m);
+	rows = calloc((size_t)max + 1, sizeof(*rows));
+	order = calloc((size_t)max + 1, sizeof(int));
+	if (!rows || !order) {
+		free(rows);
+		free(order);
+		cfs_osdmap_put(m);
+		return cc_err(ctx, "out of memory");
+	}
+	tree_build(cfs_osdmap_crush(m), &t);
+	/* OSDs in crush tree order, then the ones outside the tree */
+	for (int i = 0; i < t.n; i++)
+		if (t.v[i].id >= 0 && cfs_osdmap_exists(m, t.v[i].id)) {
+			int dup = 0;
+
+			for (int k = 0; k < n; k++)
+				dup |= order[k] == t.v[i].id;
+			if (!dup)
+				order[n++] = t.v[i].id;
+		}
+	for (int id = 0; id < max; id++)
+		if (cfs_osdmap_exists(m, id) && !tree_has(&t, id))
+			order[n++] = id;
+
+	for (int k = 0; k < n; k++) {
+		struct df_row *r = &rows[order[k]];
+		int id = order[k];
+
+		cfs_osdmap_osd(m, id, &r->info);
+		cfs_osd_usage(ctx->cluster, id, &r->u);
+		r->avail = r->u.used < r->info.capacity
+				   ? r->info.capacity - r->u.used
+				   : 0;
+		r->util = r->info.capacity
+				  ? 100.0 * (double)r->u.used /
+					    (double)r->info.capacity
+				  : 0;
+		r->pgs = pgs_of(m, id);
+		tot += r->info.capacity;
+		tot_used += r->u.used;
+		tot_avail += r->avail;
+		tot_objs += r->u.objects;
+		if (r->info.reweight && r->info.capacity) {
+			in_kb += r->info.capacity;
+			in_used += r->u.used;
+		}
+	}
+	/* OSDUtilizationDumper: the average over in OSDs; VAR relative to it;
+	 * STDDEV weighted by reweight */
+	avg = in_kb ? 100.0 * (double)in_used / (double)in_kb : 0;
+	for (int k = 0; k < n; k++) {
+		struct df_row *r = &rows[order[k]];
+		double rw = w16(r->info.reweight), d;
+
+		r->var = avg ? r->util / avg : 1.0;
+		if (rw > 0) {
+			if (min_var < 0 || r->var < min_var)
+				min_var = r->var;
+			if (max_var < 0 || r->var > max_var)
+				max_var = r->var;
+			d = r->util - avg;
+			dev += rw * d * d;
+			wsum += rw;
+		}
+	}
+	dev = wsum > 0 ? sqrt(dev / wsum) : 0;
+
+	if (ctx->json) {
+		json_t *nodes = json_array(), *root;
+
+		for (int k = 0; k < n; k++) {
+			struct df_row *r = &rows[order[k]];
+			const char *f = fullness(m, r->info.id, r->u.used);
+
+			char nm[32];
+
+			snprintf(nm, sizeof(nm), "osd.%d", r->info.id);
+			json_array_append_new(
+				nodes,
+				json_pack(
+					"{s:i, s:s, s:s, s:f, s:f, s:I, s:I, "
+					"s:I, s:I, s:I, s:I, s:f, s:f, s:i, "
+					"s:I, s:s, s:s}",
+					"id", r->info.id, "name", nm, "type",
+					"osd", "crush_weight",
+					w16(r->info.crush_weight), "reweight",
+					w16(r->info.reweight), "kb",
+					(json_int_t)(r->info.capacity >> 10),
+					"kb_used", (json_int_t)(r->u.used >> 10),
+					"kb_avail", (json_int_t)(r->avail >> 10),
+					"bytes", (json_int_t)r->info.capacity,
+					"bytes_used", (json_int_t)r->u.used,
+					"bytes_avail", (json_int_t)r->avail,
+					"utilization", r->util, "var", r->var,
+					"pgs", r->pgs, "objects",
+					(json_int_t)r->u.objects, "status",
+					r->info.up ? "up" : "down", "fullness",
+					f ? f : ""));
+		}
+		root = json_pack("{s:o, s:[], s:{s:I, s:I, s:I, s:I, s:f, s:f, "
+				 "s:f, s:f}}",
+				 "nodes", nodes, "stray", "summary", "total_kb",
+				 (json_int_t)(tot >> 10), "total_kb_used",
+				 (json_int_t)(tot_used >> 10), "total_kb_avail",
+				 (json_int_t)(tot_avail >> 10), "total_objects",
+				 (json_int_t)tot_objs, "average_utilization",
+				 avg, "min_var", min_var, "max_var", max_var,
+				 "dev", dev);
+		cc_json_out(ctx, root);
+	} else {
+		struct cc_table *tb = cc_table_new(12, heads, right);
+		char a[32], b[32], c[32];
+
+		for (int k = 0; k < n; k++) {
+			struct df_row *r = &rows[order[k]];
+			const char *f = fullness(m, r->info.id, r->u.used);
+			char bar[32];
+			int fill = (int)(r->util / 5.0 + 0.5);
+
+			if (fill > 20)
+				fill = 20;
+			for (int i = 0; i < 20; i++)
+				bar[i] = i < fill ? '#' : '.';
+			bar[20] = 0;
+			cc_table_cell(tb, "%d", r->info.id);
+			cc_weightf(a, sizeof(a), w16(r->info.crush_weight));
+			cc_table_cell(tb, "%s", a);
+			cc_weightf(a, sizeof(a), w16(r->info.reweight));
+			cc_table_cell(tb, "%s", a);
+			cc_table_cell(tb, "%s",
+				      cfs_format_size(r->info.capacity, a,
+						      sizeof(a)));
+			cc_table_cell(tb, "%s",
+				      cfs_format_size(r->u.used, a, sizeof(a)));
+			cc_table_cell(tb, "%s",
+				      cfs_format_size(r->avail, a, sizeof(a)));
+			cc_lowprec(a, sizeof(a), r->util);
+			cc_table_cell(tb, "%s", a);
+			cc_lowprec(a, sizeof(a), r->var);
+			cc_table_cell(tb, "%s", a);
+			cc_table_cell(tb, "%d", r->pgs);
+			cc_table_cell(tb, "%llu",
+				      (unsigned long long)r->u.objects);
+			cc_table_cell(tb, "%s%s%s%s",
+				      r->info.up ? "up" : "down",
+				      r->info.reweight ? "" : ",out",
+				      f ? "," : "", f ? f : "");
+			cc_table_cell(tb, "[%s]", bar);
+		}
+		cc_table_cell(tb, "%s", "");
+		cc_table_cell(tb, "%s", "");
+		cc_table_cell(tb, "%s", "TOTAL");
+		cc_table_cell(tb, "%s", cfs_format_size(tot, a, sizeof(a)));
+		cc_table_cell(tb, "%s",
+			      cfs_format_size(tot_used, b, sizeof(b)));
+		cc_table_cell(tb, "%s",
+			      cfs_format_size(tot_avail, c, sizeof(c)));
+		cc_lowprec(a, sizeof(a), avg);
+		cc_table_cell(tb, "%s", a);
+		cc_table_cell(tb, "%s", "");
+		cc_table_cell(tb, "%s", "");
+		cc_table_cell(tb, "%llu", (unsigned long long)tot_objs);
+		cc_table_cell(tb, "%s", "");
+		cc_table_cell(tb, "%s", "");
+		cc_table_print(tb, ctx->out);
+		cc_table_free(tb);
+		cc_lowprec(a, sizeof(a), min_var);
+		cc_lowprec(b, sizeof(b), max_var);
+		cc_lowprec(c, sizeof(c), dev);
+		fprintf(ctx->out, "MIN/MAX VAR: %s/%s  STDDEV: %s\n", a, b, c);
+	}
+	free(t.v);
+	free(rows);
+	free(order);
+	cfs_osdmap_put(m);
+	return 0;
+}
+
+/* ---- osd tree ---- */
+
+int ccmd_osd_tree(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const char *const heads[] = { "ID",	   "CLASS",  "WEIGHT",
+					     "TYPE NAME", "STATUS", "REWEIGHT",
+					     "PRI-AFF" };
+	static const int right[] = { 1, 1, 1, 0, 1, 1, 1 };
+	const cfs_osdmap *m;
+	const pl_map *cm;
+	struct tree t = { 0 };
+	json_t *nodes = NULL, *stray = NULL;
+	struct cc_table *tb = NULL;
+	char a[32], b[32];
+	int max;
+
+	if (cc_nargs(ctx, argc, argv, 0))
+		return 1;
+	m = cfs_osdmap_get(ctx->cluster);
+	cm = cfs_osdmap_crush(m);
+	max = cfs_osdmap_max_osd(m);
+	tree_build(cm, &t);
+	if (ctx->json) {
+		nodes = json_array();
+		stray = json_array();
+	} else {
+		tb = cc_table_new(7, heads, right);
+	}
+	for (int i = 0; i < t.n; i++) {
+		int id = t.v[i].id;
+		char name[160];
+
+		if (id < 0) {
+			const char *tn = pl_map_type_name(
+				cm, pl_map_bucket_type(cm, id));
+			const char *in = pl_map_item_name(cm, id);
+
+			if (ctx->json) {
+				json_t *ch = json_array();
+
+				for (int k = 0; k < pl_map_bucket_size(cm, id);
+				     k++)
+					json_array_append_new(
+						ch, json_integer(pl_map_bucket_item(
+							    cm, id, k)));
+				json_array_append_new(
+					nodes,
+					json_pack("{s:i, s:s, s:s, s:i, s:o}",
+						  "id", id, "name",
+						  in ? in : "", "type",
+						  tn ? tn : "", "type_id",
+						  pl_map_bucket_type(cm, id),
+						  "children", ch));
+				continue;
+			}
+			snprintf(name, sizeof(name), "%*s%s %s",
+				 t.v[i].depth * 4, "", tn ? tn : "?",
+				 in ? in : "?");
+			cc_table_cell(tb, "%d", id);
+			cc_table_cell(tb, "%s", "");
+			cc_weightf(a, sizeof(a), w16(t.v[i].weight));
+			cc_table_cell(tb, "%s", a);
+			cc_table_cell(tb, "%s", name);
+			cc_table_cell(tb, "%s", "");
+			cc_table_cell(tb, "%s", "");
+			cc_table_cell(tb, "%s", "");
+		} else {
+			struct cfs_osd_info oi;
+			int ex = cfs_osdmap_osd(m, id, &oi) == 0;
+
+			if (ctx->json) {
+				char nm[32];
+
+				snprintf(nm, sizeof(nm), "osd.%d", id);
+				json_array_append_new(
+					nodes,
+					json_pack("{s:i, s:s, s:s, s:i, s:f, "
+						  "s:i, s:i, s:s, s:f, s:f}",
+						  "id", id, "name", nm, "type",
+						  "osd", "type_id", 0,
+						  "crush_weight",
+						  w16(t.v[i].weight), "depth",
+						  t.v[i].depth, "exists", ex,
+						  "status",
+						  !ex ? "dne"
+						      : oi.up ? "up" : "down",
+						  "reweight",
+						  ex ? w16(oi.reweight) : 0.0,
+						  "primary_affinity",
+						  ex ? w16(oi.primary_affinity)
+						     : 0.0));
+				continue;
+			}
+			snprintf(name, sizeof(name), "%*sosd.%d",
+				 t.v[i].depth * 4, "", id);
+			cc_table_cell(tb, "%d", id);
+			cc_table_cell(tb, "%s", "");
+			cc_weightf(a, sizeof(a), w16(t.v[i].weight));
+			cc_table_cell(tb, "%s", a);
+			cc_table_cell(tb, "%s", name);
+			if (ex) {
+				cc_table_cell(tb, "%s", oi.up ? "up" : "down");
+				cc_weightf(a, sizeof(a), w16(oi.reweight));
+				cc_weightf(b, sizeof(b),
+					   w16(oi.primary_affinity));
+				cc_table_cell(tb, "%s", a);
+				cc_table_cell(tb, "%s", b);
+			} else {
+				cc_table_cell(tb, "%s", "DNE");
+				cc_table_cell(tb, "%s", "0");
+				cc_table_cell(tb, "%s", "");
+			}
+		}
+	}
+	/* OSDs the crush map does not place (Ceph's "stray" list) */
+	for (int id = 0; id < max; id++) {
+		struct cfs_osd_info oi;
+
+		if (cfs_osdmap_osd(m, id, &oi) || tree_has(&t, id))
+			continue;
+		if (ctx->json) {
+			char nm[32];
+
+			snprintf(nm, sizeof(nm), "osd.%d", id);
+			json_array_append_new(
+				stray, json_pack("{s:i, s:s, s:s, s:s, s:f}",
+						 "id", id, "name", nm, "type",
+						 "osd", "status",
+						 oi.up ? "up" : "down",
+						 "reweight", w16(oi.reweight)));
+			continue;
+		}
+		cc_table_cell(tb, "%d", id);
+		cc_table_cell(tb, "%s", "");
+		cc_table_cell(tb, "%s", "0");
+		cc_table_cell(tb, "osd.%d", id);
+		cc_table_cell(tb, "%s", oi.up ? "up" : "down");
+		cc_weightf(a, sizeof(a), w16(oi.reweight));
+		cc_weightf(b, sizeof(b), w16(oi.primary_affinity));
+		cc_table_cell(tb, "%s", a);
+		cc_table_cell(tb, "%s", b);
+	}
+	if (ctx->json) {
+		cc_json_out(ctx, json_pack("{s:o, s:o}", "nodes", nodes,
+					   "stray", stray));
+	} else {
+		cc_table_print(tb, ctx->out);
+		cc_table_free(tb);
+	}
+	free(t.v);
+	cfs_osdmap_put(m);
+	return 0;
+}
+
+/* ---- osd map ---- */
+
+static json_t *int_array(const int *v, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+static void put_vec(FILE *f, const int *v, int n)
+{
+	fputc('[', f);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s%d", i ? "," : "", v[i]);
+	fputc(']', f);
+}
+
+int ccmd_osd_map(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const cfs_osdmap *m;
+	const struct cfs_pool_info *p;
+	const struct cfs_pg_mapping *pg;
+	uint32_t raw, ps;
+
+	if (cc_nargs(ctx, argc, argv, 1))
+		return 1;
+	if (!*argv[0])
+		return cc_err(ctx, "empty object name");
+	m = cfs_osdmap_get(ctx->cluster);
+	p = cfs_osdmap_pool(m);
+	cfs_object_to_pg(m, argv[0], &raw, &ps);
+	pg = cfs_osdmap_pg(m, ps);
+	if (ctx->json) {
+		char rawid[32], pgid[32];
+
+		snprintf(rawid, sizeof(rawid), "%lld.%x", (long long)p->id,
+			 raw);
+		cfs_pgid_str(m, ps, pgid, sizeof(pgid));
+		cc_json_out(ctx,
+			    json_pack("{s:i, s:s, s:I, s:s, s:s, s:s, s:o, "
+				      "s:i, s:o, s:i}",
+				      "epoch", (int)cfs_osdmap_epoch(m), "pool",
+				      p->name, "pool_id", (json_int_t)p->id,
+				      "objname", argv[0], "raw_pgid", rawid,
+				      "pgid", pgid, "up",
+				      int_array(pg->up, pg->nup), "up_primary",
+				      pg->up_primary, "acting",
+				      int_array(pg->acting, pg->nacting),
+				      "acting_primary", pg->acting_primary));
+	} else {
+		/* OSDMonitor "osd map": the raw pg is the full hash */
+		fprintf(ctx->out,
+			"osdmap e%u pool '%s' (%lld) object '%s' -> pg "
+			"%lld.%x (%lld.%x) -> up (",
+			cfs_osdmap_epoch(m), p->name, (long long)p->id, argv[0],
+			(long long)p->id, raw, (long long)p->id, ps);
+		put_vec(ctx->out, pg->up, pg->nup);
+		fprintf(ctx->out, ", p%d) acting (", pg->up_primary);
+		put_vec(ctx->out, pg->acting, pg->nacting);
+		fprintf(ctx->out, ", p%d)\n", pg->acting_primary);
+	}
+	cfs_osdmap_put(m);
+	return 0;
+}
+
+/* ---- changes ---- */
+
+static int done_epoch(struct cmd_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Print the result line (text) or {"epoch": N, "message": ...}. */
+static int done_epoch(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+	uint32_t e = cfs_osdmap_epoch(m);
+
+	cfs_osdmap_put(m);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (ctx->json)
+		return cc_json_out(ctx, json_pack("{s:i, s:s}", "epoch", (int)e,
+						  "message", msg));
+	fprintf(ctx->out, "%s\n", msg);
+	return 0;
+}
+
+static int change_failed(struct cmd_ctx *ctx, int r)
+{
+	return cc_err(ctx, "cannot change the osdmap: %s", cfs_strerror(r));
+}
+
+enum mark { MARK_OUT, MARK_IN, MARK_DOWN, MARK_UP };
+
+static int mark(struct cmd_ctx *ctx, int argc, char **argv, enum mark what)
+{
+	static const char *const word[] = { "out", "in", "down", "up" };
+	const cfs_osdmap *m;
+	struct cfs_osd_info oi;
+	int id, r, already;
+
+	if (cc_nargs(ctx, argc, argv, 1) || cc_osd_arg(ctx, argv[0], &id))
+		return 1;
+	m = cfs_osdmap_get(ctx->cluster);
+	cfs_osdmap_osd(m, id, &oi);
+	cfs_osdmap_put(m);
+	switch (what) {
+	case MARK_OUT:
+		already = oi.reweight == 0;
+		break;
+	case MARK_IN:
+		already = oi.reweight == CFS_WEIGHT_ONE;
+		break;
+	case MARK_DOWN:
+		already = !oi.up;
+		break;
+	default:
+		already = oi.up;
+		break;
+	}
+	if (already)
+		return done_epoch(ctx, "osd.%d is already %s.", id,
+				  word[what]);
+	switch (what) {
+	case MARK_OUT:
+		r = cfs_osd_mark_out(ctx->cluster, id);
+		break;
+	case MARK_IN:
+		r = cfs_osd_mark_in(ctx->cluster, id);
+		break;
+	case MARK_DOWN:
+		r = cfs_osd_mark_down(ctx->cluster, id);
+		break;
+	default:
+		r = cfs_osd_mark_up(ctx->cluster, id);
+		break;
+	}
+	if (r)
+		return change_failed(ctx, r);
+	return done_epoch(ctx, "marked %s osd.%d.", word[what], id);
+}
+
+int ccmd_osd_out(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return mark(ctx, argc, argv, MARK_OUT);
+}
+
+int ccmd_osd_in(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return mark(ctx, argc, argv, MARK_IN);
+}
+
+int ccmd_osd_down(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return mark(ctx, argc, argv, MARK_DOWN);
+}
+
+int ccmd_osd_up(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return mark(ctx, argc, argv, MARK_UP);
+}
+
+int ccmd_osd_reweight(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	double w;
+	uint32_t ww;
+	int id, r;
+
+	if (cc_nargs(ctx, argc, argv, 2) || cc_osd_arg(ctx, argv[0], &id) ||
+	    cc_double_arg(ctx, "weight", argv[1], 0.0, 1.0, &w))
+		return 1;
+	/* OSDMonitor: ww = (int)((float)w * CEPH_OSD_IN) */
+	ww = (uint32_t)((float)w * (float)CFS_WEIGHT_ONE);
+	r = cfs_osd_reweight(ctx->cluster, id, ww);
+	if (r)
+		return change_failed(ctx, r);
+	return done_epoch(ctx, "reweighted osd.%d to %g (%x)", id, w, ww);
+}
+
+int ccmd_osd_primary_affinity(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	double w;
+	uint32_t ww;
+	int id, r;
+
+	if (cc_nargs(ctx, argc, argv, 2) || cc_osd_arg(ctx, argv[0], &id) ||
+	    cc_double_arg(ctx, "weight", argv[1], 0.0, 1.0, &w))
+		return 1;
+	ww = (uint32_t)((float)w * (float)CFS_WEIGHT_ONE);
+	r = cfs_osd_primary_affinity(ctx->cluster, id, ww);
+	if (r)
+		return change_failed(ctx, r);
+	return done_epoch(ctx, "set osd.%d primary-affinity to %g (%x)", id,
+			  w, ww);
+}
+
+int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	double w;
+	uint32_t ww;
+	int id, r;
+
+	if (cc_nargs(ctx, argc, argv, 2) || cc_osd_arg(ctx, argv[0], &id) ||
+	    cc_double_arg(ctx, "weight", argv[1], 0.0, 32767.0, &w))
+		return 1;
+	/* CrushWrapper: (int)(weight * (float)0x10000) */
+	ww = (uint32_t)((float)w * (float)0x10000);
+	r = cfs_osd_crush_reweight(ctx->cluster, id, ww);
+	if (r == -ENXIO)
+		return cc_err(ctx, "osd.%d is not in the crush map", id);
+	if (r)
+		return change_failed(ctx, r);
+	return done_epoch(ctx,
+			  "reweighted item id %d name 'osd.%d' to %g in crush "
+			  "map",
+			  id, id, w);
+}
+
+int ccmd_osd_set_capacity(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	uint64_t sz;
+	char buf[32];
+	int id, r;
+
+	if (cc_nargs(ctx, argc, argv, 2) || cc_osd_arg(ctx, argv[0], &id) ||
+	    cc_size_arg(ctx, "size", argv[1], &sz))
+		return 1;
+	if (sz > (1ULL << 60))
+		return cc_err(ctx, "size: '%s' is too large (max 1 EiB)",
+			      argv[1]);
+	r = cfs_osd_set_capacity(ctx->cluster, id, sz);
+	if (r)
+		return change_failed(ctx, r);
+	return done_epoch(ctx, "set osd.%d capacity to %s", id,
+			  cfs_format_size(sz, buf, sizeof(buf)));
+}
+
+int ccmd_osd_add(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const char *host = NULL;
+	uint64_t size = 0;
+	char buf[32], wb[32];
+	int id, r;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--host") && i + 1 < argc) {
+			host = argv[++i];
+		} else if (!strncmp(argv[i], "--host=", 7)) {
+			host = argv[i] + 7;
+		} else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+			if (cc_size_arg(ctx, "--size", argv[++i], &size))
+				return 1;
+		} else if (!strncmp(argv[i], "--size=", 7)) {
+			if (cc_size_arg(ctx, "--size", argv[i] + 7, &size))
+				return 1;
+		} else if (!strcmp(argv[i], "--host") ||
+			   !strcmp(argv[i], "--size")) {
+			return cc_usage(ctx, "%s: missing value", argv[i]);
+		} else {
+			return cc_usage(ctx, "unexpected argument '%s'",
+					argv[i]);
+		}
+	}
+	if (!host)
+		return cc_usage(ctx, "--host is required");
+	if (!*host || strlen(host) > 60 || strchr(host, ' '))
+		return cc_err(ctx, "--host: '%s' is not a bucket name", host);
+	if (size == 0) {
+		/* like the other OSDs: the capacity of osd 0 or 1 GiB */
+		const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+		struct cfs_osd_info oi;
+
+		size = 1ULL << 30;
+		for (int k = 0; k < cfs_osdmap_max_osd(m); k++)
+			if (!cfs_osdmap_osd(m, k, &oi)) {
+				size = oi.capacity;
+				break;
+			}
+		cfs_osdmap_put(m);
+	}
+	if (size == 0 || size > (1ULL << 60))
+		return cc_err(ctx, "--size: out of range");
+	r = cfs_osd_add(ctx->cluster, host, size, &id);
+	if (r == -ENOTDIR)
+		return cc_err(ctx, "--host: '%s' names a device, not a bucket",
+			      host);
+	if (r == -ENOENT)
+		return cc_err(ctx, "the crush map has no root to add '%s' to",
+			      host);
+	if (r == -EEXIST)
+		return cc_err(ctx,
+			      "%s/osd.N: a folder with objects is in the way",
+			      cfs_cluster_dir(ctx->cluster));
+	if (r)
+		return change_failed(ctx, r);
+	{
+		const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+		struct cfs_osd_info oi;
+
+		cfs_osdmap_osd(m, id, &oi);
+		cfs_osdmap_put(m);
+		cc_weightf(wb, sizeof(wb), w16(oi.crush_weight));
+	}
+	return done_epoch(ctx, "added osd.%d on host %s (capacity %s, crush "
+			       "weight %s)",
+			  id, host, cfs_format_size(size, buf, sizeof(buf)),
+			  wb);
+}
+
+static int ratio_cmd(struct cmd_ctx *ctx, int argc, char **argv,
+		     int (*set)(cfs_cluster *, double), const char *name)
+{
+	double v;
+	int r;
+
+	if (cc_nargs(ctx, argc, argv, 1) ||
+	    cc_double_arg(ctx, "ratio", argv[0], 0.0, 1.0, &v))
+		return 1;
+	if (v <= 0)
+		return cc_err(ctx, "ratio: must be more than 0");
+	r = set(ctx->cluster, v);
+	if (r)
+		return change_failed(ctx, r);
+	return done_epoch(ctx, "%s is now %g", name, v);
+}
+
+int ccmd_set_full_ratio(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return ratio_cmd(ctx, argc, argv, cfs_set_full_ratio, "full_ratio");
+}
+
+int ccmd_set_backfillfull_ratio(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return ratio_cmd(ctx, argc, argv, cfs_set_backfillfull_ratio,
+			 "backfillfull_ratio");
+}
+
+int ccmd_set_nearfull_ratio(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return ratio_cmd(ctx, argc, argv, cfs_set_nearfull_ratio,
+			 "nearfull_ratio");
+}
+
+int ccmd_set_full_policy(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	int p, r;
+
+	if (cc_nargs(ctx, argc, argv, 1))
+		return 1;
+	if (!strcmp(argv[0], "osd"))
+		p = CFS_FULL_OSD;
+	else if (!strcmp(argv[0], "pool"))
+		p = CFS_FULL_POOL;
+	else
+		return cc_err(ctx, "'%s' is not a policy (osd or pool)",
+			      argv[0]);
+	r = cfs_set_full_policy(ctx->cluster, p);
+	if (r)
+		return change_failed(ctx, r);
+	return done_epoch(ctx, "full policy is now %s", argv[0]);
+}

@@ -1,0 +1,225 @@
+/*
+ * main.c - the crushfs command: global options, usage, and the table of
+ * subcommands.
+ *
+ *   crushfs [--cluster DIR] [-f json|plain] COMMAND [ARGS...]
+ *
+ * --cluster defaults to $CRUSHFS_CLUSTER, else ./cluster (DESIGN.md
+ * "External contract").  Global options go before the command; -f/--format
+ * and --cluster are also accepted among a command's own options (so
+ * `crushfs osd df -f json` works), except where a command gives a letter a
+ * meaning of its own (mount's -f).
+ *
+ * Adding a command: write cmd_NAME.c with an `int cmd_x(struct cli_ctx *,
+ * int argc, char **argv)` handler, declare it in cli.h (or its family's
+ * header), add one row below.  The longest row name matching the leading
+ * words wins ("osd crush reweight" over a shorter "osd ..."); set CLI_JSON
+ * when the command can print -f json, or -f json is refused before it runs.
+ * A handler gets ctx->cmd (its row name, the prefix of its error lines),
+ * ctx->entry (for cli_usage_line) and the arguments after the name; it
+ * returns the exit status.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cluster_cmds.h"
+#include "cmd_fs.h"
+
+static const struct cli_command commands[] = {
+	{ "crush test", cmd_crush_test,
+	  "-i MAP.txt [--rule N] [--num-rep N] [--min-x N] [--max-x N] "
+	  "[--x N] [--weight OSD W]... [--pool-id N] [--show-mappings] "
+	  "[--show-bad-mappings] [--show-statistics] [--show-utilization] "
+	  "[--show-utilization-all] [--show-choose-tries]",
+	  "map a range of inputs with a crush map, as `crushtool --test`", 0 },
+	{ "crush compare", cmd_crush_compare,
+	  "-i A.txt --compare B.txt [--rule N] [--num-rep N] [--min-x N] "
+	  "[--max-x N] [--x N] [--weight OSD W]... [--show-statistics]",
+	  "count the mappings two crush maps disagree on, as "
+	  "`crushtool --compare`", 0 },
+	{ "osdmap test-map-object", cmd_osdmap_test_map_object,
+	  "NAME --crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R]",
+	  "map an object to its PG and OSDs, as `osdmaptool --mark-up-in "
+	  "--test-map-object`", 0 },
+	{ "osdmap test-map-pgs-dump", cmd_osdmap_test_map_pgs_dump,
+	  "--crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R]",
+	  "map every PG of a pool, as `osdmaptool --mark-up-in "
+	  "--test-map-pgs-dump`", 0 },
+	{ "mount", cmd_mount, "MNT [-f] [-d] [-o OPTS]",
+	  "mount the filesystem (daemonizes unless -f)", 0 },
+	{ "umount", cmd_umount, "MNT",
+	  "unmount a crushfs mount and wait for its daemon", 0 },
+	{ "locate", cmd_locate, "PATH",
+	  "every object of a file: PG, up/acting OSDs, paths on disk",
+	  CLI_JSON },
+	{ "fsck", cmd_fsck, "[--dry-run] [--deep]",
+	  "check and repair the filesystem of an unmounted cluster", 0 },
+	{ "mkfs", cmd_mkfs, "[--osds N] [--hosts H] [--osd-size SIZE] [--pg-num N] [--pgp-num N] [--size R] [--min-size R] [--object-size SIZE] [--stripe-unit SIZE] [--stripe-count N] [--crush-map FILE] [--crush-rule N] [--full-policy osd|pool] [--pool-name NAME] [--force]", "create a cluster (refuses to replace one without --force)", CLI_JSON },
+	{ "status", cmd_cluster, "", "cluster summary and health, as `ceph status`", CLI_JSON },
+	{ "health", cmd_cluster, "[detail]", "health and its reasons, as `ceph health [detail]`", CLI_JSON },
+	{ "df", cmd_cluster, "", "raw and pool space with MAX AVAIL, as `ceph df`", CLI_JSON },
+	{ "osd df", cmd_cluster, "", "per-OSD usage, as `ceph osd df`, with objects and a usage bar", CLI_JSON },
+	{ "osd tree", cmd_cluster, "", "the crush tree with OSD states, as `ceph osd tree`", CLI_JSON },
+	{ "pg dump", cmd_cluster, "", "every PG: objects, bytes, state, up and acting sets", CLI_JSON },
+	{ "osd map", cmd_cluster, "OBJECT", "where an object goes, as `ceph osd map`", CLI_JSON },
+	{ "osd out", cmd_cluster, "ID", "mark an OSD out", CLI_JSON },
+	{ "osd in", cmd_cluster, "ID", "mark an OSD in", CLI_JSON },
+	{ "osd down", cmd_cluster, "ID", "mark an OSD down", CLI_JSON },
+	{ "osd up", cmd_cluster, "ID", "mark an OSD up", CLI_JSON },
+	{ "osd reweight", cmd_cluster, "ID WEIGHT", "set an OSD's reweight (0..1)", CLI_JSON },
+	{ "osd crush reweight", cmd_cluster, "ID WEIGHT", "set an OSD's crush weight", CLI_JSON },
+	{ "osd primary-affinity", cmd_cluster, "ID WEIGHT", "set an OSD's primary affinity (0..1)", CLI_JSON },
+	{ "osd set-capacity", cmd_cluster, "ID SIZE", "set an OSD's (virtual) capacity", CLI_JSON },
+	{ "osd add", cmd_cluster, "--host HOST [--size SIZE]", "add an OSD under a host bucket", CLI_JSON },
+	{ "set-full-ratio", cmd_cluster, "RATIO", "set the full ratio", CLI_JSON },
+	{ "set-backfillfull-ratio", cmd_cluster, "RATIO", "set the backfillfull ratio", CLI_JSON },
+	{ "set-nearfull-ratio", cmd_cluster, "RATIO", "set the nearfull ratio", CLI_JSON },
+	{ "set-full-policy", cmd_cluster, "osd|pool", "what a full OSD refuses: its PGs' writes, or the pool's", CLI_JSON },
+	{ "rebalance", cmd_cluster, "", "move objects to where the map puts them now", CLI_JSON },
+	{ "check", cmd_cluster, "[--deep]", "prove the OSD usage accounting equals the disk", CLI_JSON },
+	{ "rados put", cmd_cluster, "NAME FILE|-", "store a file as an object", CLI_JSON },
+	{ "rados get", cmd_cluster, "NAME FILE|-", "fetch an object into a file", 0 },
+	{ "rados stat", cmd_cluster, "NAME", "an object's size and mtime", CLI_JSON },
+	{ "rados rm", cmd_cluster, "NAME", "remove an object", 0 },
+	{ "rados ls", cmd_cluster, "", "list the pool's objects", CLI_JSON },
+	{ "rados bench", cmd_cluster, "write|read [--total SIZE] [--object-size SIZE] [--threads N] [--prefix NAME] [--no-cleanup] [--no-sync]", "write or read objects in one process, report the bandwidth", CLI_JSON },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	fputs("usage: crushfs [--cluster DIR] [-f json|plain] COMMAND "
+	      "[ARGS...]\n"
+	      "\n"
+	      "global options:\n"
+	      "  --cluster DIR   the cluster directory (default "
+	      "$CRUSHFS_CLUSTER, else ./cluster)\n"
+	      "  -f, --format F  output format: plain (default) or json\n"
+	      "  -h, --help      this help; `crushfs COMMAND --help` for one "
+	      "command\n"
+	      "\n"
+	      "commands:\n",
+	      f);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-26s %s\n", commands[i].name, commands[i].help);
+}
+
+/* Number of leading words of argv that spell name ("crush test" = 2), or
+ * 0 if they do not. */
+static int match_words(const char *name, int argc, char **argv)
+{
+	int n = 0;
+	const char *p = name;
+
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		if (n >= argc || strlen(argv[n]) != len ||
+		    strncmp(argv[n], p, len) != 0)
+			return 0;
+		n++;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return n;
+}
+
+/* Is argv[0] the first word of some command (so "crush" alone can list the
+ * commands it starts)? */
+static int is_prefix_word(const char *w)
+{
+	size_t len = strlen(w);
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strncmp(commands[i].name, w, len) == 0 &&
+		    commands[i].name[len] == ' ')
+			return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_ctx ctx = { 0 };
+	const struct cli_command *best = NULL;
+	int i = 1, best_n = 0, r;
+	const char *v;
+
+	ctx.cluster = getenv("CRUSHFS_CLUSTER");
+	if (!ctx.cluster || !*ctx.cluster)
+		ctx.cluster = "./cluster";
+
+	/* Global options, up to the command word. */
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		if (cli_flag(argv[i], "-h") || cli_flag(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if ((r = cli_opt(&ctx, argc, argv, &i, "--cluster", &v))) {
+			if (r < 0)
+				return 1;
+			ctx.cluster = v;
+			continue;
+		}
+		if ((r = cli_opt(&ctx, argc, argv, &i, "-f", &v)) ||
+		    (r = cli_opt(&ctx, argc, argv, &i, "--format", &v))) {
+			if (r < 0 || cli_set_format(&ctx, v))
+				return 1;
+			continue;
+		}
+		return cli_err(NULL, "unknown option '%s' (see crushfs --help)",
+			       argv[i]);
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return 1;
+	}
+	if (strcmp(argv[i], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+
+	for (size_t c = 0; c < NCOMMANDS; c++) {
+		int n = match_words(commands[c].name, argc - i, argv + i);
+
+		if (n > best_n) {
+			best_n = n;
+			best = &commands[c];
+		}
+	}
+	if (!best) {
+		if (is_prefix_word(argv[i])) {
+			size_t len = strlen(argv[i]);
+
+			if (i + 1 < argc)
+				cli_err(NULL, "unknown command '%s %s'", argv[i],
+					argv[i + 1]);
+			else
+				cli_err(NULL, "%s: missing subcommand", argv[i]);
+			fprintf(stderr, "'%s' commands:\n", argv[i]);
+			for (size_t c = 0; c < NCOMMANDS; c++)
+				if (strncmp(commands[c].name, argv[i], len) ==
+					    0 &&
+				    commands[c].name[len] == ' ')
+					fprintf(stderr, "  crushfs %s %s\n",
+						commands[c].name,
+						commands[c].args);
+			return 1;
+		}
+		return cli_err(NULL, "unknown command '%s' (see crushfs --help)",
+			       argv[i]);
+	}
+
+	ctx.cmd = best->name;
+	ctx.entry = best;
+	if (cli_check_format(&ctx))
+		return 1;
+	return best->fn(&ctx, argc - i - best_n, argv + i + best_n);
+}

@@ -1,0 +1,479 @@
+/*
+ * adminsock.c - the daemon's admin socket DIR/crushfs.asok (after Ceph's
+ * admin socket): the CLI forwards cluster commands to a mounted daemon,
+ * which runs them in-process on its open cluster, so they act at once.
+ *
+ * Protocol (one request per connection, integers little-endian u32):
+ *   request:  "CFSA" argc cwdlen cwd {len arg}*argc
+ *   response: "CFSR" status outlen out errlen err
+ * The built-in command "__mountinfo" answers "MOUNTPOINT\nPID\n".
+ *
+ * Each connection runs in a thread of its own with a private working
+ * directory (unshare(CLONE_FS)), the client's, so relative paths in
+ * arguments mean what the user meant.  The socket is 0600: the daemon
+ * acts with its own rights.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "fsd_i.h"
+#include "util.h"
+
+#define MAX_ARGS 256
+#define MAX_ARG 65536
+
+struct asok {
+	struct fsd *d;
+	int lfd;
+	int stop[2];
+	char path[4096];
+	pthread_t th;
+	pthread_mutex_t lock;
+	pthread_cond_t idle;
+	int active;
+};
+
+void fs_admin_path(const char *cluster_dir, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/crushfs.asok", cluster_dir);
+}
+
+/* sun_path holds 108 bytes: longer paths go through /proc/self/fd. */
+static int sock_addr(const char *path, struct sockaddr_un *sa, int *dirfd)
+{
+	const char *slash = strrchr(path, '/');
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	*dirfd = -1;
+	if (strlen(path) < sizeof(sa->sun_path)) {
+		strcpy(sa->sun_path, path);
+		return 0;
+	}
+	if (!slash)
+		return -ENAMETOOLONG;
+	{
+		char dir[4096];
+		size_t n = (size_t)(slash - path);
+
+		if (n >= sizeof(dir))
+			return -ENAMETOOLONG;
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+		*dirfd = open(n ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (*dirfd < 0)
+			return -errno;
+		if ((size_t)snprintf(sa->sun_path, sizeof(sa->sun_path),
+				     "/proc/self/fd/%d/%s", *dirfd,
+				     slash + 1) >= sizeof(sa->sun_path)) {
+			close(*dirfd);
+			*dirfd = -1;
+			return -ENAMETOOLONG;
+		}
+	}
+	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = read(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EPIPE;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = (v >> 16) & 0xff;
+	p[3] = (v >> 24) & 0xff;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return p[0] | (p[1] << 8) | (p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static int send_u32(int fd, uint32_t v)
+{
+	unsigned char b[4];
+
+	put32(b, v);
+	return write_all(fd, b, 4);
+}
+
+static int recv_u32(int fd, uint32_t *v)
+{
+	unsigned char b[4];
+	int rc = read_all(fd, b, 4);
+
+	if (rc == 0)
+		*v = get32(b);
+	return rc;
+}
+
+static int recv_str(int fd, char **out, uint32_t max, uint32_t *lenp)
+{
+	uint32_t len;
+	char *s;
+	int rc = recv_u32(fd, &len);
+
+	if (rc)
+		return rc;
+	if (len > max)
+		return -E2BIG;
+	s = malloc(len + 1);
+	if (!s)
+		return -ENOMEM;
+	rc = read_all(fd, s, len);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	s[len] = '\0';
+	*out = s;
+	if (lenp)
+		*lenp = len;
+	return 0;
+}
+
+/* ---- server ---- */
+
+struct conn {
+	struct asok *a;
+	int fd;
+};
+
+static void serve(struct asok *a, int fd)
+{
+	struct fsd *d = a->d;
+	char magic[4], *cwd = NULL, **argv = NULL;
+	char *obuf = NULL, *ebuf = NULL;
+	size_t olen = 0, elen = 0;
+	uint32_t argc = 0, i;
+	int status = 1, rc;
+	FILE *out = NULL, *err = NULL;
+	struct timeval tv = { 30, 0 };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (read_all(fd, magic, 4) || memcmp(magic, "CFSA", 4))
+		return;
+	if (recv_u32(fd, &argc) || argc == 0 || argc > MAX_ARGS)
+		return;
+	if (recv_str(fd, &cwd, 4096, NULL))
+		return;
+	argv = calloc(argc + 1, sizeof(*argv));
+	if (!argv)
+		goto out;
+	for (i = 0; i < argc; i++)
+		if (recv_str(fd, &argv[i], MAX_ARG, NULL))
+			goto out;
+	out = open_memstream(&obuf, &olen);
+	err = open_memstream(&ebuf, &elen);
+	if (!out || !err)
+		goto out;
+	if (!strcmp(argv[0], "__mountinfo")) {
+		fprintf(out, "%s\n%ld\n", d->mountpoint, (long)getpid());
+		status = 0;
+	} else if (!d->admin) {
+		fprintf(err, "crushfs: this daemon runs no commands\n");
+	} else {
+		/* The client's working directory, for this thread only. */
+		if (unshare(CLONE_FS) != 0 || chdir(cwd) != 0) {
+			fprintf(err, "crushfs: cannot use the working "
+				"directory %s: %s\n", cwd, strerror(errno));
+		} else {
+			char line[256];
+			size_t n = 0;
+
+			for (i = 0; i < argc && n < sizeof(line) - 1; i++)
+				n += (size_t)snprintf(line + n, sizeof(line) - n,
+						      "%s%s", i ? " " : "",
+						      argv[i]);
+			cfs_log(CFS_LOG_INFO, "admin socket: %s", line);
+			status = d->admin(d->c, d->ol, &d->meta, (int)argc,
+					  argv, out, err, d->admin_arg);
+		}
+	}
+	fclose(out);
+	fclose(err);
+	out = err = NULL;
+	rc = write_all(fd, "CFSR", 4);
+	if (rc == 0)
+		rc = send_u32(fd, (uint32_t)status);
+	if (rc == 0)
+		rc = send_u32(fd, (uint32_t)olen);
+	if (rc == 0)
+		rc = write_all(fd, obuf, olen);
+	if (rc == 0)
+		rc = send_u32(fd, (uint32_t)elen);
+	if (rc == 0)
+		rc = write_all(fd, ebuf, elen);
+out:
+	if (out)
+		fclose(out);
+	if (err)
+		fclose(err);
+	free(obuf);
+	free(ebuf);
+	if (argv)
+		for (i = 0; i < argc; i++)
+			free(argv[i]);
+	free(argv);
+	free(cwd);
+}
+
+static void *conn_thread(void *arg)
+{
+	struct conn *c = arg;
+	struct asok *a = c->a;
+
+	serve(a, c->fd);
+	close(c->fd);
+	free(c);
+	pthread_mutex_lock(&a->lock);
+	if (--a->active == 0)
+		pthread_cond_broadcast(&a->idle);
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+static void *listen_thread(void *arg)
+{
+	struct asok *a = arg;
+
+	for (;;) {
+		struct pollfd p[2] = { { a->lfd, POLLIN, 0 },
+				       { a->stop[0], POLLIN, 0 } };
+		struct conn *c;
+		pthread_t th;
+		int fd;
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[1].revents)
+			break;
+		fd = accept4(a->lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		c = malloc(sizeof(*c));
+		if (!c) {
+			close(fd);
+			continue;
+		}
+		c->a = a;
+		c->fd = fd;
+		pthread_mutex_lock(&a->lock);
+		a->active++;
+		pthread_mutex_unlock(&a->lock);
+		if (pthread_create(&th, NULL, conn_thread, c) != 0) {
+			close(fd);
+			free(c);
+			pthread_mutex_lock(&a->lock);
+			a->active--;
+			pthread_mutex_unlock(&a->lock);
+			continue;
+		}
+		pthread_detach(th);
+	}
+	return NULL;
+}
+
+int asok_start(struct fsd *d, struct asok **out)
+{
+	struct asok *a = calloc(1, sizeof(*a));
+	struct sockaddr_un sa;
+	int dirfd, rc;
+	mode_t old;
+
+	if (!a)
+		return -ENOMEM;
+	a->d = d;
+	a->lfd = -1;
+	a->stop[0] = a->stop[1] = -1;
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->idle, NULL);
+	fs_admin_path(d->cluster_dir, a->path, sizeof(a->path));
+	rc = sock_addr(a->path, &sa, &dirfd);
+	if (rc)
+		goto err;
+	/* We hold the cluster's exclusive lock: any socket there is left
+	 * over from a daemon that died. */
+	unlink(a->path);
+	a->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (a->lfd < 0) {
+		rc = -errno;
+		goto err_dir;
+	}
+	old = umask(0077);
+	rc = bind(a->lfd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (rc < 0 || listen(a->lfd, 16) < 0) {
+		rc = -errno;
+		goto err_dir;
+	}
+	if (pipe2(a->stop, O_CLOEXEC) < 0) {
+		rc = -errno;
+		goto err_dir;
+	}
+	rc = -pthread_create(&a->th, NULL, listen_thread, a);
+	if (rc)
+		goto err_dir;
+	if (dirfd >= 0)
+		close(dirfd);
+	*out = a;
+	return 0;
+err_dir:
+	if (dirfd >= 0)
+		close(dirfd);
+err:
+	if (a->lfd >= 0) {
+		close(a->lfd);
+		unlink(a->path);
+	}
+	if (a->stop[0] >= 0) {
+		close(a->stop[0]);
+		close(a->stop[1]);
+	}
+	cfs_log(CFS_LOG_ERR, "admin socket %s: %s", a->path, cfs_strerror(rc));
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->idle);
+	free(a);
+	return rc;
+}
+
+void asok_stop(struct asok *a)
+{
+	if (!a)
+		return;
+	if (write(a->stop[1], "x", 1) < 0)
+		cfs_log(CFS_LOG_WARN, "admin socket: stop: %s",
+			strerror(errno));
+	pthread_join(a->th, NULL);
+	unlink(a->path);
+	close(a->lfd);
+	/* Let commands in progress finish: they use the cluster. */
+	pthread_mutex_lock(&a->lock);
+	while (a->active)
+		pthread_cond_wait(&a->idle, &a->lock);
+	pthread_mutex_unlock(&a->lock);
+	close(a->stop[0]);
+	close(a->stop[1]);
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->idle);
+	free(a);
+}
+
+/* ---- client ---- */
+
+int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
+		  FILE *out, FILE *err, int *status)
+{
+	char path[4096], cwd[4096], magic[4], *o = NULL, *e = NULL;
+	struct sockaddr_un sa;
+	uint32_t st = 1, olen = 0, elen = 0;
+	int fd, dirfd, rc;
+
+	fs_admin_path(cluster_dir, path, sizeof(path));
+	rc = sock_addr(path, &sa, &dirfd);
+	if (rc)
+		return rc;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		rc = -errno;
+		goto out_dir;
+	}
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		rc = -errno;
+		/* a stale socket file of a dead daemon */
+		if (rc == -ECONNREFUSED || rc == -ENOENT || rc == -ENOTSOCK)
+			rc = rc == -ENOENT ? -ENOENT : -ECONNREFUSED;
+		goto out;
+	}
+	if (!getcwd(cwd, sizeof(cwd)))
+		strcpy(cwd, "/");
+	rc = write_all(fd, "CFSA", 4);
+	if (rc == 0)
+		rc = send_u32(fd, (uint32_t)argc);
+	if (rc == 0)
+		rc = send_u32(fd, (uint32_t)strlen(cwd));
+	if (rc == 0)
+		rc = write_all(fd, cwd, strlen(cwd));
+	for (int i = 0; rc == 0 && i < argc; i++) {
+		rc = send_u32(fd, (uint32_t)strlen(argv[i]));
+		if (rc == 0)
+			rc = write_all(fd, argv[i], strlen(argv[i]));
+	}
+	if (rc == 0)
+		rc = read_all(fd, magic, 4);
+	if (rc == 0 && memcmp(magic, "CFSR", 4))
+		rc = -EPROTO;
+	if (rc == 0)
+		rc = recv_u32(fd, &st);
+	if (rc == 0)
+		rc = recv_str(fd, &o, UINT32_MAX - 1, &olen);
+	if (rc == 0)
+		rc = recv_str(fd, &e, UINT32_MAX - 1, &elen);
+	if (rc == 0) {
+		if (out)
+			fwrite(o, 1, olen, out);
+		if (err)
+			fwrite(e, 1, elen, err);
+		*status = (int)st;
+	} else if (rc == -EPIPE) {
+		rc = -ECONNRESET; /* the daemon went away mid-command */
+	}
+	free(o);
+	free(e);
+out:
+	close(fd);
+out_dir:
+	if (dirfd >= 0)
+		close(dirfd);
+	return rc;
+}

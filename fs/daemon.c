@@ -1,0 +1,700 @@
+/*
+ * daemon.c - `crushfs mount`: option parsing, daemonizing, opening the
+ * cluster and the metadata, the FUSE session loop, a clean shutdown; and
+ * `crushfs umount`.
+ *
+ * Startup is done by the process that will serve the mount (the child
+ * when daemonizing): RocksDB and the object layer start threads, which do
+ * not survive fork().  The parent waits on a pipe until the filesystem is
+ * mounted, or prints the child's one-line error, so `crushfs mount`
+ * returns only when the mount is usable (or has failed).
+ *
+ * Shutdown, on unmount (crushfs umount, fusermount3 -u, umount) or
+ * SIGINT/SIGTERM: the session loop ends, the kernel mount goes, pending
+ * sizes are written, unlinked-but-open files are purged, the admin socket
+ * closes, then the metadata store and the cluster.  Everything is freed,
+ * so leak checkers see a clean exit.
+ */
+#define FUSE_USE_VERSION 314
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse_lowlevel.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsd_i.h"
+#include "osdsim.h"
+#include "util.h"
+
+/* ---- logging ---- */
+
+static int log_fd = 2;
+/* While starting in the background, errors also go to the terminal. */
+static int log_echo;
+
+static void daemon_log(int level, const char *msg)
+{
+	static const char *names[] = { "ERROR", "WARN", "INFO", "DEBUG" };
+	char line[1400], ts[32];
+	struct timeval tv;
+	struct tm tm;
+	int n;
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+	n = snprintf(line, sizeof(line), "%s.%03ld crushfs[%ld]: %s: %s\n", ts,
+		     (long)(tv.tv_usec / 1000), (long)getpid(),
+		     names[level < 0 ? 0 : level > 3 ? 3 : level], msg);
+	if (n > (int)sizeof(line) - 1)
+		n = (int)sizeof(line) - 1;
+	if (write(log_fd, line, (size_t)n) < 0) {
+		/* nowhere else to say it */
+	}
+	if (log_echo && level == CFS_LOG_ERR && log_fd != 2 &&
+	    write(2, line, (size_t)n) < 0) {
+		/* the terminal is gone */
+	}
+}
+
+/* libfuse logs a line in pieces ("unknown option(s): `", "-o ", ...):
+ * gather them up to the newline.  While options are being checked, the
+ * line is kept for the one error line instead. */
+static char fuse_line[1024];
+static size_t fuse_line_len;
+static int fuse_capture;
+
+static void fuse_log_hook(enum fuse_log_level level, const char *fmt,
+			  va_list ap)
+{
+	char buf[1024];
+	size_t n;
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = strlen(buf);
+	if (fuse_line_len + n >= sizeof(fuse_line))
+		n = sizeof(fuse_line) - 1 - fuse_line_len;
+	memcpy(fuse_line + fuse_line_len, buf, n);
+	fuse_line_len += n;
+	fuse_line[fuse_line_len] = '\0';
+	if (!fuse_line_len || fuse_line[fuse_line_len - 1] != '\n')
+		return;
+	fuse_line[--fuse_line_len] = '\0';
+	/* -d: the request trace comes at FUSE_LOG_DEBUG */
+	if (!fuse_capture)
+		cfs_log(level <= FUSE_LOG_ERR ? CFS_LOG_ERR :
+			level <= FUSE_LOG_INFO ? CFS_LOG_WARN : CFS_LOG_DEBUG,
+			"%s", fuse_line);
+	if (!fuse_capture)
+		fuse_line_len = 0;
+}
+
+/* ---- options ---- */
+
+struct mcfg {
+	double attr_timeout, entry_timeout, negative_timeout;
+	int noatime, ro, debug, max_threads;
+	char *fuse_opts; /* passed to libfuse, comma separated */
+};
+
+static int parse_double(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return (errno || *end || *out < 0) ? -EINVAL : 0;
+}
+
+static int add_opt(char **list, const char *opt)
+{
+	size_t a = *list ? strlen(*list) : 0, b = strlen(opt);
+	char *n = realloc(*list, a + b + 2);
+
+	if (!n)
+		return -ENOMEM;
+	if (a)
+		n[a++] = ',';
+	memcpy(n + a, opt, b + 1);
+	*list = n;
+	return 0;
+}
+
+static int parse_options(const struct fs_mount_opts *o, struct mcfg *m,
+			 char *err, size_t errlen)
+{
+	char *copy, *tok, *save = NULL;
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	/* Every change comes through this mount's kernel (a second mount is
+	 * refused), which updates or drops what it caches as it makes the
+	 * change; the daemon tells it when it changes something on its own
+	 * (setuid cleared on write).  So long lifetimes are safe, and spare
+	 * a round trip per stat/lookup. */
+	m->attr_timeout = m->entry_timeout = m->negative_timeout = 10.0;
+	m->max_threads = 16;
+	m->debug = o->debug;
+	if (add_opt(&m->fuse_opts, "default_permissions"))
+		return -ENOMEM;
+	if (!o->options)
+		return 0;
+	copy = strdup(o->options);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && rc == 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(tok, "attr_timeout=", 13))
+			rc = parse_double(tok + 13, &m->attr_timeout);
+		else if (!strncmp(tok, "entry_timeout=", 14))
+			rc = parse_double(tok + 14, &m->entry_timeout);
+		else if (!strncmp(tok, "negative_timeout=", 17))
+			rc = parse_double(tok + 17, &m->negative_timeout);
+		else if (!strncmp(tok, "max_threads=", 12)) {
+			m->max_threads = atoi(tok + 12);
+			if (m->max_threads < 1 || m->max_threads > 1024)
+				rc = -EINVAL;
+		} else if (!strcmp(tok, "noatime"))
+			m->noatime = 1;
+		else if (!strcmp(tok, "relatime") || !strcmp(tok, "atime"))
+			; /* the default */
+		else if (!strcmp(tok, "debug"))
+			m->debug = 1;
+		else if (!strcmp(tok, "default_permissions"))
+			; /* always */
+		else {
+			if (!strcmp(tok, "ro"))
+				m->ro = 1;
+			else if (!strcmp(tok, "rw"))
+				m->ro = 0;
+			rc = add_opt(&m->fuse_opts, tok);
+		}
+		if (rc == -EINVAL)
+			snprintf(err, errlen, "bad mount option '%s'", tok);
+	}
+	free(copy);
+	return rc;
+}
+
+/* The libfuse arguments: our options first, the user's after them. */
+static int fuse_args_for(const struct mcfg *m, const char *dir,
+			 struct fuse_args *args)
+{
+	char fsname[4200];
+
+	if (fuse_opt_add_arg(args, "crushfs") ||
+	    fuse_opt_add_arg(args, "-o") ||
+	    fuse_opt_add_arg(args, m->fuse_opts))
+		return -ENOMEM;
+	if (!strchr(dir, ',') && !strchr(dir, '\\')) {
+		snprintf(fsname, sizeof(fsname), "fsname=%s,subtype=crushfs",
+			 dir);
+		if (fuse_opt_add_arg(args, "-o") ||
+		    fuse_opt_add_arg(args, fsname))
+			return -ENOMEM;
+	}
+	if (m->debug && fuse_opt_add_arg(args, "-d"))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Let libfuse judge the options before anything is opened or made. */
+static int check_fuse_options(const struct mcfg *m, const char *dir,
+			      char *err, size_t errlen)
+{
+	static const struct fuse_lowlevel_ops none;
+	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
+	struct fuse_session *se = NULL;
+
+	fuse_capture = 1;
+	fuse_line_len = 0;
+	if (fuse_args_for(m, dir, &args) == 0)
+		se = fuse_session_new(&args, &none, sizeof(none), NULL);
+	fuse_opt_free_args(&args);
+	fuse_capture = 0;
+	if (se) {
+		fuse_session_destroy(se);
+		fuse_line_len = 0;
+		return 0;
+	}
+	snprintf(err, errlen, "bad mount options: %s",
+		 fuse_line_len ? fuse_line : "(see libfuse)");
+	fuse_line_len = 0;
+	return -EINVAL;
+}
+
+/* ---- the flusher: pending sizes/times reach the store within 2 s ---- */
+
+static void *flusher(void *arg)
+{
+	struct fsd *d = arg;
+
+	pthread_mutex_lock(&d->flock);
+	while (!d->stopping) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 2;
+		pthread_cond_timedwait(&d->fcond, &d->flock, &ts);
+		if (d->stopping)
+			break;
+		pthread_mutex_unlock(&d->flock);
+		vfs_flush_all(d->v, 0);
+		pthread_mutex_lock(&d->flock);
+	}
+	pthread_mutex_unlock(&d->flock);
+	return NULL;
+}
+
+/* ---- startup / shutdown ---- */
+
+/* Tell the waiting parent: "" = mounted, else the error line. */
+static void notify(int fd, const char *msg)
+{
+	if (fd < 0) {
+		if (msg && *msg)
+			fprintf(stderr, "crushfs: %s\n", msg);
+		return;
+	}
+	if (msg && *msg) {
+		if (write(fd, msg, strlen(msg)) < 0) {
+			/* the parent is gone */
+		}
+	} else if (write(fd, "\n", 1) < 0) {
+		/* the parent is gone */
+	}
+	close(fd);
+}
+
+static void teardown(struct fsd *d)
+{
+	if (d->flusher_running) {
+		pthread_mutex_lock(&d->flock);
+		d->stopping = 1;
+		pthread_cond_broadcast(&d->fcond);
+		pthread_mutex_unlock(&d->flock);
+		pthread_join(d->flusher, NULL);
+	}
+	if (d->se) {
+		fuse_session_unmount(d->se);
+		fuse_remove_signal_handlers(d->se);
+		fuse_session_destroy(d->se);
+	}
+	/* After the kernel let go: unlinked files go, sizes persist. */
+	vfs_free(d->v);
+	asok_stop(d->asok);
+	mds_close(d->m);
+	kv_close(d->db);
+	if (d->ol)
+		ol_close(d->ol);
+	if (d->c)
+		cfs_cluster_close(d->c);
+	pthread_mutex_destroy(&d->flock);
+	pthread_cond_destroy(&d->fcond);
+	free(d->cluster_dir);
+	free(d->mountpoint);
+}
+
+/* Say who holds the cluster, when a daemon answers on its socket. */
+static void busy_message(const char *dir, char *msg, size_t len,
+			 const char *fallback)
+{
+	char *buf = NULL, *argv[] = { "__mountinfo", NULL };
+	size_t blen = 0;
+	FILE *out = open_memstream(&buf, &blen);
+	int status = 1, rc;
+
+	if (!out) {
+		snprintf(msg, len, "%s", fallback);
+		return;
+	}
+	rc = fs_admin_call(dir, 1, argv, out, NULL, &status);
+	fclose(out);
+	if (rc == 0 && status == 0) {
+		char *nl = strchr(buf, '\n');
+		long pid = nl ? atol(nl + 1) : 0;
+
+		if (nl)
+			*nl = '\0';
+		snprintf(msg, len, "cluster %s is already mounted at %s "
+			 "(pid %ld)", dir, buf, pid);
+	} else {
+		snprintf(msg, len, "%s", fallback);
+	}
+	free(buf);
+}
+
+static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
+		 const char *dir, const char *mnt, int notify_fd)
+{
+	struct fsd d;
+	struct vfs_opts vo = { .noatime = m->noatime, .readonly = m->ro };
+	char err[1024] = "";
+	const cfs_osdmap *map;
+	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
+	struct fuse_loop_config *lc;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	pthread_mutex_init(&d.flock, NULL);
+	pthread_cond_init(&d.fcond, NULL);
+	d.attr_timeout = m->attr_timeout;
+	d.entry_timeout = m->entry_timeout;
+	d.negative_timeout = m->negative_timeout;
+	d.admin = o->admin;
+	d.admin_arg = o->admin_arg;
+	d.cluster_dir = strdup(dir);
+	d.mountpoint = strdup(mnt);
+	if (!d.cluster_dir || !d.mountpoint) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto fail;
+	}
+
+	rc = cfs_cluster_open(dir, 0, &d.c, err, sizeof(err));
+	if (rc) {
+		char first[1024];
+
+		snprintf(first, sizeof(first), "%s", err);
+		if (rc == -EBUSY || rc == -EWOULDBLOCK || rc == -EAGAIN)
+			busy_message(dir, err, sizeof(err), first);
+		goto fail;
+	}
+	rc = ol_open(d.c, &d.ol);
+	if (rc) {
+		snprintf(err, sizeof(err), "%s: cannot open the object layer: "
+			 "%s", dir, cfs_strerror(rc));
+		goto fail;
+	}
+	map = cfs_osdmap_get(d.c);
+	rc = meta_open_store(dir, cfs_osdmap_fsid(map), !m->ro, &d.db, &d.m,
+			     err, sizeof(err));
+	cfs_osdmap_put(map);
+	if (rc)
+		goto fail;
+	rc = vfs_new(d.m, &vfs_objlayer_ops, d.ol, &vo, &d.v);
+	if (rc) {
+		snprintf(err, sizeof(err), "%s/mds: %s", dir, cfs_strerror(rc));
+		goto fail;
+	}
+	d.meta.v = d.v;
+	d.meta.m = d.m;
+	d.meta.db = d.db;
+	d.meta.mountpoint = d.mountpoint;
+
+	if (fuse_args_for(m, dir, &args))
+		goto nomem;
+	d.se = fuse_session_new(&args, &fsd_ops, sizeof(fsd_ops), &d);
+	fuse_opt_free_args(&args);
+	if (!d.se) {
+		snprintf(err, sizeof(err), "bad mount options '%s'",
+			 o->options ? o->options : "");
+		goto fail;
+	}
+	if (fuse_set_signal_handlers(d.se) != 0) {
+		fuse_session_destroy(d.se);
+		d.se = NULL;
+		snprintf(err, sizeof(err), "cannot set signal handlers");
+		goto fail;
+	}
+	if (fuse_session_mount(d.se, mnt) != 0) {
+		fuse_remove_signal_handlers(d.se);
+		fuse_session_destroy(d.se);
+		d.se = NULL;
+		snprintf(err, sizeof(err), "cannot mount on %s (see the "
+			 "message above)", mnt);
+		goto fail;
+	}
+	rc = asok_start(&d, &d.asok);
+	if (rc) {
+		snprintf(err, sizeof(err), "%s/crushfs.asok: cannot serve the "
+			 "admin socket: %s", dir, cfs_strerror(rc));
+		goto fail;
+	}
+	if (pthread_create(&d.flusher, NULL, flusher, &d) == 0)
+		d.flusher_running = 1;
+	cfs_log(CFS_LOG_INFO, "mounted %s on %s", dir, mnt);
+
+	notify(notify_fd, "");
+	log_echo = 0;
+	if (notify_fd >= 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			close(null);
+		}
+		if (log_fd != 2)
+			dup2(log_fd, 2);
+	}
+	lc = fuse_loop_cfg_create();
+	if (!lc) {
+		rc = fuse_session_loop(d.se);
+	} else {
+		fuse_loop_cfg_set_max_threads(lc, (unsigned)m->max_threads);
+		fuse_loop_cfg_set_clone_fd(lc, 0);
+		rc = fuse_session_loop_mt(d.se, lc);
+		fuse_loop_cfg_destroy(lc);
+	}
+	cfs_log(rc ? CFS_LOG_WARN : CFS_LOG_INFO, "unmounting %s%s", mnt,
+		rc ? " after an error in the session loop" : "");
+	teardown(&d);
+	cfs_log(CFS_LOG_INFO, "clean exit");
+	return 0;
+nomem:
+	fuse_opt_free_args(&args);
+	snprintf(err, sizeof(err), "out of memory");
+fail:
+	if (notify_fd >= 0) /* in the foreground, the one line says it */
+		cfs_log(CFS_LOG_INFO, "mount failed: %s", err);
+	notify(notify_fd, err);
+	teardown(&d);
+	return 1;
+}
+
+int fs_mount(const struct fs_mount_opts *o)
+{
+	char dir[PATH_MAX], mnt[PATH_MAX], err[1200] = "";
+	struct mcfg m;
+	struct stat st;
+	int p[2], rc;
+	pid_t pid;
+
+	if (!realpath(o->cluster_dir, dir)) {
+		fprintf(stderr, "crushfs: cluster %s: %s\n", o->cluster_dir,
+			strerror(errno));
+		return 1;
+	}
+	if (!realpath(o->mountpoint, mnt) || stat(mnt, &st) != 0) {
+		fprintf(stderr, "crushfs: mount point %s: %s\n", o->mountpoint,
+			strerror(errno));
+		return 1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "crushfs: mount point %s: Not a directory\n",
+			o->mountpoint);
+		return 1;
+	}
+	rc = parse_options(o, &m, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "crushfs: %s\n",
+			*err ? err : cfs_strerror(rc));
+		free(m.fuse_opts);
+		return 1;
+	}
+	fuse_set_log_func(fuse_log_hook);
+	if (check_fuse_options(&m, dir, err, sizeof(err))) {
+		fprintf(stderr, "crushfs: %s\n", err);
+		free(m.fuse_opts);
+		return 1;
+	}
+	if (o->foreground) {
+		log_fd = 2;
+		cfs_log_set(daemon_log, m.debug ? CFS_LOG_DEBUG : CFS_LOG_INFO);
+		rc = serve(o, &m, dir, mnt, -1);
+		free(m.fuse_opts);
+		return rc;
+	}
+
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		fprintf(stderr, "crushfs: pipe: %s\n", strerror(errno));
+		free(m.fuse_opts);
+		return 1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "crushfs: fork: %s\n", strerror(errno));
+		free(m.fuse_opts);
+		return 1;
+	}
+	if (pid == 0) {
+		char logpath[PATH_MAX + 32];
+
+		close(p[0]);
+		setsid();
+		snprintf(logpath, sizeof(logpath), "%s/crushfs.log", dir);
+		log_fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+			      0644);
+		if (log_fd < 0)
+			log_fd = 2;
+		log_echo = 1;
+		cfs_log_set(daemon_log, m.debug ? CFS_LOG_DEBUG : CFS_LOG_INFO);
+		rc = serve(o, &m, dir, mnt, p[1]);
+		free(m.fuse_opts);
+		if (chdir("/") != 0) {
+			/* exiting anyway */
+		}
+		exit(rc);
+	}
+	/* Parent: wait for "mounted" or the error line. */
+	close(p[1]);
+	free(m.fuse_opts);
+	{
+		char msg[PATH_MAX + 1100];
+		size_t n = 0;
+		ssize_t r;
+
+		while (n < sizeof(msg) - 1 &&
+		       (r = read(p[0], msg + n, sizeof(msg) - 1 - n)) != 0) {
+			if (r < 0) {
+				if (errno == EINTR)
+					continue;
+				break;
+			}
+			n += (size_t)r;
+			if (msg[n - 1] == '\n' && n == 1)
+				break;
+		}
+		close(p[0]);
+		msg[n] = '\0';
+		if (n == 1 && msg[0] == '\n')
+			return 0;
+		if (n == 0)
+			snprintf(msg, sizeof(msg), "the daemon exited during "
+				 "startup (see %s/crushfs.log)", dir);
+		fprintf(stderr, "crushfs: %s\n", msg);
+		waitpid(pid, NULL, 0);
+		return 1;
+	}
+}
+
+/* ---- umount ---- */
+
+static void unescape(char *s)
+{
+	char *o = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] &&
+		    s[3]) {
+			*o++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) |
+				      (s[3] - '0'));
+			s += 4;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+}
+
+/* The cluster directory of the crushfs mount at mnt (its fsname). */
+static int find_mount(const char *mnt, char *dir, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = -EINVAL;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char *fields[12], *save = NULL, *t, *sep;
+		int n = 0;
+
+		/* id parent maj:min root mountpoint opts [tags] - type src */
+		for (t = strtok_r(line, " \n", &save); t && n < 12;
+		     t = strtok_r(NULL, " \n", &save))
+			fields[n++] = t;
+		if (n < 7)
+			continue;
+		unescape(fields[4]);
+		if (strcmp(fields[4], mnt))
+			continue;
+		sep = NULL;
+		for (int i = 5; i < n - 2; i++)
+			if (!strcmp(fields[i], "-")) {
+				sep = fields[i + 1];
+				if (strcmp(sep, "fuse.crushfs"))
+					sep = NULL;
+				else {
+					unescape(fields[i + 2]);
+					snprintf(dir, len, "%s", fields[i + 2]);
+				}
+				break;
+			}
+		rc = sep ? 0 : -EINVAL; /* the last mount there wins */
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+int fs_umount(const char *mountpoint, char *err, size_t errlen)
+{
+	char mnt[2 * PATH_MAX + 2], dir[PATH_MAX], *buf = NULL;
+	char *argv[] = { "__mountinfo", NULL };
+	size_t blen = 0;
+	long pid = 0;
+	int status, rc;
+	FILE *out;
+
+	if (!realpath(mountpoint, mnt)) {
+		/* A dead daemon's mount cannot be resolved (ENOTCONN). */
+		if (mountpoint[0] == '/') {
+			snprintf(mnt, sizeof(mnt), "%s", mountpoint);
+		} else {
+			char cwd[PATH_MAX];
+
+			if (!getcwd(cwd, sizeof(cwd)))
+				return -errno;
+			snprintf(mnt, sizeof(mnt), "%s/%s", cwd, mountpoint);
+		}
+		while (strlen(mnt) > 1 && mnt[strlen(mnt) - 1] == '/')
+			mnt[strlen(mnt) - 1] = '\0';
+	}
+	if (find_mount(mnt, dir, sizeof(dir)) != 0) {
+		snprintf(err, errlen, "%s: not a crushfs mount", mountpoint);
+		return -EINVAL;
+	}
+	out = open_memstream(&buf, &blen);
+	if (out) {
+		if (fs_admin_call(dir, 1, argv, out, NULL, &status) == 0 &&
+		    status == 0) {
+			fflush(out);
+			if (strchr(buf, '\n'))
+				pid = atol(strchr(buf, '\n') + 1);
+		}
+		fclose(out);
+		free(buf);
+	}
+	if (geteuid() == 0) {
+		rc = umount2(mnt, 0) == 0 ? 0 : -errno;
+	} else {
+		pid_t c = fork();
+
+		if (c == 0) {
+			execlp("fusermount3", "fusermount3", "-u", mnt,
+			       (char *)NULL);
+			_exit(127);
+		}
+		rc = -ECHILD;
+		if (c > 0 && waitpid(c, &status, 0) == c)
+			rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ?
+				     0 :
+				     -EPERM;
+	}
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot unmount: %s", mountpoint,
+			 rc == -EBUSY ? "target is busy" : cfs_strerror(rc));
+		return rc;
+	}
+	/* Wait for the daemon to finish writing back and let the cluster
+	 * go, so that the next command finds it free. */
+	for (int i = 0; pid > 0 && i < 1200; i++) {
+		if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+			break;
+		usleep(50000);
+	}
+	return 0;
+}

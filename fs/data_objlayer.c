@@ -1,0 +1,63 @@
+/*
+ * data_objlayer.c - vfs_data_ops over objlayer.h: the daemon's data store.
+ * Kept apart from vfs.c so that unit tests with a fake store do not pull
+ * in the object layer.
+ */
+#include "vfs.h"
+
+static ssize_t ol_write_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
+			   uint64_t off, const void *buf, size_t len)
+{
+	return ol_write(ctx, ino, l, off, buf, len);
+}
+
+static ssize_t ol_read_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
+			  uint64_t size, uint64_t off, void *buf, size_t len)
+{
+	return ol_read(ctx, ino, l, size, off, buf, len);
+}
+
+static int ol_truncate_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
+			  uint64_t old_size, uint64_t new_size)
+{
+	return ol_truncate(ctx, ino, l, old_size, new_size);
+}
+
+static int ol_remove_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
+			uint64_t size)
+{
+	return ol_remove(ctx, ino, l, size);
+}
+
+static int ol_sync_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
+		      uint64_t size)
+{
+	return ol_sync(ctx, ino, l, size);
+}
+
+static int ol_space_cb(void *ctx, struct ol_space *s)
+{
+	return ol_space(ctx, s);
+}
+
+static void ol_layout_cb(void *ctx, struct ol_layout *l)
+{
+	ol_default_layout(ctx, l);
+}
+
+static int ol_locate_cb(void *ctx, const char *name, struct ol_placement *p)
+{
+	return ol_locate(ctx, name, p);
+}
+
+const struct vfs_data_ops vfs_objlayer_ops = {
+	.write = ol_write_cb,
+	.read = ol_read_cb,
+	.truncate = ol_truncate_cb,
+	.remove = ol_remove_cb,
+	.sync = ol_sync_cb,
+	.space = ol_space_cb,
+	.default_layout = ol_layout_cb,
+	.locate = ol_locate_cb,
+};
+

@@ -1,0 +1,127 @@
+/*
+ * fs.h - the crushfs filesystem, the one public header of fs/: mounting
+ * (the FUSE daemon and its admin socket), read access to the metadata for
+ * tools (locate), and the filesystem check (fsck).
+ *
+ * Errors: 0 or -errno (CFS_* codes from util.h); functions taking
+ * (err, errlen) also write one line saying what was wrong and where.
+ */
+#ifndef CRUSHFS_FS_H
+#define CRUSHFS_FS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "objlayer.h"
+
+typedef struct cfs_cluster cfs_cluster; /* osdsim.h */
+typedef struct fs_meta fs_meta;
+
+/* ---- metadata access for tools ---- */
+
+/* What a tool may know of an inode. */
+struct fs_inode_info {
+	uint64_t ino;
+	uint32_t mode, nlink, uid, gid;
+	uint64_t size;
+	struct ol_layout layout;
+};
+
+/* Open DIR/mds of an unmounted cluster (the caller has c open). */
+int fs_meta_open(cfs_cluster *c, fs_meta **out, char *err, size_t errlen);
+void fs_meta_close(fs_meta *m);
+/* An absolute path inside the filesystem ("/a/b"); a final symlink is not
+ * followed. */
+int fs_meta_resolve(fs_meta *m, const char *path, uint64_t *ino);
+int fs_meta_stat(fs_meta *m, uint64_t ino, struct fs_inode_info *out);
+/* Where the filesystem is mounted (NULL when opened offline). */
+const char *fs_meta_mountpoint(const fs_meta *m);
+
+/* ---- the admin socket (DIR/crushfs.asok) ---- */
+
+/*
+ * The command runner the daemon calls for each admin socket request: the
+ * same function the CLI runs in-process when no daemon is there, given
+ * the daemon's open cluster, object layer and live metadata.  It writes
+ * what the command prints to out / err and returns the exit status.
+ */
+typedef int (*fs_admin_fn)(cfs_cluster *c, objlayer *ol, fs_meta *meta,
+			   int argc, char **argv, FILE *out, FILE *err,
+			   void *arg);
+
+/* Run argv in the daemon serving cluster_dir.  On success *status is the
+ * command's exit status and its output went to out/err.  -ENOENT /
+ * -ECONNREFUSED: no live daemon (run the command locally). */
+int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
+		  FILE *out, FILE *err, int *status);
+/* Path of the socket: DIR/crushfs.asok. */
+void fs_admin_path(const char *cluster_dir, char *buf, size_t len);
+
+/* ---- mounting ---- */
+
+struct fs_mount_opts {
+	const char *cluster_dir;
+	const char *mountpoint;
+	int foreground;		/* -f: stay attached, log to stderr */
+	int debug;		/* -d / -o debug: FUSE request trace */
+	const char *options;	/* -o OPTS, comma separated (may be NULL) */
+	fs_admin_fn admin;	/* runs admin socket commands (may be NULL) */
+	void *admin_arg;
+};
+
+/*
+ * Mount and serve until unmounted.  Without foreground, the caller
+ * returns (0) once the filesystem is mounted and a daemon serves it;
+ * every error before that point is reported as one line on stderr and a
+ * non-zero return.  With foreground, returns when the filesystem is
+ * unmounted (0) or failed.
+ *
+ * Options (-o): the standard FUSE mount options (allow_other, ro, ...,
+ * passed to libfuse), plus: attr_timeout=S, entry_timeout=S,
+ * negative_timeout=S (kernel cache lifetimes, default 10 s),
+ * noatime (never update atime; the default is relatime),
+ * max_threads=N (FUSE worker threads, default 16), debug.
+ * default_permissions is always on.
+ */
+int fs_mount(const struct fs_mount_opts *o);
+
+/* Unmount MNT: fusermount3 -u (or umount2 as root); waits for the daemon
+ * to finish when it can find it. */
+int fs_umount(const char *mountpoint, char *err, size_t errlen);
+
+/* ---- fsck ---- */
+
+struct fs_fsck_report {
+	uint64_t inodes, dentries, objects;
+	/* problems found (and repaired unless dry run) */
+	uint64_t dangling_dentries;	/* entry -> missing inode: removed */
+	uint64_t bad_nlink;		/* link count fixed */
+	uint64_t bad_parent;		/* directory parent pointer fixed */
+	uint64_t lost_inodes;		/* no entry: moved to /lost+found */
+	uint64_t orphans_purged;	/* unlinked-while-open leftovers */
+	uint64_t orphan_objects;	/* objects of no file: removed */
+	uint64_t orphan_bytes;
+	uint64_t beyond_eof;		/* objects past a file's end: trimmed */
+	uint64_t bad_replicas;		/* copies missing or differing */
+	uint64_t usage_drift;		/* OSDs whose accounting is off */
+	uint64_t cluster_problems;	/* stray files, misfiled objects */
+	uint64_t repaired;
+	int errors;			/* problems that could not be fixed */
+};
+
+/*
+ * Check the filesystem of an unmounted cluster (c opened for writing):
+ * metadata (entries, link counts, parents, orphans) against itself,
+ * objects against the metadata (objects of no file, data past the end of
+ * a file), the copies of every object against each other (deep: byte for
+ * byte, else presence and size), then the cluster underneath (usage
+ * accounting, stray files).  With repair, fixes what it finds (usage
+ * drift excepted: the caller reopens the cluster with a rescan).  msg gets
+ * one line per finding.
+ */
+int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
+	    void (*msg)(const char *line, void *arg), void *arg,
+	    struct fs_fsck_report *r);
+
+#endif

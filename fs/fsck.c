@@ -1,0 +1,639 @@
+/*
+ * fsck.c - the filesystem check (fs_fsck in fs.h), for an unmounted
+ * cluster.
+ *
+ * Passes, each repairing what it finds when asked to:
+ *  1. the orphan list: files unlinked while open when the daemon died are
+ *     purged (what the next mount would do; the inodes are loaded first
+ *     so that the later passes skip them);
+ *  2. entries: an entry naming a missing inode, or living in something
+ *     that is not a directory, is removed;
+ *  3. inodes: link counts are recounted from the entries (directories:
+ *     2 + subdirectories), directory parent pointers follow their entry;
+ *     an inode no entry names is purged when its link count says it was
+ *     unlinked, else given a name in /lost+found;
+ *  4. objects: an object named after an inode that is not a file, or past
+ *     the end of its file, is removed; one that holds bytes past the end
+ *     is trimmed (a size that never reached the store before a crash); the
+ *     copies of every object are scrubbed against the authoritative one
+ *     (ol_scrub_object) - a kill in the middle of a replicated write
+ *     leaves copies that differ;
+ *  5. the cluster underneath (cfs_cluster_check): usage accounting against
+ *     the disk, stray files, objects filed under the wrong PG.
+ * Metadata repairs are committed as one batch per pass, synced.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fsd_i.h"
+#include "ol_scan.h"
+#include "osdsim.h"
+#include "util.h"
+
+struct fent {
+	uint64_t ino;
+	struct mds_inode rec;
+	uint32_t links, subdirs;
+	uint64_t trim_bound; /* objects seen past the end: truncate to size */
+	int used;
+	int changed;
+};
+
+struct fck {
+	cfs_cluster *c;
+	objlayer *ol;
+	kv *db;
+	mds *m;
+	int repair, deep;
+	void (*msg)(const char *, void *);
+	void *arg;
+	struct fs_fsck_report *r;
+	struct fent *tab;
+	size_t cap, n;
+	kv_batch *b;
+	char **objs;
+	size_t nobjs, objcap;
+};
+
+static void say(struct fck *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(struct fck *f, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (!f->msg)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	f->msg(buf, f->arg);
+}
+
+static const char *fixed(struct fck *f)
+{
+	return f->repair ? ": repaired" : "";
+}
+
+/* ---- the inode table (open addressing) ---- */
+
+static size_t slot(const struct fck *f, uint64_t ino)
+{
+	return (size_t)((ino * 0x9e3779b97f4a7c15ULL) >> 17) & (f->cap - 1);
+}
+
+static struct fent *find(struct fck *f, uint64_t ino)
+{
+	for (size_t i = slot(f, ino);; i = (i + 1) & (f->cap - 1)) {
+		if (!f->tab[i].used)
+			return NULL;
+		if (f->tab[i].ino == ino)
+			return &f->tab[i];
+	}
+}
+
+static int grow(struct fck *f)
+{
+	struct fent *old = f->tab;
+	size_t ocap = f->cap;
+
+	f->cap = ocap ? ocap * 2 : 4096;
+	f->tab = calloc(f->cap, sizeof(*f->tab));
+	if (!f->tab) {
+		f->tab = old;
+		f->cap = ocap;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ocap; i++) {
+		if (!old[i].used)
+			continue;
+		size_t s = slot(f, old[i].ino);
+
+		while (f->tab[s].used)
+			s = (s + 1) & (f->cap - 1);
+		f->tab[s] = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+static int add_inode(const struct mds_inode *in, void *arg)
+{
+	struct fck *f = arg;
+	size_t s;
+
+	if ((f->n + 1) * 2 > f->cap && grow(f))
+		return -ENOMEM;
+	s = slot(f, in->ino);
+	while (f->tab[s].used)
+		s = (s + 1) & (f->cap - 1);
+	memset(&f->tab[s], 0, sizeof(f->tab[s]));
+	f->tab[s].used = 1;
+	f->tab[s].ino = in->ino;
+	f->tab[s].rec = *in;
+	f->n++;
+	f->r->inodes++;
+	return 0;
+}
+
+static int commit_batch(struct fck *f)
+{
+	int rc = 0;
+
+	if (f->b && kv_batch_count(f->b))
+		rc = kv_batch_commit(f->db, f->b, 1);
+	kv_batch_free(f->b);
+	f->b = kv_batch_new();
+	if (rc) {
+		say(f, "writing the repairs failed: %s", cfs_strerror(rc));
+		f->r->errors++;
+	}
+	return f->b ? rc : -ENOMEM;
+}
+
+/* ---- pass 1: the orphan list ---- */
+
+static int purge(struct fck *f, const struct mds_inode *rec)
+{
+	int rc = 0;
+
+	if (S_ISREG(rec->mode))
+		rc = ol_remove(f->ol, rec->ino, &rec->layout, rec->size);
+	if (rc == 0) {
+		/* whatever the record says: leave nothing behind */
+		struct mds_inode all = *rec;
+
+		all.flags |= MDS_F_XATTRS;
+		mds_del_symlink(f->b, rec->ino);
+		rc = mds_del_inode_all(f->m, f->b, &all);
+	}
+	if (rc) {
+		say(f, "inode %" PRIx64 ": purge failed: %s", rec->ino,
+		    cfs_strerror(rc));
+		f->r->errors++;
+	}
+	return rc;
+}
+
+static int orphan_cb(uint64_t ino, void *arg)
+{
+	struct fck *f = arg;
+	struct fent *e = find(f, ino);
+	struct mds_inode rec;
+	int rc = mds_get_inode(f->m, ino, &rec);
+
+	f->r->orphans_purged++;
+	if (e)
+		e->used = 2; /* handled here: the later passes skip it */
+	if (rc == -ENOENT) {
+		say(f, "orphan mark of inode %" PRIx64 " without its inode%s",
+		    ino, fixed(f));
+		if (f->repair)
+			mds_del_orphan(f->b, ino);
+		return 0;
+	}
+	if (rc)
+		return rc;
+	say(f, "inode %" PRIx64 ": unlinked while open (%" PRIu64
+	    " bytes), left by a crash%s",
+	    ino, rec.size, f->repair ? ": purged" : "");
+	if (f->repair && purge(f, &rec) == 0)
+		f->r->repaired++;
+	return 0;
+}
+
+/* ---- pass 2: entries ---- */
+
+static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
+		     const struct mds_dentry *d, void *arg)
+{
+	struct fck *f = arg;
+	struct fent *p = find(f, parent), *c = find(f, d->ino);
+	char nm[MDS_NAME_MAX + 1];
+
+	if (p && p->used != 1)
+		p = NULL;
+	if (c && c->used != 1)
+		c = NULL;
+
+	snprintf(nm, sizeof(nm), "%.*s", (int)nlen, name);
+	f->r->dentries++;
+	if (!p || !S_ISDIR(p->rec.mode) || !c) {
+		f->r->dangling_dentries++;
+		say(f, "entry '%s' in %" PRIx64 " names %s inode %" PRIx64 "%s",
+		    nm, parent, p && S_ISDIR(p->rec.mode) ? "a missing" :
+							     "(bad parent)",
+		    d->ino, f->repair ? ": removed" : "");
+		if (f->repair) {
+			mds_del_dentry(f->b, parent, nm);
+			f->r->repaired++;
+		}
+		return 0;
+	}
+	if (d->type != mds_mode_to_dt(c->rec.mode)) {
+		struct mds_dentry nd = { d->ino, mds_mode_to_dt(c->rec.mode) };
+
+		say(f, "entry '%s' in %" PRIx64 ": wrong file type%s", nm,
+		    parent, fixed(f));
+		if (f->repair) {
+			mds_put_dentry(f->b, parent, nm, &nd);
+			f->r->repaired++;
+		}
+	}
+	c->links++;
+	if (S_ISDIR(c->rec.mode)) {
+		if (c->links > 1) {
+			say(f, "directory %" PRIx64 " has a second entry '%s' "
+			    "in %" PRIx64 "%s",
+			    d->ino, nm, parent, f->repair ? ": removed" : "");
+			f->r->dangling_dentries++;
+			c->links--;
+			if (f->repair) {
+				mds_del_dentry(f->b, parent, nm);
+				f->r->repaired++;
+			}
+			return 0;
+		}
+		p->subdirs++;
+		if (c->rec.parent != parent) {
+			f->r->bad_parent++;
+			say(f, "directory %" PRIx64 ": parent %" PRIx64
+			    ", its entry is in %" PRIx64 "%s",
+			    d->ino, c->rec.parent, parent, fixed(f));
+			c->rec.parent = parent;
+			c->changed = 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- pass 3: inodes ---- */
+
+static int lost_found(struct fck *f, uint64_t *ino)
+{
+	struct mds_dentry d;
+	struct fent *root, *lf;
+	struct mds_inode r;
+	int rc = mds_lookup(f->m, MDS_ROOT_INO, "lost+found", &d);
+
+	if (rc == 0 && (lf = find(f, d.ino)) && S_ISDIR(lf->rec.mode)) {
+		*ino = d.ino;
+		return 0;
+	}
+	if (rc == 0)
+		return -EEXIST; /* a file of that name: leave it */
+	memset(&r, 0, sizeof(r));
+	rc = mds_alloc_ino(f->m, &r.ino);
+	if (rc)
+		return rc;
+	r.mode = S_IFDIR | 0700;
+	r.nlink = 2;
+	r.parent = MDS_ROOT_INO;
+	r.generation = 1;
+	clock_gettime(CLOCK_REALTIME, &r.btime);
+	r.atime = r.mtime = r.ctime = r.btime;
+	rc = add_inode(&r, f);
+	if (rc)
+		return rc;
+	lf = find(f, r.ino);
+	lf->changed = 1;
+	lf->links = 1;
+	root = find(f, MDS_ROOT_INO);
+	root->subdirs++;
+	d.ino = r.ino;
+	d.type = mds_mode_to_dt(r.mode);
+	mds_put_dentry(f->b, MDS_ROOT_INO, "lost+found", &d);
+	*ino = r.ino;
+	return 0;
+}
+
+static int check_inodes(struct fck *f)
+{
+	uint64_t lf = 0;
+	int have_lf = 0;
+
+	/* room for /lost+found now: the table must not move under e */
+	if ((f->n + 2) * 2 > f->cap && grow(f))
+		return -ENOMEM;
+	/* unreachable inodes first: they change counts */
+	for (size_t i = 0; i < f->cap; i++) {
+		struct fent *e = &f->tab[i];
+
+		if (e->used != 1 || e->ino == MDS_ROOT_INO || e->links)
+			continue;
+		if (e->rec.nlink == 0) {
+			say(f, "inode %" PRIx64 ": unlinked, not on the orphan "
+			    "list%s",
+			    e->ino, f->repair ? ": purged" : "");
+			f->r->orphans_purged++;
+			if (f->repair && purge(f, &e->rec) == 0) {
+				f->r->repaired++;
+				e->used = 2; /* gone, keep the probe chain */
+			}
+			continue;
+		}
+		f->r->lost_inodes++;
+		say(f, "inode %" PRIx64 " (%s, %" PRIu64 " bytes) has no name%s",
+		    e->ino, S_ISDIR(e->rec.mode) ? "directory" : "file",
+		    e->rec.size, f->repair ? ": moved to /lost+found" : "");
+		if (!f->repair) {
+			e->links = 1; /* as it would be: one finding, not two */
+			continue;
+		}
+		if (!have_lf) {
+			int rc = lost_found(f, &lf);
+
+			if (rc) {
+				say(f, "cannot make /lost+found: %s",
+				    cfs_strerror(rc));
+				f->r->errors++;
+				return rc;
+			}
+			have_lf = 1;
+		}
+		{
+			char name[32];
+			struct mds_dentry d = { e->ino,
+						mds_mode_to_dt(e->rec.mode) };
+			struct fent *l = find(f, lf);
+
+			snprintf(name, sizeof(name), "#%" PRIx64, e->ino);
+			mds_put_dentry(f->b, lf, name, &d);
+			e->links = 1;
+			if (S_ISDIR(e->rec.mode)) {
+				e->rec.parent = lf;
+				e->changed = 1;
+				l->subdirs++;
+			}
+			f->r->repaired++;
+		}
+	}
+	for (size_t i = 0; i < f->cap; i++) {
+		struct fent *e = &f->tab[i];
+		uint32_t want;
+
+		if (e->used != 1)
+			continue;
+		want = S_ISDIR(e->rec.mode) ? 2 + e->subdirs : e->links;
+		if (e->rec.nlink != want) {
+			f->r->bad_nlink++;
+			say(f, "inode %" PRIx64 ": link count %u, should be "
+			    "%u%s",
+			    e->ino, e->rec.nlink, want, fixed(f));
+			e->rec.nlink = want;
+			e->changed = 1;
+		}
+		if (e->changed && f->repair) {
+			mds_put_inode(f->b, &e->rec);
+			f->r->repaired++;
+		}
+	}
+	return 0;
+}
+
+/* ---- pass 4: objects ---- */
+
+static int collect_obj(const char *name, void *arg)
+{
+	struct fck *f = arg;
+
+	if (f->nobjs == f->objcap) {
+		size_t nc = f->objcap ? f->objcap * 2 : 1024;
+		char **o = realloc(f->objs, nc * sizeof(*o));
+
+		if (!o)
+			return -ENOMEM;
+		f->objs = o;
+		f->objcap = nc;
+	}
+	f->objs[f->nobjs] = strdup(name);
+	if (!f->objs[f->nobjs])
+		return -ENOMEM;
+	f->nobjs++;
+	return 0;
+}
+
+/* "%llx.%08llx" with a file inode number: the object of a file. */
+static int parse_objname(const char *name, uint64_t *ino, uint64_t *objno)
+{
+	const char *dot = strchr(name, '.');
+	char *end;
+
+	if (!dot || dot == name || strlen(dot + 1) < 8)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (p != dot && !((*p >= '0' && *p <= '9') ||
+				  (*p >= 'a' && *p <= 'f')))
+			return 0;
+	*ino = strtoull(name, &end, 16);
+	if (end != dot)
+		return 0;
+	*objno = strtoull(dot + 1, &end, 16);
+	return !*end && *ino >= MDS_FIRST_INO;
+}
+
+static void scrub(struct fck *f, const char *name)
+{
+	struct ol_scrub s;
+	int rc = ol_scrub_object(f->ol, name, f->deep, f->repair, &s);
+
+	if (rc) {
+		say(f, "object %s: scrub failed: %s", name, cfs_strerror(rc));
+		f->r->errors++;
+		return;
+	}
+	if (s.missing + s.size_diff + s.content_diff == 0)
+		return;
+	f->r->bad_replicas += (uint64_t)(s.missing + s.size_diff +
+					 s.content_diff);
+	say(f, "object %s: %d copies missing, %d of another size, %d with "
+	    "other bytes than osd.%d's%s",
+	    name, s.missing, s.size_diff, s.content_diff, s.auth_osd,
+	    s.repaired ? ": recopied" : "");
+	f->r->repaired += (uint64_t)s.repaired;
+}
+
+static void check_objects(struct fck *f)
+{
+	int rc = ol_obj_list(f->ol, collect_obj, f);
+
+	if (rc) {
+		say(f, "listing the pool failed: %s", cfs_strerror(rc));
+		f->r->errors++;
+		return;
+	}
+	for (size_t i = 0; i < f->nobjs; i++) {
+		const char *name = f->objs[i];
+		uint64_t ino, objno, osize = 0;
+		struct fent *e;
+
+		f->r->objects++;
+		if (!parse_objname(name, &ino, &objno)) {
+			scrub(f, name); /* a rados object of the user */
+			continue;
+		}
+		e = f->tab ? find(f, ino) : NULL;
+		if (e && e->used != 1)
+			e = NULL;
+		if (!e || !S_ISREG(e->rec.mode) ||
+		    objno >= ol_object_count(&e->rec.layout, e->rec.size)) {
+			ol_obj_stat(f->ol, name, &osize);
+			f->r->orphan_objects++;
+			f->r->orphan_bytes += osize;
+			say(f, "object %s (%" PRIu64 " bytes): %s%s", name, osize,
+			    !e ? "no such inode" :
+			    !S_ISREG(e->rec.mode) ? "its inode is not a file" :
+						    "past the end of its file",
+			    f->repair ? ": removed" : "");
+			if (f->repair) {
+				rc = ol_obj_remove(f->ol, name);
+				if (rc && rc != -ENOENT) {
+					say(f, "removing %s: %s", name,
+					    cfs_strerror(rc));
+					f->r->errors++;
+				} else {
+					f->r->repaired++;
+				}
+			}
+			continue;
+		}
+		scrub(f, name);
+		if (ol_obj_stat(f->ol, name, &osize) == 0 &&
+		    osize > ol_object_bytes(&e->rec.layout, objno,
+					    e->rec.size)) {
+			uint64_t sc = e->rec.layout.stripe_count;
+			uint64_t bound = (objno / sc + 1) * sc *
+					 e->rec.layout.object_size;
+
+			f->r->beyond_eof++;
+			say(f, "object %s: %" PRIu64 " bytes, the file's size "
+			    "leaves it %" PRIu64 "%s",
+			    name, osize,
+			    ol_object_bytes(&e->rec.layout, objno, e->rec.size),
+			    f->repair ? ": trimmed" : "");
+			if (bound > e->trim_bound)
+				e->trim_bound = bound;
+		}
+	}
+	if (!f->repair || !f->tab)
+		return;
+	for (size_t i = 0; i < f->cap; i++) {
+		struct fent *e = &f->tab[i];
+
+		if (e->used != 1 || !e->trim_bound)
+			continue;
+		rc = ol_truncate(f->ol, e->ino, &e->rec.layout, e->trim_bound,
+				 e->rec.size);
+		if (rc) {
+			say(f, "inode %" PRIx64 ": trimming failed: %s", e->ino,
+			    cfs_strerror(rc));
+			f->r->errors++;
+		} else {
+			f->r->repaired++;
+		}
+	}
+}
+
+/* ---- pass 5: the cluster ---- */
+
+static void cluster_msg(const char *line, void *arg)
+{
+	struct fck *f = arg;
+
+	say(f, "cluster: %s", line);
+}
+
+int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
+	    void (*msg)(const char *line, void *arg), void *arg,
+	    struct fs_fsck_report *r)
+{
+	const cfs_osdmap *map = cfs_osdmap_get(c);
+	struct cfs_check_report cr;
+	struct fck f;
+	char err[1024];
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	memset(&f, 0, sizeof(f));
+	f.c = c;
+	f.ol = ol;
+	f.repair = repair;
+	f.deep = deep;
+	f.msg = msg;
+	f.arg = arg;
+	f.r = r;
+	rc = meta_open_store(cfs_cluster_dir(c), cfs_osdmap_fsid(map), 0, &f.db,
+			     &f.m, err, sizeof(err));
+	cfs_osdmap_put(map);
+	if (rc == -ENOENT) {
+		say(&f, "no filesystem metadata yet (never mounted): checking "
+		    "the objects and the cluster only");
+	} else if (rc) {
+		say(&f, "%s", err);
+		r->errors++;
+		return rc;
+	}
+	f.b = kv_batch_new();
+	if (!f.b) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (f.m) {
+		rc = grow(&f);
+		if (rc == 0)
+			rc = mds_list_inodes(f.m, add_inode, &f);
+		if (rc == 0)
+			rc = mds_list_orphans(f.m, orphan_cb, &f);
+		if (rc == 0)
+			rc = commit_batch(&f);
+		if (rc == 0 && !find(&f, MDS_ROOT_INO)) {
+			say(&f, "the root directory is missing: cannot check "
+			    "the namespace");
+			r->errors++;
+			rc = CFS_ECORRUPT;
+		}
+		if (rc == 0)
+			rc = mds_list_dentries(f.m, dentry_cb, &f);
+		if (rc == 0)
+			rc = check_inodes(&f);
+		if (rc == 0)
+			rc = commit_batch(&f);
+		if (rc) {
+			say(&f, "checking the metadata failed: %s",
+			    cfs_strerror(rc));
+			r->errors++;
+			goto out;
+		}
+	}
+	check_objects(&f);
+
+	memset(&cr, 0, sizeof(cr));
+	/* replicas were compared above (deep or not): the cluster check
+	 * looks at accounting and layout only */
+	rc = cfs_cluster_check(c, 0, &cr, cluster_msg, &f);
+	if (rc) {
+		say(&f, "cluster check failed: %s", cfs_strerror(rc));
+		r->errors++;
+	}
+	r->usage_drift = (uint64_t)cr.usage_mismatches;
+	r->cluster_problems = (uint64_t)(cr.stray_files + cr.misfiled);
+	rc = 0;
+out:
+	kv_batch_free(f.b);
+	for (size_t i = 0; i < f.nobjs; i++)
+		free(f.objs[i]);
+	free(f.objs);
+	free(f.tab);
+	mds_close(f.m);
+	if (f.db) {
+		kv_sync(f.db);
+		kv_close(f.db);
+	}
+	return rc;
+}

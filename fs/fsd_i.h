@@ -1,0 +1,57 @@
+/*
+ * fsd_i.h - the mount daemon's state, shared by daemon.c (setup and the
+ * loop), fsops.c (FUSE handlers), adminsock.c and meta.c.
+ */
+#ifndef CRUSHFS_FSD_I_H
+#define CRUSHFS_FSD_I_H
+
+#include <pthread.h>
+
+#include "fs.h"
+#include "kv.h"
+#include "mds.h"
+#include "vfs.h"
+
+struct fs_meta {
+	vfs *v;
+	mds *m;
+	kv *db;
+	int owned;		/* opened by fs_meta_open (offline) */
+	const char *mountpoint;	/* the daemon's, or NULL */
+};
+
+struct asok;
+
+struct fsd {
+	vfs *v;
+	double attr_timeout, entry_timeout, negative_timeout;
+	unsigned max_write;
+	/* daemon */
+	char *cluster_dir, *mountpoint;
+	cfs_cluster *c;
+	objlayer *ol;
+	kv *db;
+	mds *m;
+	struct fs_meta meta;
+	fs_admin_fn admin;
+	void *admin_arg;
+	struct asok *asok;
+	struct fuse_session *se;
+	pthread_t flusher;
+	int flusher_running;
+	pthread_mutex_t flock;
+	pthread_cond_t fcond;
+	int stopping;
+};
+
+extern const struct fuse_lowlevel_ops fsd_ops;
+
+/* adminsock.c */
+int asok_start(struct fsd *d, struct asok **out);
+void asok_stop(struct asok *a);
+
+/* meta.c: open DIR/mds for the daemon (create: make it on first mount) */
+int meta_open_store(const char *cluster_dir, const char *fsid, int create,
+		    kv **db, mds **m, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * kv_i.h - layouts shared by the KV front end (kv.c) and its engines
+ * (kv_rocksdb.c, kv_mem.c).  Not for users of kv.h.
+ */
+#ifndef CRUSHFS_KV_I_H
+#define CRUSHFS_KV_I_H
+
+#include "kv.h"
+
+struct kv_batch_op {
+	int del;
+	void *key, *val;
+	size_t klen, vlen;
+};
+
+struct kv_batch {
+	struct kv_batch_op *ops;
+	int n, cap;
+	int oom; /* an allocation failed: commit returns -ENOMEM */
+};
+
+struct kv_engine {
+	int (*get)(kv *db, const void *key, size_t klen, void **val,
+		   size_t *vlen);
+	int (*scan)(kv *db, const void *prefix, size_t plen, const void *after,
+		    size_t alen, kv_scan_fn fn, void *arg);
+	int (*commit)(kv *db, const kv_batch *b, int sync);
+	int (*sync)(kv *db);
+	void (*close)(kv *db);
+};
+
+struct kv {
+	const struct kv_engine *e;
+};
+
+#endif

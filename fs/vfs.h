@@ -1,0 +1,195 @@
+/*
+ * vfs.h - POSIX semantics of crushfs, without FUSE (STYLE.md 7).
+ *
+ * fsops.c unpacks FUSE requests and calls these; cmocka tests call them
+ * directly against kv_mem / RocksDB and a fake or real object layer.  Every
+ * function returns 0 (or a byte count) or -errno.
+ *
+ * Inode numbers are the FUSE node ids (root is 1).  Calls that return an
+ * entry (lookup, create, mknod, mkdir, symlink, link, readdirplus) add 1 to
+ * the inode's lookup count; vfs_forget() subtracts (STYLE.md 5).  An inode
+ * whose link count reached 0 keeps its data while it is looked up or open,
+ * and is purged (objects removed, records deleted) on the last
+ * forget/release.
+ *
+ * Permission checks: the filesystem is mounted with default_permissions, so
+ * the kernel checks permission bits, sticky directories and chown/chmod
+ * rights itself before calling us; vfs_access() serves access(2) for
+ * callers that ask.  setgid directories are handled here (the kernel leaves
+ * that to the filesystem).
+ *
+ * Thread safety: all calls may run concurrently.  Lock order: the
+ * namespace lock, then per-inode I/O locks, then the inode table lock,
+ * then per-inode record mutexes (by inode number).
+ */
+#ifndef CRUSHFS_VFS_H
+#define CRUSHFS_VFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/types.h>
+
+#include "mds.h"
+#include "objlayer.h"
+
+typedef struct vfs vfs;
+typedef struct vfs_file vfs_file;
+typedef struct vfs_dir vfs_dir;
+
+/* File data store: objlayer in the daemon (vfs_objlayer_ops, ctx = the
+ * objlayer), an in-memory fake in tests.  Same contracts as objlayer.h. */
+struct vfs_data_ops {
+	ssize_t (*write)(void *ctx, uint64_t ino, const struct ol_layout *l,
+			 uint64_t off, const void *buf, size_t len);
+	ssize_t (*read)(void *ctx, uint64_t ino, const struct ol_layout *l,
+			uint64_t size, uint64_t off, void *buf, size_t len);
+	int (*truncate)(void *ctx, uint64_t ino, const struct ol_layout *l,
+			uint64_t old_size, uint64_t new_size);
+	int (*remove)(void *ctx, uint64_t ino, const struct ol_layout *l,
+		      uint64_t size);
+	int (*sync)(void *ctx, uint64_t ino, const struct ol_layout *l,
+		    uint64_t size);
+	int (*space)(void *ctx, struct ol_space *s);
+	void (*default_layout)(void *ctx, struct ol_layout *l);
+	int (*locate)(void *ctx, const char *objname, struct ol_placement *p);
+};
+extern const struct vfs_data_ops vfs_objlayer_ops;
+
+/* Who is asking (FUSE request context). */
+struct vfs_cred {
+	uint32_t uid, gid;
+	int ngroups;		/* supplementary groups, may be 0 */
+	const uint32_t *groups;
+	uint32_t umask;		/* applied to new modes; 0 when the kernel did */
+};
+
+struct vfs_entry {
+	uint64_t ino;
+	uint64_t generation;
+	struct stat attr;
+};
+
+struct vfs_opts {
+	int noatime;		/* never update atime on read (else relatime) */
+	int readonly;		/* refuse every change with -EROFS */
+};
+
+/* Takes no ownership of m / data ctx.  Purges the orphans left by a
+ * crash (inodes unlinked while open) before returning. */
+int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
+	    const struct vfs_opts *opts, vfs **out);
+/* Unmount: persists every pending size/time change, purges unlinked
+ * inodes (the kernel's references end with the mount), frees. */
+void vfs_free(vfs *v);
+/* Persist pending size/time changes of every cached inode (the daemon
+ * calls it periodically; they are also written on flush/fsync/release). */
+int vfs_flush_all(vfs *v, int sync);
+
+/* ---- namespace ---- */
+int vfs_lookup(vfs *v, uint64_t parent, const char *name,
+	       struct vfs_entry *e);
+void vfs_forget(vfs *v, uint64_t ino, uint64_t nlookup);
+int vfs_getattr(vfs *v, uint64_t ino, struct stat *st);
+/* to_set: VFS_SET_* bits; st supplies the values; the result in out. */
+#define VFS_SET_MODE (1 << 0)
+#define VFS_SET_UID (1 << 1)
+#define VFS_SET_GID (1 << 2)
+#define VFS_SET_SIZE (1 << 3)
+#define VFS_SET_ATIME (1 << 4)
+#define VFS_SET_MTIME (1 << 5)
+#define VFS_SET_ATIME_NOW (1 << 7)
+#define VFS_SET_MTIME_NOW (1 << 8)
+#define VFS_SET_CTIME (1 << 10)
+/* c: who asks (NULL: root).  The filesystem clears setuid/setgid itself
+ * on chown, and on truncate/write by others than root (libfuse's default
+ * FUSE_CAP_HANDLE_KILLPRIV, which spares the kernel a getxattr of
+ * security.capability before every write). */
+int vfs_setattr(vfs *v, const struct vfs_cred *c, uint64_t ino,
+		const struct stat *st, int to_set, struct stat *out);
+int vfs_mknod(vfs *v, const struct vfs_cred *c, uint64_t parent,
+	      const char *name, mode_t mode, dev_t rdev, struct vfs_entry *e);
+int vfs_mkdir(vfs *v, const struct vfs_cred *c, uint64_t parent,
+	      const char *name, mode_t mode, struct vfs_entry *e);
+int vfs_symlink(vfs *v, const struct vfs_cred *c, const char *target,
+		uint64_t parent, const char *name, struct vfs_entry *e);
+int vfs_link(vfs *v, uint64_t ino, uint64_t newparent, const char *newname,
+	     struct vfs_entry *e);
+int vfs_unlink(vfs *v, uint64_t parent, const char *name);
+int vfs_rmdir(vfs *v, uint64_t parent, const char *name);
+/* flags: 0, RENAME_NOREPLACE or RENAME_EXCHANGE (linux/fs.h values). */
+int vfs_rename(vfs *v, uint64_t parent, const char *name, uint64_t newparent,
+	       const char *newname, unsigned int flags);
+/* Copies the target (not NUL-terminated when it fills buf); returns its
+ * length. */
+ssize_t vfs_readlink(vfs *v, uint64_t ino, char *buf, size_t size);
+int vfs_access(vfs *v, const struct vfs_cred *c, uint64_t ino, int mask);
+int vfs_statfs(vfs *v, struct statvfs *st);
+
+/* ---- files ---- */
+/* Create and open (O_EXCL honoured: -EEXIST; an existing file is opened
+ * otherwise, truncated when O_TRUNC). */
+int vfs_create(vfs *v, const struct vfs_cred *c, uint64_t parent,
+	       const char *name, mode_t mode, int flags, struct vfs_entry *e,
+	       vfs_file **f);
+int vfs_open(vfs *v, uint64_t ino, int flags, vfs_file **f);
+ssize_t vfs_read(vfs *v, vfs_file *f, uint64_t off, void *buf, size_t len);
+/* Returns len, or the bytes written before a refusal, or -errno.  c: the
+ * writer (NULL: root), for clearing setuid/setgid/capabilities. */
+ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
+		  uint64_t off, const void *buf, size_t len);
+int vfs_flush(vfs *v, vfs_file *f);
+int vfs_fsync(vfs *v, vfs_file *f, int datasync);
+int vfs_release(vfs *v, vfs_file *f);
+uint64_t vfs_file_ino(const vfs_file *f);
+/* 1 (once) when a write through f changed the inode's mode (setuid
+ * cleared): the kernel's cached attributes must be dropped. */
+int vfs_file_attr_changed(vfs_file *f);
+
+/* ---- directories ---- */
+int vfs_opendir(vfs *v, uint64_t ino, vfs_dir **d);
+/* Calls fill for each entry from offset off ("." and ".." first); fill
+ * returns non-zero when the reply buffer is full (the entry was not
+ * taken).  With plus, every entry but "." and ".." passed to fill holds a
+ * lookup reference, dropped again here when fill refuses it.  Returns the
+ * number of entries taken or -errno. */
+typedef int (*vfs_fill_fn)(void *arg, const char *name,
+			   const struct vfs_entry *e, uint64_t next_off);
+int vfs_readdir(vfs *v, vfs_dir *d, uint64_t off, int plus, vfs_fill_fn fill,
+		void *arg);
+int vfs_fsyncdir(vfs *v, vfs_dir *d);
+int vfs_releasedir(vfs *v, vfs_dir *d);
+
+/* ---- extended attributes ---- */
+/* flags: 0, XATTR_CREATE, XATTR_REPLACE. */
+int vfs_setxattr(vfs *v, uint64_t ino, const char *name, const void *val,
+		 size_t size, int flags);
+/* size 0: return the value's length; too small: -ERANGE. */
+ssize_t vfs_getxattr(vfs *v, uint64_t ino, const char *name, void *buf,
+		     size_t size);
+ssize_t vfs_listxattr(vfs *v, uint64_t ino, char *buf, size_t size);
+int vfs_removexattr(vfs *v, uint64_t ino, const char *name);
+
+/* ---- introspection (locate, admin socket, tests) ---- */
+/* Resolve an absolute path inside the filesystem ("/a/b"), without
+ * following a final symlink; no lookup reference is taken. */
+int vfs_resolve(vfs *v, const char *path, uint64_t *ino);
+/* The inode record as the daemon sees it (pending size included). */
+int vfs_stat_inode(vfs *v, uint64_t ino, struct mds_inode *out);
+/* Cached inodes and the sum of their lookup counts (tests). */
+void vfs_counts(vfs *v, uint64_t *cached, uint64_t *lookups);
+void *vfs_data_ctx(vfs *v);
+const struct vfs_data_ops *vfs_data(vfs *v);
+mds *vfs_mds(vfs *v);
+
+/* Virtual xattrs (vxattr.c): "crushfs.layout[.field]" and
+ * "crushfs.placement".  Return -ENODATA when name is not one of them. */
+ssize_t vxattr_get(vfs *v, const struct mds_inode *in, const char *name,
+		   void *buf, size_t size);
+/* Set the layout of an empty regular file; *out gets the new layout. */
+int vxattr_set_layout(vfs *v, const struct mds_inode *in, const char *name,
+		      const char *val, size_t len, struct ol_layout *out);
+int vxattr_is_virtual(const char *name);
+
+#endif

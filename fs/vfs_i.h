@@ -1,0 +1,98 @@
+/*
+ * vfs_i.h - layouts shared by vfs.c, inode_table.c and vxattr.c.
+ */
+#ifndef CRUSHFS_VFS_I_H
+#define CRUSHFS_VFS_I_H
+
+#include <pthread.h>
+
+#include "vfs.h"
+
+/* A live inode: referenced by the kernel (lookup count), by open handles
+ * or by a call in progress (pins).  The record in memory is the truth; it
+ * is written back whole, under m, whenever it changes in ways that must
+ * persist, and lazily (dirty) for size/time updates of the data path. */
+struct vnode {
+	uint64_t ino;
+	struct vnode *hnext;
+	/* under vfs.tlock */
+	uint64_t nlookup;
+	uint32_t nopen;
+	uint32_t pins;
+	/* Serializes data I/O (shared) against truncate and O_APPEND
+	 * writes (exclusive); taken before m. */
+	pthread_rwlock_t io;
+	/* under m */
+	pthread_mutex_t m;
+	struct mds_inode rec;
+	int dirty;
+};
+
+struct vfs {
+	mds *m;
+	kv *db;
+	const struct vfs_data_ops *d;
+	void *dctx;
+	struct vfs_opts opts;
+	/* Namespace lock: shared for lookups and listings, exclusive for
+	 * changes of directory entries and link counts. */
+	pthread_rwlock_t ns;
+	/* Inode table. */
+	pthread_mutex_t tlock;
+	struct vnode **tab;
+	size_t nbuckets, count;
+	/* Purged inodes whose records are still to be deleted (in the next
+	 * write-back batch: their orphan marks cover a crash meanwhile). */
+	pthread_mutex_t plock;
+	struct mds_inode *purged;
+	size_t npurged, cappurged;
+};
+
+struct vfs_file {
+	struct vnode *vn;
+	int flags;
+	int privs_killed;	/* setuid/caps cleared for this writer */
+	int attr_changed;	/* mode changed behind the kernel's back */
+};
+
+struct vfs_dent {
+	char *name;
+	uint64_t ino;
+	uint8_t type;
+};
+
+struct vfs_dir {
+	struct vnode *vn;
+	pthread_mutex_t lock;
+	struct vfs_dent *ents;
+	size_t n;
+	int loaded;
+};
+
+/* ---- inode table (inode_table.c) ---- */
+int itab_init(vfs *v);
+/* Drop everything: persist dirty records, purge unlinked inodes. */
+void itab_destroy(vfs *v);
+/* Find or load ino; pins it; adds `lookup` to its lookup count. */
+int vn_get(vfs *v, uint64_t ino, uint64_t lookup, struct vnode **out);
+/* A vnode for a record just created (not in the table yet); pinned. */
+int vn_insert_new(vfs *v, const struct mds_inode *rec, uint64_t lookup,
+		  uint32_t nopen, struct vnode **out);
+void vn_put(vfs *v, struct vnode *vn);
+void vn_forget(vfs *v, uint64_t ino, uint64_t n);
+void vn_ref(vfs *v, struct vnode *vn, uint64_t lookup, uint32_t nopen);
+/* Release one open handle (and the pin it implied). */
+void vn_close(vfs *v, struct vnode *vn);
+/* Write the record back if dirty (sync: WAL synced too, dirty or not).
+ * Caller holds vn->m. */
+int vn_persist_locked(vfs *v, struct vnode *vn, int sync);
+/* Remove a dead inode's objects and records (nlink 0, unreferenced).
+ * With defer, the objects go at once and the records with the next
+ * write-back (vfs_flush_all). */
+int vn_purge_rec(vfs *v, const struct mds_inode *rec, int defer);
+int itab_flush_all(vfs *v, int sync);
+void itab_counts(vfs *v, uint64_t *cached, uint64_t *lookups);
+
+void vfs_fill_stat(const struct mds_inode *r, struct stat *st);
+
+#endif

@@ -1,0 +1,372 @@
+/*
+ * files.c - the file and whole-object API of objlayer.h on top of the
+ * object operations of replicate.c: striping, holes, truncation, listing,
+ * placement and space.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "objlayer_i.h"
+#include "util.h"
+
+ssize_t ol_write(objlayer *ol, uint64_t ino, const struct ol_layout *l,
+		 uint64_t off, const void *buf, size_t len)
+{
+	struct ol_piece_iter it;
+	struct ol_extent e;
+	char name[64];
+	size_t done = 0;
+	int r = ol_piece_begin(&it, l, off, len);
+
+	if (r)
+		return r;
+	/* in file order, so a refusal leaves a clean prefix written */
+	while (ol_piece_next(&it, &e)) {
+		ol_object_name(ino, e.objectno, name, sizeof(name));
+		r = obj_write(ol, name, e.obj_off,
+			      (const char *)buf + (e.file_off - off),
+			      (size_t)e.len, 0);
+		if (r)
+			return done ? (ssize_t)done : r;
+		done += (size_t)e.len;
+	}
+	return (ssize_t)done;
+}
+
+ssize_t ol_read(objlayer *ol, uint64_t ino, const struct ol_layout *l,
+		uint64_t file_size, uint64_t off, void *buf, size_t len)
+{
+	struct ol_piece_iter it;
+	struct ol_extent e;
+	char name[64];
+	size_t done = 0;
+	int r;
+
+	if (off >= file_size)
+		return 0;
+	if (len > file_size - off)
+		len = (size_t)(file_size - off);
+	r = ol_piece_begin(&it, l, off, len);
+	if (r)
+		return r;
+	while (ol_piece_next(&it, &e)) {
+		char *dst = (char *)buf + (e.file_off - off);
+		ssize_t n;
+
+		ol_object_name(ino, e.objectno, name, sizeof(name));
+		n = obj_read(ol, name, e.obj_off, dst, (size_t)e.len, NULL, NULL);
+		if (n == -ENOENT)
+			n = 0; /* a missing object is a hole */
+		if (n < 0)
+			return done ? (ssize_t)done : n;
+		/* past the object's end: zeros */
+		if ((uint64_t)n < e.len)
+			memset(dst + n, 0, (size_t)(e.len - (uint64_t)n));
+		done += (size_t)e.len;
+	}
+	return (ssize_t)done;
+}
+
+int ol_truncate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
+		uint64_t old_size, uint64_t new_size)
+{
+	uint64_t n;
+	char name[64];
+	int r = 0;
+
+	if (!ol_layout_valid(l))
+		return -EINVAL;
+	if (new_size >= old_size)
+		return 0; /* growing: the new bytes are a hole */
+	n = ol_object_count(l, old_size);
+	for (uint64_t o = 0; o < n; o++) {
+		uint64_t was = ol_object_bytes(l, o, old_size);
+		uint64_t now = ol_object_bytes(l, o, new_size);
+		int e;
+
+		if (now >= was)
+			continue;
+		ol_object_name(ino, o, name, sizeof(name));
+		e = now ? obj_truncate(ol, name, now) : obj_remove(ol, name, 1);
+		if (e && !r)
+			r = e;
+	}
+	return r;
+}
+
+int ol_remove(objlayer *ol, uint64_t ino, const struct ol_layout *l,
+	      uint64_t size)
+{
+	uint64_t n = ol_object_count(l, size);
+	char name[64];
+	int r = 0;
+
+	if (!ol_layout_valid(l))
+		return -EINVAL;
+	for (uint64_t o = 0; o < n; o++) {
+		int e;
+
+		ol_object_name(ino, o, name, sizeof(name));
+		e = obj_remove(ol, name, 1);
+		if (e && !r)
+			r = e;
+	}
+	return r;
+}
+
+int ol_sync(objlayer *ol, uint64_t ino, const struct ol_layout *l,
+	    uint64_t size)
+{
+	uint64_t n = ol_object_count(l, size);
+	char name[64];
+	int r = 0;
+
+	if (!ol_layout_valid(l))
+		return -EINVAL;
+	for (uint64_t o = 0; o < n; o++) {
+		int e;
+
+		ol_object_name(ino, o, name, sizeof(name));
+		e = obj_sync(ol, name);
+		if (e && !r)
+			r = e;
+	}
+	return r;
+}
+
+/* ---- whole objects ---- */
+
+int ol_obj_write_full(objlayer *ol, const char *name, const void *buf,
+		      size_t len)
+{
+	return obj_write(ol, name, 0, buf, len, F_FULL);
+}
+
+int ol_obj_write(objlayer *ol, const char *name, uint64_t off,
+		 const void *buf, size_t len)
+{
+	return obj_write(ol, name, off, buf, len, 0);
+}
+
+ssize_t ol_obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
+		    size_t len)
+{
+	return obj_read(ol, name, off, buf, len, NULL, NULL);
+}
+
+int ol_obj_stat(objlayer *ol, const char *name, uint64_t *size)
+{
+	uint64_t s = 0;
+	ssize_t r = obj_read(ol, name, 0, NULL, 0, &s, NULL);
+
+	if (r < 0)
+		return (int)r;
+	if (size)
+		*size = s;
+	return 0;
+}
+
+int ol_obj_stat_mtime(objlayer *ol, const char *name, uint64_t *size,
+		      struct timespec *mtime)
+{
+	uint64_t s = 0;
+	ssize_t r = obj_read(ol, name, 0, NULL, 0, &s, mtime);
+
+	if (r < 0)
+		return (int)r;
+	if (size)
+		*size = s;
+	return 0;
+}
+
+int ol_obj_remove(objlayer *ol, const char *name)
+{
+	return obj_remove(ol, name, 0);
+}
+
+int ol_obj_sync(objlayer *ol, const char *name)
+{
+	return obj_sync(ol, name);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The objects of one PG: names with a current copy on some holder. */
+static int pg_objects(objlayer *ol, uint32_t ps, char ***out, size_t *nout)
+{
+	cfs_cluster *c = ol->c;
+	int h[256], nh;
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	int r = 0;
+
+	cfs_pg_lock(c, ps);
+	nh = cfs_pg_holders(c, ps, h, 256);
+	for (int i = 0; i < nh && !r; i++) {
+		struct cfs_obj_entry *e;
+		size_t ne;
+
+		r = cfs_pg_list(c, h[i], ps, &e, &ne);
+		if (r)
+			break;
+		for (size_t k = 0; k < ne && !r; k++) {
+			if (cfs_pg_is_missing(c, ps, h[i], e[k].name))
+				continue;
+			if (n == cap) {
+				size_t nc = cap ? cap * 2 : 64;
+				char **nv = realloc(v, nc * sizeof(*nv));
+
+				if (!nv) {
+					r = -ENOMEM;
+					break;
+				}
+				v = nv;
+				cap = nc;
+			}
+			v[n] = strdup(e[k].name);
+			if (!v[n])
+				r = -ENOMEM;
+			else
+				n++;
+		}
+		cfs_obj_entries_free(e, ne);
+	}
+	cfs_pg_unlock(c, ps);
+	if (r) {
+		ol_names_free(v, n);
+		return r;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	{
+		size_t w = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (w && !strcmp(v[w - 1], v[i])) {
+				free(v[i]);
+				continue;
+			}
+			v[w++] = v[i];
+		}
+		n = w;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+int ol_obj_list(objlayer *ol, int (*fn)(const char *name, void *arg),
+		void *arg)
+{
+	char **all = NULL;
+	size_t n = 0, cap = 0;
+	int r = 0;
+
+	for (uint32_t ps = 0; ps < ol->pg_num && !r; ps++) {
+		char **v;
+		size_t nv;
+
+		r = pg_objects(ol, ps, &v, &nv);
+		if (r)
+			break;
+		if (n + nv > cap) {
+			size_t nc = (n + nv) * 2 + 64;
+			char **na = realloc(all, nc * sizeof(*na));
+
+			if (!na) {
+				ol_names_free(v, nv);
+				r = -ENOMEM;
+				break;
+			}
+			all = na;
+			cap = nc;
+		}
+		if (nv)
+			memcpy(all + n, v, nv * sizeof(*v));
+		n += nv;
+		free(v);
+	}
+	if (!r && n)
+		qsort(all, n, sizeof(*all), cmp_str);
+	for (size_t i = 0; i < n && !r; i++)
+		r = fn(all[i], arg);
+	ol_names_free(all, n);
+	return r;
+}
+
+/* ---- placement ---- */
+
+int ol_locate(objlayer *ol, const char *objname, struct ol_placement *p)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+	const struct cfs_pg_mapping *pg;
+	uint32_t ps;
+	uint64_t size = 0;
+	ssize_t r;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", objname);
+	cfs_object_to_pg(m, objname, NULL, &ps);
+	pg = cfs_osdmap_pg(m, ps);
+	cfs_pgid_str(m, ps, p->pgid, sizeof(p->pgid));
+	p->epoch = cfs_osdmap_epoch(m);
+	p->nup = pg->nup < 16 ? pg->nup : 16;
+	memcpy(p->up, pg->up, sizeof(int) * (size_t)p->nup);
+	p->up_primary = pg->up_primary;
+	p->nacting = pg->nacting < 16 ? pg->nacting : 16;
+	memcpy(p->acting, pg->acting, sizeof(int) * (size_t)p->nacting);
+	p->acting_primary = pg->acting_primary;
+	cfs_osdmap_put(m);
+	r = obj_read(ol, objname, 0, NULL, 0, &size, NULL);
+	if (r >= 0) {
+		p->exists = 1;
+		p->size = size;
+	}
+	return 0;
+}
+
+int ol_object_path(objlayer *ol, const char *objname, int osd, char *buf,
+		   size_t len)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+	uint32_t ps;
+	int r;
+
+	cfs_object_to_pg(m, objname, NULL, &ps);
+	cfs_osdmap_put(m);
+	r = cfs_obj_path(ol->c, osd, ps, objname, buf, len);
+	return r;
+}
+
+/* ---- space ---- */
+
+int ol_space(objlayer *ol, struct ol_space *s)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+	int size = cfs_osdmap_pool(m)->size;
+	uint64_t total = 0, used = 0;
+
+	for (int osd = 0; osd < cfs_osdmap_max_osd(m); osd++) {
+		struct cfs_osd_info info;
+		struct cfs_osd_usage u;
+
+		if (cfs_osdmap_osd(m, osd, &info) ||
+		    !cfs_osdmap_osd_in_rule(m, osd))
+			continue;
+		cfs_osd_usage(ol->c, osd, &u);
+		used += u.used;
+		if (info.reweight > 0)
+			total += info.capacity;
+	}
+	s->total = total / (uint64_t)size;
+	s->used = used / (uint64_t)size;
+	s->max_avail = cfs_pool_max_avail(ol->c, m);
+	cfs_osdmap_put(m);
+	return 0;
+}

@@ -1,0 +1,67 @@
+/*
+ * objlayer_i.h - shared inside objlayer/ (not public).
+ */
+#ifndef CRUSHFS_OBJLAYER_I_H
+#define CRUSHFS_OBJLAYER_I_H
+
+#include <pthread.h>
+
+#include "objlayer.h"
+#include "osdsim.h"
+
+#define OL_LOCK_STRIPES 4096
+
+struct objlayer {
+	cfs_cluster *c;
+	uint32_t pg_num;
+	/* Per PG: I/O takes it shared, deleting a PG's old copies takes it
+	 * exclusive (so no write is in flight to an OSD being emptied). */
+	pthread_rwlock_t *pgio;
+	/* Per object (striped by name hash): writers exclusive, readers
+	 * shared.  Order: pgio, then object lock, then cfs_pg_lock. */
+	pthread_rwlock_t objlock[OL_LOCK_STRIPES];
+};
+
+pthread_rwlock_t *ol_objlock(objlayer *ol, const char *name);
+
+/*
+ * Where a current copy of `name` lives: the first acting OSD that holds the
+ * PG and does not miss the object, else another up holder that does not.
+ * Needs cfs_pg_lock.  Returns the OSD, -1 if none; *nholders gets how many
+ * OSDs hold the PG at all (0: a PG that never had data).
+ */
+int ol_pick_source(objlayer *ol, const cfs_osdmap *m,
+		   const struct cfs_pg_mapping *pg, const char *name,
+		   int *nholders);
+/*
+ * Every object name the PG may hold (the union of its holders' folders and
+ * missing sets): the missing set of a new backfill target.  Needs
+ * cfs_pg_lock.  Free with ol_names_free.
+ */
+int ol_pg_all_names(objlayer *ol, uint32_t ps, char ***names, size_t *n);
+void ol_names_free(char **names, size_t n);
+/* Make acting OSD t a holder of the PG (a backfill target with every
+ * object missing when the PG has data elsewhere).  Needs cfs_pg_lock. */
+int ol_ensure_holder(objlayer *ol, uint32_t ps, int t);
+
+/* Object operations (replicate.c): 0 / bytes, or -errno. */
+#define F_FULL 0x1 /* replace the whole object (write_full) */
+int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
+	      size_t len, int flags);
+struct timespec;
+ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
+		 size_t len, uint64_t *size, struct timespec *mtime);
+int obj_remove(objlayer *ol, const char *name, int quiet_enoent);
+int obj_truncate(objlayer *ol, const char *name, uint64_t size);
+int obj_sync(objlayer *ol, const char *name);
+
+/* Walking the pieces of a file extent one by one (striper.c), so a huge
+ * extent needs no array. */
+struct ol_piece_iter {
+	uint64_t cur, left, su, sc, spo;
+};
+int ol_piece_begin(struct ol_piece_iter *it, const struct ol_layout *l,
+		   uint64_t off, uint64_t len);
+int ol_piece_next(struct ol_piece_iter *it, struct ol_extent *e);
+
+#endif

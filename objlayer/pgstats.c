@@ -1,0 +1,224 @@
+/*
+ * pgstats.c - what `pg dump` and `status` show per PG: objects, bytes,
+ * degraded / misplaced / unfound object copies, and the state string.
+ *
+ * Counting follows Ceph (PeeringState::update_calc_stats, simplified to
+ * acting == up): every object should have pool-size current copies on the
+ * acting set.  Each copy short is misplaced when a current copy sits on an
+ * up OSD the PG left (it only has to be moved), else degraded (it has to
+ * be re-created).  An object none of whose copies is current is unfound.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "objlayer_i.h"
+
+static int member(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+static int listed(const struct cfs_obj_entry *e, size_t n, const char *name,
+		  uint64_t *size)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(e[mid].name, name);
+
+		if (!c) {
+			if (size)
+				*size = e[mid].size;
+			return 1;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
+	       struct ol_pg_stat *st)
+{
+	cfs_cluster *c = ol->c;
+	const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
+	const struct cfs_pool_info *pool = cfs_osdmap_pool(m);
+	int h[256], nh, r = 0, down_objects = 0, strays_up = 0;
+	struct cfs_obj_entry *lists[256] = { 0 };
+	size_t counts[256] = { 0 }, idx[256] = { 0 };
+	int size = pool->size, undersized, backfill = 0, toofull = 0;
+
+	if (!pg)
+		return -ENOENT;
+	memset(st, 0, sizeof(*st));
+	st->ps = ps;
+	cfs_pgid_str(m, ps, st->pgid, sizeof(st->pgid));
+	st->nup = pg->nup;
+	memcpy(st->up, pg->up, sizeof(int) * (size_t)pg->nup);
+	st->up_primary = pg->up_primary;
+	st->nacting = pg->nacting;
+	memcpy(st->acting, pg->acting, sizeof(int) * (size_t)pg->nacting);
+	st->acting_primary = pg->acting_primary;
+
+	cfs_pg_lock(c, ps);
+	nh = cfs_pg_holders(c, ps, h, 256);
+	for (int i = 0; i < nh; i++) {
+		r = cfs_pg_list(c, h[i], ps, &lists[i], &counts[i]);
+		if (r)
+			goto out;
+		if (!member(pg->acting, pg->nacting, h[i]) &&
+		    cfs_osdmap_is_up(m, h[i]))
+			strays_up = 1;
+	}
+	for (;;) {
+		const char *name = NULL;
+		char cur[256];
+		int any_current = 0, current_has = 0, good = 0, stray = 0;
+		int up_current = 0;
+		uint64_t osize = 0, missing, mis;
+
+		for (int i = 0; i < nh; i++)
+			if (idx[i] < counts[i] &&
+			    (!name || strcmp(lists[i][idx[i]].name, name) < 0))
+				name = lists[i][idx[i]].name;
+		if (!name)
+			break;
+		snprintf(cur, sizeof(cur), "%s", name);
+		for (int i = 0; i < nh; i++) {
+			int has = listed(lists[i], counts[i], cur, NULL);
+			uint64_t sz = 0;
+
+			if (cfs_pg_is_missing(c, ps, h[i], cur))
+				continue;
+			any_current = 1;
+			if (!has)
+				continue;
+			listed(lists[i], counts[i], cur, &sz);
+			current_has = 1;
+			osize = sz;
+			if (cfs_osdmap_is_up(m, h[i]))
+				up_current = 1;
+			if (member(pg->acting, pg->nacting, h[i]))
+				good++;
+			else if (cfs_osdmap_is_up(m, h[i]))
+				stray++;
+		}
+		for (int i = 0; i < nh; i++)
+			if (idx[i] < counts[i] &&
+			    !strcmp(lists[i][idx[i]].name, cur))
+				idx[i]++;
+		if (any_current && !current_has)
+			continue; /* deleted; old copies linger */
+		if (!any_current) {
+			/* only stale copies left */
+			for (int i = 0; i < nh; i++)
+				if (listed(lists[i], counts[i], cur, &osize))
+					break;
+			st->objects++;
+			st->bytes += osize;
+			st->unfound++;
+			continue;
+		}
+		st->objects++;
+		st->bytes += osize;
+		if (!up_current)
+			down_objects++;
+		missing = good < size ? (uint64_t)(size - good) : 0;
+		mis = (uint64_t)stray < missing ? (uint64_t)stray : missing;
+		st->misplaced += mis;
+		st->degraded += missing - mis;
+	}
+	/* acting OSDs that still lack objects */
+	for (int i = 0; i < pg->nacting; i++) {
+		int a = pg->acting[i];
+		int lacks = cfs_pg_is_holder(c, ps, a)
+				    ? cfs_pg_missing_count(c, ps, a) > 0
+				    : st->objects > 0;
+
+		if (lacks) {
+			struct cfs_osd_usage u;
+
+			backfill = 1;
+			cfs_osd_usage(c, a, &u);
+			if (u.used >= cfs_osdmap_backfillfull_limit(m, a))
+				toofull = 1;
+		}
+	}
+out:
+	cfs_pg_unlock(c, ps);
+	for (int i = 0; i < nh; i++)
+		cfs_obj_entries_free(lists[i], counts[i]);
+	if (r)
+		return r;
+
+	undersized = pg->nacting < size;
+	if (nh > 0 && st->objects > 0 && (down_objects || !pg->nacting))
+		st->state |= OL_PGS_DOWN;
+	if (!(st->state & OL_PGS_DOWN)) {
+		if (pg->nacting >= pool->min_size && pg->nacting > 0)
+			st->state |= OL_PGS_ACTIVE;
+		else
+			st->state |= OL_PGS_PEERED;
+	}
+	if (undersized)
+		st->state |= OL_PGS_UNDERSIZED;
+	if (undersized || st->degraded)
+		st->state |= OL_PGS_DEGRADED;
+	/* copies left on OSDs the PG moved away from (Ceph shows such PGs
+	 * remapped until backfill ends and the strays are purged) */
+	if (strays_up)
+		st->state |= OL_PGS_REMAPPED;
+	if (backfill)
+		st->state |= toofull ? OL_PGS_BACKFILL_TOOFULL
+				     : OL_PGS_BACKFILL_WAIT;
+	if (st->unfound)
+		st->state |= OL_PGS_UNFOUND;
+	if ((st->state & OL_PGS_ACTIVE) &&
+	    !(st->state & (OL_PGS_UNDERSIZED | OL_PGS_DEGRADED |
+			   OL_PGS_BACKFILL_WAIT | OL_PGS_BACKFILL_TOOFULL |
+			   OL_PGS_UNFOUND)) &&
+	    st->misplaced == 0)
+		st->state |= OL_PGS_CLEAN;
+	return 0;
+}
+
+void ol_pg_state_str(unsigned s, char *buf, size_t len)
+{
+	/* Ceph's pg_state_string order */
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+		{ OL_PGS_ACTIVE, "active" },
+		{ OL_PGS_CLEAN, "clean" },
+		{ OL_PGS_DOWN, "down" },
+		{ OL_PGS_UNFOUND, "recovery_unfound" },
+		{ OL_PGS_UNDERSIZED, "undersized" },
+		{ OL_PGS_DEGRADED, "degraded" },
+		{ OL_PGS_REMAPPED, "remapped" },
+		{ OL_PGS_BACKFILL_WAIT, "backfill_wait" },
+		{ OL_PGS_BACKFILL_TOOFULL, "backfill_toofull" },
+		{ OL_PGS_PEERED, "peered" },
+	};
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(s & names[i].bit))
+			continue;
+		if (o >= len)
+			break;
+		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s",
+				      o ? "+" : "", names[i].name);
+	}
+	if (!o)
+		snprintf(buf, len, "unknown");
+}

@@ -1,0 +1,302 @@
+/*
+ * rebalance.c - backfill and stray removal, the way Ceph moves data after
+ * a map change, but on demand (`crushfs rebalance`).
+ *
+ * Per PG, with the current map:
+ *  1. every acting OSD becomes a holder; one that was not gets every
+ *     object of the PG in its missing set (persisted first);
+ *  2. each missing object is copied from a current copy (temporary file,
+ *     fsync, verify, rename: cfs_obj_copy) or, if it was deleted, removed;
+ *     space is reserved against backfillfull_ratio first, and a target
+ *     that would cross it is left alone (backfill_toofull);
+ *  3. only when every acting OSD is a complete holder and the PG has its
+ *     full size are the copies on OSDs the PG left deleted (down OSDs keep
+ *     theirs until they come back).
+ * Whatever the moment of an interruption, some OSD still holds a complete
+ * current copy of every object: copies are made before anything is
+ * deleted, and missing sets are written before the data they describe.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "objlayer_i.h"
+#include "util.h"
+
+struct item {
+	int t; /* index in the acting set */
+	char *name;
+};
+
+struct worklist {
+	struct item *v;
+	size_t n, cap;
+	int t;
+};
+
+static int collect(const char *name, void *arg)
+{
+	struct worklist *w = arg;
+
+	if (w->n == w->cap) {
+		size_t nc = w->cap ? w->cap * 2 : 64;
+		struct item *nv = realloc(w->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		w->v = nv;
+		w->cap = nc;
+	}
+	w->v[w->n].t = w->t;
+	w->v[w->n].name = strdup(name);
+	if (!w->v[w->n].name)
+		return -ENOMEM;
+	w->n++;
+	return 0;
+}
+
+/* How many copies the current map still needs (for progress). */
+static uint64_t count_todo(objlayer *ol)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+	uint64_t todo = 0;
+
+	for (uint32_t ps = 0; ps < ol->pg_num; ps++) {
+		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
+		int h[256], nh;
+		size_t all = (size_t)-1;
+
+		cfs_pg_lock(ol->c, ps);
+		nh = cfs_pg_holders(ol->c, ps, h, 256);
+		for (int i = 0; nh && i < pg->nacting; i++) {
+			int t = pg->acting[i];
+
+			if (cfs_pg_is_holder(ol->c, ps, t)) {
+				todo += cfs_pg_missing_count(ol->c, ps, t);
+			} else {
+				if (all == (size_t)-1) {
+					char **names;
+					size_t n;
+
+					all = 0;
+					if (!ol_pg_all_names(ol, ps, &names,
+							     &n)) {
+						all = n;
+						ol_names_free(names, n);
+					}
+				}
+				todo += all;
+			}
+		}
+		cfs_pg_unlock(ol->c, ps);
+	}
+	cfs_osdmap_put(m);
+	return todo;
+}
+
+/* Delete the copies held by OSDs the PG left, once its acting set is
+ * complete and full-sized.  Returns 1 if strays were removed. */
+static int purge_strays(objlayer *ol, uint32_t ps,
+			struct ol_rebalance_stats *st)
+{
+	cfs_cluster *c = ol->c;
+	const cfs_osdmap *m = cfs_osdmap_get(c);
+	const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
+	int h[256], nh, ok, r = 0, did = 0;
+
+	pthread_rwlock_wrlock(&ol->pgio[ps]); /* no I/O in flight here */
+	cfs_pg_lock(c, ps);
+	ok = pg->nacting == cfs_osdmap_pool(m)->size;
+	for (int i = 0; ok && i < pg->nacting; i++)
+		ok = cfs_pg_is_holder(c, ps, pg->acting[i]) &&
+		     cfs_pg_missing_count(c, ps, pg->acting[i]) == 0;
+	nh = ok ? cfs_pg_holders(c, ps, h, 256) : 0;
+	for (int i = 0; i < nh && !r; i++) {
+		struct cfs_obj_entry *e;
+		size_t ne;
+		int in = 0;
+
+		for (int k = 0; k < pg->nacting; k++)
+			in |= pg->acting[k] == h[i];
+		if (in || !cfs_osdmap_is_up(m, h[i]))
+			continue;
+		r = cfs_pg_list(c, h[i], ps, &e, &ne);
+		if (r)
+			break;
+		for (size_t k = 0; k < ne && !r; k++) {
+			r = cfs_obj_remove(c, h[i], ps, e[k].name);
+			if (!r) {
+				st->objects_removed++;
+				st->bytes_removed += e[k].size;
+			}
+		}
+		cfs_obj_entries_free(e, ne);
+		if (!r)
+			r = cfs_pg_drop_holder(c, ps, h[i]);
+		did = 1;
+	}
+	if (r) {
+		st->errors++;
+		cfs_log(CFS_LOG_ERR, "rebalance: pg %lld.%x: removing old "
+			"copies failed: %s",
+			(long long)cfs_osdmap_pool(m)->id, ps, cfs_strerror(r));
+	}
+	cfs_pg_unlock(c, ps);
+	pthread_rwlock_unlock(&ol->pgio[ps]);
+	cfs_osdmap_put(m);
+	return did;
+}
+
+int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
+		 void (*progress)(const struct ol_rebalance_progress *p,
+				  void *arg),
+		 void *arg)
+{
+	cfs_cluster *c = ol->c;
+	struct ol_rebalance_progress pr = { 0 };
+	int rc = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (cfs_cluster_rdonly(c))
+		return -EROFS;
+	pr.pg_num = ol->pg_num;
+	pr.objects_todo = count_todo(ol);
+	if (progress)
+		progress(&pr, arg);
+
+	for (uint32_t ps = 0; ps < ol->pg_num && !rc; ps++) {
+		const cfs_osdmap *m = cfs_osdmap_get(c);
+		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
+		struct worklist w = { 0 };
+		int toofull[CFS_MAX_REP] = { 0 }, blocked = 0, errors = 0;
+		int nh, h[256], changed = 0;
+
+		pthread_rwlock_rdlock(&ol->pgio[ps]);
+		cfs_pg_lock(c, ps);
+		nh = cfs_pg_holders(c, ps, h, 256);
+		for (int i = 0; nh && i < pg->nacting && !rc; i++) {
+			if (!cfs_pg_is_holder(c, ps, pg->acting[i]))
+				changed = 1;
+			rc = ol_ensure_holder(ol, ps, pg->acting[i]);
+			w.t = i;
+			if (!rc)
+				rc = cfs_pg_missing_foreach(c, ps, pg->acting[i],
+							    collect, &w);
+		}
+		for (int i = 0; i < nh; i++) {
+			int in = 0;
+
+			for (int k = 0; k < pg->nacting; k++)
+				in |= pg->acting[k] == h[i];
+			if (!in && cfs_osdmap_is_up(m, h[i]))
+				changed = 1;
+		}
+		cfs_pg_unlock(c, ps);
+		if (w.n || changed)
+			st->pgs_changed++;
+
+		for (size_t k = 0; k < w.n && !rc; k++) {
+			int ti = w.v[k].t, t = pg->acting[ti], src, src_has = 0;
+			const char *name = w.v[k].name;
+			pthread_rwlock_t *lk = ol_objlock(ol, name);
+			uint64_t cur = 0, src_size = 0, bytes = 0;
+			cfs_obj *o;
+			int r = 0;
+
+			if (toofull[ti])
+				continue;
+			pthread_rwlock_wrlock(lk);
+			cfs_pg_lock(c, ps);
+			if (!cfs_pg_is_missing(c, ps, t, name)) {
+				cfs_pg_unlock(c, ps);
+				pthread_rwlock_unlock(lk);
+				continue; /* a write brought it up to date */
+			}
+			src = ol_pick_source(ol, m, pg, name, NULL);
+			cfs_pg_unlock(c, ps);
+			if (src < 0) {
+				blocked = 1;
+				pthread_rwlock_unlock(lk);
+				continue;
+			}
+			if (cfs_obj_open(c, src, ps, name, 0, &o) == 0) {
+				src_has = 1;
+				src_size = cfs_obj_size(o);
+				cfs_obj_put(o);
+			}
+			if (cfs_obj_open(c, t, ps, name, 0, &o) == 0) {
+				cur = cfs_obj_size(o);
+				cfs_obj_put(o);
+			}
+			if (src_has) {
+				uint64_t grow = src_size > cur ? src_size - cur : 0;
+
+				r = cfs_osd_reserve(
+					c, t, grow,
+					cfs_osdmap_backfillfull_limit(m, t));
+				if (r) {
+					toofull[ti] = 1;
+					pthread_rwlock_unlock(lk);
+					cfs_log(CFS_LOG_INFO,
+						"rebalance: osd.%d is "
+						"backfillfull, leaving pg "
+						"%lld.%x",
+						t,
+						(long long)cfs_osdmap_pool(m)->id,
+						ps);
+					continue;
+				}
+				r = cfs_obj_copy(c, src, t, ps, name, &bytes);
+				cfs_osd_unreserve(c, t, grow);
+			} else {
+				r = cfs_obj_remove(c, t, ps, name);
+			}
+			if (r) {
+				errors = 1;
+				cfs_log(CFS_LOG_ERR,
+					"rebalance: pg %lld.%x: copying '%s' "
+					"from osd.%d to osd.%d failed: %s",
+					(long long)cfs_osdmap_pool(m)->id, ps,
+					name, src, t, cfs_strerror(r));
+			} else {
+				cfs_pg_lock(c, ps);
+				cfs_pg_clear_missing(c, ps, t, name);
+				cfs_pg_unlock(c, ps);
+				if (src_has) {
+					st->objects_copied++;
+					st->bytes_copied += bytes;
+				}
+			}
+			pthread_rwlock_unlock(lk);
+			pr.objects_done++;
+			pr.bytes_done += bytes;
+			if (progress)
+				progress(&pr, arg);
+		}
+		cfs_pg_lock(c, ps);
+		if (cfs_pg_flush(c, ps))
+			errors = 1;
+		cfs_pg_unlock(c, ps);
+		pthread_rwlock_unlock(&ol->pgio[ps]);
+		for (size_t k = 0; k < w.n; k++)
+			free(w.v[k].name);
+		free(w.v);
+
+		for (int i = 0; i < CFS_MAX_REP; i++)
+			if (toofull[i]) {
+				st->pgs_toofull++;
+				break;
+			}
+		if (blocked)
+			st->pgs_blocked++;
+		if (errors)
+			st->errors++;
+		if (!rc && !blocked && !errors)
+			purge_strays(ol, ps, st);
+		cfs_osdmap_put(m);
+		pr.pg = ps + 1;
+		if (progress)
+			progress(&pr, arg);
+	}
+	return rc;
+}

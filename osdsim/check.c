@@ -1,0 +1,277 @@
+/*
+ * check.c - `crushfs check`: prove that the accounting equals the disk.
+ *
+ * For every OSD: the usage kept in memory (what `osd df` shows and what
+ * the full checks use) is compared with a fresh scan of its folders; files
+ * outside the layout and objects filed under the wrong PG are reported.
+ * With deep, the current copies of every object (holders whose missing
+ * set does not name it) are compared byte for byte.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "osdsim_i.h"
+#include "placement.h"
+
+#define CHUNK (1u << 20)
+
+static void say(void (*msg)(const char *, void *), void *arg,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void say(void (*msg)(const char *, void *), void *arg,
+		const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (!msg)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	msg(buf, arg);
+}
+
+/* Walk one OSD: layout problems, and what is really there. */
+static int walk_osd(cfs_cluster *c, const cfs_osdmap *m, int osd,
+		    struct cfs_check_report *r,
+		    void (*msg)(const char *, void *), void *arg,
+		    struct cfs_osd_usage *real)
+{
+	struct osd_store *s = store_get(c, osd);
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	real->used = real->objects = 0;
+	fd = dup(s->dirfd);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -ENOMEM;
+	}
+	rewinddir(d);
+	while ((de = readdir(d)) != NULL) {
+		struct dirent *oe;
+		uint32_t ps;
+		DIR *pd;
+		int pfd;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (pg_dirname_parse(de->d_name, c->pool_id, c->pg_num, &ps)) {
+			r->stray_files++;
+			say(msg, arg, "osd.%d: current/%s is not a PG folder",
+			    osd, de->d_name);
+			continue;
+		}
+		pfd = openat(dirfd(d), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (pfd < 0 || !(pd = fdopendir(pfd))) {
+			if (pfd >= 0)
+				close(pfd);
+			r->stray_files++;
+			say(msg, arg, "osd.%d: current/%s: cannot read", osd,
+			    de->d_name);
+			continue;
+		}
+		while ((oe = readdir(pd)) != NULL) {
+			char name[256];
+			struct stat st;
+			uint32_t ops;
+
+			if (!strcmp(oe->d_name, ".") ||
+			    !strcmp(oe->d_name, ".."))
+				continue;
+			if (oe->d_name[0] == '.' ||
+			    obj_unescape(oe->d_name, name, sizeof(name)) ||
+			    fstatat(dirfd(pd), oe->d_name, &st,
+				    AT_SYMLINK_NOFOLLOW) < 0 ||
+			    !S_ISREG(st.st_mode)) {
+				r->stray_files++;
+				say(msg, arg,
+				    "osd.%d: current/%s/%s is not an object",
+				    osd, de->d_name, oe->d_name);
+				continue;
+			}
+			real->used += (uint64_t)st.st_size;
+			real->objects++;
+			cfs_object_to_pg(m, name, NULL, &ops);
+			if (ops != ps) {
+				r->misfiled++;
+				say(msg, arg,
+				    "osd.%d: object '%s' is in %s but belongs "
+				    "to pg %lld.%x",
+				    osd, name, de->d_name,
+				    (long long)c->pool_id, ops);
+			}
+		}
+		closedir(pd);
+	}
+	closedir(d);
+	return 0;
+}
+
+static int same_content(cfs_cluster *c, int a, int b, uint32_t ps,
+			const char *name, char *ba, char *bb)
+{
+	char rel[PATH_MAX];
+	struct osd_store *sa = store_get(c, a), *sb = store_get(c, b);
+	int fa, fb, same = 1;
+	uint64_t off = 0;
+
+	if (obj_relpath(c, ps, name, rel, sizeof(rel), NULL, 0))
+		return 0;
+	fa = openat(sa->dirfd, rel, O_RDONLY | O_CLOEXEC);
+	fb = openat(sb->dirfd, rel, O_RDONLY | O_CLOEXEC);
+	if (fa < 0 || fb < 0) {
+		same = (fa < 0 && fb < 0);
+		goto out;
+	}
+	for (;;) {
+		ssize_t na = pread(fa, ba, CHUNK, (off_t)off);
+		ssize_t nb = pread(fb, bb, CHUNK, (off_t)off);
+
+		if (na < 0 || nb < 0 || na != nb ||
+		    memcmp(ba, bb, (size_t)na)) {
+			same = 0;
+			break;
+		}
+		if (na == 0)
+			break;
+		off += (uint64_t)na;
+	}
+out:
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
+static int check_replicas(cfs_cluster *c, const cfs_osdmap *m, uint32_t ps,
+			  struct cfs_check_report *r,
+			  void (*msg)(const char *, void *), void *arg,
+			  char *ba, char *bb)
+{
+	int holders[256], nh, rc = 0;
+	struct cfs_obj_entry *lists[256] = { 0 };
+	size_t counts[256] = { 0 };
+	char pgid[32];
+
+	cfs_pgid_str(m, ps, pgid, sizeof(pgid));
+	cfs_pg_lock(c, ps);
+	nh = cfs_pg_holders(c, ps, holders, 256);
+	for (int i = 0; i < nh; i++) {
+		rc = cfs_pg_list(c, holders[i], ps, &lists[i], &counts[i]);
+		if (rc)
+			goto out;
+	}
+	/* every object seen anywhere (a merge of the sorted listings):
+	 * its current copies must agree */
+	{
+		size_t idx[256] = { 0 };
+
+		for (;;) {
+			const char *name = NULL;
+			int ref = -1;
+
+			for (int i = 0; i < nh; i++)
+				if (idx[i] < counts[i] &&
+				    (!name ||
+				     strcmp(lists[i][idx[i]].name, name) < 0))
+					name = lists[i][idx[i]].name;
+			if (!name)
+				break;
+			for (int j = 0; j < nh; j++) {
+				if (cfs_pg_is_missing(c, ps, holders[j], name))
+					continue;
+				if (ref < 0) {
+					ref = holders[j];
+					continue;
+				}
+				if (!same_content(c, ref, holders[j], ps, name,
+						  ba, bb)) {
+					r->replica_mismatches++;
+					say(msg, arg,
+					    "pg %s: object '%s' differs between "
+					    "osd.%d and osd.%d",
+					    pgid, name, ref, holders[j]);
+				}
+			}
+			/* advance past name (copy it: the entry is ours) */
+			{
+				char cur[256];
+
+				snprintf(cur, sizeof(cur), "%s", name);
+				for (int i = 0; i < nh; i++)
+					if (idx[i] < counts[i] &&
+					    !strcmp(lists[i][idx[i]].name, cur))
+						idx[i]++;
+			}
+		}
+	}
+out:
+	cfs_pg_unlock(c, ps);
+	for (int i = 0; i < nh; i++)
+		cfs_obj_entries_free(lists[i], counts[i]);
+	return rc;
+}
+
+int cfs_cluster_check(cfs_cluster *c, int deep, struct cfs_check_report *r,
+		      void (*msg)(const char *line, void *arg), void *arg)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(c);
+	char *ba = NULL, *bb = NULL;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (int osd = 0; osd < m->max_osd; osd++) {
+		struct cfs_osd_usage acc, real;
+
+		if (!cfs_osdmap_exists(m, osd) || !store_get(c, osd))
+			continue;
+		rc = walk_osd(c, m, osd, r, msg, arg, &real);
+		if (rc)
+			goto out;
+		cfs_osd_usage(c, osd, &acc);
+		r->osds_checked++;
+		r->objects += real.objects;
+		r->bytes += real.used;
+		if (acc.used != real.used || acc.objects != real.objects) {
+			r->usage_mismatches++;
+			say(msg, arg,
+			    "osd.%d: usage accounted %" PRIu64 " bytes in %" PRIu64
+			    " objects, on disk %" PRIu64 " bytes in %" PRIu64
+			    " objects",
+			    osd, acc.used, acc.objects, real.used,
+			    real.objects);
+		}
+	}
+	if (deep) {
+		ba = malloc(CHUNK);
+		bb = malloc(CHUNK);
+		if (!ba || !bb) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		for (uint32_t ps = 0; ps < c->pg_num && !rc; ps++)
+			rc = check_replicas(c, m, ps, r, msg, arg, ba, bb);
+	}
+out:
+	free(ba);
+	free(bb);
+	cfs_osdmap_put(m);
+	return rc;
+}

@@ -1,0 +1,631 @@
+/*
+ * cluster.c - making, opening, locking and closing a cluster directory.
+ *
+ * mkfs builds everything in DIR.tmp-XXXXXX next to DIR, fsyncs it, then
+ * renames it into place (exchanging it atomically with an old cluster under
+ * --force, RENAME_EXCHANGE), so DIR is never half made: it is the old
+ * cluster, the new one, or absent.
+ *
+ * DIR/cluster.lock is flock()ed: exclusively by a writer (every command
+ * that may change something, and the mounted daemon), shared by readers,
+ * so two writers can never interleave their changes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <uuid/uuid.h>
+
+#include "osdsim_i.h"
+#include "placement.h"
+#include "util.h"
+
+#define GIB (1ULL << 30)
+#define MIB (1ULL << 20)
+
+void cfs_mkfs_opts_init(struct cfs_mkfs_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->nosds = 12;
+	o->nhosts = 4;
+	o->osd_size = GIB;
+	o->pg_num = 128;
+	o->size = 3;
+	o->min_size = 0;
+	o->object_size = 4 * MIB;
+	o->stripe_count = 1;
+	o->crush_rule = -1;
+	o->full_policy = CFS_FULL_OSD;
+}
+
+/* crush weight of a device of `size` bytes: its size in TiB (Ceph's
+ * osd_crush_initial_weight = -1), at least 0.001, the smallest weight
+ * crushtool's three-decimal text keeps. */
+static uint32_t size_weight(uint64_t size)
+{
+	uint64_t w = (size >> 24); /* (size << 16) >> 40 without overflow */
+
+	if (w > 0x7fffffff)
+		w = 0x7fffffff;
+	return w < CFS_MIN_CRUSH_WEIGHT ? CFS_MIN_CRUSH_WEIGHT : (uint32_t)w;
+}
+
+static int msg(char *err, size_t errlen, int r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int msg(char *err, size_t errlen, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+static int check_opts(const struct cfs_mkfs_opts *o, char *err, size_t len)
+{
+	if (!o->crush_map) {
+		if (o->nosds < 1 || o->nosds > CFS_MAX_OSD)
+			return msg(err, len, -EINVAL,
+				   "--osds %d: must be 1..%d", o->nosds,
+				   CFS_MAX_OSD);
+		if (o->nhosts < 1 || o->nhosts > o->nosds)
+			return msg(err, len, -EINVAL,
+				   "--hosts %d: must be 1..%d (the number of OSDs)",
+				   o->nhosts, o->nosds);
+	}
+	if (o->osd_size == 0 || o->osd_size > (1ULL << 60))
+		return msg(err, len, -EINVAL,
+			   "--osd-size: must be more than 0 and at most 1 EiB");
+	if (o->pg_num < 1 || o->pg_num > 65536)
+		return msg(err, len, -EINVAL, "--pg-num %u: must be 1..65536",
+			   o->pg_num);
+	if (o->pgp_num > o->pg_num)
+		return msg(err, len, -EINVAL,
+			   "--pgp-num %u: must be at most pg_num %u",
+			   o->pgp_num, o->pg_num);
+	if (o->size < 1 || o->size > 10)
+		return msg(err, len, -EINVAL, "--size %d: must be 1..10",
+			   o->size);
+	if (o->min_size < 0 || o->min_size > o->size)
+		return msg(err, len, -EINVAL,
+			   "--min-size %d: must be 1..%d (the pool size)",
+			   o->min_size, o->size);
+	if (o->object_size < 4096)
+		return msg(err, len, -EINVAL,
+			   "--object-size %u: must be at least 4 KiB",
+			   o->object_size);
+	if (o->stripe_unit &&
+	    (o->stripe_unit > o->object_size ||
+	     o->object_size % o->stripe_unit))
+		return msg(err, len, -EINVAL,
+			   "--stripe-unit %u: must divide the object size %u",
+			   o->stripe_unit, o->object_size);
+	if (o->stripe_count < 1 || o->stripe_count > 65536)
+		return msg(err, len, -EINVAL,
+			   "--stripe-count %u: must be 1..65536",
+			   o->stripe_count);
+	if (o->full_policy != CFS_FULL_OSD && o->full_policy != CFS_FULL_POOL)
+		return msg(err, len, -EINVAL, "bad full policy");
+	if (o->pool_name && (!*o->pool_name || strlen(o->pool_name) > 60))
+		return msg(err, len, -EINVAL, "bad pool name");
+	return 0;
+}
+
+/* The map and the OSD table of a new cluster. */
+static int mkfs_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
+		    char *err, size_t errlen)
+{
+	struct cfs_osdmap *m = osdmap_alloc();
+	uint32_t *w = NULL;
+	int r, rule = o->crush_rule;
+	uuid_t u;
+
+	if (!m)
+		return -ENOMEM;
+	if (!o->crush_map) {
+		w = calloc((size_t)o->nosds, sizeof(*w));
+		if (!w) {
+			r = -ENOMEM;
+			goto fail;
+		}
+		for (int i = 0; i < o->nosds; i++)
+			w[i] = size_weight(o->osd_size);
+		r = pl_map_build_simple(o->nosds, o->nhosts, w, &m->crush);
+		free(w);
+		if (r) {
+			msg(err, errlen, r, "cannot build the crush map: %s",
+			    cfs_strerror(r));
+			goto fail;
+		}
+		if (rule < 0)
+			rule = 0;
+	} else {
+		char perr[512];
+
+		r = pl_parse_file(o->crush_map, &m->crush, perr, sizeof(perr));
+		if (r) {
+			msg(err, errlen, r == -ENOMEM ? r : CFS_EBADMAP, "%s",
+			    perr);
+			r = r == -ENOMEM ? r : CFS_EBADMAP;
+			goto fail;
+		}
+		if (rule < 0) {
+			for (int i = 0; i < pl_map_max_rules(m->crush); i++) {
+				if (pl_map_rule_exists(m->crush, i) &&
+				    pl_map_rule_type(m->crush, i) ==
+					    PL_RULE_TYPE_REPLICATED) {
+					rule = i;
+					break;
+				}
+			}
+			if (rule < 0) {
+				r = msg(err, errlen, CFS_EBADMAP,
+					"%s: no replicated rule for the pool",
+					o->crush_map);
+				goto fail;
+			}
+		}
+	}
+	if (!pl_map_rule_exists(m->crush, rule)) {
+		r = msg(err, errlen, -EINVAL, "%s: no rule %d",
+			o->crush_map ? o->crush_map : "crush map", rule);
+		goto fail;
+	}
+	if (pl_map_rule_type(m->crush, rule) != PL_RULE_TYPE_REPLICATED) {
+		r = msg(err, errlen, -EINVAL,
+			"%s: rule %d is not a replicated rule",
+			o->crush_map ? o->crush_map : "crush map", rule);
+		goto fail;
+	}
+	/* what crushmap.txt will say is the map (three-decimal weights) */
+	r = osdmap_canon_crush(m);
+	if (r)
+		goto fail;
+	/* every device of the map becomes an OSD */
+	for (int id = 0; id < pl_map_max_devices(m->crush); id++) {
+		uint32_t cw = 0;
+		int parent;
+
+		if (!pl_map_device_declared(m->crush, id) &&
+		    !pl_map_device_in_buckets(m->crush, id))
+			continue;
+		if (id >= CFS_MAX_OSD) {
+			r = msg(err, errlen, CFS_EBADMAP,
+				"%s: device id %d is too large (max %d)",
+				o->crush_map, id, CFS_MAX_OSD - 1);
+			goto fail;
+		}
+		r = osdmap_ensure_osd(m, id);
+		if (r)
+			goto fail;
+		parent = pl_map_parent(m->crush, id);
+		for (int i = 0; parent && i < pl_map_bucket_size(m->crush, parent);
+		     i++)
+			if (pl_map_bucket_item(m->crush, parent, i) == id)
+				cw = pl_map_bucket_item_weight(m->crush, parent,
+							       i);
+		m->osds[id].exists = 1;
+		m->osds[id].up = 1;
+		m->osds[id].reweight = CFS_WEIGHT_ONE;
+		m->osds[id].primary_affinity = CFS_WEIGHT_ONE;
+		/* a pasted map: capacity from the crush weight (weight is
+		 * TiB by Ceph's convention) unless --osd-size says */
+		if (o->osd_size_set || !o->crush_map || cw == 0)
+			m->osds[id].capacity = o->osd_size;
+		else
+			m->osds[id].capacity = (uint64_t)cw << 24;
+		uuid_generate(u);
+		uuid_unparse_lower(u, m->osds[id].uuid);
+	}
+	if (m->max_osd == 0) {
+		r = msg(err, errlen, CFS_EBADMAP, "%s: the map has no devices",
+			o->crush_map ? o->crush_map : "crush map");
+		goto fail;
+	}
+	uuid_generate(u);
+	uuid_unparse_lower(u, m->fsid);
+	m->epoch = 1;
+	m->created = m->modified = time(NULL);
+	m->full_policy = o->full_policy;
+	m->pool.id = 1;
+	snprintf(m->pool.name, sizeof(m->pool.name), "%s",
+		 o->pool_name ? o->pool_name : "crushfs_data");
+	m->pool.size = o->size;
+	m->pool.min_size = o->min_size ? o->min_size : o->size - o->size / 2;
+	m->pool.pg_num = o->pg_num;
+	m->pool.pgp_num = o->pgp_num ? o->pgp_num : o->pg_num;
+	m->pool.crush_rule = rule;
+	m->pool.object_size = o->object_size;
+	m->pool.stripe_unit = o->stripe_unit ? o->stripe_unit : o->object_size;
+	m->pool.stripe_count = o->stripe_count;
+	r = osdmap_finish(m);
+	if (r)
+		goto fail;
+	*out = m;
+	return 0;
+fail:
+	osdmap_free(m);
+	return r;
+}
+
+static int is_cluster(const char *dir)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/cluster.json", dir);
+	return access(p, F_OK) == 0;
+}
+
+static int dir_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int empty = 1;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
+static int write_tree(const char *tmp, const struct cfs_osdmap *m)
+{
+	char p[PATH_MAX];
+	const char *usage = "{\"osds\":{}}";
+	int r;
+
+	for (int id = 0; id < m->max_osd; id++) {
+		if (!m->osds[id].exists)
+			continue;
+		r = osd_store_create(tmp, id, m->osds[id].uuid);
+		if (r)
+			return r;
+	}
+	r = cfs_pathf(p, sizeof(p), "%s/pgstate", tmp);
+	if (r)
+		return r;
+	r = cfs_mkdirs(p, 0755);
+	if (r)
+		return r;
+	r = cfs_pathf(p, sizeof(p), "%s/usage.json", tmp);
+	if (r)
+		return r;
+	r = cfs_write_atomic(p, usage, strlen(usage));
+	if (r)
+		return r;
+	r = cfs_pathf(p, sizeof(p), "%s/cluster.lock", tmp);
+	if (r)
+		return r;
+	r = cfs_write_atomic(p, "", 0);
+	if (r)
+		return r;
+	r = osdmap_persist(tmp, m);
+	if (r)
+		return r;
+	return cfs_fsync_dir(tmp);
+}
+
+static int parent_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return snprintf(buf, len, ".") >= (int)len ? -ENAMETOOLONG : 0;
+	if (slash == path)
+		return snprintf(buf, len, "/") >= (int)len ? -ENAMETOOLONG : 0;
+	if ((size_t)(slash - path) >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, path, (size_t)(slash - path));
+	buf[slash - path] = 0;
+	return 0;
+}
+
+int cfs_mkfs(const char *dir_in, const struct cfs_mkfs_opts *o, char *err,
+	     size_t errlen)
+{
+	struct cfs_osdmap *m = NULL;
+	char dir[PATH_MAX], tmp[PATH_MAX], parent[PATH_MAX];
+	struct stat st;
+	int r, lockfd = -1, exists;
+	size_t n;
+
+	if (!dir_in || !*dir_in)
+		return msg(err, errlen, -EINVAL, "no cluster directory given");
+	n = strlen(dir_in);
+	if (n >= sizeof(dir) - 32)
+		return msg(err, errlen, -ENAMETOOLONG, "%s: path too long",
+			   dir_in);
+	memcpy(dir, dir_in, n + 1);
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = 0;
+	r = check_opts(o, err, errlen);
+	if (r)
+		return r;
+
+	exists = stat(dir, &st) == 0;
+	if (exists && !S_ISDIR(st.st_mode))
+		return msg(err, errlen, -ENOTDIR,
+			   "%s: exists and is not a directory", dir);
+	if (exists && is_cluster(dir) && !o->force)
+		return msg(err, errlen, -EEXIST,
+			   "%s: a cluster already exists there; use --force to "
+			   "replace it (all its data is lost)",
+			   dir);
+	if (exists && !is_cluster(dir) && !dir_empty(dir))
+		return msg(err, errlen, -ENOTEMPTY,
+			   "%s: exists, is not empty and is not a crushfs "
+			   "cluster; refusing to touch it",
+			   dir);
+
+	r = mkfs_map(o, &m, err, errlen);
+	if (r)
+		return r;
+
+	r = parent_of(dir, parent, sizeof(parent));
+	if (!r)
+		r = cfs_mkdirs(parent, 0755);
+	if (r) {
+		osdmap_free(m);
+		return msg(err, errlen, r, "%s: cannot create: %s", parent,
+			   cfs_strerror(r));
+	}
+	if (cfs_pathf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", dir) || !mkdtemp(tmp)) {
+		r = -errno;
+		osdmap_free(m);
+		return msg(err, errlen, r, "%s: cannot create: %s", tmp,
+			   cfs_strerror(r));
+	}
+	chmod(tmp, 0755);
+	r = write_tree(tmp, m);
+	if (r) {
+		msg(err, errlen, r, "%s: cannot write the new cluster: %s", tmp,
+		    cfs_strerror(r));
+		goto fail;
+	}
+
+	if (exists && is_cluster(dir)) {
+		char lp[PATH_MAX];
+
+		/* --force: never under a live daemon or a running command */
+		lockfd = cfs_pathf(lp, sizeof(lp), "%s/cluster.lock", dir)
+				 ? -1
+				 : open(lp, O_RDWR | O_CLOEXEC);
+		if (lockfd >= 0 && flock(lockfd, LOCK_EX | LOCK_NB) < 0) {
+			r = msg(err, errlen, -EBUSY,
+				"%s: the cluster is in use (mounted, or a "
+				"command is running); not replacing it",
+				dir);
+			goto fail;
+		}
+		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) <
+		    0) {
+			r = -errno;
+			msg(err, errlen, r, "%s: cannot replace: %s", dir,
+			    cfs_strerror(r));
+			goto fail;
+		}
+		/* tmp now holds the old cluster */
+		cfs_fsync_dir(parent);
+		cfs_rmtree(tmp);
+	} else {
+		if (rename(tmp, dir) < 0) {
+			r = -errno;
+			msg(err, errlen, r, "%s: cannot create: %s", dir,
+			    cfs_strerror(r));
+			goto fail;
+		}
+	}
+	if (lockfd >= 0)
+		close(lockfd);
+	cfs_fsync_dir(parent);
+	osdmap_free(m);
+	return 0;
+fail:
+	if (lockfd >= 0)
+		close(lockfd);
+	cfs_rmtree(tmp);
+	osdmap_free(m);
+	return r;
+}
+
+/* ---- open / close ---- */
+
+static int take_lock(cfs_cluster *c, char *err, size_t errlen)
+{
+	int op = c->rdonly ? LOCK_SH : LOCK_EX;
+
+	c->lockfd = openat(c->dirfd, "cluster.lock",
+			   (c->rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	if (c->lockfd < 0 && errno == ENOENT && !c->rdonly)
+		c->lockfd = openat(c->dirfd, "cluster.lock",
+				   O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (c->lockfd < 0) {
+		if (errno == ENOENT && c->rdonly)
+			return 0; /* read-only over an old tree: no lock */
+		return msg(err, errlen, -errno, "%s/cluster.lock: %s", c->dir,
+			   strerror(errno));
+	}
+	/* wait a little: another command may be finishing
+	 * ($CRUSHFS_LOCK_WAIT_MS, default 3 s) */
+	const char *ev = getenv("CRUSHFS_LOCK_WAIT_MS");
+	long wait_ms = ev && *ev ? strtol(ev, NULL, 10) : 3000;
+
+	for (long waited = 0;; waited += 50) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		if (flock(c->lockfd, op | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK)
+			return msg(err, errlen, -errno,
+				   "%s/cluster.lock: %s", c->dir,
+				   strerror(errno));
+		if (waited >= wait_ms)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return msg(err, errlen, -EBUSY,
+		   "%s: the cluster is in use by another crushfs process "
+		   "(mounted, or a command is running)",
+		   c->dir);
+}
+
+int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
+		     char *err, size_t errlen)
+{
+	cfs_cluster *c;
+	struct cfs_osdmap *m = NULL;
+	char path[PATH_MAX], *text = NULL;
+	size_t len;
+	int r;
+
+	*out = NULL;
+	if (!dir || !*dir)
+		return msg(err, errlen, CFS_ENOCLUSTER,
+			   "no cluster directory given");
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->dirfd = c->lockfd = -1;
+	c->rdonly = !!(flags & CFS_OPEN_RDONLY);
+	pthread_mutex_init(&c->map_lock, NULL);
+	pthread_mutex_init(&c->update_lock, NULL);
+	pthread_mutex_init(&c->dirty_lock, NULL);
+	c->dir = strdup(dir);
+	c->stores = calloc(CFS_MAX_OSD, sizeof(*c->stores));
+	if (!c->dir || !c->stores) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	c->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (c->dirfd < 0 || faccessat(c->dirfd, "cluster.json", F_OK, 0)) {
+		r = msg(err, errlen, CFS_ENOCLUSTER,
+			"no cluster at %s (%s/cluster.json: %s); create one "
+			"with 'crushfs --cluster %s mkfs'",
+			dir, dir, strerror(errno), dir);
+		goto fail;
+	}
+	r = take_lock(c, err, errlen);
+	if (r)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/cluster.json", dir);
+	r = cfs_read_file(path, &text, &len);
+	if (r) {
+		msg(err, errlen, r, "%s: %s", path, cfs_strerror(r));
+		goto fail;
+	}
+	r = osdmap_from_json(text, len, path, &m, err, errlen);
+	free(text);
+	if (r)
+		goto fail;
+	r = osdmap_finish(m);
+	if (r) {
+		msg(err, errlen, r, "%s: %s", path, cfs_strerror(r));
+		osdmap_free(m);
+		goto fail;
+	}
+	c->cur = m;
+	c->pg_num = m->pool.pg_num;
+	c->pool_id = m->pool.id;
+	for (int id = 0; id < m->max_osd; id++) {
+		struct osd_store *s;
+
+		if (!m->osds[id].exists)
+			continue;
+		r = store_open(c, id, &s);
+		if (r) {
+			msg(err, errlen, CFS_ECORRUPT,
+			    "%s/osd.%d/current: %s (the OSD's store is gone)",
+			    dir, id, cfs_strerror(r));
+			r = CFS_ECORRUPT;
+			goto fail;
+		}
+	}
+	r = fdcache_create(c, &c->fdc);
+	if (r)
+		goto fail;
+	r = usage_load(c);
+	if (r) {
+		msg(err, errlen, r, "%s: cannot read OSD usage: %s", dir,
+		    cfs_strerror(r));
+		goto fail;
+	}
+	r = pgstate_init(c);
+	if (!r)
+		r = pgstate_load(c, err, errlen);
+	if (r) {
+		if (!*err)
+			msg(err, errlen, r, "%s/pgstate: %s", dir,
+			    cfs_strerror(r));
+		goto fail;
+	}
+	*out = c;
+	return 0;
+fail:
+	c->rdonly = 1; /* nothing to save */
+	cfs_cluster_close(c);
+	return r;
+}
+
+void cfs_cluster_close(cfs_cluster *c)
+{
+	if (!c)
+		return;
+	if (!c->rdonly && c->pgs) {
+		for (uint32_t ps = 0; ps < c->pg_num; ps++)
+			if (c->pgs[ps].dirty && cfs_pg_flush(c, ps))
+				cfs_log(CFS_LOG_WARN,
+					"cannot write the state of pg %lld.%x",
+					(long long)c->pool_id, ps);
+	}
+	if (!c->rdonly && atomic_load(&c->usage_dirty)) {
+		int r = usage_save(c);
+
+		if (r)
+			cfs_log(CFS_LOG_WARN,
+				"%s: cannot save OSD usage (%s); the next open "
+				"rescans the OSDs",
+				c->dir, cfs_strerror(r));
+	}
+	fdcache_destroy(c->fdc);
+	pgstate_free(c);
+	if (c->stores) {
+		for (int i = 0; i < CFS_MAX_OSD; i++)
+			store_close(atomic_load(&c->stores[i]));
+		free(c->stores);
+	}
+	if (c->cur)
+		cfs_osdmap_put(c->cur);
+	if (c->lockfd >= 0)
+		close(c->lockfd);
+	if (c->dirfd >= 0)
+		close(c->dirfd);
+	pthread_mutex_destroy(&c->map_lock);
+	pthread_mutex_destroy(&c->update_lock);
+	pthread_mutex_destroy(&c->dirty_lock);
+	free(c->dir);
+	free(c);
+}
+
+const char *cfs_cluster_dir(const cfs_cluster *c)
+{
+	return c->dir;
+}
+
+int cfs_cluster_rdonly(const cfs_cluster *c)
+{
+	return c->rdonly;
+}

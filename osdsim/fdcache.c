@@ -1,0 +1,427 @@
+/*
+ * fdcache.c - open object files, kept open between I/Os (an fd cache), and
+ * the object operations on them.
+ *
+ * An entry is one (osd, pg, object) with its fd and size.  cfs_obj_open()
+ * returns a referenced entry; cfs_obj_put() releases it, and unreferenced
+ * entries sit on an LRU list and are closed when the cache is over its
+ * limit (half the fd limit, at most 4096).  Removing or replacing an object
+ * forgets its entry first so nobody keeps using the old inode.
+ *
+ * The cached size is the file's size: every change of the file goes
+ * through these functions, and callers serialize access to one object (the
+ * object layer's per-object locks), which is also what keeps the usage
+ * accounting exact.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "osdsim_i.h"
+#include "util.h"
+
+struct cfs_obj {
+	struct fdcache *fc;
+	struct osd_store *store;
+	int osd;
+	uint32_t ps;
+	char *name;
+	uint64_t hash;
+	int fd;
+	uint64_t size;
+	int ref;
+	int doomed; /* forgotten while referenced: close at last put */
+	struct cfs_obj *hnext;
+	struct cfs_obj *prev, *next; /* LRU, only while ref == 0 */
+};
+
+struct fdcache {
+	cfs_cluster *c;
+	pthread_mutex_t lock;
+	struct cfs_obj **tab;
+	size_t nbuckets;
+	size_t count, max;
+	struct cfs_obj lru; /* sentinel: lru.next is the oldest */
+};
+
+static uint64_t key_hash(int osd, uint32_t ps, const char *name)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (const char *p = name; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 1099511628211ULL;
+	}
+	h ^= (uint64_t)(uint32_t)osd * 0x9e3779b97f4a7c15ULL;
+	h ^= (uint64_t)ps << 17;
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+int fdcache_create(cfs_cluster *c, struct fdcache **out)
+{
+	struct fdcache *fc = calloc(1, sizeof(*fc));
+	struct rlimit rl;
+	size_t max = 256;
+
+	if (!fc)
+		return -ENOMEM;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		/* like most servers, take the hard limit when allowed */
+		if (rl.rlim_cur < rl.rlim_max && rl.rlim_max != RLIM_INFINITY) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 > 64)
+			max = (size_t)(rl.rlim_cur / 2 - 64);
+		else if (rl.rlim_cur == RLIM_INFINITY)
+			max = 4096;
+		else
+			max = 16;
+	}
+	if (max > 4096)
+		max = 4096;
+	fc->c = c;
+	fc->max = max;
+	fc->nbuckets = 1024;
+	fc->tab = calloc(fc->nbuckets, sizeof(*fc->tab));
+	if (!fc->tab) {
+		free(fc);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&fc->lock, NULL);
+	fc->lru.next = fc->lru.prev = &fc->lru;
+	*out = fc;
+	return 0;
+}
+
+static void lru_del(struct cfs_obj *o)
+{
+	o->prev->next = o->next;
+	o->next->prev = o->prev;
+	o->prev = o->next = NULL;
+}
+
+static void lru_add(struct fdcache *fc, struct cfs_obj *o)
+{
+	o->prev = fc->lru.prev;
+	o->next = &fc->lru;
+	fc->lru.prev->next = o;
+	fc->lru.prev = o;
+}
+
+static void hash_del(struct fdcache *fc, struct cfs_obj *o)
+{
+	struct cfs_obj **pp = &fc->tab[o->hash % fc->nbuckets];
+
+	while (*pp && *pp != o)
+		pp = &(*pp)->hnext;
+	if (*pp)
+		*pp = o->hnext;
+	o->hnext = NULL;
+	fc->count--;
+}
+
+static void obj_free(struct cfs_obj *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	free(o->name);
+	free(o);
+}
+
+/* Close unreferenced entries, oldest first, until under the limit (or
+ * `force` of them when we ran out of fds).  Called with the lock held. */
+static void evict(struct fdcache *fc, size_t force)
+{
+	while ((fc->count > fc->max || force) && fc->lru.next != &fc->lru) {
+		struct cfs_obj *o = fc->lru.next;
+
+		lru_del(o);
+		hash_del(fc, o);
+		obj_free(o);
+		if (force)
+			force--;
+	}
+}
+
+void fdcache_destroy(struct fdcache *fc)
+{
+	if (!fc)
+		return;
+	for (size_t b = 0; b < fc->nbuckets; b++) {
+		struct cfs_obj *o = fc->tab[b];
+
+		while (o) {
+			struct cfs_obj *n = o->hnext;
+
+			obj_free(o);
+			o = n;
+		}
+	}
+	free(fc->tab);
+	pthread_mutex_destroy(&fc->lock);
+	free(fc);
+}
+
+static struct cfs_obj *lookup(struct fdcache *fc, uint64_t h, int osd,
+			      uint32_t ps, const char *name)
+{
+	for (struct cfs_obj *o = fc->tab[h % fc->nbuckets]; o; o = o->hnext)
+		if (o->hash == h && o->osd == osd && o->ps == ps &&
+		    !strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+void fdcache_forget(struct fdcache *fc, int osd, uint32_t ps,
+		    const char *name)
+{
+	uint64_t h = key_hash(osd, ps, name);
+	struct cfs_obj *o;
+
+	pthread_mutex_lock(&fc->lock);
+	o = lookup(fc, h, osd, ps, name);
+	if (o) {
+		hash_del(fc, o);
+		if (o->ref == 0) {
+			lru_del(o);
+			obj_free(o);
+		} else {
+			o->doomed = 1;
+		}
+	}
+	pthread_mutex_unlock(&fc->lock);
+}
+
+static int open_retry(struct fdcache *fc, int dirfd, const char *rel,
+		      int flags)
+{
+	for (int tries = 0;; tries++) {
+		int fd = openat(dirfd, rel, flags, 0644);
+
+		if (fd >= 0 || (errno != EMFILE && errno != ENFILE) ||
+		    tries > 2)
+			return fd < 0 ? -errno : fd;
+		pthread_mutex_lock(&fc->lock);
+		evict(fc, 64);
+		pthread_mutex_unlock(&fc->lock);
+	}
+}
+
+int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+		 int flags, cfs_obj **out)
+{
+	struct fdcache *fc = c->fdc;
+	struct osd_store *s = store_get(c, osd);
+	uint64_t h = key_hash(osd, ps, name);
+	struct cfs_obj *o, *other;
+	char rel[PATH_MAX];
+	struct stat st;
+	int fd, r, created = 0;
+	int oflags = (c->rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC;
+
+	if (!s)
+		return -ENOENT;
+	pthread_mutex_lock(&fc->lock);
+	o = lookup(fc, h, osd, ps, name);
+	if (o) {
+		if (o->ref++ == 0)
+			lru_del(o);
+		pthread_mutex_unlock(&fc->lock);
+		*out = o;
+		return 0;
+	}
+	pthread_mutex_unlock(&fc->lock);
+
+	r = obj_relpath(c, ps, name, rel, sizeof(rel), NULL, 0);
+	if (r)
+		return r;
+	fd = open_retry(fc, s->dirfd, rel, oflags);
+	if (fd == -ENOENT && (flags & CFS_OBJ_CREATE)) {
+		if (c->rdonly)
+			return -EROFS;
+		r = usage_mark_dirty(c);
+		if (r)
+			return r;
+		fd = open_retry(fc, s->dirfd, rel, oflags | O_CREAT | O_EXCL);
+		if (fd >= 0)
+			created = 1;
+		else if (fd == -EEXIST)
+			fd = open_retry(fc, s->dirfd, rel, oflags);
+	}
+	if (fd == -ENOTDIR)
+		fd = -ENOENT;
+	if (fd < 0)
+		return fd;
+	if (created)
+		store_account(s, 0, 1);
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	o = calloc(1, sizeof(*o));
+	if (!o || !(o->name = strdup(name))) {
+		free(o);
+		close(fd);
+		return -ENOMEM;
+	}
+	o->fc = fc;
+	o->store = s;
+	o->osd = osd;
+	o->ps = ps;
+	o->hash = h;
+	o->fd = fd;
+	o->size = (uint64_t)st.st_size;
+	o->ref = 1;
+
+	pthread_mutex_lock(&fc->lock);
+	other = lookup(fc, h, osd, ps, name);
+	if (other) {
+		/* someone opened it meanwhile: use theirs */
+		if (other->ref++ == 0)
+			lru_del(other);
+		pthread_mutex_unlock(&fc->lock);
+		obj_free(o);
+		*out = other;
+		return 0;
+	}
+	o->hnext = fc->tab[h % fc->nbuckets];
+	fc->tab[h % fc->nbuckets] = o;
+	fc->count++;
+	evict(fc, 0);
+	pthread_mutex_unlock(&fc->lock);
+	*out = o;
+	return 0;
+}
+
+void cfs_obj_put(cfs_obj *o)
+{
+	struct fdcache *fc;
+
+	if (!o)
+		return;
+	fc = o->fc;
+	pthread_mutex_lock(&fc->lock);
+	if (--o->ref == 0) {
+		if (o->doomed) {
+			obj_free(o);
+		} else {
+			lru_add(fc, o);
+			evict(fc, 0);
+		}
+	}
+	pthread_mutex_unlock(&fc->lock);
+}
+
+uint64_t cfs_obj_size(const cfs_obj *o)
+{
+	return o->size;
+}
+
+ssize_t cfs_obj_pread(cfs_obj *o, void *buf, size_t len, uint64_t off)
+{
+	size_t n = 0;
+
+	if (off >= o->size)
+		return 0;
+	if (len > o->size - off)
+		len = (size_t)(o->size - off);
+	while (n < len) {
+		ssize_t r = pread(o->fd, (char *)buf + n, len - n,
+				  (off_t)(off + n));
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	return (ssize_t)n;
+}
+
+/* After a failed write the file may have grown partly: account what the
+ * disk says, so usage stays equal to the disk. */
+static void resync_size(cfs_obj *o)
+{
+	struct stat st;
+
+	if (fstat(o->fd, &st) == 0 && (uint64_t)st.st_size != o->size) {
+		store_account(o->store, (int64_t)st.st_size - (int64_t)o->size,
+			      0);
+		o->size = (uint64_t)st.st_size;
+	}
+}
+
+int cfs_obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off)
+{
+	cfs_cluster *c = o->fc->c;
+	size_t n = 0;
+	int r = usage_mark_dirty(c);
+
+	if (r)
+		return r;
+	if (off + len < off || off + len > (uint64_t)INT64_MAX)
+		return -EFBIG;
+	while (n < len) {
+		ssize_t w = pwrite(o->fd, (const char *)buf + n, len - n,
+				   (off_t)(off + n));
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			resync_size(o);
+			return r;
+		}
+		n += (size_t)w;
+	}
+	if (off + len > o->size) {
+		store_account(o->store, (int64_t)(off + len - o->size), 0);
+		o->size = off + len;
+	}
+	return 0;
+}
+
+int cfs_obj_truncate(cfs_obj *o, uint64_t size)
+{
+	cfs_cluster *c = o->fc->c;
+	int r = usage_mark_dirty(c);
+
+	if (r)
+		return r;
+	if (size > (uint64_t)INT64_MAX)
+		return -EFBIG;
+	if (ftruncate(o->fd, (off_t)size) < 0) {
+		r = -errno;
+		resync_size(o);
+		return r;
+	}
+	store_account(o->store, (int64_t)size - (int64_t)o->size, 0);
+	o->size = size;
+	return 0;
+}
+
+int cfs_obj_sync(cfs_obj *o)
+{
+	return fdatasync(o->fd) < 0 ? -errno : 0;
+}
+
+int cfs_obj_mtime(cfs_obj *o, struct timespec *ts)
+{
+	struct stat st;
+
+	if (fstat(o->fd, &st) < 0)
+		return -errno;
+	*ts = st.st_mtim;
+	return 0;
+}

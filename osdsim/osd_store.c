@@ -1,0 +1,813 @@
+/*
+ * osd_store.c - directory-backed OSD object stores and their usage.
+ *
+ * An OSD is DIR/osd.N/ with `whoami`, `fsid` and current/<pgid>_head/
+ * folders holding one plain file per object, so `find` shows where data
+ * lives.  Object names are escaped into file names the way Ceph's FileStore
+ * does it in spirit: '\' -> "\\", '/' -> "\s", a leading '.' -> "\d"; names
+ * starting with '.' are ours (temporary copies).
+ *
+ * Usage (bytes = sum of object file sizes, and object count) is kept in
+ * memory and changed by every operation that changes a file, so it always
+ * equals the disk.  It survives restarts through usage.json, written at a
+ * clean close; usage.dirty exists from the first change of a writer
+ * session until then, and when an open finds it (a crash) or cannot parse
+ * usage.json, the stores are rescanned.  `crushfs check` compares memory
+ * against a scan.
+ *
+ * Neither file is fsynced, so a command that stores one object does not
+ * force a journal commit (which on ext4's ordered mode also flushes the
+ * object's data: 4 fsyncs made `rados put` twice as slow).  What makes this
+ * safe across a power loss is that journaling filesystems (ext4, xfs) make
+ * metadata changes durable in the order they were made: usage.dirty is
+ * created before any object size, creation or deletion of the session, so
+ * if one of those survived, so did the marker; and usage.dirty is removed
+ * after usage.json was renamed into place.  A usage.json whose data did not
+ * make it reads as invalid JSON and is rescanned too.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "osdsim_i.h"
+#include "util.h"
+
+#define COPY_CHUNK (1u << 20)
+
+/* ---- names ---- */
+
+int obj_escape(const char *name, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (!name || !*name)
+		return -EINVAL;
+	for (size_t i = 0; name[i]; i++) {
+		const char *rep = NULL;
+		char one[2] = { name[i], 0 };
+
+		if (name[i] == '\\')
+			rep = "\\\\";
+		else if (name[i] == '/')
+			rep = "\\s";
+		else if (i == 0 && name[i] == '.')
+			rep = "\\d";
+		else
+			rep = one;
+		for (size_t k = 0; rep[k]; k++) {
+			if (o + 1 >= len || o >= 255)
+				return -ENAMETOOLONG;
+			buf[o++] = rep[k];
+		}
+	}
+	buf[o] = '\0';
+	return 0;
+}
+
+int obj_unescape(const char *file, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; file[i]; i++) {
+		char ch = file[i];
+
+		if (ch == '\\') {
+			switch (file[++i]) {
+			case '\\':
+				ch = '\\';
+				break;
+			case 's':
+				ch = '/';
+				break;
+			case 'd':
+				ch = '.';
+				break;
+			default:
+				return -EINVAL;
+			}
+		}
+		if (o + 1 >= len)
+			return -ENAMETOOLONG;
+		buf[o++] = ch;
+	}
+	buf[o] = '\0';
+	return o ? 0 : -EINVAL;
+}
+
+void pg_dirname(int64_t pool, uint32_t ps, char *buf, size_t len)
+{
+	snprintf(buf, len, "%lld.%x_head", (long long)pool, ps);
+}
+
+int pg_dirname_parse(const char *s, int64_t pool, uint32_t pg_num,
+		     uint32_t *ps)
+{
+	char *end;
+	long long p = strtoll(s, &end, 10);
+	unsigned long v;
+
+	if (end == s || *end != '.' || p != pool)
+		return -EINVAL;
+	s = end + 1;
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	v = strtoul(s, &end, 16);
+	if (strcmp(end, "_head") != 0 || v >= pg_num)
+		return -EINVAL;
+	/* canonical spelling only ("1.01f_head" is not ours) */
+	{
+		char canon[64];
+
+		pg_dirname(pool, (uint32_t)v, canon, sizeof(canon));
+		if (strcmp(canon + (strchr(canon, '.') - canon) + 1,
+			   s) != 0)
+			return -EINVAL;
+	}
+	*ps = (uint32_t)v;
+	return 0;
+}
+
+/* ---- stores ---- */
+
+struct osd_store *store_get(cfs_cluster *c, int osd)
+{
+	if (osd < 0 || osd >= CFS_MAX_OSD)
+		return NULL;
+	return atomic_load(&c->stores[osd]);
+}
+
+/* DIR/osd.N with whoami, fsid and current/.  An existing folder is reused
+ * only when it holds no objects (left by an interrupted `osd add`). */
+int osd_store_create(const char *dir, int id, const char *uuid)
+{
+	char path[PATH_MAX], buf[64];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/osd.%d/current", dir, id);
+	if (access(path, F_OK) == 0) {
+		DIR *d = opendir(path);
+		struct dirent *de;
+		int nonempty = 0;
+
+		if (!d)
+			return -errno;
+		while ((de = readdir(d)) != NULL) {
+			char sub[PATH_MAX];
+			DIR *pd;
+			struct dirent *pe;
+
+			if (de->d_name[0] == '.')
+				continue;
+			if (cfs_pathf(sub, sizeof(sub), "%s/%s", path,
+				      de->d_name))
+				continue;
+			pd = opendir(sub);
+			if (!pd) {
+				nonempty = 1;
+				continue;
+			}
+			while ((pe = readdir(pd)) != NULL)
+				if (strcmp(pe->d_name, ".") &&
+				    strcmp(pe->d_name, ".."))
+					nonempty = 1;
+			closedir(pd);
+		}
+		closedir(d);
+		if (nonempty)
+			return -EEXIST;
+	}
+	r = cfs_mkdirs(path, 0755);
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "%s/osd.%d/whoami", dir, id);
+	snprintf(buf, sizeof(buf), "%d\n", id);
+	r = cfs_write_atomic(path, buf, strlen(buf));
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "%s/osd.%d/fsid", dir, id);
+	snprintf(buf, sizeof(buf), "%s\n", uuid);
+	r = cfs_write_atomic(path, buf, strlen(buf));
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "%s/osd.%d", dir, id);
+	r = cfs_fsync_dir(path);
+	if (!r)
+		r = cfs_fsync_dir(dir);
+	return r;
+}
+
+int store_open(cfs_cluster *c, int osd, struct osd_store **out)
+{
+	struct osd_store *s = store_get(c, osd);
+	char path[64];
+	int fd;
+
+	if (s) {
+		*out = s;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "osd.%d/current", osd);
+	fd = openat(c->dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		close(fd);
+		return -ENOMEM;
+	}
+	s->id = osd;
+	s->dirfd = fd;
+	pthread_mutex_init(&s->lock, NULL);
+	atomic_store(&c->stores[osd], s);
+	*out = s;
+	return 0;
+}
+
+void store_close(struct osd_store *s)
+{
+	if (!s)
+		return;
+	close(s->dirfd);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+void store_account(struct osd_store *s, int64_t dbytes, int64_t dobjects)
+{
+	pthread_mutex_lock(&s->lock);
+	if (dbytes < 0 && (uint64_t)-dbytes > s->used)
+		s->used = 0;
+	else
+		s->used += (uint64_t)dbytes;
+	if (dobjects < 0 && (uint64_t)-dobjects > s->objects)
+		s->objects = 0;
+	else
+		s->objects += (uint64_t)dobjects;
+	pthread_mutex_unlock(&s->lock);
+}
+
+void cfs_osd_usage(cfs_cluster *c, int osd, struct cfs_osd_usage *u)
+{
+	struct osd_store *s = store_get(c, osd);
+
+	u->used = u->objects = 0;
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	u->used = s->used;
+	u->objects = s->objects;
+	pthread_mutex_unlock(&s->lock);
+}
+
+int cfs_osd_reserve(cfs_cluster *c, int osd, uint64_t bytes, uint64_t limit)
+{
+	struct osd_store *s = store_get(c, osd);
+	int r = 0;
+
+	if (!s)
+		return -ENOENT;
+	pthread_mutex_lock(&s->lock);
+	{
+		uint64_t now = s->used + s->reserved;
+
+		/* at or over the limit: refuse even an overwrite (a full OSD
+		 * takes no writes); otherwise refuse what would cross it */
+		if (now >= limit || bytes > limit - now)
+			r = -ENOSPC;
+		else
+			s->reserved += bytes;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+void cfs_osd_unreserve(cfs_cluster *c, int osd, uint64_t bytes)
+{
+	struct osd_store *s = store_get(c, osd);
+
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->reserved = bytes > s->reserved ? 0 : s->reserved - bytes;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Scan one PG folder (open at fd, consumed). */
+static int scan_pgdir(int fd, int cleanup, struct cfs_osd_usage *u)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *de;
+
+	if (!d) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	while ((de = readdir(d)) != NULL) {
+		struct stat st;
+
+		if (de->d_name[0] == '.') {
+			/* a temporary copy left by a crash */
+			if (cleanup && !strncmp(de->d_name, ".tmp.", 5))
+				unlinkat(dirfd(d), de->d_name, 0);
+			continue;
+		}
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+			    0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		u->used += (uint64_t)st.st_size;
+		u->objects++;
+	}
+	closedir(d);
+	return 0;
+}
+
+static int scan_store(cfs_cluster *c, struct osd_store *s, int cleanup,
+		      struct cfs_osd_usage *u)
+{
+	int fd = dup(s->dirfd);
+	DIR *d;
+	struct dirent *de;
+	int r = 0;
+
+	u->used = u->objects = 0;
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	rewinddir(d);
+	while ((de = readdir(d)) != NULL) {
+		uint32_t ps;
+		int pfd;
+
+		if (pg_dirname_parse(de->d_name, c->pool_id, c->pg_num,
+				     &ps))
+			continue;
+		pfd = openat(dirfd(d), de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (pfd < 0)
+			continue;
+		r = scan_pgdir(pfd, cleanup, u);
+		if (r)
+			break;
+	}
+	closedir(d);
+	return r;
+}
+
+int cfs_osd_scan(cfs_cluster *c, int osd, struct cfs_osd_usage *u)
+{
+	struct osd_store *s = store_get(c, osd);
+
+	if (!s)
+		return -ENOENT;
+	return scan_store(c, s, 0, u);
+}
+
+/* ---- usage persistence ---- */
+
+int usage_mark_dirty(cfs_cluster *c)
+{
+	int r = 0;
+
+	if (atomic_load(&c->usage_dirty))
+		return 0;
+	if (c->rdonly)
+		return -EROFS;
+	pthread_mutex_lock(&c->dirty_lock);
+	if (!atomic_load(&c->usage_dirty)) {
+		int fd = openat(c->dirfd, "usage.dirty",
+				O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+		if (fd < 0)
+			r = -errno;
+		if (fd >= 0)
+			close(fd);
+		if (!r)
+			atomic_store(&c->usage_dirty, 1);
+	}
+	pthread_mutex_unlock(&c->dirty_lock);
+	return r;
+}
+
+int usage_load(cfs_cluster *c)
+{
+	const struct cfs_osdmap *m = c->cur;
+	char *text = NULL;
+	json_t *root = NULL, *osds = NULL;
+	int dirty = faccessat(c->dirfd, "usage.dirty", F_OK, 0) == 0;
+	char path[PATH_MAX];
+	int r = 0;
+
+	snprintf(path, sizeof(path), "%s/usage.json", c->dir);
+	if (!dirty && cfs_read_file(path, &text, NULL) == 0) {
+		root = json_loads(text, 0, NULL);
+		osds = json_object_get(root, "osds");
+		if (!json_is_object(osds))
+			osds = NULL; /* unreadable: rescan every OSD */
+	}
+	for (int i = 0; i < m->max_osd; i++) {
+		struct osd_store *s = store_get(c, i);
+		char key[16];
+		json_t *e, *used, *objs;
+
+		if (!s)
+			continue;
+		snprintf(key, sizeof(key), "%d", i);
+		e = osds ? json_object_get(osds, key) : NULL;
+		used = json_object_get(e, "used");
+		objs = json_object_get(e, "objects");
+		if (json_is_integer(used) && json_is_integer(objs) &&
+		    json_integer_value(used) >= 0 &&
+		    json_integer_value(objs) >= 0) {
+			s->used = (uint64_t)json_integer_value(used);
+			s->objects = (uint64_t)json_integer_value(objs);
+		} else {
+			struct cfs_osd_usage u;
+
+			r = scan_store(c, s, !c->rdonly, &u);
+			if (r)
+				break;
+			s->used = u.used;
+			s->objects = u.objects;
+		}
+	}
+	json_decref(root);
+	free(text);
+	return r;
+}
+
+int usage_save(cfs_cluster *c)
+{
+	json_t *root = json_object(), *osds = json_object();
+	char path[PATH_MAX], *text;
+	int r;
+
+	if (!root || !osds) {
+		json_decref(root);
+		json_decref(osds);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < CFS_MAX_OSD; i++) {
+		struct osd_store *s = store_get(c, i);
+		char key[16];
+
+		if (!s)
+			continue;
+		snprintf(key, sizeof(key), "%d", i);
+		pthread_mutex_lock(&s->lock);
+		json_object_set_new(osds, key,
+				    json_pack("{s:I, s:I}", "used",
+					      (json_int_t)s->used, "objects",
+					      (json_int_t)s->objects));
+		pthread_mutex_unlock(&s->lock);
+	}
+	json_object_set_new(root, "osds", osds);
+	text = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(root);
+	if (!text)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/usage.json", c->dir);
+	r = cfs_write_replace(path, text, strlen(text));
+	free(text);
+	if (r)
+		return r;
+	if (unlinkat(c->dirfd, "usage.dirty", 0) < 0 && errno != ENOENT)
+		return -errno;
+	atomic_store(&c->usage_dirty, 0);
+	return 0;
+}
+
+/* ---- objects: remove, copy, list ---- */
+
+int obj_relpath(const cfs_cluster *c, uint32_t ps, const char *name,
+		char *buf, size_t len, char *dirbuf, size_t dirlen)
+{
+	char esc[256], pgd[64];
+	int r = obj_escape(name, esc, sizeof(esc));
+
+	if (r)
+		return r;
+	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	if (dirbuf)
+		snprintf(dirbuf, dirlen, "%s", pgd);
+	if ((size_t)snprintf(buf, len, "%s/%s", pgd, esc) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int obj_relpath_tmp(const cfs_cluster *c, uint32_t ps, const char *name,
+		    char *buf, size_t len)
+{
+	char esc[256], pgd[64];
+	int r = obj_escape(name, esc, sizeof(esc));
+
+	if (r)
+		return r;
+	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	if ((size_t)snprintf(buf, len, "%s/.tmp.%s", pgd, esc) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int cfs_obj_remove(cfs_cluster *c, int osd, uint32_t ps, const char *name)
+{
+	struct osd_store *s = store_get(c, osd);
+	char rel[PATH_MAX];
+	struct stat st;
+	int r;
+
+	if (!s)
+		return -ENOENT;
+	r = obj_relpath(c, ps, name, rel, sizeof(rel), NULL, 0);
+	if (r)
+		return r;
+	fdcache_forget(c->fdc, osd, ps, name);
+	if (fstatat(s->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	r = usage_mark_dirty(c);
+	if (r)
+		return r;
+	if (unlinkat(s->dirfd, rel, 0) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	store_account(s, -(int64_t)st.st_size, -1);
+	return 0;
+}
+
+static int pread_full(int fd, char *buf, size_t len, uint64_t off,
+		      size_t *got)
+{
+	size_t n = 0;
+
+	while (n < len) {
+		ssize_t r = pread(fd, buf + n, len - n, (off_t)(off + n));
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*got = n;
+	return 0;
+}
+
+static int pwrite_full(int fd, const char *buf, size_t len, uint64_t off)
+{
+	size_t n = 0;
+
+	while (n < len) {
+		ssize_t r = pwrite(fd, buf + n, len - n, (off_t)(off + n));
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		n += (size_t)r;
+	}
+	return 0;
+}
+
+int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
+		 const char *name, uint64_t *bytes)
+{
+	struct osd_store *ds = store_get(c, dst), *ss = store_get(c, src);
+	char rel[PATH_MAX], tmp[PATH_MAX];
+	char *a = NULL, *b = NULL;
+	uint64_t size, off;
+	struct stat st;
+	int sfd = -1, tfd = -1, r, existed;
+
+	if (!ds || !ss)
+		return -ENOENT;
+	r = obj_relpath(c, ps, name, rel, sizeof(rel), NULL, 0);
+	if (!r)
+		r = obj_relpath_tmp(c, ps, name, tmp, sizeof(tmp));
+	if (r)
+		return r;
+	sfd = openat(ss->dirfd, rel, O_RDONLY | O_CLOEXEC);
+	if (sfd < 0) {
+		r = errno;
+		return (r == ENOENT || r == ENOTDIR) ? -ENOENT : -r;
+	}
+	if (fstat(sfd, &st) < 0) {
+		r = -errno;
+		goto out;
+	}
+	size = (uint64_t)st.st_size;
+	a = malloc(COPY_CHUNK);
+	b = malloc(COPY_CHUNK);
+	if (!a || !b) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = usage_mark_dirty(c);
+	if (r)
+		goto out;
+	unlinkat(ds->dirfd, tmp, 0);
+	tfd = openat(ds->dirfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+		     0644);
+	if (tfd < 0) {
+		r = errno == ENOENT ? -ESTALE : -errno; /* no PG folder */
+		goto out;
+	}
+	for (off = 0; off < size;) {
+		size_t want = size - off > COPY_CHUNK ? COPY_CHUNK
+						      : (size_t)(size - off);
+		size_t got;
+
+		r = pread_full(sfd, a, want, off, &got);
+		if (r)
+			goto fail;
+		if (got != want) {
+			r = -EIO; /* the source shrank under us */
+			goto fail;
+		}
+		r = pwrite_full(tfd, a, got, off);
+		if (r)
+			goto fail;
+		off += got;
+	}
+	if (fsync(tfd) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	/* verify before the copy replaces anything */
+	for (off = 0; off < size;) {
+		size_t want = size - off > COPY_CHUNK ? COPY_CHUNK
+						      : (size_t)(size - off);
+		size_t g1, g2;
+
+		r = pread_full(sfd, a, want, off, &g1);
+		if (!r)
+			r = pread_full(tfd, b, want, off, &g2);
+		if (r)
+			goto fail;
+		if (g1 != want || g2 != want || memcmp(a, b, want)) {
+			r = -EIO;
+			goto fail;
+		}
+		off += want;
+	}
+	fdcache_forget(c->fdc, dst, ps, name);
+	existed = fstatat(ds->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (renameat(ds->dirfd, tmp, ds->dirfd, rel) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	store_account(ds, (int64_t)size - (existed ? (int64_t)st.st_size : 0),
+		      existed ? 0 : 1);
+	if (bytes)
+		*bytes = size;
+	r = 0;
+	goto out;
+fail:
+	unlinkat(ds->dirfd, tmp, 0);
+out:
+	if (tfd >= 0)
+		close(tfd);
+	if (sfd >= 0)
+		close(sfd);
+	free(a);
+	free(b);
+	return r;
+}
+
+int cfs_obj_path(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+		 char *buf, size_t len)
+{
+	char rel[PATH_MAX];
+	int r = obj_relpath(c, ps, name, rel, sizeof(rel), NULL, 0);
+
+	if (r)
+		return r;
+	if ((size_t)snprintf(buf, len, "%s/osd.%d/current/%s", c->dir, osd,
+			     rel) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct cfs_obj_entry *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+void cfs_obj_entries_free(struct cfs_obj_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(e[i].name);
+	free(e);
+}
+
+int cfs_pg_list(cfs_cluster *c, int osd, uint32_t ps,
+		struct cfs_obj_entry **out, size_t *nout)
+{
+	struct osd_store *s = store_get(c, osd);
+	struct cfs_obj_entry *v = NULL;
+	size_t n = 0, cap = 0;
+	char pgd[64];
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	*out = NULL;
+	*nout = 0;
+	if (!s)
+		return -ENOENT;
+	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	fd = openat(s->dirfd, pgd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while ((de = readdir(d)) != NULL) {
+		char name[256];
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (obj_unescape(de->d_name, name, sizeof(name)))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+			    0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			struct cfs_obj_entry *nv =
+				realloc(v, nc * sizeof(*nv));
+
+			if (!nv)
+				goto nomem;
+			v = nv;
+			cap = nc;
+		}
+		v[n].name = strdup(name);
+		if (!v[n].name)
+			goto nomem;
+		v[n].size = (uint64_t)st.st_size;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), entry_cmp);
+	*out = v;
+	*nout = n;
+	return 0;
+nomem:
+	closedir(d);
+	cfs_obj_entries_free(v, n);
+	return -ENOMEM;
+}
+
+int cfs_pg_remove_dir(cfs_cluster *c, int osd, uint32_t ps)
+{
+	struct osd_store *s = store_get(c, osd);
+	char pgd[64];
+	int fd;
+
+	if (!s)
+		return -ENOENT;
+	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	/* leftover temporary copies go with it */
+	fd = openat(s->dirfd, pgd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		DIR *d = fdopendir(fd);
+		struct dirent *de;
+
+		if (d) {
+			while ((de = readdir(d)) != NULL)
+				if (!strncmp(de->d_name, ".tmp.", 5))
+					unlinkat(dirfd(d), de->d_name, 0);
+			closedir(d);
+		} else {
+			close(fd);
+		}
+	}
+	if (unlinkat(s->dirfd, pgd, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}

@@ -1,0 +1,807 @@
+/*
+ * osdmap.c - osdmap snapshots: getters, JSON persistence, and the changes
+ * (`osd out`, `osd crush reweight`, ...) that each make a new epoch.
+ *
+ * A change clones the current map, edits the clone, recomputes the derived
+ * tables (pgtable.c), writes crushmap.txt and then cluster.json (the commit
+ * point) atomically, and only then swaps the clone in.  A failure anywhere
+ * leaves the installed map and the files as they were.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+#include <uuid/uuid.h>
+
+#include "osdsim_i.h"
+#include "placement.h"
+#include "util.h"
+
+struct cfs_osdmap *osdmap_alloc(void)
+{
+	struct cfs_osdmap *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	atomic_init(&m->ref, 1);
+	m->full_ratio = 0.95;
+	m->backfillfull_ratio = 0.90;
+	m->nearfull_ratio = 0.85;
+	return m;
+}
+
+void osdmap_free(struct cfs_osdmap *m)
+{
+	if (!m)
+		return;
+	free(m->osds);
+	if (m->crush)
+		pl_map_destroy(m->crush);
+	free(m->weights);
+	free(m->pgs);
+	free(m->rule_share);
+	free(m->in_rule);
+	free(m);
+}
+
+int osdmap_ensure_osd(struct cfs_osdmap *m, int id)
+{
+	struct cfs_osd_state *n;
+
+	if (id < 0 || id >= CFS_MAX_OSD)
+		return -EINVAL;
+	if (id < m->max_osd)
+		return 0;
+	n = realloc(m->osds, sizeof(*n) * (size_t)(id + 1));
+	if (!n)
+		return -ENOMEM;
+	memset(n + m->max_osd, 0, sizeof(*n) * (size_t)(id + 1 - m->max_osd));
+	m->osds = n;
+	m->max_osd = id + 1;
+	return 0;
+}
+
+static int crush_clone(const pl_map *src, pl_map **out)
+{
+	char *text = NULL, err[256];
+	size_t len = 0;
+	int r = pl_map_to_text(src, &text, &len);
+
+	if (r)
+		return r;
+	r = pl_parse_text(text, len, "crushmap", out, err, sizeof(err));
+	if (r)
+		cfs_log(CFS_LOG_ERR, "crush map does not read back: %s", err);
+	free(text);
+	return r;
+}
+
+int osdmap_canon_crush(struct cfs_osdmap *m)
+{
+	pl_map *canon;
+	int r = pl_map_finalize(m->crush);
+
+	if (!r)
+		r = crush_clone(m->crush, &canon);
+	if (r)
+		return r;
+	pl_map_destroy(m->crush);
+	m->crush = canon;
+	return 0;
+}
+
+int osdmap_clone(const struct cfs_osdmap *m, struct cfs_osdmap **out)
+{
+	struct cfs_osdmap *n = osdmap_alloc();
+	int r;
+
+	if (!n)
+		return -ENOMEM;
+	n->epoch = m->epoch;
+	memcpy(n->fsid, m->fsid, sizeof(n->fsid));
+	n->full_ratio = m->full_ratio;
+	n->backfillfull_ratio = m->backfillfull_ratio;
+	n->nearfull_ratio = m->nearfull_ratio;
+	n->full_policy = m->full_policy;
+	n->pool = m->pool;
+	n->created = m->created;
+	n->modified = m->modified;
+	if (m->max_osd) {
+		r = osdmap_ensure_osd(n, m->max_osd - 1);
+		if (r)
+			goto err;
+		memcpy(n->osds, m->osds, sizeof(*n->osds) * (size_t)m->max_osd);
+	}
+	r = crush_clone(m->crush, &n->crush);
+	if (r)
+		goto err;
+	*out = n;
+	return 0;
+err:
+	osdmap_free(n);
+	return r;
+}
+
+/* ---- getters ---- */
+
+const cfs_osdmap *cfs_osdmap_get(cfs_cluster *c)
+{
+	struct cfs_osdmap *m;
+
+	pthread_mutex_lock(&c->map_lock);
+	m = c->cur;
+	atomic_fetch_add(&m->ref, 1);
+	pthread_mutex_unlock(&c->map_lock);
+	return m;
+}
+
+void cfs_osdmap_put(const cfs_osdmap *cm)
+{
+	struct cfs_osdmap *m = (struct cfs_osdmap *)cm;
+
+	if (m && atomic_fetch_sub(&m->ref, 1) == 1)
+		osdmap_free(m);
+}
+
+void osdmap_install(cfs_cluster *c, struct cfs_osdmap *m)
+{
+	struct cfs_osdmap *old;
+
+	pthread_mutex_lock(&c->map_lock);
+	old = c->cur;
+	c->cur = m;
+	pthread_mutex_unlock(&c->map_lock);
+	cfs_osdmap_put(old);
+}
+
+uint32_t cfs_osdmap_epoch(const cfs_osdmap *m) { return m->epoch; }
+const char *cfs_osdmap_fsid(const cfs_osdmap *m) { return m->fsid; }
+const pl_map *cfs_osdmap_crush(const cfs_osdmap *m) { return m->crush; }
+int cfs_osdmap_max_osd(const cfs_osdmap *m) { return m->max_osd; }
+const struct cfs_pool_info *cfs_osdmap_pool(const cfs_osdmap *m)
+{
+	return &m->pool;
+}
+double cfs_osdmap_full_ratio(const cfs_osdmap *m) { return m->full_ratio; }
+double cfs_osdmap_backfillfull_ratio(const cfs_osdmap *m)
+{
+	return m->backfillfull_ratio;
+}
+double cfs_osdmap_nearfull_ratio(const cfs_osdmap *m)
+{
+	return m->nearfull_ratio;
+}
+int cfs_osdmap_full_policy(const cfs_osdmap *m) { return m->full_policy; }
+
+const char *cfs_full_policy_name(int policy)
+{
+	return policy == CFS_FULL_POOL ? "pool" : "osd";
+}
+
+int cfs_osdmap_exists(const cfs_osdmap *m, int id)
+{
+	return id >= 0 && id < m->max_osd && m->osds[id].exists;
+}
+
+int cfs_osdmap_is_up(const cfs_osdmap *m, int id)
+{
+	return cfs_osdmap_exists(m, id) && m->osds[id].up;
+}
+
+int cfs_osdmap_is_in(const cfs_osdmap *m, int id)
+{
+	return cfs_osdmap_exists(m, id) && m->osds[id].reweight > 0;
+}
+
+static uint64_t ratio_limit(const cfs_osdmap *m, int osd, double r)
+{
+	if (!cfs_osdmap_exists(m, osd))
+		return 0;
+	return (uint64_t)((long double)m->osds[osd].capacity * r);
+}
+
+uint64_t cfs_osdmap_full_limit(const cfs_osdmap *m, int osd)
+{
+	return ratio_limit(m, osd, m->full_ratio);
+}
+
+uint64_t cfs_osdmap_backfillfull_limit(const cfs_osdmap *m, int osd)
+{
+	return ratio_limit(m, osd, m->backfillfull_ratio);
+}
+
+uint64_t cfs_osdmap_nearfull_limit(const cfs_osdmap *m, int osd)
+{
+	return ratio_limit(m, osd, m->nearfull_ratio);
+}
+
+int cfs_osdmap_osd_in_rule(const cfs_osdmap *m, int osd)
+{
+	return osd >= 0 && osd < m->max_osd && m->in_rule && m->in_rule[osd];
+}
+
+/* The weight of id in the first bucket holding it (16.16), 0 if none. */
+static uint32_t crush_item_weight(const pl_map *cm, int id)
+{
+	int parent = pl_map_parent(cm, id);
+
+	if (!parent)
+		return 0;
+	for (int i = 0; i < pl_map_bucket_size(cm, parent); i++)
+		if (pl_map_bucket_item(cm, parent, i) == id)
+			return pl_map_bucket_item_weight(cm, parent, i);
+	return 0;
+}
+
+int cfs_osdmap_osd(const cfs_osdmap *m, int id, struct cfs_osd_info *out)
+{
+	const struct cfs_osd_state *s;
+	int parent;
+
+	if (!cfs_osdmap_exists(m, id))
+		return -ENOENT;
+	s = &m->osds[id];
+	memset(out, 0, sizeof(*out));
+	out->id = id;
+	out->exists = 1;
+	out->up = s->up;
+	out->reweight = s->reweight;
+	out->primary_affinity = s->primary_affinity;
+	out->capacity = s->capacity;
+	memcpy(out->uuid, s->uuid, sizeof(out->uuid));
+	out->crush_weight = crush_item_weight(m->crush, id);
+	parent = pl_map_parent(m->crush, id);
+	if (parent && pl_map_item_name(m->crush, parent))
+		snprintf(out->host, sizeof(out->host), "%s",
+			 pl_map_item_name(m->crush, parent));
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
+{
+	json_t *root = json_object(), *pool, *osds;
+	char *crush = NULL, *text;
+	size_t clen;
+	int r;
+
+	if (!root)
+		return -ENOMEM;
+	r = pl_map_to_text(m->crush, &crush, &clen);
+	if (r) {
+		json_decref(root);
+		return r;
+	}
+	pool = json_pack(
+		"{s:I, s:s, s:i, s:i, s:I, s:I, s:i, s:I, s:I, s:I}", "id",
+		(json_int_t)m->pool.id, "name", m->pool.name, "size",
+		m->pool.size, "min_size", m->pool.min_size, "pg_num",
+		(json_int_t)m->pool.pg_num, "pgp_num",
+		(json_int_t)m->pool.pgp_num, "crush_rule", m->pool.crush_rule,
+		"object_size", (json_int_t)m->pool.object_size, "stripe_unit",
+		(json_int_t)m->pool.stripe_unit, "stripe_count",
+		(json_int_t)m->pool.stripe_count);
+	osds = json_array();
+	for (int i = 0; i < m->max_osd; i++) {
+		const struct cfs_osd_state *s = &m->osds[i];
+
+		if (!s->exists)
+			continue;
+		json_array_append_new(
+			osds,
+			json_pack("{s:i, s:s, s:b, s:I, s:I, s:I}", "id", i,
+				  "uuid", s->uuid, "up", s->up, "reweight",
+				  (json_int_t)s->reweight, "primary_affinity",
+				  (json_int_t)s->primary_affinity, "capacity",
+				  (json_int_t)s->capacity));
+	}
+	json_object_set_new(root, "fsid", json_string(m->fsid));
+	json_object_set_new(root, "epoch", json_integer(m->epoch));
+	json_object_set_new(root, "created", json_integer(m->created));
+	json_object_set_new(root, "modified", json_integer(m->modified));
+	json_object_set_new(root, "full_policy",
+			    json_string(cfs_full_policy_name(m->full_policy)));
+	json_object_set_new(root, "full_ratio", json_real(m->full_ratio));
+	json_object_set_new(root, "backfillfull_ratio",
+			    json_real(m->backfillfull_ratio));
+	json_object_set_new(root, "nearfull_ratio",
+			    json_real(m->nearfull_ratio));
+	json_object_set_new(root, "pool", pool);
+	json_object_set_new(root, "osds", osds);
+	json_object_set_new(root, "crush_map", json_stringn(crush, clen));
+	free(crush);
+	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!text)
+		return -ENOMEM;
+	*out = text;
+	*len = strlen(text);
+	return 0;
+}
+
+static int bad(char *err, size_t errlen, const char *path, const char *what)
+{
+	snprintf(err, errlen, "%s: %s", path, what);
+	return CFS_ECORRUPT;
+}
+
+static int get_int(json_t *o, const char *key, json_int_t lo, json_int_t hi,
+		   json_int_t *v)
+{
+	json_t *x = json_object_get(o, key);
+
+	if (!json_is_integer(x))
+		return -1;
+	*v = json_integer_value(x);
+	return (*v < lo || *v > hi) ? -1 : 0;
+}
+
+static int get_ratio(json_t *o, const char *key, double *v)
+{
+	json_t *x = json_object_get(o, key);
+
+	if (!json_is_number(x))
+		return -1;
+	*v = json_number_value(x);
+	return (*v > 0 && *v <= 1.0) ? 0 : -1;
+}
+
+int osdmap_from_json(const char *text, size_t len, const char *path,
+		     struct cfs_osdmap **out, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root, *pool, *osds, *x;
+	struct cfs_osdmap *m = NULL;
+	char what[320], fld[64], perr[512];
+	json_int_t v;
+	size_t i;
+	int r;
+
+	root = json_loadb(text, len, 0, &je);
+	if (!root) {
+		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column,
+			 je.text);
+		return CFS_ECORRUPT;
+	}
+	m = osdmap_alloc();
+	if (!m) {
+		json_decref(root);
+		return -ENOMEM;
+	}
+#define FIELD(cond, name)                                                     \
+	do {                                                                  \
+		if (cond) {                                                   \
+			snprintf(what, sizeof(what),                          \
+				 "field '%s' is missing or invalid", name);   \
+			r = bad(err, errlen, path, what);                     \
+			goto fail;                                            \
+		}                                                             \
+	} while (0)
+
+	x = json_object_get(root, "fsid");
+	FIELD(!json_is_string(x) || strlen(json_string_value(x)) != 36,
+	      "fsid");
+	memcpy(m->fsid, json_string_value(x), 37);
+	FIELD(get_int(root, "epoch", 1, UINT32_MAX, &v), "epoch");
+	m->epoch = (uint32_t)v;
+	if (!get_int(root, "created", 0, INT64_MAX, &v))
+		m->created = (time_t)v;
+	if (!get_int(root, "modified", 0, INT64_MAX, &v))
+		m->modified = (time_t)v;
+	x = json_object_get(root, "full_policy");
+	FIELD(!json_is_string(x) ||
+		      (strcmp(json_string_value(x), "osd") &&
+		       strcmp(json_string_value(x), "pool")),
+	      "full_policy");
+	m->full_policy = strcmp(json_string_value(x), "pool") ? CFS_FULL_OSD
+							      : CFS_FULL_POOL;
+	FIELD(get_ratio(root, "full_ratio", &m->full_ratio), "full_ratio");
+	FIELD(get_ratio(root, "backfillfull_ratio", &m->backfillfull_ratio),
+	      "backfillfull_ratio");
+	FIELD(get_ratio(root, "nearfull_ratio", &m->nearfull_ratio),
+	      "nearfull_ratio");
+
+	pool = json_object_get(root, "pool");
+	FIELD(!json_is_object(pool), "pool");
+	FIELD(get_int(pool, "id", 0, INT32_MAX, &v), "pool.id");
+	m->pool.id = v;
+	x = json_object_get(pool, "name");
+	FIELD(!json_is_string(x) ||
+		      strlen(json_string_value(x)) >= sizeof(m->pool.name),
+	      "pool.name");
+	snprintf(m->pool.name, sizeof(m->pool.name), "%s",
+		 json_string_value(x));
+	FIELD(get_int(pool, "size", 1, CFS_MAX_REP, &v), "pool.size");
+	m->pool.size = (int)v;
+	FIELD(get_int(pool, "min_size", 1, m->pool.size, &v),
+	      "pool.min_size");
+	m->pool.min_size = (int)v;
+	FIELD(get_int(pool, "pg_num", 1, 1 << 20, &v), "pool.pg_num");
+	m->pool.pg_num = (uint32_t)v;
+	FIELD(get_int(pool, "pgp_num", 1, m->pool.pg_num, &v),
+	      "pool.pgp_num");
+	m->pool.pgp_num = (uint32_t)v;
+	FIELD(get_int(pool, "crush_rule", 0, PL_MAX_RULES - 1, &v),
+	      "pool.crush_rule");
+	m->pool.crush_rule = (int)v;
+	FIELD(get_int(pool, "object_size", 1, UINT32_MAX, &v),
+	      "pool.object_size");
+	m->pool.object_size = (uint32_t)v;
+	FIELD(get_int(pool, "stripe_unit", 1, m->pool.object_size, &v) ||
+		      m->pool.object_size % (uint32_t)v,
+	      "pool.stripe_unit");
+	m->pool.stripe_unit = (uint32_t)v;
+	FIELD(get_int(pool, "stripe_count", 1, 65536, &v),
+	      "pool.stripe_count");
+	m->pool.stripe_count = (uint32_t)v;
+
+	osds = json_object_get(root, "osds");
+	FIELD(!json_is_array(osds), "osds");
+	json_array_foreach(osds, i, x)
+	{
+		json_t *u = json_object_get(x, "uuid"), *up;
+		struct cfs_osd_state *s;
+		int id;
+
+		snprintf(fld, sizeof(fld), "osds[%zu]", i);
+		FIELD(!json_is_object(x), fld);
+		snprintf(fld, sizeof(fld), "osds[%zu].id", i);
+		FIELD(get_int(x, "id", 0, CFS_MAX_OSD - 1, &v), fld);
+		id = (int)v;
+		r = osdmap_ensure_osd(m, id);
+		if (r)
+			goto fail;
+		s = &m->osds[id];
+		snprintf(fld, sizeof(fld), "osds[%zu].id (duplicate)", i);
+		FIELD(s->exists, fld);
+		s->exists = 1;
+		snprintf(fld, sizeof(fld), "osds[%zu].uuid", i);
+		FIELD(!json_is_string(u) || strlen(json_string_value(u)) != 36,
+		      fld);
+		memcpy(s->uuid, json_string_value(u), 37);
+		up = json_object_get(x, "up");
+		snprintf(fld, sizeof(fld), "osds[%zu].up", i);
+		FIELD(!json_is_boolean(up), fld);
+		s->up = json_is_true(up);
+		snprintf(fld, sizeof(fld), "osds[%zu].reweight", i);
+		FIELD(get_int(x, "reweight", 0, CFS_WEIGHT_ONE, &v), fld);
+		s->reweight = (uint32_t)v;
+		snprintf(fld, sizeof(fld), "osds[%zu].primary_affinity", i);
+		FIELD(get_int(x, "primary_affinity", 0, CFS_WEIGHT_ONE, &v),
+		      fld);
+		s->primary_affinity = (uint32_t)v;
+		snprintf(fld, sizeof(fld), "osds[%zu].capacity", i);
+		FIELD(get_int(x, "capacity", 0, INT64_MAX, &v), fld);
+		s->capacity = (uint64_t)v;
+	}
+	x = json_object_get(root, "crush_map");
+	FIELD(!json_is_string(x), "crush_map");
+	if (cfs_pathf(what, sizeof(what), "%s (crush_map)", path))
+		snprintf(what, sizeof(what), "crush_map");
+	r = pl_parse_text(json_string_value(x), json_string_length(x), what,
+			  &m->crush, perr, sizeof(perr));
+	if (r) {
+		snprintf(err, errlen, "%s", perr);
+		r = CFS_ECORRUPT;
+		goto fail;
+	}
+	FIELD(!pl_map_rule_exists(m->crush, m->pool.crush_rule),
+	      "pool.crush_rule (no such rule in the crush map)");
+#undef FIELD
+	json_decref(root);
+	*out = m;
+	return 0;
+fail:
+	json_decref(root);
+	osdmap_free(m);
+	return r;
+}
+
+int osdmap_persist(const char *dir, const struct cfs_osdmap *m)
+{
+	char path[PATH_MAX], *text = NULL;
+	size_t len;
+	int r;
+
+	r = pl_map_to_text(m->crush, &text, &len);
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "%s/crushmap.txt", dir);
+	r = cfs_write_atomic(path, text, len);
+	free(text);
+	if (r)
+		return r;
+	r = osdmap_to_json(m, &text, &len);
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), "%s/cluster.json", dir);
+	r = cfs_write_atomic(path, text, len);
+	free(text);
+	return r;
+}
+
+/* ---- changes ---- */
+
+static int update_begin(cfs_cluster *c, struct cfs_osdmap **next)
+{
+	int r;
+
+	if (c->rdonly)
+		return -EROFS;
+	pthread_mutex_lock(&c->update_lock);
+	r = osdmap_clone(c->cur, next);
+	if (r)
+		pthread_mutex_unlock(&c->update_lock);
+	return r;
+}
+
+static void update_abort(cfs_cluster *c, struct cfs_osdmap *next)
+{
+	osdmap_free(next);
+	pthread_mutex_unlock(&c->update_lock);
+}
+
+static int update_commit(cfs_cluster *c, struct cfs_osdmap *next)
+{
+	int r;
+
+	next->epoch = c->cur->epoch + 1;
+	next->modified = time(NULL);
+	/* The crush map lives as crushtool text, whose weights have three
+	 * decimals: install what the text says, so that a restart maps
+	 * exactly as the live map did. */
+	r = osdmap_canon_crush(next);
+	if (!r)
+		r = osdmap_finish(next);
+	if (!r)
+		r = osdmap_persist(c->dir, next);
+	if (r) {
+		update_abort(c, next);
+		return r;
+	}
+	osdmap_install(c, next);
+	pthread_mutex_unlock(&c->update_lock);
+	return 0;
+}
+
+#define CHANGE_OSD(c, osd, next, body)                                        \
+	do {                                                                  \
+		int r_ = update_begin(c, &next);                              \
+		if (r_)                                                       \
+			return r_;                                            \
+		if (!cfs_osdmap_exists(next, osd)) {                          \
+			update_abort(c, next);                                \
+			return -ENOENT;                                       \
+		}                                                             \
+		body;                                                         \
+		return update_commit(c, next);                                \
+	} while (0)
+
+int cfs_osd_mark_out(cfs_cluster *c, int osd)
+{
+	struct cfs_osdmap *n;
+
+	CHANGE_OSD(c, osd, n, n->osds[osd].reweight = 0);
+}
+
+int cfs_osd_mark_in(cfs_cluster *c, int osd)
+{
+	struct cfs_osdmap *n;
+
+	/* Ceph: `osd in` sets the weight back to 1.0 (CEPH_OSD_IN). */
+	CHANGE_OSD(c, osd, n, n->osds[osd].reweight = CFS_WEIGHT_ONE);
+}
+
+int cfs_osd_mark_down(cfs_cluster *c, int osd)
+{
+	struct cfs_osdmap *n;
+
+	CHANGE_OSD(c, osd, n, n->osds[osd].up = 0);
+}
+
+int cfs_osd_mark_up(cfs_cluster *c, int osd)
+{
+	struct cfs_osdmap *n;
+
+	CHANGE_OSD(c, osd, n, n->osds[osd].up = 1);
+}
+
+int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight)
+{
+	struct cfs_osdmap *n;
+
+	if (weight > CFS_WEIGHT_ONE)
+		return -EINVAL;
+	CHANGE_OSD(c, osd, n, n->osds[osd].reweight = weight);
+}
+
+int cfs_osd_primary_affinity(cfs_cluster *c, int osd, uint32_t aff)
+{
+	struct cfs_osdmap *n;
+
+	if (aff > CFS_WEIGHT_ONE)
+		return -EINVAL;
+	CHANGE_OSD(c, osd, n, n->osds[osd].primary_affinity = aff);
+}
+
+int cfs_osd_set_capacity(cfs_cluster *c, int osd, uint64_t bytes)
+{
+	struct cfs_osdmap *n;
+
+	if (bytes > (uint64_t)INT64_MAX)
+		return -ERANGE;
+	CHANGE_OSD(c, osd, n, n->osds[osd].capacity = bytes);
+}
+
+int cfs_osd_crush_reweight(cfs_cluster *c, int osd, uint32_t weight)
+{
+	struct cfs_osdmap *n;
+	int r = update_begin(c, &n);
+
+	if (r)
+		return r;
+	if (!cfs_osdmap_exists(n, osd)) {
+		update_abort(c, n);
+		return -ENOENT;
+	}
+	r = pl_map_adjust_item_weight(n->crush, osd, weight);
+	if (r) {
+		update_abort(c, n);
+		return r == -ENOENT ? -ENXIO : r; /* not in the crush tree */
+	}
+	return update_commit(c, n);
+}
+
+static int set_ratio(cfs_cluster *c, int which, double v)
+{
+	struct cfs_osdmap *n;
+	int r;
+
+	if (!(v > 0 && v <= 1.0))
+		return -EINVAL;
+	r = update_begin(c, &n);
+	if (r)
+		return r;
+	if (which == 0)
+		n->full_ratio = v;
+	else if (which == 1)
+		n->backfillfull_ratio = v;
+	else
+		n->nearfull_ratio = v;
+	return update_commit(c, n);
+}
+
+int cfs_set_full_ratio(cfs_cluster *c, double r) { return set_ratio(c, 0, r); }
+int cfs_set_backfillfull_ratio(cfs_cluster *c, double r)
+{
+	return set_ratio(c, 1, r);
+}
+int cfs_set_nearfull_ratio(cfs_cluster *c, double r)
+{
+	return set_ratio(c, 2, r);
+}
+
+int cfs_set_full_policy(cfs_cluster *c, int policy)
+{
+	struct cfs_osdmap *n;
+	int r;
+
+	if (policy != CFS_FULL_OSD && policy != CFS_FULL_POOL)
+		return -EINVAL;
+	r = update_begin(c, &n);
+	if (r)
+		return r;
+	n->full_policy = policy;
+	return update_commit(c, n);
+}
+
+/* The first bucket that no other bucket holds (a root), 0 if none. */
+static int first_root(const pl_map *cm)
+{
+	for (int pos = 0; pos < pl_map_max_buckets(cm); pos++) {
+		int id = -1 - pos;
+
+		if (pl_map_bucket_exists(cm, id) && !pl_map_parent(cm, id))
+			return id;
+	}
+	return 0;
+}
+
+int cfs_osd_add(cfs_cluster *c, const char *host, uint64_t size, int *idout)
+{
+	struct cfs_osdmap *n;
+	struct osd_store *s;
+	char name[32];
+	int r, id, hid, htype, root;
+	uint32_t w;
+	uuid_t u;
+
+	if (!host || !*host || strlen(host) > 60)
+		return -EINVAL;
+	if (size == 0 || size > (uint64_t)INT64_MAX)
+		return -ERANGE;
+	r = update_begin(c, &n);
+	if (r)
+		return r;
+	/* Ceph gives a new OSD the lowest free id (OSDMonitor::prepare_new). */
+	for (id = 0; id < CFS_MAX_OSD; id++)
+		if (!cfs_osdmap_exists(n, id) &&
+		    !pl_map_device_in_buckets(n->crush, id))
+			break;
+	if (id >= CFS_MAX_OSD) {
+		r = -ENOSPC;
+		goto fail;
+	}
+	/* crush weight = size in TiB (osd_crush_initial_weight = -1), at
+	 * least the smallest non-zero weight so the OSD can take data. */
+	w = (uint32_t)((size * (uint64_t)CFS_WEIGHT_ONE) >> 40);
+	if ((size >> 40) >= 0x8000)
+		w = 0x7fffffff;
+	if (w < CFS_MIN_CRUSH_WEIGHT)
+		w = CFS_MIN_CRUSH_WEIGHT;
+	if (pl_map_item_by_name(n->crush, host, &hid) == 0) {
+		if (hid >= 0) {
+			r = -ENOTDIR; /* the name is a device, not a bucket */
+			goto fail;
+		}
+	} else {
+		if (pl_map_type_by_name(n->crush, "host", &htype))
+			htype = 1;
+		root = first_root(n->crush);
+		if (!root) {
+			r = -ENOENT;
+			goto fail;
+		}
+		r = pl_map_add_bucket(n->crush, 0, PL_BUCKET_STRAW2,
+				      PL_HASH_RJENKINS1, htype, 0, NULL, NULL,
+				      &hid);
+		if (!r)
+			r = pl_map_set_item_name(n->crush, hid, host);
+		if (!r)
+			r = pl_map_bucket_add_item(n->crush, root, hid, 0);
+		if (r)
+			goto fail;
+	}
+	snprintf(name, sizeof(name), "osd.%d", id);
+	if (!pl_map_device_declared(n->crush, id)) {
+		r = pl_map_add_device(n->crush, id, name);
+		if (r)
+			goto fail;
+	}
+	r = pl_map_bucket_add_item(n->crush, hid, id, w);
+	if (r)
+		goto fail;
+	r = pl_map_finalize(n->crush);
+	if (r)
+		goto fail;
+	r = osdmap_ensure_osd(n, id);
+	if (r)
+		goto fail;
+	uuid_generate(u);
+	uuid_unparse_lower(u, n->osds[id].uuid);
+	n->osds[id].exists = 1;
+	n->osds[id].up = 1;
+	n->osds[id].reweight = CFS_WEIGHT_ONE;
+	n->osds[id].primary_affinity = CFS_WEIGHT_ONE;
+	n->osds[id].capacity = size;
+	/* The OSD's folder first: a crash before the map commits leaves an
+	 * empty osd.N that the next `osd add` reuses. */
+	r = osd_store_create(c->dir, id, n->osds[id].uuid);
+	if (r)
+		goto fail;
+	r = store_open(c, id, &s);
+	if (r)
+		goto fail;
+	r = update_commit(c, n);
+	if (!r && idout)
+		*idout = id;
+	return r;
+fail:
+	update_abort(c, n);
+	return r;
+}

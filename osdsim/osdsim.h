@@ -1,0 +1,293 @@
+/*
+ * osdsim.h - the simulated cluster: one directory holding the osdmap, the
+ * crush map and one object store per OSD.  The one public header of
+ * osdsim/ (STYLE.md 11).
+ *
+ * On disk (../shared/DESIGN.md, "On-disk cluster"):
+ *
+ *   DIR/cluster.json     fsid, epoch, pool, ratios, full policy, per-OSD
+ *                        state, and the crush map text: the commit point of
+ *                        every osdmap change (written atomically, so a crash
+ *                        leaves the old map or the new one)
+ *   DIR/crushmap.txt     the crush map in crushtool's text format (a copy of
+ *                        what cluster.json holds, rewritten before it)
+ *   DIR/cluster.lock     flock: one writer (exclusive), or many readers
+ *   DIR/usage.json       per-OSD bytes/objects at the last clean close
+ *   DIR/usage.dirty      exists while a writer may have changed OSD data
+ *                        since usage.json was written: the next open rescans
+ *   DIR/pgstate/P.json   per-PG recovery state (see "PG state" below)
+ *   DIR/osd.N/whoami, DIR/osd.N/fsid
+ *   DIR/osd.N/current/<pool>.<ps hex>_head/<object name>
+ *
+ * Snapshots.  An osdmap is immutable once installed and reference counted:
+ * cfs_osdmap_get() returns the current one, cfs_osdmap_put() releases it.
+ * Every change (cfs_osd_mark_out() ...) builds the next epoch from the
+ * current one, computes its PG -> up/acting table once (a preallocated
+ * workspace, no allocation per mapping), persists it, then swaps it in; a
+ * live daemon sees the change at once and I/O already running finishes on
+ * the map it started with.
+ *
+ * Errors: 0 or -errno; functions taking (err, errlen) also write one line
+ * saying what was wrong and where.  Thread safety: every function may be
+ * called from many threads at once unless noted.
+ */
+#ifndef CRUSHFS_OSDSIM_H
+#define CRUSHFS_OSDSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef struct cfs_cluster cfs_cluster;
+typedef struct cfs_osdmap cfs_osdmap;
+typedef struct pl_map pl_map; /* placement.h */
+
+#define CFS_MAX_OSD 65536 /* OSD ids are 0 .. CFS_MAX_OSD-1 */
+#define CFS_MAX_REP 16	  /* pool size limit (and ol_placement's arrays) */
+#define CFS_WEIGHT_ONE 0x10000 /* 16.16 fixed point 1.0 */
+
+enum cfs_full_policy {
+	CFS_FULL_OSD = 0,  /* refuse writes whose acting set holds a full OSD */
+	CFS_FULL_POOL = 1, /* one full OSD in the rule refuses all writes */
+};
+
+/* ---- creating a cluster (cluster.c) ---- */
+struct cfs_mkfs_opts {
+	int nosds;		/* default 12 */
+	int nhosts;		/* default 4 */
+	uint64_t osd_size;	/* default 1 GiB */
+	int osd_size_set;	/* osd_size given (else crush weights decide
+				 * capacities with --crush-map) */
+	uint32_t pg_num;	/* default 128 */
+	uint32_t pgp_num;	/* 0: = pg_num */
+	int size, min_size;	/* default 3 / 2; min_size 0: size - size/2 */
+	uint32_t object_size;	/* default 4 MiB */
+	uint32_t stripe_unit;	/* 0: = object_size */
+	uint32_t stripe_count;	/* default 1 */
+	const char *crush_map;	/* text map file, or NULL for the default map */
+	int crush_rule;		/* -1: first replicated rule */
+	int full_policy;	/* enum cfs_full_policy */
+	int force;		/* replace an existing cluster */
+	const char *pool_name;	/* default "crushfs_data" */
+};
+void cfs_mkfs_opts_init(struct cfs_mkfs_opts *o);
+/* Builds DIR.tmp-XXXXXX completely, then renames it to DIR (exchanging an
+ * old cluster atomically with --force), so DIR is never half made. */
+int cfs_mkfs(const char *dir, const struct cfs_mkfs_opts *o, char *err,
+	     size_t errlen);
+
+/* ---- opening ---- */
+#define CFS_OPEN_RDONLY 0x1 /* shared lock, never writes anything */
+int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
+		     char *err, size_t errlen);
+/* Writes usage.json and drops usage.dirty (writers), closes every fd. */
+void cfs_cluster_close(cfs_cluster *c);
+const char *cfs_cluster_dir(const cfs_cluster *c);
+int cfs_cluster_rdonly(const cfs_cluster *c);
+
+/* ---- osdmap snapshots (osdmap.c) ---- */
+const cfs_osdmap *cfs_osdmap_get(cfs_cluster *c);
+void cfs_osdmap_put(const cfs_osdmap *m);
+
+struct cfs_osd_info {
+	int id;
+	int exists;
+	int up;
+	uint32_t reweight;	   /* 16.16; 0 = out (Ceph osd_weight) */
+	uint32_t crush_weight;	   /* 16.16, from the crush map */
+	uint32_t primary_affinity; /* 16.16 */
+	uint64_t capacity;	   /* virtual size in bytes */
+	char uuid[37];
+	char host[64];		   /* parent bucket name in the crush map */
+};
+
+struct cfs_pool_info {
+	int64_t id;
+	char name[64];
+	int size, min_size;
+	uint32_t pg_num, pgp_num;
+	int crush_rule;
+	uint32_t object_size, stripe_unit, stripe_count;
+};
+
+uint32_t cfs_osdmap_epoch(const cfs_osdmap *m);
+const char *cfs_osdmap_fsid(const cfs_osdmap *m);
+const pl_map *cfs_osdmap_crush(const cfs_osdmap *m);
+/* One past the highest OSD id in use. */
+int cfs_osdmap_max_osd(const cfs_osdmap *m);
+/* -ENOENT when id does not exist. */
+int cfs_osdmap_osd(const cfs_osdmap *m, int id, struct cfs_osd_info *out);
+int cfs_osdmap_exists(const cfs_osdmap *m, int id);
+int cfs_osdmap_is_up(const cfs_osdmap *m, int id);
+int cfs_osdmap_is_in(const cfs_osdmap *m, int id);
+const struct cfs_pool_info *cfs_osdmap_pool(const cfs_osdmap *m);
+double cfs_osdmap_full_ratio(const cfs_osdmap *m);
+double cfs_osdmap_backfillfull_ratio(const cfs_osdmap *m);
+double cfs_osdmap_nearfull_ratio(const cfs_osdmap *m);
+int cfs_osdmap_full_policy(const cfs_osdmap *m);
+const char *cfs_full_policy_name(int policy);
+/* Bytes at which an OSD counts as full (capacity * full_ratio). */
+uint64_t cfs_osdmap_full_limit(const cfs_osdmap *m, int osd);
+uint64_t cfs_osdmap_backfillfull_limit(const cfs_osdmap *m, int osd);
+uint64_t cfs_osdmap_nearfull_limit(const cfs_osdmap *m, int osd);
+/* 1 if osd is a device under one of the pool rule's `take` roots. */
+int cfs_osdmap_osd_in_rule(const cfs_osdmap *m, int osd);
+
+/* ---- PGs (pgtable.c): computed once per epoch ---- */
+struct cfs_pg_mapping {
+	uint32_t ps;		/* PG seed: the PG is pool.ps */
+	int up[CFS_MAX_REP], nup, up_primary;
+	int acting[CFS_MAX_REP], nacting, acting_primary;
+};
+/* Object name -> raw hash and PG seed (stable_mod by pg_num). */
+void cfs_object_to_pg(const cfs_osdmap *m, const char *name, uint32_t *raw,
+		      uint32_t *ps);
+/* The PG's mapping in this epoch (ps < pg_num). */
+const struct cfs_pg_mapping *cfs_osdmap_pg(const cfs_osdmap *m, uint32_t ps);
+/* "1.1f" */
+void cfs_pgid_str(const cfs_osdmap *m, uint32_t ps, char *buf, size_t len);
+/* Parse "1.1f" into ps for this map's pool; -EINVAL / -ENOENT. */
+int cfs_pgid_parse(const cfs_osdmap *m, const char *s, uint32_t *ps);
+
+/* ---- changing the map: each call is one new epoch, persisted ---- */
+int cfs_osd_mark_out(cfs_cluster *c, int osd);
+int cfs_osd_mark_in(cfs_cluster *c, int osd);
+int cfs_osd_mark_down(cfs_cluster *c, int osd);
+int cfs_osd_mark_up(cfs_cluster *c, int osd);
+int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight);
+int cfs_osd_crush_reweight(cfs_cluster *c, int osd, uint32_t weight);
+int cfs_osd_primary_affinity(cfs_cluster *c, int osd, uint32_t aff);
+int cfs_osd_set_capacity(cfs_cluster *c, int osd, uint64_t bytes);
+/* New OSD (lowest free id) under host bucket `host` (created under the
+ * first root when missing), crush weight = size in TiB as Ceph sets it. */
+int cfs_osd_add(cfs_cluster *c, const char *host, uint64_t size, int *id);
+/* Ratios in (0, 1]. */
+int cfs_set_full_ratio(cfs_cluster *c, double r);
+int cfs_set_backfillfull_ratio(cfs_cluster *c, double r);
+int cfs_set_nearfull_ratio(cfs_cluster *c, double r);
+int cfs_set_full_policy(cfs_cluster *c, int policy);
+
+/* ---- OSD usage (osd_store.c) ---- */
+struct cfs_osd_usage {
+	uint64_t used;	  /* bytes of object data held (sum of file sizes) */
+	uint64_t objects; /* object files held */
+};
+void cfs_osd_usage(cfs_cluster *c, int osd, struct cfs_osd_usage *u);
+/* Scan an OSD directory: what is really on disk. */
+int cfs_osd_scan(cfs_cluster *c, int osd, struct cfs_osd_usage *u);
+
+/*
+ * Space reservation: before writing, reserve the bytes a write adds on each
+ * OSD; fails with -ENOSPC if used + reserved + bytes > limit or the OSD is
+ * already at/over the limit.  After the write, cfs_osd_unreserve() the
+ * reservation (the store has then accounted what really changed).
+ */
+int cfs_osd_reserve(cfs_cluster *c, int osd, uint64_t bytes, uint64_t limit);
+void cfs_osd_unreserve(cfs_cluster *c, int osd, uint64_t bytes);
+
+/* ---- objects on one OSD (osd_store.c): an fd cache under the hood ---- */
+typedef struct cfs_obj cfs_obj;
+#define CFS_OBJ_CREATE 0x1
+/* -ENOENT when the object (or its PG folder) is not on that OSD. */
+int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+		 int flags, cfs_obj **out);
+void cfs_obj_put(cfs_obj *o);
+uint64_t cfs_obj_size(const cfs_obj *o);
+/* Short count at end of object. */
+ssize_t cfs_obj_pread(cfs_obj *o, void *buf, size_t len, uint64_t off);
+/* All or -errno; usage follows the new size. */
+int cfs_obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off);
+int cfs_obj_truncate(cfs_obj *o, uint64_t size);
+int cfs_obj_sync(cfs_obj *o);
+struct timespec;
+int cfs_obj_mtime(cfs_obj *o, struct timespec *ts);
+/* Unlink (0 if absent); usage drops at once. */
+int cfs_obj_remove(cfs_cluster *c, int osd, uint32_t ps, const char *name);
+/*
+ * Copy an object from src to dst (same PG): a temporary file is written,
+ * fsynced, compared with the source, then renamed over the old copy, so a
+ * reader never sees a half-copied object and an interruption leaves the old
+ * copy.  -ENOENT if src lacks it.  *bytes gets the object size.  Used by
+ * recovery and rebalance; the caller reserves space on dst.
+ */
+int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
+		 const char *name, uint64_t *bytes);
+/* Path for display (locate). */
+int cfs_obj_path(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+		 char *buf, size_t len);
+
+/* Objects of a PG on one OSD: name and size, sorted by name. */
+struct cfs_obj_entry {
+	char *name;
+	uint64_t size;
+};
+int cfs_pg_list(cfs_cluster *c, int osd, uint32_t ps,
+		struct cfs_obj_entry **out, size_t *n);
+void cfs_obj_entries_free(struct cfs_obj_entry *e, size_t n);
+/* Remove an OSD's (empty) PG folder. */
+int cfs_pg_remove_dir(cfs_cluster *c, int osd, uint32_t ps);
+
+/*
+ * ---- PG state (pgstate.c): who holds what, like Ceph's peering info ----
+ *
+ * A holder of PG p is an OSD with a folder for p.  A holder is complete for
+ * p unless it has a missing set: the objects whose copy there is stale (a
+ * write or delete it missed while it was down or mapped elsewhere) or
+ * absent (a backfill target that did not get them yet), as Ceph's
+ * pg_missing_t.  Missing sets are persisted before the data they protect
+ * changes, so a restart never serves a stale copy.
+ *
+ * cfs_pg_lock() serializes state changes of one PG; every pg_* call below
+ * needs it held, and it may be held over object I/O.
+ */
+void cfs_pg_lock(cfs_cluster *c, uint32_t ps);
+void cfs_pg_unlock(cfs_cluster *c, uint32_t ps);
+/* OSDs holding p (ascending); returns the count (<= max). */
+int cfs_pg_holders(cfs_cluster *c, uint32_t ps, int *osds, int max);
+int cfs_pg_is_holder(cfs_cluster *c, uint32_t ps, int osd);
+/* Make osd a holder (creates the folder); with names, it starts with that
+ * missing set (a backfill target), persisted first. */
+int cfs_pg_add_holder(cfs_cluster *c, uint32_t ps, int osd,
+		      char *const *names, size_t n);
+/* Forget a holder (its folder must be empty or gone). */
+int cfs_pg_drop_holder(cfs_cluster *c, uint32_t ps, int osd);
+/* 1 if name is in osd's missing set for p. */
+int cfs_pg_is_missing(cfs_cluster *c, uint32_t ps, int osd,
+		      const char *name);
+/* Size of osd's missing set (0 = complete). */
+size_t cfs_pg_missing_count(cfs_cluster *c, uint32_t ps, int osd);
+/* Calls fn for each name missing on osd; stop when fn returns non-zero. */
+int cfs_pg_missing_foreach(cfs_cluster *c, uint32_t ps, int osd,
+			   int (*fn)(const char *name, void *arg), void *arg);
+/* Add a name, persisted before returning (call it before changing data). */
+int cfs_pg_mark_missing(cfs_cluster *c, uint32_t ps, int osd,
+			const char *name);
+/* Remove a name (after the copy is current).  Persisted lazily: by
+ * cfs_pg_flush() or at close; a crash in between only means one more copy. */
+int cfs_pg_clear_missing(cfs_cluster *c, uint32_t ps, int osd,
+			 const char *name);
+int cfs_pg_flush(cfs_cluster *c, uint32_t ps);
+
+/* ---- health and space (health.c) ---- */
+/* `ceph df` MAX AVAIL of the pool (PGMap::get_rule_avail / raw used rate):
+ * bytes writable before the first OSD of the rule reaches full_ratio. */
+uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m);
+/* 1 if the pool refuses writes under policy `pool` (a full OSD in its
+ * rule); *osd gets that OSD. */
+int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osd);
+
+/* ---- cluster check (check.c) ---- */
+struct cfs_check_report {
+	int osds_checked;
+	int usage_mismatches; /* accounted != on disk */
+	int stray_files;      /* files outside the layout */
+	int misfiled;	      /* objects in a folder of the wrong PG */
+	int replica_mismatches;
+	uint64_t objects, bytes;
+};
+/* Scans every OSD; calls msg for each problem found.  deep: also compare
+ * the replicas of every object byte for byte. */
+int cfs_cluster_check(cfs_cluster *c, int deep, struct cfs_check_report *r,
+		      void (*msg)(const char *line, void *arg), void *arg);
+
+#endif

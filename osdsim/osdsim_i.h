@@ -1,0 +1,153 @@
+/*
+ * osdsim_i.h - layouts shared by the osdsim/ sources (not public).
+ */
+#ifndef CRUSHFS_OSDSIM_I_H
+#define CRUSHFS_OSDSIM_I_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "osdsim.h"
+
+struct cfs_osd_state {
+	int exists;
+	int up;
+	uint32_t reweight;
+	uint32_t primary_affinity;
+	uint64_t capacity;
+	char uuid[37];
+};
+
+struct cfs_osdmap {
+	atomic_int ref;
+	uint32_t epoch;
+	char fsid[37];
+	double full_ratio, backfillfull_ratio, nearfull_ratio;
+	int full_policy;
+	int max_osd;
+	struct cfs_osd_state *osds; /* max_osd entries */
+	pl_map *crush;
+	struct cfs_pool_info pool;
+	time_t created, modified;
+
+	/* derived when the epoch is installed (pgtable.c) */
+	uint32_t *weights;		/* crush reweight vector, max_osd */
+	struct cfs_pg_mapping *pgs;	/* pg_num */
+	float *rule_share;		/* normalized crush weight per OSD in
+					 * the pool's rule (get_rule_weight_osd_map),
+					 * max_osd entries, 0 outside */
+	unsigned char *in_rule;		/* max_osd */
+};
+
+/* One OSD's object store. */
+struct osd_store {
+	int id;
+	int dirfd; /* DIR/osd.N/current */
+	pthread_mutex_t lock;
+	uint64_t used, objects, reserved;
+};
+
+/* A sorted set of object names. */
+struct name_set {
+	char **v;
+	size_t n, cap;
+};
+
+struct pg_holder {
+	int osd;
+	struct name_set missing;
+};
+
+struct pg_state {
+	pthread_mutex_t lock;
+	struct pg_holder *h;
+	int nh, caph;
+	int dirty; /* missing sets shrank since the last write */
+};
+
+struct fdcache;
+
+struct cfs_cluster {
+	char *dir;
+	int dirfd;
+	int lockfd;
+	int rdonly;
+
+	pthread_mutex_t map_lock; /* guards cur (pointer swap) */
+	struct cfs_osdmap *cur;
+	pthread_mutex_t update_lock; /* one osdmap change at a time */
+
+	struct osd_store *_Atomic *stores; /* CFS_MAX_OSD slots */
+
+	struct pg_state *pgs;
+	uint32_t pg_num;  /* fixed for the cluster's life */
+	int64_t pool_id;  /* likewise */
+
+	pthread_mutex_t dirty_lock;
+	atomic_int usage_dirty; /* usage.dirty written in this session */
+
+	struct fdcache *fdc;
+};
+
+/* osdmap.c */
+struct cfs_osdmap *osdmap_alloc(void);
+void osdmap_free(struct cfs_osdmap *m);
+/* Deep copy (crush map cloned through its text form). */
+int osdmap_clone(const struct cfs_osdmap *m, struct cfs_osdmap **out);
+/* Replace m->crush by what its crushtool text reads back as. */
+int osdmap_canon_crush(struct cfs_osdmap *m);
+/* The smallest crush weight the text form keeps non-zero: 0.001. */
+#define CFS_MIN_CRUSH_WEIGHT 65
+/* Derived tables: weights, PG table, rule shares. */
+int osdmap_finish(struct cfs_osdmap *m);
+int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len);
+int osdmap_from_json(const char *text, size_t len, const char *path,
+		     struct cfs_osdmap **out, char *err, size_t errlen);
+/* Grow the OSD array to hold id. */
+int osdmap_ensure_osd(struct cfs_osdmap *m, int id);
+/* Persist crushmap.txt then cluster.json in dir. */
+int osdmap_persist(const char *dir, const struct cfs_osdmap *m);
+void osdmap_install(cfs_cluster *c, struct cfs_osdmap *m);
+
+/* osd_store.c */
+struct osd_store *store_get(cfs_cluster *c, int osd);
+int store_open(cfs_cluster *c, int osd, struct osd_store **out);
+void store_close(struct osd_store *s);
+int osd_store_create(const char *dir, int id, const char *uuid);
+int obj_escape(const char *name, char *buf, size_t len);
+int obj_unescape(const char *file, char *buf, size_t len);
+/* "1.1f_head/<escaped name>" relative to the store's current/ */
+int obj_relpath(const cfs_cluster *c, uint32_t ps, const char *name,
+		char *buf, size_t len, char *dirbuf, size_t dirlen);
+int obj_relpath_tmp(const cfs_cluster *c, uint32_t ps, const char *name,
+		    char *buf, size_t len);
+void store_account(struct osd_store *s, int64_t dbytes, int64_t dobjects);
+int usage_load(cfs_cluster *c);
+int usage_save(cfs_cluster *c);
+int usage_mark_dirty(cfs_cluster *c);
+/* "1.1f_head" */
+void pg_dirname(int64_t pool, uint32_t ps, char *buf, size_t len);
+int pg_dirname_parse(const char *s, int64_t pool, uint32_t pg_num,
+		     uint32_t *ps);
+
+/* fdcache.c */
+int fdcache_create(cfs_cluster *c, struct fdcache **out);
+void fdcache_destroy(struct fdcache *fc);
+/* Drop the cached fd of one object (it is being replaced or removed). */
+void fdcache_forget(struct fdcache *fc, int osd, uint32_t ps,
+		    const char *name);
+
+/* pgstate.c */
+int pgstate_init(cfs_cluster *c);
+void pgstate_free(cfs_cluster *c);
+/* Load holders from the OSD folders and missing sets from pgstate/. */
+int pgstate_load(cfs_cluster *c, char *err, size_t errlen);
+
+/* name sets (pgstate.c) */
+int nameset_find(const struct name_set *s, const char *name, size_t *pos);
+int nameset_add(struct name_set *s, const char *name);
+int nameset_del(struct name_set *s, const char *name);
+void nameset_free(struct name_set *s);
+
+#endif

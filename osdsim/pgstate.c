@@ -1,0 +1,517 @@
+/*
+ * pgstate.c - who holds each PG and what each holder misses: the part of
+ * Ceph's peering state (pg_info_t / pg_missing_t) the simulation needs so
+ * that a copy which missed a write is never served, and so that rebalance
+ * knows what to copy.
+ *
+ * Holders are derived from the disk (an OSD holds PG p when it has p's
+ * folder), so only missing sets are persisted: DIR/pgstate/<pgid>.json,
+ * {"missing": {"<osd>": ["name", ...]}}, present only while some set is
+ * non-empty.  Every change is written atomically before the call returns,
+ * and callers change missing sets before the data they describe.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "osdsim_i.h"
+#include "util.h"
+
+/* ---- sorted name sets ---- */
+
+int nameset_find(const struct name_set *s, const char *name, size_t *pos)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->v[mid], name);
+
+		if (c == 0) {
+			if (pos)
+				*pos = mid;
+			return 1;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (pos)
+		*pos = lo;
+	return 0;
+}
+
+int nameset_add(struct name_set *s, const char *name)
+{
+	size_t pos;
+	char *copy;
+
+	if (nameset_find(s, name, &pos))
+		return 0;
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? s->cap * 2 : 8;
+		char **nv = realloc(s->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->v = nv;
+		s->cap = nc;
+	}
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	memmove(s->v + pos + 1, s->v + pos, (s->n - pos) * sizeof(*s->v));
+	s->v[pos] = copy;
+	s->n++;
+	return 1;
+}
+
+int nameset_del(struct name_set *s, const char *name)
+{
+	size_t pos;
+
+	if (!nameset_find(s, name, &pos))
+		return 0;
+	free(s->v[pos]);
+	memmove(s->v + pos, s->v + pos + 1, (s->n - pos - 1) * sizeof(*s->v));
+	s->n--;
+	return 1;
+}
+
+void nameset_free(struct name_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	s->v = NULL;
+	s->n = s->cap = 0;
+}
+
+/* ---- state ---- */
+
+int pgstate_init(cfs_cluster *c)
+{
+	c->pgs = calloc(c->pg_num, sizeof(*c->pgs));
+	if (!c->pgs)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->pg_num; i++)
+		pthread_mutex_init(&c->pgs[i].lock, NULL);
+	return 0;
+}
+
+void pgstate_free(cfs_cluster *c)
+{
+	if (!c->pgs)
+		return;
+	for (uint32_t i = 0; i < c->pg_num; i++) {
+		struct pg_state *p = &c->pgs[i];
+
+		for (int k = 0; k < p->nh; k++)
+			nameset_free(&p->h[k].missing);
+		free(p->h);
+		pthread_mutex_destroy(&p->lock);
+	}
+	free(c->pgs);
+	c->pgs = NULL;
+}
+
+static struct pg_holder *holder_find(struct pg_state *p, int osd)
+{
+	for (int k = 0; k < p->nh; k++)
+		if (p->h[k].osd == osd)
+			return &p->h[k];
+	return NULL;
+}
+
+/* Insert keeping ascending osd order. */
+static struct pg_holder *holder_insert(struct pg_state *p, int osd)
+{
+	struct pg_holder *h = holder_find(p, osd);
+	int pos = 0;
+
+	if (h)
+		return h;
+	if (p->nh == p->caph) {
+		int nc = p->caph ? p->caph * 2 : 4;
+		struct pg_holder *nh = realloc(p->h, sizeof(*nh) * (size_t)nc);
+
+		if (!nh)
+			return NULL;
+		p->h = nh;
+		p->caph = nc;
+	}
+	while (pos < p->nh && p->h[pos].osd < osd)
+		pos++;
+	memmove(p->h + pos + 1, p->h + pos,
+		sizeof(*p->h) * (size_t)(p->nh - pos));
+	memset(&p->h[pos], 0, sizeof(p->h[pos]));
+	p->h[pos].osd = osd;
+	p->nh++;
+	return &p->h[pos];
+}
+
+static int pgstate_path(cfs_cluster *c, uint32_t ps, char *buf, size_t len)
+{
+	return (size_t)snprintf(buf, len, "%s/pgstate/%lld.%x.json", c->dir,
+				(long long)c->pool_id, ps) >= len
+		       ? -ENAMETOOLONG
+		       : 0;
+}
+
+/* Write (or remove) DIR/pgstate/<pgid>.json from the in-memory state. */
+static int pgstate_persist(cfs_cluster *c, uint32_t ps)
+{
+	struct pg_state *p = &c->pgs[ps];
+	char path[PATH_MAX], *text;
+	json_t *root, *miss;
+	int any = 0, r;
+
+	if (c->rdonly)
+		return -EROFS;
+	r = pgstate_path(c, ps, path, sizeof(path));
+	if (r)
+		return r;
+	root = json_object();
+	miss = json_object();
+	if (!root || !miss) {
+		json_decref(root);
+		json_decref(miss);
+		return -ENOMEM;
+	}
+	for (int k = 0; k < p->nh; k++) {
+		json_t *arr;
+		char key[16];
+
+		if (!p->h[k].missing.n)
+			continue;
+		any = 1;
+		arr = json_array();
+		for (size_t i = 0; i < p->h[k].missing.n; i++)
+			json_array_append_new(
+				arr, json_string(p->h[k].missing.v[i]));
+		snprintf(key, sizeof(key), "%d", p->h[k].osd);
+		json_object_set_new(miss, key, arr);
+	}
+	json_object_set_new(root, "missing", miss);
+	p->dirty = 0;
+	if (!any) {
+		json_decref(root);
+		if (unlink(path) < 0 && errno != ENOENT)
+			return -errno;
+		return 0;
+	}
+	text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
+	json_decref(root);
+	if (!text)
+		return -ENOMEM;
+	{
+		char d[PATH_MAX];
+
+		snprintf(d, sizeof(d), "%s/pgstate", c->dir);
+		r = cfs_mkdirs(d, 0755);
+	}
+	if (!r)
+		r = cfs_write_atomic(path, text, strlen(text));
+	free(text);
+	return r;
+}
+
+static int load_missing(cfs_cluster *c, uint32_t ps, const char *path,
+			char *err, size_t errlen)
+{
+	struct pg_state *p = &c->pgs[ps];
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je), *miss, *arr;
+	const char *key;
+
+	if (!root) {
+		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column,
+			 je.text);
+		return CFS_ECORRUPT;
+	}
+	miss = json_object_get(root, "missing");
+	if (!json_is_object(miss)) {
+		json_decref(root);
+		snprintf(err, errlen, "%s: field 'missing' is missing", path);
+		return CFS_ECORRUPT;
+	}
+	json_object_foreach(miss, key, arr)
+	{
+		char *end;
+		long osd = strtol(key, &end, 10);
+		struct pg_holder *h;
+		size_t i;
+		json_t *v;
+
+		if (*end || osd < 0 || osd >= CFS_MAX_OSD ||
+		    !json_is_array(arr)) {
+			json_decref(root);
+			snprintf(err, errlen, "%s: bad entry '%s'", path, key);
+			return CFS_ECORRUPT;
+		}
+		h = holder_find(p, (int)osd);
+		if (!h)
+			continue; /* folder gone: nothing to protect */
+		json_array_foreach(arr, i, v)
+		{
+			if (!json_is_string(v))
+				continue;
+			if (nameset_add(&h->missing, json_string_value(v)) < 0) {
+				json_decref(root);
+				return -ENOMEM;
+			}
+		}
+	}
+	json_decref(root);
+	return 0;
+}
+
+int pgstate_load(cfs_cluster *c, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int r;
+
+	/* holders: the PG folders of every OSD */
+	for (int osd = 0; osd < CFS_MAX_OSD; osd++) {
+		struct osd_store *s = store_get(c, osd);
+		int fd;
+
+		if (!s)
+			continue;
+		fd = dup(s->dirfd);
+		if (fd < 0)
+			return -errno;
+		d = fdopendir(fd);
+		if (!d) {
+			close(fd);
+			return -ENOMEM;
+		}
+		rewinddir(d);
+		while ((de = readdir(d)) != NULL) {
+			uint32_t ps;
+
+			if (pg_dirname_parse(de->d_name, c->pool_id, c->pg_num,
+					     &ps))
+				continue;
+			if (!holder_insert(&c->pgs[ps], osd)) {
+				closedir(d);
+				return -ENOMEM;
+			}
+		}
+		closedir(d);
+	}
+	/* missing sets */
+	snprintf(path, sizeof(path), "%s/pgstate", c->dir);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d)) != NULL) {
+		char pgid[64], file[PATH_MAX];
+		size_t n = strlen(de->d_name);
+		uint32_t ps;
+
+		if (de->d_name[0] == '.' || n < 6 || n > 40 ||
+		    strcmp(de->d_name + n - 5, ".json"))
+			continue;
+		memcpy(pgid, de->d_name, n - 5);
+		strcpy(pgid + n - 5, "_head");
+		if (pg_dirname_parse(pgid, c->pool_id, c->pg_num, &ps))
+			continue;
+		if (cfs_pathf(file, sizeof(file), "%s/%s", path, de->d_name))
+			continue;
+		r = load_missing(c, ps, file, err, errlen);
+		if (r) {
+			closedir(d);
+			return r;
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+/* ---- the API ---- */
+
+void cfs_pg_lock(cfs_cluster *c, uint32_t ps)
+{
+	pthread_mutex_lock(&c->pgs[ps].lock);
+}
+
+void cfs_pg_unlock(cfs_cluster *c, uint32_t ps)
+{
+	pthread_mutex_unlock(&c->pgs[ps].lock);
+}
+
+int cfs_pg_holders(cfs_cluster *c, uint32_t ps, int *osds, int max)
+{
+	struct pg_state *p = &c->pgs[ps];
+	int n = 0;
+
+	for (int k = 0; k < p->nh && n < max; k++)
+		osds[n++] = p->h[k].osd;
+	return n;
+}
+
+int cfs_pg_is_holder(cfs_cluster *c, uint32_t ps, int osd)
+{
+	return holder_find(&c->pgs[ps], osd) != NULL;
+}
+
+int cfs_pg_add_holder(cfs_cluster *c, uint32_t ps, int osd,
+		      char *const *names, size_t n)
+{
+	struct pg_state *p = &c->pgs[ps];
+	struct osd_store *s = store_get(c, osd);
+	struct pg_holder *h;
+	char pgd[64];
+	int r;
+
+	if (c->rdonly)
+		return -EROFS;
+	if (!s)
+		return -ENOENT;
+	if (holder_find(p, osd))
+		return 0;
+	h = holder_insert(p, osd);
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (nameset_add(&h->missing, names[i]) < 0) {
+			r = -ENOMEM;
+			goto undo;
+		}
+	}
+	/* the missing set is on disk before the folder exists */
+	if (n) {
+		r = pgstate_persist(c, ps);
+		if (r)
+			goto undo;
+	}
+	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	/* not fsynced: a folder lost to a power loss held nothing durable,
+	 * and its missing set (if any) was written first */
+	if (mkdirat(s->dirfd, pgd, 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+		goto undo;
+	}
+	return 0;
+undo:
+	nameset_free(&h->missing);
+	{
+		int pos = (int)(h - p->h);
+
+		memmove(p->h + pos, p->h + pos + 1,
+			sizeof(*p->h) * (size_t)(p->nh - pos - 1));
+		p->nh--;
+	}
+	if (n)
+		pgstate_persist(c, ps);
+	return r;
+}
+
+int cfs_pg_drop_holder(cfs_cluster *c, uint32_t ps, int osd)
+{
+	struct pg_state *p = &c->pgs[ps];
+	struct pg_holder *h = holder_find(p, osd);
+	int had, r, pos;
+
+	if (!h)
+		return 0;
+	r = cfs_pg_remove_dir(c, osd, ps);
+	if (r)
+		return r;
+	had = h->missing.n > 0;
+	nameset_free(&h->missing);
+	pos = (int)(h - p->h);
+	memmove(p->h + pos, p->h + pos + 1,
+		sizeof(*p->h) * (size_t)(p->nh - pos - 1));
+	p->nh--;
+	return had ? pgstate_persist(c, ps) : 0;
+}
+
+int cfs_pg_is_missing(cfs_cluster *c, uint32_t ps, int osd, const char *name)
+{
+	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+
+	return h && h->missing.n && nameset_find(&h->missing, name, NULL);
+}
+
+size_t cfs_pg_missing_count(cfs_cluster *c, uint32_t ps, int osd)
+{
+	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+
+	return h ? h->missing.n : 0;
+}
+
+int cfs_pg_missing_foreach(cfs_cluster *c, uint32_t ps, int osd,
+			   int (*fn)(const char *name, void *arg), void *arg)
+{
+	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+
+	if (!h)
+		return 0;
+	for (size_t i = 0; i < h->missing.n; i++) {
+		int r = fn(h->missing.v[i], arg);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int cfs_pg_mark_missing(cfs_cluster *c, uint32_t ps, int osd,
+			const char *name)
+{
+	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+	int r;
+
+	if (!h)
+		return -ENOENT;
+	r = nameset_add(&h->missing, name);
+	if (r <= 0)
+		return r;
+	r = pgstate_persist(c, ps);
+	if (r)
+		nameset_del(&h->missing, name);
+	return r;
+}
+
+int cfs_pg_clear_missing(cfs_cluster *c, uint32_t ps, int osd,
+			 const char *name)
+{
+	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+	int r;
+
+	if (!h)
+		return 0;
+	r = nameset_del(&h->missing, name);
+	if (r <= 0)
+		return r;
+	/* Written lazily (cfs_pg_flush, or at close): until then the name
+	 * is still listed on disk, which is harmless - after a crash the
+	 * object is copied once more. */
+	c->pgs[ps].dirty = 1;
+	return 0;
+}
+
+int cfs_pg_flush(cfs_cluster *c, uint32_t ps)
+{
+	int r;
+
+	if (!c->pgs[ps].dirty)
+		return 0;
+	r = pgstate_persist(c, ps);
+	if (!r)
+		c->pgs[ps].dirty = 0;
+	return r;
+}

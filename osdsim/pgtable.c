@@ -1,0 +1,265 @@
+/*
+ * pgtable.c - the PG -> up/acting table of one epoch, computed once when
+ * the epoch is made (never per I/O), as Ceph 16.2's
+ * OSDMap::_pg_to_up_acting_osds does for a replicated pool without
+ * pg_temp/upmap entries:
+ *
+ *   raw    = CRUSH(rule, pps, size, osd_weight)   (_pg_to_raw_osds)
+ *            minus nonexistent OSDs               (_remove_nonexistent_osds)
+ *   up     = raw minus down OSDs, order kept      (_raw_to_up_osds)
+ *   primary = up[0], then primary affinity may pick another one and move
+ *            it to the front                      (_apply_primary_affinity)
+ *   acting = up                                   (no pg_temp)
+ *
+ * One workspace, allocated here for the whole table, serves every mapping
+ * (STYLE.md 3): the mapper itself never allocates.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "osdsim_i.h"
+#include "placement.h"
+
+static void apply_primary_affinity(const struct cfs_osdmap *m, uint32_t seed,
+				   int *osds, int n, int *primary)
+{
+	int any = 0, pos = -1;
+
+	for (int i = 0; i < n; i++) {
+		if (osds[i] != PL_ITEM_NONE &&
+		    m->osds[osds[i]].primary_affinity != CFS_WEIGHT_ONE) {
+			any = 1;
+			break;
+		}
+	}
+	if (!any)
+		return;
+	/* Feed both the PG seed and the OSD into the hash so that a
+	 * proportional fraction of an OSD's PGs reject it as primary. */
+	for (int i = 0; i < n; i++) {
+		int o = osds[i];
+		uint32_t a;
+
+		if (o == PL_ITEM_NONE)
+			continue;
+		a = m->osds[o].primary_affinity;
+		if (a < CFS_WEIGHT_ONE &&
+		    (pl_hash32_2(seed, (uint32_t)o) >> 16) >= a) {
+			if (pos < 0)
+				pos = i; /* fallback if nobody else */
+		} else {
+			pos = i;
+			break;
+		}
+	}
+	if (pos < 0)
+		return;
+	*primary = osds[pos];
+	/* replicated pools can shift: move the new primary to the front */
+	for (int i = pos; i > 0; i--)
+		osds[i] = osds[i - 1];
+	osds[0] = *primary;
+}
+
+/* CrushWrapper::get_rule_weight_osd_map: for each `take`, the devices
+ * below it with their share of the take's weight (floats, as Ceph). */
+static int rule_shares(struct cfs_osdmap *m)
+{
+	const pl_map *cm = m->crush;
+	int rule = m->pool.crush_rule, maxb = pl_map_max_buckets(cm);
+	int ndev = pl_map_max_devices(cm);
+	int *queue = NULL;
+	float *w = NULL;
+	unsigned char *seen = NULL;
+	int r = 0;
+
+	m->rule_share = calloc((size_t)m->max_osd + 1, sizeof(float));
+	m->in_rule = calloc((size_t)m->max_osd + 1, 1);
+	if (!m->rule_share || !m->in_rule)
+		return -ENOMEM;
+	if (!pl_map_rule_exists(cm, rule))
+		return 0;
+	w = calloc((size_t)ndev + 1, sizeof(float));
+	seen = calloc((size_t)ndev + 1, 1);
+	queue = calloc((size_t)maxb + 16, sizeof(int));
+	if (!w || !seen || !queue) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (int s = 0; s < pl_map_rule_len(cm, rule); s++) {
+		const struct pl_rule_step *st = pl_map_rule_step(cm, rule, s);
+		float sum = 0;
+		size_t qh = 0, qt = 0, qcap = (size_t)maxb + 16;
+
+		if (st->op != PL_RULE_TAKE)
+			continue;
+		memset(w, 0, sizeof(float) * (size_t)(ndev + 1));
+		memset(seen, 0, (size_t)ndev + 1);
+		if (st->arg1 >= 0) {
+			if (st->arg1 < ndev) {
+				w[st->arg1] = 1.0f;
+				seen[st->arg1] = 1;
+			}
+			sum = 1.0f;
+		} else if (pl_map_bucket_exists(cm, st->arg1)) {
+			queue[qt++] = st->arg1;
+			/* breadth first, like Ceph's _get_take_weight_osd_map */
+			while (qh < qt) {
+				int b = queue[qh++];
+
+				for (int j = 0; j < pl_map_bucket_size(cm, b);
+				     j++) {
+					int item = pl_map_bucket_item(cm, b, j);
+
+					if (item >= 0) {
+						float iw = (float)
+							pl_map_bucket_item_weight(
+								cm, b, j);
+
+						if (item < ndev) {
+							w[item] = iw;
+							seen[item] = 1;
+						}
+						sum += iw;
+					} else {
+						if (qt == qcap) {
+							int *nq;
+
+							/* a bucket may sit in
+							 * several parents */
+							if (qcap > (1u << 22))
+								continue;
+							nq = realloc(queue,
+								     sizeof(int) *
+									     qcap * 2);
+							if (!nq) {
+								r = -ENOMEM;
+								goto out;
+							}
+							queue = nq;
+							qcap *= 2;
+						}
+						queue[qt++] = item;
+					}
+				}
+			}
+		}
+		for (int d = 0; d < ndev; d++) {
+			if (!seen[d] || d >= m->max_osd)
+				continue;
+			m->in_rule[d] = 1;
+			if (sum != 0)
+				m->rule_share[d] += w[d] / sum;
+		}
+	}
+out:
+	free(w);
+	free(seen);
+	free(queue);
+	return r;
+}
+
+int osdmap_finish(struct cfs_osdmap *m)
+{
+	const struct cfs_pool_info *pool = &m->pool;
+	int size = pool->size, raw[CFS_MAX_REP];
+	void *work = NULL;
+	int r;
+
+	free(m->weights);
+	free(m->pgs);
+	free(m->rule_share);
+	free(m->in_rule);
+	m->weights = NULL;
+	m->pgs = NULL;
+	m->rule_share = NULL;
+	m->in_rule = NULL;
+	r = pl_map_finalize(m->crush);
+	if (r)
+		return r;
+	m->weights = calloc((size_t)m->max_osd + 1, sizeof(uint32_t));
+	m->pgs = calloc(pool->pg_num, sizeof(*m->pgs));
+	work = malloc(pl_work_size(m->crush, size));
+	if (!m->weights || !m->pgs || !work) {
+		free(work);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < m->max_osd; i++)
+		m->weights[i] = m->osds[i].exists ? m->osds[i].reweight : 0;
+	pl_work_init(m->crush, work, size);
+
+	for (uint32_t ps = 0; ps < pool->pg_num; ps++) {
+		struct cfs_pg_mapping *pg = &m->pgs[ps];
+		uint32_t pps = pl_pg_pps(ps, pool->pgp_num, pool->id);
+		int n = 0, nraw = 0;
+
+		pg->ps = ps;
+		if (pl_map_rule_exists(m->crush, pool->crush_rule))
+			n = pl_do_rule(m->crush, pool->crush_rule, (int)pps,
+				       raw, size, m->weights, m->max_osd,
+				       work);
+		/* _remove_nonexistent_osds (shifting pool) */
+		for (int i = 0; i < n; i++)
+			if (raw[i] != PL_ITEM_NONE && raw[i] >= 0 &&
+			    cfs_osdmap_exists(m, raw[i]))
+				raw[nraw++] = raw[i];
+		pg->nup = 0;
+		for (int i = 0; i < nraw; i++)
+			if (m->osds[raw[i]].up)
+				pg->up[pg->nup++] = raw[i];
+		pg->up_primary = pg->nup ? pg->up[0] : -1;
+		apply_primary_affinity(m, pps, pg->up, pg->nup,
+				       &pg->up_primary);
+		memcpy(pg->acting, pg->up, sizeof(pg->up));
+		pg->nacting = pg->nup;
+		pg->acting_primary = pg->up_primary;
+	}
+	free(work);
+	return rule_shares(m);
+}
+
+void cfs_object_to_pg(const cfs_osdmap *m, const char *name, uint32_t *raw,
+		      uint32_t *ps)
+{
+	uint32_t h = pl_object_ps(name, strlen(name));
+
+	if (raw)
+		*raw = h;
+	if (ps)
+		*ps = pl_pg_seed(h, m->pool.pg_num);
+}
+
+const struct cfs_pg_mapping *cfs_osdmap_pg(const cfs_osdmap *m, uint32_t ps)
+{
+	if (ps >= m->pool.pg_num)
+		return NULL;
+	return &m->pgs[ps];
+}
+
+void cfs_pgid_str(const cfs_osdmap *m, uint32_t ps, char *buf, size_t len)
+{
+	snprintf(buf, len, "%lld.%x", (long long)m->pool.id, ps);
+}
+
+int cfs_pgid_parse(const cfs_osdmap *m, const char *s, uint32_t *ps)
+{
+	char *end;
+	long long pool;
+	unsigned long v;
+
+	pool = strtoll(s, &end, 10);
+	if (end == s || *end != '.')
+		return -EINVAL;
+	s = end + 1;
+	if (!*s)
+		return -EINVAL;
+	v = strtoul(s, &end, 16);
+	if (*end)
+		return -EINVAL;
+	if (pool != m->pool.id || v >= m->pool.pg_num)
+		return -ENOENT;
+	*ps = (uint32_t)v;
+	return 0;
+}

@@ -1,0 +1,266 @@
+Crush map parse errors through `crushfs crush test`: the parser's one line
+(FILE:LINE:COL: error: ...) on stderr, nothing on stdout, exit status 1.
+Every map here is refused by `crushtool -c` too, except the features we do
+not support yet (device classes, choose_args).
+
+A header shared by the small maps below.
+
+  $ cat > hdr <<'EOF'
+  > device 0 osd.0
+  > device 1 osd.1
+  > type 0 osd
+  > type 1 host
+  > type 2 root
+  > EOF
+  $ mk() { cat hdr - > "$1"; }
+
+A good map first, to show the command itself works.
+
+  $ mk good.txt <<'EOF'
+  > host a { alg straw2 item osd.0 item osd.1 weight 0.5 }
+  > rule r { id 0 type replicated min_size 1 max_size 3 step take a step choose firstn 0 type osd step emit }
+  > EOF
+  $ crushfs crush test -i good.txt --num-rep 2 --x 3 --show-mappings 2>&1
+  CRUSH rule 0 x 3 [0,1]
+
+Syntax: what was expected, where.
+
+  $ mk brace.txt <<'EOF'
+  > host h alg straw2 }
+  > EOF
+  $ crushfs crush test -i brace.txt --show-mappings 2>&1
+  brace.txt:6:8: error: expected '{'
+  [1]
+
+  $ mk noalg.txt <<'EOF'
+  > host a { item osd.0 }
+  > EOF
+  $ crushfs crush test -i noalg.txt --show-mappings 2>&1
+  noalg.txt:6:10: error: expected 'id' or 'alg'
+  [1]
+
+  $ mk weight.txt <<'EOF'
+  > host a { alg straw2 item osd.0 weight heavy }
+  > EOF
+  $ crushfs crush test -i weight.txt --show-mappings 2>&1
+  weight.txt:6:39: error: expected a number
+  [1]
+
+  $ mk minsize.txt <<'EOF'
+  > host a { alg straw2 item osd.0 }
+  > rule x { id 0 type replicated max_size 3 step take a step emit }
+  > EOF
+  $ crushfs crush test -i minsize.txt --show-mappings 2>&1
+  minsize.txt:7:31: error: expected 'min_size'
+  [1]
+
+  $ mk step.txt <<'EOF'
+  > host a { alg straw2 item osd.0 }
+  > rule x { id 0 type replicated min_size 1 max_size 3 step take a step chose firstn 0 type osd step emit }
+  > EOF
+  $ crushfs crush test -i step.txt --show-mappings 2>&1
+  step.txt:7:70: error: unknown rule step 'chose'
+  [1]
+
+  $ mk stray.txt <<'EOF'
+  > host a { alg straw2 item osd.0 }
+  > }
+  > EOF
+  $ crushfs crush test -i stray.txt --show-mappings 2>&1
+  stray.txt:7:1: error: expected a bucket or rule
+  [1]
+
+Unterminated sections and truncated files.
+
+  $ mk eof.txt <<'EOF'
+  > host a {
+  >     alg straw2
+  >     item osd.0 weight 1.0
+  > EOF
+  $ crushfs crush test -i eof.txt --show-mappings 2>&1
+  eof.txt:8:26: error: unexpected end of file in bucket 'a' (expected 'pos', 'item' or '}')
+  [1]
+
+  $ mk eofrule.txt <<'EOF'
+  > host a { alg straw2 item osd.0 }
+  > rule x { id 0 type replicated min_size 1 max_size 3 step take a step emit
+  > EOF
+  $ crushfs crush test -i eofrule.txt --show-mappings 2>&1
+  eofrule.txt:7:74: error: unexpected end of file in rule 'x' (expected 'step' or '}')
+  [1]
+
+Sections in the wrong order.
+
+  $ mk late.txt <<'EOF'
+  > host a { alg straw2 item osd.0 }
+  > device 2 osd.2
+  > EOF
+  $ crushfs crush test -i late.txt --show-mappings 2>&1
+  late.txt:7:1: error: 'device' lines must come before buckets and rules
+  [1]
+
+  $ mk afterrule.txt <<'EOF'
+  > host a { alg straw2 item osd.0 }
+  > rule x { id 0 type replicated min_size 1 max_size 3 step take a step emit }
+  > host b { alg straw2 item osd.1 }
+  > EOF
+  $ crushfs crush test -i afterrule.txt --show-mappings 2>&1
+  afterrule.txt:8:1: error: bucket 'b' must be defined before the rules
+  [1]
+
+Unknown names.
+
+  $ mk item.txt <<'EOF'
+  > root r { alg straw2 item host9 }
+  > EOF
+  $ crushfs crush test -i item.txt --show-mappings 2>&1
+  item.txt:6:26: error: unknown bucket or device 'host9'
+  [1]
+
+  $ mk type.txt <<'EOF'
+  > rack r { alg straw2 item osd.0 }
+  > EOF
+  $ crushfs crush test -i type.txt --show-mappings 2>&1
+  type.txt:6:1: error: unknown type 'rack'
+  [1]
+
+  $ mk ruletype.txt <<'EOF'
+  > host a { alg straw2 item osd.0 }
+  > rule x { id 0 type replicated min_size 1 max_size 3 step take a step chooseleaf firstn 0 type rack step emit }
+  > EOF
+  $ crushfs crush test -i ruletype.txt --show-mappings 2>&1
+  ruletype.txt:7:95: error: unknown type 'rack'
+  [1]
+
+  $ printf 'tunable choose_totl_tries 50\ndevice 0 osd.0\n' > tunable.txt
+  $ crushfs crush test -i tunable.txt --show-mappings 2>&1
+  tunable.txt:1:9: error: unknown tunable 'choose_totl_tries'
+  [1]
+
+  $ mk alg.txt <<'EOF'
+  > host a { alg straw3 item osd.0 }
+  > EOF
+  $ crushfs crush test -i alg.txt --show-mappings 2>&1
+  alg.txt:6:14: error: unknown alg 'straw3' (expected uniform, list, tree, straw or straw2)
+  [1]
+
+A bucket used before its definition: crushtool reorders buckets in simple
+cases, but not in this one.
+
+  $ mk order.txt <<'EOF'
+  > root r { alg straw2 item a item b }
+  > host a { alg straw2 item osd.0 }
+  > host b { alg straw2 item osd.1 }
+  > EOF
+  $ crushfs crush test -i order.txt --show-mappings 2>&1
+  order.txt:6:26: error: bucket 'a' must be defined before bucket 'r'
+  [1]
+
+Duplicates.
+
+  $ mk dupid.txt <<'EOF'
+  > host a { id -3 alg straw2 item osd.0 }
+  > host b { id -3 alg straw2 item osd.1 }
+  > EOF
+  $ crushfs crush test -i dupid.txt --show-mappings 2>&1
+  dupid.txt:7:13: error: duplicate bucket id -3
+  [1]
+
+  $ mk twice.txt <<'EOF'
+  > host a { alg straw2 item osd.0 }
+  > host a { alg straw2 item osd.1 }
+  > EOF
+  $ crushfs crush test -i twice.txt --show-mappings 2>&1
+  twice.txt:7:6: error: bucket 'a' defined twice
+  [1]
+
+  $ mk duprule.txt <<'EOF'
+  > host a { alg straw2 item osd.0 }
+  > rule x { id 0 type replicated min_size 1 max_size 3 step take a step emit }
+  > rule y { id 0 type replicated min_size 1 max_size 3 step take a step emit }
+  > EOF
+  $ crushfs crush test -i duprule.txt --show-mappings 2>&1
+  duprule.txt:8:13: error: duplicate rule id 0
+  [1]
+
+  $ mk pos.txt <<'EOF'
+  > host a { alg tree item osd.0 pos 1 item osd.1 pos 1 }
+  > EOF
+  $ crushfs crush test -i pos.txt --show-mappings 2>&1
+  pos.txt:6:51: error: pos 1 is already used in bucket 'a'
+  [1]
+
+Weights.
+
+  $ mk neg.txt <<'EOF'
+  > host a { alg straw2 item osd.0 weight -1 }
+  > EOF
+  $ crushfs crush test -i neg.txt --show-mappings 2>&1
+  neg.txt:6:39: error: weight must be a non-negative number
+  [1]
+
+  $ mk heavy.txt <<'EOF'
+  > host a { alg straw2 item osd.0 weight 100.5 }
+  > EOF
+  $ crushfs crush test -i heavy.txt --show-mappings 2>&1
+  heavy.txt:6:39: error: device weight limited to 100
+  [1]
+
+  $ mk uniform.txt <<'EOF'
+  > host a { alg uniform item osd.0 weight 1 item osd.1 weight 2 }
+  > EOF
+  $ crushfs crush test -i uniform.txt --show-mappings 2>&1
+  uniform.txt:6:60: error: item 'osd.1' in uniform bucket 'a' has weight 2 but previous items have 1; uniform bucket items must all have the same weight
+  [1]
+
+Numbers that do not fit an int.
+
+  $ mk big.txt <<'EOF'
+  > host a { id -99999999999 alg straw2 item osd.0 }
+  > EOF
+  $ crushfs crush test -i big.txt --show-mappings 2>&1
+  big.txt:6:13: error: number -99999999999 is out of range (integer overflow)
+  [1]
+
+Not supported yet.
+
+  $ printf 'device 0 osd.0 class hdd\ndevice 1 osd.1 class ssd\n' > class.txt
+  $ crushfs crush test -i class.txt --show-mappings 2>&1
+  class.txt:1:16: error: device classes are not supported yet
+  [1]
+
+  $ mk shadow.txt <<'EOF'
+  > host a { id -1 id -5 class hdd alg straw2 item osd.0 }
+  > EOF
+  $ crushfs crush test -i shadow.txt --show-mappings 2>&1
+  shadow.txt:6:22: error: device classes are not supported yet
+  [1]
+
+  $ mk chooseargs.txt <<'EOF'
+  > host a { alg straw2 item osd.0 }
+  > rule x { id 0 type replicated min_size 1 max_size 3 step take a step emit }
+  > choose_args 1 {
+  >   { bucket_id -1 weight_set [ [ 1.0 ] ] }
+  > }
+  > EOF
+  $ crushfs crush test -i chooseargs.txt --show-mappings 2>&1
+  chooseargs.txt:8:1: error: choose_args are not supported yet
+  [1]
+
+A binary map given where text is expected (crushtool -c would silently
+read it as an empty map).
+
+  $ printf '\000\000\001\000' > binary.txt
+  $ crushfs crush test -i binary.txt --show-mappings 2>&1
+  binary.txt:1:1: error: NUL byte in map text (binary crush maps are not supported)
+  [1]
+
+Files that cannot be read.
+
+  $ crushfs crush test -i missing.txt --show-mappings 2>&1
+  missing.txt: cannot read: No such file or directory
+  [1]
+  $ mkdir dir.txt
+  $ crushfs crush test -i dir.txt --show-mappings 2>&1
+  dir.txt: cannot read: Is a directory
+  [1]

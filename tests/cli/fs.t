@@ -1,0 +1,55 @@
+The filesystem commands without a mount: argument errors, a cluster that
+is not there, a filesystem never mounted, a clean fsck.  (Mounting itself
+is covered by tests/integ/mount_*.sh, which need /dev/fuse.)
+
+  $ crushfs --cluster cl mkfs --osd-size 64M --pg-num 16 > /dev/null
+  $ crushfs --cluster cl locate /x
+  crushfs: locate: cl/mds: No such file or directory (the filesystem was never mounted)
+  [1]
+  $ crushfs --cluster cl locate
+  usage: crushfs [--cluster DIR] locate PATH
+  [1]
+  $ crushfs --cluster cl fsck
+  fsck of cl:
+    no filesystem metadata yet (never mounted): checking the objects and the cluster only
+  checked 0 inodes, 0 entries, 0 objects
+    unlinked files purged 0, dangling entries 0, link counts 0, parents 0, lost inodes 0
+    orphan objects 0 (0 B), objects past EOF 0, bad replica copies 0, usage drift 0 OSD(s), stray files 0
+  clean
+  $ crushfs --cluster cl fsck --bogus
+  crushfs: fsck: unknown argument '--bogus'
+  [1]
+  $ crushfs umount /nonexistent
+  crushfs: umount: /nonexistent: not a crushfs mount
+  [1]
+  $ crushfs umount
+  usage: crushfs [--cluster DIR] umount MNT
+  [1]
+
+Mount errors are one line and exit 1, before anything is created:
+
+  $ mkdir m; touch f
+  $ crushfs --cluster nope mount m -f
+  crushfs: cluster nope: No such file or directory
+  [1]
+  $ crushfs --cluster cl mount f -f
+  crushfs: mount point f: Not a directory
+  [1]
+  $ crushfs --cluster cl mount nodir -f
+  crushfs: mount point nodir: No such file or directory
+  [1]
+  $ crushfs --cluster cl mount m -f -o attr_timeout=x
+  crushfs: bad mount option 'attr_timeout=x'
+  [1]
+  $ crushfs --cluster cl mount m -f -o bogus
+  crushfs: bad mount options: fuse: unknown option(s): `-o bogus'
+  [1]
+  $ crushfs --cluster cl mount m -q
+  crushfs: mount: unknown option '-q'
+  [1]
+  $ crushfs --cluster cl mount
+  usage: crushfs [--cluster DIR] mount MNT [-f] [-d] [-o OPTS]
+  [1]
+  $ ls cl | grep -c mds
+  0
+  [1]

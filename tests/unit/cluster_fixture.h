@@ -1,0 +1,125 @@
+/*
+ * cluster_fixture.h - a throwaway cluster for the osdsim/objlayer unit
+ * tests: mkfs into a fresh temporary directory, open it, and remove it all
+ * afterwards.  Header-only, included by one test file each.
+ */
+#ifndef CRUSHFS_CLUSTER_FIXTURE_H
+#define CRUSHFS_CLUSTER_FIXTURE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "objlayer.h"
+#include "osdsim.h"
+#include "util.h"
+
+struct fixture {
+	char root[256];	 /* the temporary directory */
+	char dir[300];	 /* the cluster in it */
+	cfs_cluster *c;
+	objlayer *ol;
+};
+
+static inline void fx_open(struct fixture *f)
+{
+	char err[512] = "";
+
+	assert_int_equal(cfs_cluster_open(f->dir, 0, &f->c, err, sizeof(err)),
+			 0);
+	assert_int_equal(ol_open(f->c, &f->ol), 0);
+}
+
+static inline void fx_close(struct fixture *f)
+{
+	ol_close(f->ol);
+	cfs_cluster_close(f->c);
+	f->ol = NULL;
+	f->c = NULL;
+}
+
+/* mkfs with o (NULL: defaults, 64 MiB OSDs, 32 PGs) and open. */
+static inline struct fixture *fx_new(const struct cfs_mkfs_opts *o)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct cfs_mkfs_opts d;
+	char err[512] = "";
+
+	assert_non_null(f);
+	snprintf(f->root, sizeof(f->root), "/tmp/crushfs-unit.XXXXXX");
+	assert_non_null(mkdtemp(f->root));
+	snprintf(f->dir, sizeof(f->dir), "%s/cl", f->root);
+	if (!o) {
+		cfs_mkfs_opts_init(&d);
+		d.osd_size = 64ULL << 20;
+		d.pg_num = 32;
+		o = &d;
+	}
+	if (cfs_mkfs(f->dir, o, err, sizeof(err)))
+		fail_msg("mkfs: %s", err);
+	fx_open(f);
+	return f;
+}
+
+static inline void fx_free(struct fixture *f)
+{
+	if (f->c)
+		fx_close(f);
+	cfs_rmtree(f->root);
+	free(f);
+}
+
+/* Fill buf with a pattern depending on seed. */
+static inline void fx_pattern(void *buf, size_t len, unsigned seed)
+{
+	unsigned char *p = buf;
+	uint32_t x = seed * 2654435761u + 1;
+
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		p[i] = (unsigned char)x;
+	}
+}
+
+/* The acting set of an object in the current map. */
+static inline void fx_acting(struct fixture *f, const char *name, int *osds,
+			     int *n, uint32_t *ps)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	const struct cfs_pg_mapping *pg;
+	uint32_t p;
+
+	cfs_object_to_pg(m, name, NULL, &p);
+	pg = cfs_osdmap_pg(m, p);
+	*n = pg->nacting;
+	memcpy(osds, pg->acting, sizeof(int) * (size_t)pg->nacting);
+	if (ps)
+		*ps = p;
+	cfs_osdmap_put(m);
+}
+
+/* Every OSD's accounting equals a scan of its folder. */
+static inline void fx_assert_usage_exact(struct fixture *f)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+
+	for (int id = 0; id < cfs_osdmap_max_osd(m); id++) {
+		struct cfs_osd_usage a, s;
+
+		if (!cfs_osdmap_exists(m, id))
+			continue;
+		cfs_osd_usage(f->c, id, &a);
+		assert_int_equal(cfs_osd_scan(f->c, id, &s), 0);
+		if (a.used != s.used || a.objects != s.objects)
+			fail_msg("osd.%d: accounted %llu/%llu, disk %llu/%llu",
+				 id, (unsigned long long)a.used,
+				 (unsigned long long)a.objects,
+				 (unsigned long long)s.used,
+				 (unsigned long long)s.objects);
+	}
+	cfs_osdmap_put(m);
+}
+
+#endif

@@ -1,0 +1,629 @@
+/*
+ * test_objlayer.c - replicated object I/O: round trips and holes, both
+ * full policies (refusals change no replica, other PGs go on, partial
+ * multi-object writes, deletes free space at once), min_size, stale
+ * copies of a down OSD never served, rebalance conserving every object and
+ * moving only what changed, backfillfull, and concurrent writers while the
+ * map changes.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cluster_fixture.h"
+
+#define MB (1024 * 1024)
+
+static int has(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+/* Names "p<i>" whose acting set holds (want = 1) or lacks osd. */
+static void names_for(struct fixture *f, int osd, int want, char out[][32],
+		      int n)
+{
+	int got = 0;
+
+	for (int i = 0; got < n && i < 100000; i++) {
+		int a[16], na;
+
+		snprintf(out[got], 32, "p%d", i);
+		fx_acting(f, out[got], a, &na, NULL);
+		if (has(a, na, osd) == want)
+			got++;
+	}
+	assert_int_equal(got, n);
+}
+
+/* The copy of name on osd equals buf (or is absent when buf is NULL). */
+static void assert_copy(struct fixture *f, int osd, const char *name,
+			const void *buf, size_t len)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	cfs_obj *o;
+	uint32_t ps;
+	char *got;
+
+	cfs_object_to_pg(m, name, NULL, &ps);
+	cfs_osdmap_put(m);
+	if (!buf) {
+		assert_int_equal(cfs_obj_open(f->c, osd, ps, name, 0, &o),
+				 -ENOENT);
+		return;
+	}
+	assert_int_equal(cfs_obj_open(f->c, osd, ps, name, 0, &o), 0);
+	assert_int_equal(cfs_obj_size(o), len);
+	got = malloc(len + 1);
+	assert_int_equal(cfs_obj_pread(o, got, len, 0), (ssize_t)len);
+	assert_memory_equal(got, buf, len);
+	free(got);
+	cfs_obj_put(o);
+}
+
+static void test_roundtrip_and_holes(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct ol_layout l;
+	char *w = malloc(6 * MB), *r = malloc(12 * MB);
+	uint64_t size;
+
+	(void)state;
+	ol_default_layout(f->ol, &l);
+	assert_int_equal(l.object_size, 4 * MB);
+	fx_pattern(w, 6 * MB, 1);
+	/* write 6 MiB at 5 MiB: object 0 is never written (a hole) */
+	assert_int_equal(ol_write(f->ol, 0x10000000000ULL, &l, 5 * MB, w,
+				  6 * MB),
+			 6 * MB);
+	assert_int_equal(ol_read(f->ol, 0x10000000000ULL, &l, 11 * MB, 0, r,
+				 12 * MB),
+			 11 * MB);
+	for (int i = 0; i < 5 * MB; i++)
+		if (r[i])
+			fail_msg("hole byte %d is %d", i, r[i]);
+	assert_memory_equal(r + 5 * MB, w, 6 * MB);
+	/* read past EOF */
+	assert_int_equal(ol_read(f->ol, 0x10000000000ULL, &l, 11 * MB,
+				 11 * MB, r, 10),
+			 0);
+	assert_int_equal(ol_obj_stat(f->ol, "10000000000.00000000", &size),
+			 -ENOENT);
+	assert_int_equal(ol_obj_stat(f->ol, "10000000000.00000002", &size), 0);
+	assert_int_equal(size, 3 * MB);
+
+	/* truncate to 6 MiB: object 2 goes, object 1 shrinks to 2 MiB */
+	assert_int_equal(ol_truncate(f->ol, 0x10000000000ULL, &l, 11 * MB,
+				     6 * MB),
+			 0);
+	assert_int_equal(ol_obj_stat(f->ol, "10000000000.00000002", &size),
+			 -ENOENT);
+	assert_int_equal(ol_obj_stat(f->ol, "10000000000.00000001", &size), 0);
+	assert_int_equal(size, 2 * MB);
+	fx_assert_usage_exact(f);
+	/* remove frees everything */
+	assert_int_equal(ol_remove(f->ol, 0x10000000000ULL, &l, 6 * MB), 0);
+	assert_int_equal(ol_obj_stat(f->ol, "10000000000.00000001", &size),
+			 -ENOENT);
+	{
+		struct ol_space s;
+
+		ol_space(f->ol, &s);
+		assert_int_equal(s.used, 0);
+		assert_true(s.max_avail > 0);
+	}
+	fx_assert_usage_exact(f);
+
+	/* whole objects, every replica written */
+	{
+		int a[16], na;
+
+		assert_int_equal(ol_obj_write_full(f->ol, "obj", w, 1000), 0);
+		assert_int_equal(ol_obj_write_full(f->ol, "obj", w + 7, 10), 0);
+		fx_acting(f, "obj", a, &na, NULL);
+		assert_int_equal(na, 3);
+		for (int i = 0; i < na; i++)
+			assert_copy(f, a[i], "obj", w + 7, 10);
+		assert_int_equal(ol_obj_read(f->ol, "obj", 2, r, 100), 8);
+		assert_memory_equal(r, w + 9, 8);
+		assert_int_equal(ol_obj_remove(f->ol, "obj"), 0);
+		assert_int_equal(ol_obj_remove(f->ol, "obj"), -ENOENT);
+		for (int i = 0; i < na; i++)
+			assert_copy(f, a[i], "obj", NULL, 0);
+	}
+	free(w);
+	free(r);
+	fx_free(f);
+}
+
+/* Policy osd: a full OSD refuses the writes of its PGs only. */
+static void test_full_policy_osd(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char in5[4][32], out5[6][32];
+	char *a = malloc(4 * MB), *b = malloc(4 * MB);
+	struct cfs_osd_usage u;
+	int act[16], na;
+
+	(void)state;
+	fx_pattern(a, 4 * MB, 2);
+	fx_pattern(b, 4 * MB, 3);
+	names_for(f, 5, 1, in5, 4);
+	names_for(f, 5, 0, out5, 6);
+	/* osd.5: 10 MiB, full at 9.5 MiB */
+	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 10 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, in5[0], a, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, in5[1], a, 4 * MB), 0);
+	/* the third would push osd.5 over: refused */
+	assert_int_equal(ol_obj_write_full(f->ol, in5[2], a, 4 * MB), -ENOSPC);
+	fx_acting(f, in5[2], act, &na, NULL);
+	for (int i = 0; i < na; i++)
+		assert_copy(f, act[i], in5[2], NULL, 0);
+	/* other PGs go on */
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(ol_obj_write_full(f->ol, out5[i], b, 4 * MB),
+				 0);
+	/* a refused write changes no replica: growing in5[0] past the limit */
+	assert_int_equal(ol_obj_write(f->ol, in5[0], 4 * MB, b, 2 * MB),
+			 -ENOSPC);
+	fx_acting(f, in5[0], act, &na, NULL);
+	for (int i = 0; i < na; i++)
+		assert_copy(f, act[i], in5[0], a, 4 * MB);
+	/* an overwrite that adds nothing is fine while below the limit */
+	assert_int_equal(ol_obj_write(f->ol, in5[0], 0, b, 4 * MB), 0);
+	for (int i = 0; i < na; i++)
+		assert_copy(f, act[i], in5[0], b, 4 * MB);
+	/* delete frees at once, and the refused write now fits */
+	cfs_osd_usage(f->c, 5, &u);
+	assert_int_equal(u.used, 8 * MB);
+	assert_int_equal(ol_obj_remove(f->ol, in5[1]), 0);
+	cfs_osd_usage(f->c, 5, &u);
+	assert_int_equal(u.used, 4 * MB);
+	assert_int_equal(ol_obj_write_full(f->ol, in5[2], a, 4 * MB), 0);
+
+	/* at/over full_ratio: even overwrites are refused; deletes and
+	 * truncates still work */
+	assert_int_equal(cfs_set_full_ratio(f->c, 0.5), 0);
+	assert_int_equal(ol_obj_write(f->ol, in5[0], 0, a, 10), -ENOSPC);
+	assert_copy(f, 5, in5[0], b, 4 * MB);
+	{
+		struct ol_layout l;
+		uint64_t s;
+
+		ol_default_layout(f->ol, &l);
+		assert_int_equal(ol_obj_write(f->ol, out5[0], 0, a, 10), 0);
+		/* truncate an object of osd.5 through the file API */
+		(void)l;
+		assert_int_equal(ol_obj_remove(f->ol, in5[2]), 0);
+		assert_int_equal(ol_obj_stat(f->ol, in5[0], &s), 0);
+	}
+	fx_assert_usage_exact(f);
+	free(a);
+	free(b);
+	fx_free(f);
+}
+
+/* A write over several objects reports the bytes before the refusal. */
+static void test_partial_multi_object_write(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct ol_layout l;
+	char n0[64], n1[64], *buf = malloc(12 * MB), *back = malloc(12 * MB);
+	uint64_t ino = 0, s;
+	int a0[16], a1[16], na0, na1;
+
+	(void)state;
+	ol_default_layout(f->ol, &l);
+	fx_pattern(buf, 12 * MB, 4);
+	/* an inode whose object 0 avoids osd.5 and object 1 uses it */
+	for (uint64_t i = 0x10000000000ULL; i < 0x10000000000ULL + 10000; i++) {
+		ol_object_name(i, 0, n0, sizeof(n0));
+		ol_object_name(i, 1, n1, sizeof(n1));
+		fx_acting(f, n0, a0, &na0, NULL);
+		fx_acting(f, n1, a1, &na1, NULL);
+		if (!has(a0, na0, 5) && has(a1, na1, 5)) {
+			ino = i;
+			break;
+		}
+	}
+	assert_true(ino != 0);
+	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 3 * MB), 0);
+	assert_int_equal(ol_write(f->ol, ino, &l, 0, buf, 12 * MB), 4 * MB);
+	assert_int_equal(ol_obj_stat(f->ol, n0, &s), 0);
+	assert_int_equal(s, 4 * MB);
+	assert_int_equal(ol_obj_stat(f->ol, n1, &s), -ENOENT);
+	assert_int_equal(ol_read(f->ol, ino, &l, 4 * MB, 0, back, 4 * MB),
+			 4 * MB);
+	assert_memory_equal(back, buf, 4 * MB);
+	/* nothing at all written: the error itself */
+	assert_int_equal(ol_write(f->ol, ino, &l, 4 * MB, buf, 3 * MB),
+			 -ENOSPC);
+	free(buf);
+	free(back);
+	fx_free(f);
+}
+
+/* Policy pool: one full OSD in the rule stops every write. */
+static void test_full_policy_pool(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char in5[2][32], out5[3][32], *a = malloc(4 * MB);
+
+	(void)state;
+	fx_pattern(a, 4 * MB, 5);
+	names_for(f, 5, 1, in5, 2);
+	names_for(f, 5, 0, out5, 3);
+	assert_int_equal(cfs_set_full_policy(f->c, CFS_FULL_POOL), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, in5[0], a, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, out5[0], a, 4 * MB), 0);
+	/* shrink osd.5 under its data: it is full now */
+	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 4 * MB), 0);
+	{
+		const cfs_osdmap *m = cfs_osdmap_get(f->c);
+
+		assert_true(cfs_pool_is_full(f->c, m, NULL));
+		cfs_osdmap_put(m);
+	}
+	assert_int_equal(ol_obj_write_full(f->ol, out5[1], a, 10), -ENOSPC);
+	assert_int_equal(ol_obj_write(f->ol, out5[0], 0, a, 10), -ENOSPC);
+	assert_int_equal(ol_obj_write_full(f->ol, in5[1], a, 10), -ENOSPC);
+	/* under policy osd the same state refuses only osd.5's PGs */
+	assert_int_equal(cfs_set_full_policy(f->c, CFS_FULL_OSD), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, out5[1], a, 10), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, in5[1], a, 10), -ENOSPC);
+	assert_int_equal(cfs_set_full_policy(f->c, CFS_FULL_POOL), 0);
+	/* deleting always works and frees at once: the pool writes again */
+	assert_int_equal(ol_obj_remove(f->ol, in5[0]), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, out5[2], a, 10), 0);
+	fx_assert_usage_exact(f);
+	free(a);
+	fx_free(f);
+}
+
+static char logged[8][512];
+static int nlogged;
+
+static void capture(int level, const char *msg)
+{
+	(void)level;
+	if (nlogged < 8)
+		snprintf(logged[nlogged++], sizeof(logged[0]), "%s", msg);
+}
+
+static void test_min_size(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	int act[16], na, other[16], no;
+	char pgid[32], buf[64];
+	uint32_t ps;
+	const cfs_osdmap *m;
+
+	(void)state;
+	assert_int_equal(ol_obj_write_full(f->ol, "victim", "data", 4), 0);
+	fx_acting(f, "victim", act, &na, &ps);
+	m = cfs_osdmap_get(f->c);
+	cfs_pgid_str(m, ps, pgid, sizeof(pgid));
+	cfs_osdmap_put(m);
+	assert_int_equal(cfs_osd_mark_down(f->c, act[0]), 0);
+	/* one down: 2 >= min_size, still fine */
+	assert_int_equal(ol_obj_read(f->ol, "victim", 0, buf, 64), 4);
+	assert_int_equal(cfs_osd_mark_down(f->c, act[1]), 0);
+	nlogged = 0;
+	cfs_log_set(capture, CFS_LOG_DEBUG);
+	assert_int_equal(ol_obj_read(f->ol, "victim", 0, buf, 64), -EIO);
+	assert_int_equal(nlogged, 1);
+	assert_non_null(strstr(logged[0], pgid));
+	assert_int_equal(ol_obj_write_full(f->ol, "victim", "x", 1), -EIO);
+	assert_int_equal(nlogged, 2);
+	assert_non_null(strstr(logged[1], pgid));
+	cfs_log_set(NULL, CFS_LOG_WARN);
+	/* a PG without those two OSDs works */
+	for (int i = 0;; i++) {
+		snprintf(buf, sizeof(buf), "ok%d", i);
+		fx_acting(f, buf, other, &no, NULL);
+		if (no >= 2)
+			break;
+	}
+	assert_int_equal(ol_obj_write_full(f->ol, buf, "y", 1), 0);
+	/* back up: the object is readable again */
+	assert_int_equal(cfs_osd_mark_up(f->c, act[1]), 0);
+	assert_int_equal(ol_obj_read(f->ol, "victim", 0, buf, 64), 4);
+	assert_memory_equal(buf, "data", 4);
+	fx_free(f);
+}
+
+/* A copy that missed a write while its OSD was down is never served. */
+static void test_stale_copy(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	int act[16], na;
+	char buf[64];
+	struct cfs_check_report rep;
+	struct ol_rebalance_stats st;
+
+	(void)state;
+	assert_int_equal(ol_obj_write_full(f->ol, "s", "old", 3), 0);
+	fx_acting(f, "s", act, &na, NULL);
+	assert_int_equal(cfs_osd_mark_down(f->c, act[0]), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, "s", "newer", 5), 0);
+	/* the primary's file still says "old" */
+	assert_copy(f, act[0], "s", "old", 3);
+	assert_int_equal(cfs_osd_mark_up(f->c, act[0]), 0);
+	/* ... and survives a restart as stale */
+	fx_close(f);
+	fx_open(f);
+	assert_int_equal(ol_obj_read(f->ol, "s", 0, buf, 64), 5);
+	assert_memory_equal(buf, "newer", 5);
+	/* a partial write on the stale primary first brings it up to date */
+	assert_int_equal(ol_obj_write(f->ol, "s", 5, "!", 1), 0);
+	for (int i = 0; i < na; i++)
+		assert_copy(f, act[i], "s", "newer!", 6);
+	/* a delete while one copy is down: it must not come back */
+	assert_int_equal(cfs_osd_mark_down(f->c, act[1]), 0);
+	assert_int_equal(ol_obj_remove(f->ol, "s"), 0);
+	assert_int_equal(cfs_osd_mark_up(f->c, act[1]), 0);
+	assert_int_equal(ol_obj_read(f->ol, "s", 0, buf, 64), -ENOENT);
+	assert_int_equal(ol_rebalance(f->ol, &st, NULL, NULL), 0);
+	for (int i = 0; i < na; i++)
+		assert_copy(f, act[i], "s", NULL, 0);
+	assert_int_equal(cfs_cluster_check(f->c, 1, &rep, NULL, NULL), 0);
+	assert_int_equal(rep.replica_mismatches + rep.usage_mismatches, 0);
+	fx_free(f);
+}
+
+#define NOBJ 60
+
+/* out / reweight / crush reweight, then rebalance: every object still
+ * there and identical, on exactly its new acting set, and only objects
+ * whose PG moved were copied. */
+static void test_rebalance_conserves(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char names[NOBJ][32];
+	int before[NOBJ][3], nb[NOBJ], copies = 0;
+	char *data = malloc(300000), *buf = malloc(300000);
+	struct ol_rebalance_stats st;
+	struct cfs_check_report rep;
+
+	(void)state;
+	fx_pattern(data, 300000, 6);
+	for (int i = 0; i < NOBJ; i++) {
+		snprintf(names[i], 32, "r%d", i);
+		assert_int_equal(ol_obj_write_full(f->ol, names[i], data + i,
+						   (size_t)(1000 + i * 4000)),
+				 0);
+		fx_acting(f, names[i], before[i], &nb[i], NULL);
+	}
+	assert_int_equal(cfs_osd_mark_out(f->c, 3), 0);
+	assert_int_equal(cfs_osd_reweight(f->c, 7, 0x4000), 0);
+	assert_int_equal(cfs_osd_crush_reweight(f->c, 10, 0x100), 0);
+	for (int i = 0; i < NOBJ; i++) {
+		int a[16], na;
+
+		fx_acting(f, names[i], a, &na, NULL);
+		for (int k = 0; k < na; k++)
+			copies += !has(before[i], nb[i], a[k]);
+	}
+	assert_true(copies > 0);
+	assert_int_equal(ol_rebalance(f->ol, &st, NULL, NULL), 0);
+	assert_int_equal(st.objects_copied, copies);
+	assert_int_equal(st.objects_removed, copies);
+	assert_int_equal(st.pgs_toofull + st.pgs_blocked + st.errors, 0);
+	for (int i = 0; i < NOBJ; i++) {
+		size_t len = (size_t)(1000 + i * 4000);
+		int a[16], na;
+
+		assert_int_equal(ol_obj_read(f->ol, names[i], 0, buf, 300000),
+				 (ssize_t)len);
+		assert_memory_equal(buf, data + i, len);
+		fx_acting(f, names[i], a, &na, NULL);
+		for (int osd = 0; osd < 12; osd++)
+			if (has(a, na, osd))
+				assert_copy(f, osd, names[i], data + i, len);
+			else
+				assert_copy(f, osd, names[i], NULL, 0);
+	}
+	/* nothing left to do */
+	assert_int_equal(ol_rebalance(f->ol, &st, NULL, NULL), 0);
+	assert_int_equal(st.objects_copied + st.objects_removed, 0);
+	assert_int_equal(cfs_cluster_check(f->c, 1, &rep, NULL, NULL), 0);
+	assert_int_equal(rep.objects, NOBJ * 3);
+	assert_int_equal(rep.replica_mismatches + rep.usage_mismatches +
+				 rep.stray_files + rep.misfiled,
+			 0);
+	free(data);
+	free(buf);
+	fx_free(f);
+}
+
+/* A target at backfillfull_ratio gets nothing; old copies stay. */
+static void test_backfill_toofull(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char *a = malloc(4 * MB);
+	struct ol_rebalance_stats st;
+	struct cfs_osd_usage u;
+	char names[40][32];
+	int n = 0;
+
+	(void)state;
+	fx_pattern(a, 4 * MB, 7);
+	for (int i = 0; i < 40; i++) {
+		snprintf(names[i], 32, "t%d", i);
+		assert_int_equal(ol_obj_write_full(f->ol, names[i], a, 1 * MB),
+				 0);
+	}
+	/* osd.2 leaves; the OSDs that take its data are made tiny */
+	int before[40][16], nb[40], newt[12] = { 0 };
+	uint64_t used_before[12];
+
+	for (int i = 0; i < 40; i++)
+		fx_acting(f, names[i], before[i], &nb[i], NULL);
+	assert_int_equal(cfs_osd_mark_out(f->c, 2), 0);
+	for (int i = 0; i < 40; i++) {
+		int act[16], na;
+
+		fx_acting(f, names[i], act, &na, NULL);
+		for (int k = 0; k < na; k++)
+			if (!has(before[i], nb[i], act[k]))
+				newt[act[k]] = 1;
+	}
+	for (int osd = 0; osd < 12; osd++) {
+		cfs_osd_usage(f->c, osd, &u);
+		used_before[osd] = u.used;
+		if (newt[osd])
+			assert_int_equal(cfs_osd_set_capacity(
+						 f->c, osd,
+						 u.used + 512 * 1024),
+					 0);
+	}
+	assert_int_equal(ol_rebalance(f->ol, &st, NULL, NULL), 0);
+	assert_true(st.pgs_toofull > 0);
+	for (int osd = 0; osd < 12; osd++) {
+		if (!newt[osd])
+			continue;
+		cfs_osd_usage(f->c, osd, &u);
+		assert_int_equal(u.used, used_before[osd]);
+	}
+	/* every object still readable, and osd.2 still holds copies */
+	for (int i = 0; i < 40; i++) {
+		char b[16];
+
+		assert_int_equal(ol_obj_read(f->ol, names[i], 0, b, 16), 16);
+		assert_memory_equal(b, a, 16);
+	}
+	cfs_osd_usage(f->c, 2, &u);
+	n = (int)u.objects;
+	assert_true(n > 0);
+	fx_assert_usage_exact(f);
+	free(a);
+	fx_free(f);
+}
+
+struct worker {
+	struct fixture *f;
+	int id;
+	int errors;
+};
+
+static void *writer(void *arg)
+{
+	struct worker *w = arg;
+	char name[32], *buf = malloc(256 * 1024), *back = malloc(256 * 1024);
+
+	for (int round = 0; round < 6; round++) {
+		for (int k = 0; k < 8; k++) {
+			size_t len = 1000 + (size_t)((w->id * 7 + k * 13 + round) %
+						     200) * 1000;
+			ssize_t r;
+
+			snprintf(name, sizeof(name), "w%d.%d", w->id, k);
+			fx_pattern(buf, len, (unsigned)(w->id * 100 + k + round));
+			if (ol_obj_write_full(w->f->ol, name, buf, len)) {
+				w->errors++;
+				continue;
+			}
+			r = ol_obj_read(w->f->ol, name, 0, back, 256 * 1024);
+			if (r != (ssize_t)len || memcmp(buf, back, len))
+				w->errors++;
+		}
+	}
+	free(buf);
+	free(back);
+	return NULL;
+}
+
+static void *flapper(void *arg)
+{
+	struct fixture *f = arg;
+
+	for (int i = 0; i < 6; i++) {
+		cfs_osd_mark_out(f->c, 4);
+		cfs_osd_mark_in(f->c, 4);
+		cfs_osd_mark_down(f->c, 9);
+		cfs_osd_mark_up(f->c, 9);
+	}
+	return NULL;
+}
+
+static void test_concurrent_writers(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	pthread_t t[8], fl;
+	struct worker w[8];
+	struct ol_rebalance_stats st;
+	struct cfs_check_report rep;
+
+	(void)state;
+	pthread_create(&fl, NULL, flapper, f);
+	for (int i = 0; i < 8; i++) {
+		w[i].f = f;
+		w[i].id = i;
+		w[i].errors = 0;
+		pthread_create(&t[i], NULL, writer, &w[i]);
+	}
+	for (int i = 0; i < 8; i++)
+		pthread_join(t[i], NULL);
+	pthread_join(fl, NULL);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(w[i].errors, 0);
+	fx_assert_usage_exact(f);
+	assert_int_equal(ol_rebalance(f->ol, &st, NULL, NULL), 0);
+	assert_int_equal(cfs_cluster_check(f->c, 1, &rep, NULL, NULL), 0);
+	assert_int_equal(rep.replica_mismatches + rep.usage_mismatches, 0);
+	assert_int_equal(rep.objects, 8 * 8 * 3);
+	fx_free(f);
+}
+
+static void test_max_avail(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	uint64_t a0 = cfs_pool_max_avail(f->c, m), a1;
+	char *buf = malloc(4 * MB);
+	int act[16], na;
+
+	(void)state;
+	cfs_osdmap_put(m);
+	/* 12 x 64 MiB, equal weights: (0.95 * 64 MiB) * 12 / 3 */
+	assert_true(a0 > (uint64_t)(0.95 * 64 * MB * 4) - 4096 &&
+		    a0 <= (uint64_t)(0.95 * 64 * MB * 4));
+	fx_pattern(buf, 4 * MB, 8);
+	assert_int_equal(ol_obj_write_full(f->ol, "m", buf, 4 * MB), 0);
+	fx_acting(f, "m", act, &na, NULL);
+	m = cfs_osdmap_get(f->c);
+	a1 = cfs_pool_max_avail(f->c, m);
+	cfs_osdmap_put(m);
+	/* the fullest OSD lost 4 MiB: the projection drops by 12 x 4 / 3 */
+	assert_true(a0 - a1 >= 16 * MB - 8192 && a0 - a1 <= 16 * MB + 8192);
+	free(buf);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip_and_holes),
+		cmocka_unit_test(test_full_policy_osd),
+		cmocka_unit_test(test_partial_multi_object_write),
+		cmocka_unit_test(test_full_policy_pool),
+		cmocka_unit_test(test_min_size),
+		cmocka_unit_test(test_stale_copy),
+		cmocka_unit_test(test_rebalance_conserves),
+		cmocka_unit_test(test_backfill_toofull),
+		cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_max_avail),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

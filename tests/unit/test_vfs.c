@@ -1,0 +1,1352 @@
+/*
+ * test_vfs.c - POSIX conformance of vfs.c, without a kernel: one suite run
+ * against both metadata engines (kv_mem, and RocksDB in a temporary
+ * directory), with the in-memory data store of fake_data.h.  After every
+ * test the metadata is checked for consistency the way fsck does: every
+ * entry names an inode, link counts match the entries, directories point
+ * at their parents, no orphan marks are left behind.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fake_data.h"
+#include "kv.h"
+#include "mds.h"
+#include "util.h"
+#include "vfs.h"
+
+struct fixture {
+	int rocks;
+	char dir[64];
+	kv *db;
+	mds *m;
+	vfs *v;
+	struct vfs_cred cred;
+};
+
+static void open_vfs(struct fixture *f)
+{
+	assert_int_equal(mds_open(f->db, "test-fsid", &f->m), 0);
+	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, NULL, &f->v), 0);
+}
+
+static void close_vfs(struct fixture *f)
+{
+	vfs_free(f->v);
+	mds_close(f->m);
+	f->v = NULL;
+	f->m = NULL;
+}
+
+static int setup_common(void **state, int rocks)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	fake_reset();
+	f->rocks = rocks;
+	if (rocks) {
+		strcpy(f->dir, "/tmp/test_vfs.XXXXXX");
+		assert_non_null(mkdtemp(f->dir));
+		assert_int_equal(kv_open_rocksdb(f->dir, 1, &f->db), 0);
+	} else {
+		assert_int_equal(kv_open_mem(&f->db), 0);
+	}
+	assert_int_equal(mds_format(f->db, "test-fsid", 0, 0), 0);
+	open_vfs(f);
+	f->cred.uid = 1000;
+	f->cred.gid = 1000;
+	*state = f;
+	return 0;
+}
+
+static int setup_mem(void **state)
+{
+	return setup_common(state, 0);
+}
+
+static int setup_rocks(void **state)
+{
+	return setup_common(state, 1);
+}
+
+/* ---- the consistency check run after every test ---- */
+
+struct check {
+	uint64_t inos[4096];
+	uint32_t links[4096], subdirs[4096];
+	struct mds_inode recs[4096];
+	int n;
+	mds *m;
+};
+
+static int find_ino(struct check *c, uint64_t ino)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->inos[i] == ino)
+			return i;
+	return -1;
+}
+
+static int check_inode_cb(const struct mds_inode *in, void *arg)
+{
+	struct check *c = arg;
+
+	assert_true(c->n < 4096);
+	c->inos[c->n] = in->ino;
+	c->recs[c->n] = *in;
+	c->n++;
+	return 0;
+}
+
+static int check_dentry_cb(uint64_t parent, const char *name, size_t nlen,
+			   const struct mds_dentry *d, void *arg)
+{
+	struct check *c = arg;
+	int i = find_ino(c, d->ino), p = find_ino(c, parent);
+
+	(void)name, (void)nlen;
+	assert_true(i >= 0);
+	assert_true(p >= 0);
+	assert_true(S_ISDIR(c->recs[p].mode));
+	assert_int_equal(d->type, mds_mode_to_dt(c->recs[i].mode));
+	c->links[i]++;
+	if (S_ISDIR(c->recs[i].mode)) {
+		assert_int_equal(c->recs[i].parent, parent);
+		c->subdirs[p]++;
+	}
+	return 0;
+}
+
+static int no_orphan_cb(uint64_t ino, void *arg)
+{
+	(void)arg;
+	fail_msg("orphan %llx left behind", (unsigned long long)ino);
+	return 0;
+}
+
+static void check_consistent(struct fixture *f)
+{
+	struct check *c = calloc(1, sizeof(*c));
+
+	assert_int_equal(vfs_flush_all(f->v, 0), 0);
+	c->m = f->m;
+	assert_int_equal(mds_list_inodes(f->m, check_inode_cb, c), 0);
+	assert_int_equal(mds_list_dentries(f->m, check_dentry_cb, c), 0);
+	for (int i = 0; i < c->n; i++) {
+		const struct mds_inode *r = &c->recs[i];
+
+		if (r->ino == MDS_ROOT_INO) {
+			assert_int_equal(r->nlink, 2 + c->subdirs[i]);
+			continue;
+		}
+		if (S_ISDIR(r->mode))
+			assert_int_equal(r->nlink, 2 + c->subdirs[i]);
+		else
+			assert_int_equal(r->nlink, c->links[i]);
+		assert_true(c->links[i] > 0);
+	}
+	free(c);
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	if (f->v) {
+		uint64_t cached, lookups;
+
+		/* Tests drop every reference they take. */
+		vfs_counts(f->v, &cached, &lookups);
+		check_consistent(f);
+		assert_int_equal(mds_list_orphans(f->m, no_orphan_cb, NULL), 0);
+		close_vfs(f);
+	}
+	kv_close(f->db);
+	if (f->rocks)
+		cfs_rmtree(f->dir);
+	fake_reset();
+	free(f);
+	return 0;
+}
+
+/* ---- helpers ---- */
+
+static uint64_t mkfile(struct fixture *f, uint64_t dir, const char *name)
+{
+	struct vfs_entry e;
+	vfs_file *fh;
+
+	assert_int_equal(vfs_create(f->v, &f->cred, dir, name, 0644, O_RDWR,
+				    &e, &fh), 0);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	vfs_forget(f->v, e.ino, 1);
+	return e.ino;
+}
+
+static uint64_t mkdir_(struct fixture *f, uint64_t dir, const char *name)
+{
+	struct vfs_entry e;
+
+	assert_int_equal(vfs_mkdir(f->v, &f->cred, dir, name, 0755, &e), 0);
+	vfs_forget(f->v, e.ino, 1);
+	return e.ino;
+}
+
+static int lookup(struct fixture *f, uint64_t dir, const char *name,
+		  struct stat *st)
+{
+	struct vfs_entry e;
+	int rc = vfs_lookup(f->v, dir, name, &e);
+
+	if (rc)
+		return rc;
+	if (st)
+		*st = e.attr;
+	vfs_forget(f->v, e.ino, 1);
+	return 0;
+}
+
+static uint64_t ino_of(struct fixture *f, uint64_t dir, const char *name)
+{
+	struct stat st;
+
+	assert_int_equal(lookup(f, dir, name, &st), 0);
+	return st.st_ino;
+}
+
+static void write_all(struct fixture *f, uint64_t ino, uint64_t off,
+		      const void *buf, size_t len)
+{
+	vfs_file *fh;
+
+	assert_int_equal(vfs_open(f->v, ino, O_WRONLY, &fh), 0);
+	assert_int_equal(vfs_write(f->v, NULL, fh, off, buf, len), (ssize_t)len);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+}
+
+static ssize_t read_at(struct fixture *f, uint64_t ino, uint64_t off,
+		       void *buf, size_t len)
+{
+	vfs_file *fh;
+	ssize_t n;
+
+	assert_int_equal(vfs_open(f->v, ino, O_RDONLY, &fh), 0);
+	n = vfs_read(f->v, fh, off, buf, len);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	return n;
+}
+
+static uint64_t cached(struct fixture *f)
+{
+	uint64_t c;
+
+	vfs_counts(f->v, &c, NULL);
+	return c;
+}
+
+/* ---- tests ---- */
+
+static void test_root(void **state)
+{
+	struct fixture *f = *state;
+	struct stat st;
+
+	assert_int_equal(vfs_getattr(f->v, 1, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0755);
+	assert_int_equal(st.st_nlink, 2);
+	assert_int_equal(st.st_ino, 1);
+	assert_int_equal(lookup(f, 1, ".", &st), 0);
+	assert_int_equal(st.st_ino, 1);
+	assert_int_equal(lookup(f, 1, "..", &st), 0);
+	assert_int_equal(st.st_ino, 1);
+	assert_int_equal(vfs_getattr(f->v, 12345, &st), -ENOENT);
+}
+
+static void test_create_lookup_counts(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_entry e, e2;
+	vfs_file *fh;
+	uint64_t lookups;
+
+	assert_int_equal(cached(f), 1);
+	assert_int_equal(vfs_create(f->v, &f->cred, 1, "a", 0640,
+				    O_CREAT | O_RDWR, &e, &fh), 0);
+	/* inode numbers start where CephFS's do */
+	assert_int_equal(e.ino, MDS_FIRST_INO);
+	assert_true(S_ISREG(e.attr.st_mode));
+	assert_int_equal(e.attr.st_mode & 07777, 0640);
+	assert_int_equal(e.attr.st_uid, 1000);
+	assert_int_equal(e.attr.st_gid, 1000);
+	assert_int_equal(e.attr.st_nlink, 1);
+	assert_int_equal(vfs_lookup(f->v, 1, "a", &e2), 0);
+	assert_int_equal(e2.ino, e.ino);
+	vfs_counts(f->v, NULL, &lookups);
+	assert_int_equal(lookups, 2);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	vfs_forget(f->v, e.ino, 1);
+	assert_int_equal(cached(f), 2);
+	vfs_forget(f->v, e.ino, 1);
+	/* no references left: the inode leaves the table */
+	assert_int_equal(cached(f), 1);
+	/* O_EXCL on an existing name */
+	assert_int_equal(vfs_create(f->v, &f->cred, 1, "a", 0644,
+				    O_CREAT | O_EXCL | O_RDWR, &e, &fh),
+			 -EEXIST);
+	/* without O_EXCL the existing file is opened */
+	assert_int_equal(vfs_create(f->v, &f->cred, 1, "a", 0644,
+				    O_CREAT | O_RDWR, &e2, &fh), 0);
+	assert_int_equal(e2.ino, e.ino);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	vfs_forget(f->v, e2.ino, 1);
+	/* the next number is the next one */
+	assert_int_equal(mkfile(f, 1, "b"), MDS_FIRST_INO + 1);
+}
+
+static void test_name_errors(void **state)
+{
+	struct fixture *f = *state;
+	char longname[300];
+	struct vfs_entry e;
+	uint64_t file = mkfile(f, 1, "file");
+
+	memset(longname, 'x', sizeof(longname));
+	longname[256] = '\0';
+	assert_int_equal(vfs_lookup(f->v, 1, "nope", &e), -ENOENT);
+	assert_int_equal(vfs_lookup(f->v, 1, longname, &e), -ENAMETOOLONG);
+	assert_int_equal(vfs_mkdir(f->v, &f->cred, 1, longname, 0755, &e),
+			 -ENAMETOOLONG);
+	longname[255] = '\0';
+	assert_int_equal(vfs_mkdir(f->v, &f->cred, 1, longname, 0755, &e), 0);
+	vfs_forget(f->v, e.ino, 1);
+	assert_int_equal(vfs_rmdir(f->v, 1, longname), 0);
+	assert_int_equal(vfs_lookup(f->v, file, "x", &e), -ENOTDIR);
+	assert_int_equal(vfs_mkdir(f->v, &f->cred, file, "x", 0755, &e),
+			 -ENOTDIR);
+	assert_int_equal(vfs_mkdir(f->v, &f->cred, 1, "file", 0755, &e),
+			 -EEXIST);
+	assert_int_equal(vfs_unlink(f->v, 1, "nope"), -ENOENT);
+	assert_int_equal(vfs_rmdir(f->v, 1, "nope"), -ENOENT);
+	assert_int_equal(vfs_mkdir(f->v, &f->cred, 777777, "x", 0755, &e),
+			 -ENOENT);
+}
+
+static void test_mkdir_rmdir(void **state)
+{
+	struct fixture *f = *state;
+	struct stat st;
+	uint64_t d, e;
+
+	d = mkdir_(f, 1, "d");
+	assert_int_equal(vfs_getattr(f->v, 1, &st), 0);
+	assert_int_equal(st.st_nlink, 3);
+	e = mkdir_(f, d, "e");
+	mkfile(f, d, "f");
+	assert_int_equal(vfs_getattr(f->v, d, &st), 0);
+	assert_int_equal(st.st_nlink, 3);
+	assert_int_equal(lookup(f, e, "..", &st), 0);
+	assert_int_equal(st.st_ino, d);
+	assert_int_equal(vfs_rmdir(f->v, 1, "d"), -ENOTEMPTY);
+	assert_int_equal(vfs_rmdir(f->v, d, "f"), -ENOTDIR);
+	assert_int_equal(vfs_unlink(f->v, d, "e"), -EISDIR);
+	assert_int_equal(vfs_rmdir(f->v, d, "."), -EINVAL);
+	assert_int_equal(vfs_rmdir(f->v, d, ".."), -ENOTEMPTY);
+	assert_int_equal(vfs_rmdir(f->v, d, "e"), 0);
+	assert_int_equal(vfs_unlink(f->v, d, "f"), 0);
+	assert_int_equal(vfs_getattr(f->v, d, &st), 0);
+	assert_int_equal(st.st_nlink, 2);
+	assert_int_equal(vfs_rmdir(f->v, 1, "d"), 0);
+	assert_int_equal(vfs_getattr(f->v, 1, &st), 0);
+	assert_int_equal(st.st_nlink, 2);
+	assert_int_equal(lookup(f, 1, "d", NULL), -ENOENT);
+}
+
+static void test_removed_dir_refuses_entries(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_entry e, e2;
+	vfs_dir *dh;
+
+	assert_int_equal(vfs_mkdir(f->v, &f->cred, 1, "gone", 0755, &e), 0);
+	assert_int_equal(vfs_opendir(f->v, e.ino, &dh), 0);
+	assert_int_equal(vfs_rmdir(f->v, 1, "gone"), 0);
+	/* like a process whose cwd was removed */
+	assert_int_equal(vfs_mkdir(f->v, &f->cred, e.ino, "x", 0755, &e2),
+			 -ENOENT);
+	assert_int_equal(vfs_releasedir(f->v, dh), 0);
+	vfs_forget(f->v, e.ino, 1);
+	assert_int_equal(vfs_getattr(f->v, e.ino, &e.attr), -ENOENT);
+}
+
+static void test_mknod_symlink(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_entry e;
+	char buf[64];
+	vfs_file *fh;
+
+	assert_int_equal(vfs_mknod(f->v, &f->cred, 1, "fifo", S_IFIFO | 0600,
+				   0, &e), 0);
+	assert_true(S_ISFIFO(e.attr.st_mode));
+	assert_int_equal(vfs_open(f->v, e.ino, O_RDONLY, &fh), -ENXIO);
+	vfs_forget(f->v, e.ino, 1);
+	assert_int_equal(vfs_mknod(f->v, &f->cred, 1, "reg", 0600, 0, &e), 0);
+	assert_true(S_ISREG(e.attr.st_mode));
+	vfs_forget(f->v, e.ino, 1);
+	assert_int_equal(vfs_mknod(f->v, &f->cred, 1, "chr", S_IFCHR | 0600,
+				   makedev(1, 3), &e), 0);
+	assert_int_equal(e.attr.st_rdev, makedev(1, 3));
+	vfs_forget(f->v, e.ino, 1);
+
+	assert_int_equal(vfs_symlink(f->v, &f->cred, "../some/target", 1,
+				     "ln", &e), 0);
+	assert_true(S_ISLNK(e.attr.st_mode));
+	assert_int_equal(e.attr.st_size, 14);
+	assert_int_equal(vfs_readlink(f->v, e.ino, buf, sizeof(buf)), 14);
+	assert_memory_equal(buf, "../some/target", 14);
+	/* a short buffer gets a truncated target */
+	assert_int_equal(vfs_readlink(f->v, e.ino, buf, 4), 4);
+	assert_int_equal(vfs_open(f->v, e.ino, O_RDONLY, &fh), -ELOOP);
+	vfs_forget(f->v, e.ino, 1);
+	assert_int_equal(vfs_readlink(f->v, ino_of(f, 1, "reg"), buf, 64),
+			 -EINVAL);
+	assert_int_equal(vfs_symlink(f->v, &f->cred, "", 1, "empty", &e),
+			 -ENOENT);
+	assert_int_equal(vfs_unlink(f->v, 1, "ln"), 0);
+	assert_int_equal(vfs_unlink(f->v, 1, "fifo"), 0);
+}
+
+static void test_hard_links(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_entry e;
+	struct stat st;
+	uint64_t a = mkfile(f, 1, "a"), d = mkdir_(f, 1, "d");
+	char buf[8];
+
+	write_all(f, a, 0, "payload", 7);
+	assert_int_equal(vfs_link(f->v, a, d, "b", &e), 0);
+	assert_int_equal(e.ino, a);
+	assert_int_equal(e.attr.st_nlink, 2);
+	vfs_forget(f->v, a, 1);
+	assert_int_equal(vfs_link(f->v, a, d, "b", &e), -EEXIST);
+	assert_int_equal(vfs_link(f->v, d, 1, "dlink", &e), -EPERM);
+	assert_int_equal(vfs_unlink(f->v, 1, "a"), 0);
+	assert_int_equal(vfs_getattr(f->v, a, &st), 0);
+	assert_int_equal(st.st_nlink, 1);
+	assert_int_equal(read_at(f, a, 0, buf, 8), 7);
+	assert_memory_equal(buf, "payload", 7);
+	assert_int_equal(fake.removes, 0);
+	assert_int_equal(vfs_unlink(f->v, d, "b"), 0);
+	/* nothing references it any more: purged at once */
+	assert_int_equal(fake.removes, 1);
+	assert_int_equal(fake.last_removed_ino, a);
+	assert_int_equal(vfs_getattr(f->v, a, &st), -ENOENT);
+}
+
+static void test_rename_basic(void **state)
+{
+	struct fixture *f = *state;
+	struct stat st;
+	uint64_t a = mkfile(f, 1, "a"), b = mkfile(f, 1, "b");
+	uint64_t d = mkdir_(f, 1, "d");
+
+	assert_int_equal(vfs_rename(f->v, 1, "a", d, "a2", 0), 0);
+	assert_int_equal(lookup(f, 1, "a", NULL), -ENOENT);
+	assert_int_equal(ino_of(f, d, "a2"), a);
+	/* replacing a file: the old target is purged */
+	assert_int_equal(vfs_rename(f->v, 1, "b", d, "a2", 0), 0);
+	assert_int_equal(ino_of(f, d, "a2"), b);
+	assert_int_equal(fake.last_removed_ino, a);
+	assert_int_equal(vfs_getattr(f->v, a, &st), -ENOENT);
+	/* same name: nothing happens */
+	assert_int_equal(vfs_rename(f->v, d, "a2", d, "a2", 0), 0);
+	assert_int_equal(ino_of(f, d, "a2"), b);
+	/* missing source */
+	assert_int_equal(vfs_rename(f->v, 1, "zz", d, "x", 0), -ENOENT);
+	/* bad flags */
+	assert_int_equal(vfs_rename(f->v, d, "a2", 1, "x", 0x80), -EINVAL);
+	assert_int_equal(vfs_rename(f->v, d, "a2", 1, "x",
+				    RENAME_NOREPLACE | RENAME_EXCHANGE),
+			 -EINVAL);
+}
+
+static void test_rename_noreplace_exchange(void **state)
+{
+	struct fixture *f = *state;
+	struct stat st;
+	uint64_t a = mkfile(f, 1, "a"), b = mkfile(f, 1, "b");
+	uint64_t d1 = mkdir_(f, 1, "d1");
+	uint64_t sub = mkdir_(f, d1, "sub");
+
+	mkdir_(f, 1, "d2");
+	assert_int_equal(vfs_rename(f->v, 1, "a", 1, "b", RENAME_NOREPLACE),
+			 -EEXIST);
+	assert_int_equal(vfs_rename(f->v, 1, "a", 1, "c", RENAME_NOREPLACE), 0);
+	assert_int_equal(vfs_rename(f->v, 1, "c", 1, "nope", RENAME_EXCHANGE),
+			 -ENOENT);
+	assert_int_equal(vfs_rename(f->v, 1, "c", 1, "b", RENAME_EXCHANGE), 0);
+	assert_int_equal(ino_of(f, 1, "c"), b);
+	assert_int_equal(ino_of(f, 1, "b"), a);
+	/* exchange a directory with a file across directories */
+	assert_int_equal(vfs_rename(f->v, d1, "sub", 1, "b", RENAME_EXCHANGE),
+			 0);
+	assert_int_equal(ino_of(f, 1, "b"), sub);
+	assert_int_equal(ino_of(f, d1, "sub"), a);
+	assert_int_equal(lookup(f, sub, "..", &st), 0);
+	assert_int_equal(st.st_ino, 1);
+	assert_int_equal(vfs_getattr(f->v, d1, &st), 0);
+	assert_int_equal(st.st_nlink, 2);
+	assert_int_equal(vfs_getattr(f->v, 1, &st), 0);
+	assert_int_equal(st.st_nlink, 5); /* d1, d2, b(sub) */
+	/* exchange two directories in different parents */
+	assert_int_equal(vfs_rename(f->v, 1, "b", d1, "sub", RENAME_EXCHANGE),
+			 0);
+	assert_int_equal(ino_of(f, d1, "sub"), sub);
+	assert_int_equal(ino_of(f, 1, "b"), a);
+	/* a directory cannot be exchanged into its own subtree */
+	assert_int_equal(vfs_rename(f->v, 1, "d1", sub, "x", 0), -EINVAL);
+	mkdir_(f, sub, "x");
+	assert_int_equal(vfs_rename(f->v, 1, "d1", sub, "x", RENAME_EXCHANGE),
+			 -EINVAL);
+	assert_int_equal(vfs_rmdir(f->v, sub, "x"), 0);
+}
+
+static void test_rename_dirs(void **state)
+{
+	struct fixture *f = *state;
+	struct stat st;
+	uint64_t d1 = mkdir_(f, 1, "d1"), d2 = mkdir_(f, 1, "d2");
+	uint64_t s = mkdir_(f, d1, "s");
+	uint64_t t = mkdir_(f, d2, "t");
+
+	mkfile(f, 1, "file");
+	mkfile(f, t, "inside");
+	/* into itself / below itself */
+	assert_int_equal(vfs_rename(f->v, 1, "d1", d1, "x", 0), -EINVAL);
+	assert_int_equal(vfs_rename(f->v, 1, "d1", s, "x", 0), -EINVAL);
+	/* type mismatches */
+	assert_int_equal(vfs_rename(f->v, d1, "s", 1, "file", 0), -ENOTDIR);
+	assert_int_equal(vfs_rename(f->v, 1, "file", d1, "s", 0), -EISDIR);
+	/* over a non-empty directory */
+	assert_int_equal(vfs_rename(f->v, d1, "s", d2, "t", 0), -ENOTEMPTY);
+	assert_int_equal(vfs_unlink(f->v, t, "inside"), 0);
+	/* over an empty directory, across parents */
+	assert_int_equal(vfs_rename(f->v, d1, "s", d2, "t", 0), 0);
+	assert_int_equal(ino_of(f, d2, "t"), s);
+	assert_int_equal(vfs_getattr(f->v, t, &st), -ENOENT);
+	assert_int_equal(vfs_getattr(f->v, d1, &st), 0);
+	assert_int_equal(st.st_nlink, 2);
+	assert_int_equal(vfs_getattr(f->v, d2, &st), 0);
+	assert_int_equal(st.st_nlink, 3);
+	assert_int_equal(lookup(f, s, "..", &st), 0);
+	assert_int_equal(st.st_ino, d2);
+	/* a directory moved up, over an empty directory in the same parent */
+	mkdir_(f, d2, "u");
+	assert_int_equal(vfs_rename(f->v, d2, "t", d2, "u", 0), 0);
+	assert_int_equal(vfs_getattr(f->v, d2, &st), 0);
+	assert_int_equal(st.st_nlink, 3);
+	assert_int_equal(vfs_rename(f->v, d2, "u", 1, "top", 0), 0);
+	assert_int_equal(vfs_getattr(f->v, 1, &st), 0);
+	assert_int_equal(st.st_nlink, 5);
+}
+
+static void test_rename_hardlinks_same_inode(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_entry e;
+	uint64_t a = mkfile(f, 1, "a");
+
+	assert_int_equal(vfs_link(f->v, a, 1, "b", &e), 0);
+	vfs_forget(f->v, a, 1);
+	/* POSIX: two links to one file: rename does nothing */
+	assert_int_equal(vfs_rename(f->v, 1, "a", 1, "b", 0), 0);
+	assert_int_equal(ino_of(f, 1, "a"), a);
+	assert_int_equal(ino_of(f, 1, "b"), a);
+}
+
+static void test_read_write_sparse_big(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "big");
+	uint64_t far = 5ULL << 30; /* past 4 GiB */
+	char buf[100];
+	struct stat st;
+
+	write_all(f, a, 10, "hello", 5);
+	assert_int_equal(vfs_getattr(f->v, a, &st), 0);
+	assert_int_equal(st.st_size, 15);
+	memset(buf, 'x', sizeof(buf));
+	assert_int_equal(read_at(f, a, 0, buf, 100), 15);
+	assert_memory_equal(buf, "\0\0\0\0\0\0\0\0\0\0hello", 15);
+	assert_int_equal(read_at(f, a, 15, buf, 100), 0);
+	assert_int_equal(read_at(f, a, 1000, buf, 100), 0);
+	write_all(f, a, far, "end", 3);
+	assert_int_equal(vfs_getattr(f->v, a, &st), 0);
+	assert_int_equal((uint64_t)st.st_size, far + 3);
+	assert_int_equal(read_at(f, a, far - 2, buf, 10), 5);
+	assert_memory_equal(buf, "\0\0end", 5);
+	/* a hole in the middle reads as zeros */
+	assert_int_equal(read_at(f, a, 3ULL << 30, buf, 4), 4);
+	assert_memory_equal(buf, "\0\0\0\0", 4);
+	/* only two chunks were ever stored */
+	assert_int_equal(fake_chunks(a), 2);
+}
+
+static void test_append_and_trunc(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "log");
+	vfs_file *h1, *h2;
+	struct stat st, st2;
+	char buf[32];
+
+	assert_int_equal(vfs_open(f->v, a, O_WRONLY | O_APPEND, &h1), 0);
+	assert_int_equal(vfs_open(f->v, a, O_WRONLY | O_APPEND, &h2), 0);
+	/* the offset given is ignored: writes land at the end */
+	assert_int_equal(vfs_write(f->v, NULL, h1, 0, "one ", 4), 4);
+	assert_int_equal(vfs_write(f->v, NULL, h2, 0, "two ", 4), 4);
+	assert_int_equal(vfs_write(f->v, NULL, h1, 2, "three", 5), 5);
+	assert_int_equal(vfs_release(f->v, h1), 0);
+	assert_int_equal(vfs_release(f->v, h2), 0);
+	assert_int_equal(read_at(f, a, 0, buf, 32), 13);
+	assert_memory_equal(buf, "one two three", 13);
+	/* reading needs a readable handle, writing a writable one */
+	assert_int_equal(vfs_open(f->v, a, O_RDONLY, &h1), 0);
+	assert_int_equal(vfs_write(f->v, NULL, h1, 0, "x", 1), -EBADF);
+	assert_int_equal(vfs_release(f->v, h1), 0);
+	assert_int_equal(vfs_open(f->v, a, O_WRONLY, &h1), 0);
+	assert_int_equal(vfs_read(f->v, h1, 0, buf, 1), -EBADF);
+	assert_int_equal(vfs_release(f->v, h1), 0);
+	/* O_TRUNC empties it and updates mtime/ctime */
+	assert_int_equal(vfs_getattr(f->v, a, &st), 0);
+	usleep(2000);
+	assert_int_equal(vfs_open(f->v, a, O_WRONLY | O_TRUNC, &h1), 0);
+	assert_int_equal(vfs_getattr(f->v, a, &st2), 0);
+	assert_int_equal(st2.st_size, 0);
+	assert_true(st2.st_mtim.tv_sec > st.st_mtim.tv_sec ||
+		    st2.st_mtim.tv_nsec > st.st_mtim.tv_nsec);
+	assert_int_equal(vfs_release(f->v, h1), 0);
+	assert_int_equal(fake_chunks(a), 0);
+}
+
+static void test_setattr(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "f");
+	struct stat in, out;
+	char buf[16];
+
+	memset(&in, 0, sizeof(in));
+	in.st_mode = 04711;
+	in.st_uid = 5;
+	in.st_gid = 6;
+	in.st_atim.tv_sec = 1000;
+	in.st_atim.tv_nsec = 123456789;
+	in.st_mtim.tv_sec = 2000;
+	in.st_mtim.tv_nsec = 987654321;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in,
+				     VFS_SET_MODE | VFS_SET_UID | VFS_SET_GID |
+					     VFS_SET_ATIME | VFS_SET_MTIME,
+				     &out), 0);
+	assert_true(S_ISREG(out.st_mode));
+	assert_int_equal(out.st_mode & 07777, 04711);
+	assert_int_equal(out.st_uid, 5);
+	assert_int_equal(out.st_gid, 6);
+	assert_int_equal(out.st_atim.tv_sec, 1000);
+	assert_int_equal(out.st_atim.tv_nsec, 123456789);
+	assert_int_equal(out.st_mtim.tv_sec, 2000);
+	assert_int_equal(out.st_mtim.tv_nsec, 987654321);
+	assert_true(out.st_ctim.tv_sec > 2000);
+	/* survives the inode leaving the table */
+	assert_int_equal(vfs_getattr(f->v, a, &out), 0);
+	assert_int_equal(out.st_mtim.tv_nsec, 987654321);
+	/* truncate up and down */
+	write_all(f, a, 0, "0123456789", 10);
+	in.st_size = 4;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_SIZE, &out), 0);
+	assert_int_equal(out.st_size, 4);
+	in.st_size = 12;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_SIZE, &out), 0);
+	assert_int_equal(read_at(f, a, 0, buf, 16), 12);
+	assert_memory_equal(buf, "0123\0\0\0\0\0\0\0\0", 12);
+	assert_int_equal(vfs_setattr(f->v, NULL, 1, &in, VFS_SET_SIZE, &out),
+			 -EISDIR);
+	in.st_size = -1;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_SIZE, &out),
+			 -EINVAL);
+	/* *_NOW */
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in,
+				     VFS_SET_ATIME_NOW | VFS_SET_MTIME_NOW,
+				     &out), 0);
+	assert_true(out.st_mtim.tv_sec > 2000);
+}
+
+static int count_cb(uint64_t ino, void *arg)
+{
+	(void)ino;
+	(*(int *)arg)++;
+	return 0;
+}
+
+static void test_unlinked_open_file(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_entry e;
+	vfs_file *fh;
+	struct stat st;
+	char buf[8];
+	int orphans = 0;
+
+	assert_int_equal(vfs_create(f->v, &f->cred, 1, "tmp", 0600,
+				    O_CREAT | O_RDWR, &e, &fh), 0);
+	assert_int_equal(vfs_write(f->v, NULL, fh, 0, "secret", 6), 6);
+	assert_int_equal(vfs_unlink(f->v, 1, "tmp"), 0);
+	assert_int_equal(lookup(f, 1, "tmp", NULL), -ENOENT);
+	/* still open: data stays */
+	assert_int_equal(vfs_getattr(f->v, e.ino, &st), 0);
+	assert_int_equal(st.st_nlink, 0);
+	assert_int_equal(vfs_read(f->v, fh, 0, buf, 8), 6);
+	assert_memory_equal(buf, "secret", 6);
+	assert_int_equal(vfs_write(f->v, NULL, fh, 6, "!", 1), 1);
+	assert_int_equal(mds_list_orphans(f->m, count_cb, &orphans), 0);
+	assert_int_equal(orphans, 1);
+	assert_int_equal(fake.removes, 0);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	/* the kernel still has it looked up */
+	assert_int_equal(fake.removes, 0);
+	vfs_forget(f->v, e.ino, 1);
+	assert_int_equal(fake.removes, 1);
+	assert_int_equal(fake_chunks(e.ino), 0);
+	orphans = 0;
+	assert_int_equal(mds_list_orphans(f->m, count_cb, &orphans), 0);
+	assert_int_equal(orphans, 0);
+}
+
+static void test_crash_leaves_orphan_purged_at_mount(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_entry e;
+	vfs_file *fh;
+	struct mds_inode r;
+	vfs *v2;
+	int orphans = 0;
+
+	assert_int_equal(vfs_create(f->v, &f->cred, 1, "tmp", 0600,
+				    O_CREAT | O_RDWR, &e, &fh), 0);
+	assert_int_equal(vfs_write(f->v, NULL, fh, 0, "data", 4), 4);
+	assert_int_equal(vfs_flush(f->v, fh), 0);
+	assert_int_equal(vfs_unlink(f->v, 1, "tmp"), 0);
+	/* "crash": a new daemon starts on the same metadata while the old
+	 * one still holds the file */
+	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, NULL, &v2), 0);
+	assert_int_equal(fake.removes, 1);
+	assert_int_equal(mds_get_inode(f->m, e.ino, &r), -ENOENT);
+	assert_int_equal(mds_list_orphans(f->m, count_cb, &orphans), 0);
+	assert_int_equal(orphans, 0);
+	vfs_free(v2);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	vfs_forget(f->v, e.ino, 1);
+}
+
+static void test_enospc_partial(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "full");
+	static char big[20000];
+	vfs_file *fh;
+	struct stat st;
+
+	memset(big, 'z', sizeof(big));
+	assert_int_equal(vfs_open(f->v, a, O_WRONLY, &fh), 0);
+	fake.budget = 10000;
+	/* a partial write returns what was written */
+	assert_int_equal(vfs_write(f->v, NULL, fh, 0, big, sizeof(big)), 10000);
+	assert_int_equal(vfs_write(f->v, NULL, fh, 10000, big, 10000), -ENOSPC);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	assert_int_equal(vfs_getattr(f->v, a, &st), 0);
+	assert_int_equal(st.st_size, 10000);
+	fake.budget = UINT64_MAX;
+	/* deleting works when full */
+	assert_int_equal(vfs_unlink(f->v, 1, "full"), 0);
+	assert_int_equal(fake_chunks(a), 0);
+}
+
+struct fill_ctx {
+	char names[300][16];
+	uint64_t inos[300];
+	int n, room;
+	uint64_t next;
+};
+
+static int fill_cb(void *arg, const char *name, const struct vfs_entry *e,
+		   uint64_t next)
+{
+	struct fill_ctx *c = arg;
+
+	if (c->room == 0)
+		return 1;
+	c->room--;
+	snprintf(c->names[c->n], 16, "%s", name);
+	c->inos[c->n] = e->ino;
+	c->n++;
+	c->next = next;
+	return 0;
+}
+
+static void readdir_all(struct fixture *f, uint64_t dir, int plus, int room,
+			struct fill_ctx *c)
+{
+	vfs_dir *dh;
+	uint64_t off = 0;
+
+	memset(c, 0, sizeof(*c));
+	assert_int_equal(vfs_opendir(f->v, dir, &dh), 0);
+	for (;;) {
+		int r;
+
+		c->room = room;
+		r = vfs_readdir(f->v, dh, off, plus, fill_cb, c);
+		assert_true(r >= 0);
+		if (r == 0)
+			break;
+		off = c->next;
+	}
+	assert_int_equal(vfs_releasedir(f->v, dh), 0);
+}
+
+static void test_readdir(void **state)
+{
+	struct fixture *f = *state;
+	struct fill_ctx *c = calloc(1, sizeof(*c));
+	uint64_t d = mkdir_(f, 1, "d"), lookups;
+	char name[16];
+	vfs_dir *dh;
+	int seen[100] = { 0 };
+
+	for (int i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "f%03d", i);
+		mkfile(f, d, name);
+	}
+	/* small "buffers": 7 entries per call */
+	readdir_all(f, d, 0, 7, c);
+	assert_int_equal(c->n, 102);
+	assert_string_equal(c->names[0], ".");
+	assert_string_equal(c->names[1], "..");
+	for (int i = 2; i < c->n; i++) {
+		int k = atoi(c->names[i] + 1);
+
+		assert_int_equal(seen[k], 0);
+		seen[k] = 1;
+	}
+	/* readdirplus: every entry but . and .. holds a reference */
+	readdir_all(f, d, 1, 7, c);
+	assert_int_equal(c->n, 102);
+	assert_int_equal(c->inos[0], 0);
+	vfs_counts(f->v, NULL, &lookups);
+	assert_int_equal(lookups, 100);
+	for (int i = 2; i < c->n; i++)
+		vfs_forget(f->v, c->inos[i], 1);
+	vfs_counts(f->v, NULL, &lookups);
+	assert_int_equal(lookups, 0);
+	/* entries removed mid-listing are skipped, the offsets stay valid */
+	memset(c, 0, sizeof(*c));
+	assert_int_equal(vfs_opendir(f->v, d, &dh), 0);
+	c->room = 10;
+	assert_int_equal(vfs_readdir(f->v, dh, 0, 1, fill_cb, c), 10);
+	for (int i = 0; i < 100; i += 2) {
+		snprintf(name, sizeof(name), "f%03d", i);
+		assert_int_equal(vfs_unlink(f->v, d, name), 0);
+	}
+	c->room = 1000;
+	assert_true(vfs_readdir(f->v, dh, c->next, 1, fill_cb, c) > 0);
+	assert_int_equal(c->n, 10 + 46); /* odd ones after f007 */
+	for (int i = 2; i < c->n; i++)
+		vfs_forget(f->v, c->inos[i], 1);
+	/* rewinddir (offset 0) takes a fresh snapshot */
+	memset(c, 0, sizeof(*c));
+	c->room = 1000;
+	assert_int_equal(vfs_readdir(f->v, dh, 0, 0, fill_cb, c), 52);
+	assert_int_equal(vfs_releasedir(f->v, dh), 0);
+	for (int i = 1; i < 100; i += 2) {
+		snprintf(name, sizeof(name), "f%03d", i);
+		assert_int_equal(vfs_unlink(f->v, d, name), 0);
+	}
+	free(c);
+}
+
+static void test_xattrs(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "x");
+	char buf[256];
+	struct stat st, st2;
+
+	assert_int_equal(vfs_getxattr(f->v, a, "user.k", buf, 256), -ENODATA);
+	assert_int_equal(vfs_listxattr(f->v, a, buf, 256), 0);
+	assert_int_equal(vfs_getattr(f->v, a, &st), 0);
+	usleep(2000);
+	assert_int_equal(vfs_setxattr(f->v, a, "user.k", "v1", 2, 0), 0);
+	assert_int_equal(vfs_getattr(f->v, a, &st2), 0);
+	assert_true(st2.st_ctim.tv_sec != st.st_ctim.tv_sec ||
+		    st2.st_ctim.tv_nsec != st.st_ctim.tv_nsec);
+	assert_int_equal(vfs_getxattr(f->v, a, "user.k", NULL, 0), 2);
+	assert_int_equal(vfs_getxattr(f->v, a, "user.k", buf, 1), -ERANGE);
+	assert_int_equal(vfs_getxattr(f->v, a, "user.k", buf, 256), 2);
+	assert_memory_equal(buf, "v1", 2);
+	assert_int_equal(vfs_setxattr(f->v, a, "user.k", "v2", 2,
+				      XATTR_CREATE), -EEXIST);
+	assert_int_equal(vfs_setxattr(f->v, a, "user.new", "v", 1,
+				      XATTR_REPLACE), -ENODATA);
+	assert_int_equal(vfs_setxattr(f->v, a, "user.k", "value2", 6,
+				      XATTR_REPLACE), 0);
+	assert_int_equal(vfs_setxattr(f->v, a, "user.empty", "", 0,
+				      XATTR_CREATE), 0);
+	assert_int_equal(vfs_getxattr(f->v, a, "user.empty", buf, 256), 0);
+	assert_int_equal(vfs_listxattr(f->v, a, NULL, 0), 18);
+	assert_int_equal(vfs_listxattr(f->v, a, buf, 5), -ERANGE);
+	assert_int_equal(vfs_listxattr(f->v, a, buf, 256), 18);
+	assert_memory_equal(buf, "user.empty\0user.k\0", 18);
+	assert_int_equal(vfs_removexattr(f->v, a, "user.k"), 0);
+	assert_int_equal(vfs_removexattr(f->v, a, "user.k"), -ENODATA);
+	assert_int_equal(vfs_setxattr(f->v, a, "", "v", 1, 0), -ERANGE);
+	{
+		static char big[65537];
+
+		assert_int_equal(vfs_setxattr(f->v, a, "user.big", big,
+					      sizeof(big), 0), -E2BIG);
+		assert_int_equal(vfs_setxattr(f->v, a, "user.big", big, 65536,
+					      0), 0);
+		assert_int_equal(vfs_getxattr(f->v, a, "user.big", NULL, 0),
+				 65536);
+	}
+	/* xattrs on directories too, and they go with the inode */
+	assert_int_equal(vfs_setxattr(f->v, 1, "user.dir", "d", 1, 0), 0);
+	assert_int_equal(vfs_unlink(f->v, 1, "x"), 0);
+	assert_int_equal(vfs_removexattr(f->v, 1, "user.dir"), 0);
+}
+
+static void test_virtual_xattrs(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "v");
+	char buf[4096];
+	ssize_t n;
+	static char data[9 << 20];
+
+	n = vfs_getxattr(f->v, a, "crushfs.layout", buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_string_equal(buf, "stripe_unit=4194304 stripe_count=1 "
+				 "object_size=4194304 pool=1");
+	n = vfs_getxattr(f->v, a, "crushfs.layout.object_size", buf, 64);
+	assert_int_equal(n, 7);
+	assert_memory_equal(buf, "4194304", 7);
+	assert_int_equal(vfs_getxattr(f->v, a, "crushfs.nope", buf, 64),
+			 -ENODATA);
+	/* not listed */
+	assert_int_equal(vfs_listxattr(f->v, a, buf, sizeof(buf)), 0);
+	/* layout of an empty file may change */
+	assert_int_equal(vfs_setxattr(f->v, a, "crushfs.layout.object_size",
+				      "1048576", 7, 0), -EINVAL);
+	assert_int_equal(vfs_setxattr(f->v, a, "crushfs.layout",
+				      "stripe_unit=1048576 object_size=1048576",
+				      39, 0), 0);
+	n = vfs_getxattr(f->v, a, "crushfs.layout", buf, sizeof(buf) - 1);
+	buf[n] = '\0';
+	assert_string_equal(buf, "stripe_unit=1048576 stripe_count=1 "
+				 "object_size=1048576 pool=1");
+	assert_int_equal(vfs_setxattr(f->v, a, "crushfs.layout.pool", "7", 1,
+				      0), -EINVAL);
+	write_all(f, a, 0, data, sizeof(data));
+	assert_int_equal(vfs_setxattr(f->v, a, "crushfs.layout.stripe_count",
+				      "2", 1, 0), -ENOTEMPTY);
+	/* 9 MiB in 1 MiB objects: 9 lines */
+	n = vfs_getxattr(f->v, a, "crushfs.placement", buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	{
+		int lines = 0;
+
+		for (char *p = buf; *p; p++)
+			lines += *p == '\n';
+		assert_int_equal(lines, 9);
+	}
+	assert_non_null(strstr(buf, "10000000000.00000008 -> 1."));
+	assert_non_null(strstr(buf, "acting [0,1,2]"));
+	assert_int_equal(vfs_setxattr(f->v, a, "crushfs.placement", "x", 1, 0),
+			 -EPERM);
+	assert_int_equal(vfs_removexattr(f->v, a, "crushfs.layout"), -EPERM);
+	assert_int_equal(vfs_getxattr(f->v, 1, "crushfs.layout", buf, 64),
+			 -ENODATA);
+}
+
+static void test_statfs_access(void **state)
+{
+	struct fixture *f = *state;
+	struct statvfs sv;
+	struct vfs_cred other = { 2000, 2000, 0, NULL, 0 };
+	struct vfs_cred grp;
+	uint32_t groups[1] = { 1000 };
+	struct vfs_cred root = { 0, 0, 0, NULL, 0 };
+	struct stat in;
+	uint64_t a = mkfile(f, 1, "a");
+
+	fake.space_total = 4ULL << 30;
+	fake.space_used = 1ULL << 30;
+	fake.space_avail = 2ULL << 30;
+	assert_int_equal(vfs_statfs(f->v, &sv), 0);
+	assert_int_equal(sv.f_frsize * sv.f_blocks, 4ULL << 30);
+	assert_int_equal(sv.f_frsize * (sv.f_blocks - sv.f_bfree), 1ULL << 30);
+	assert_int_equal(sv.f_frsize * sv.f_bavail, 2ULL << 30);
+	assert_int_equal(sv.f_namemax, 255);
+
+	/* mode 0644, owner 1000:1000 */
+	assert_int_equal(vfs_access(f->v, &f->cred, a, R_OK | W_OK), 0);
+	assert_int_equal(vfs_access(f->v, &f->cred, a, X_OK), -EACCES);
+	assert_int_equal(vfs_access(f->v, &other, a, R_OK), 0);
+	assert_int_equal(vfs_access(f->v, &other, a, W_OK), -EACCES);
+	assert_int_equal(vfs_access(f->v, &other, a, F_OK), 0);
+	assert_int_equal(vfs_access(f->v, &root, a, R_OK | W_OK), 0);
+	assert_int_equal(vfs_access(f->v, &root, a, X_OK), -EACCES);
+	assert_int_equal(vfs_access(f->v, &root, 1, X_OK), 0);
+	memset(&in, 0, sizeof(in));
+	in.st_mode = 0460;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_MODE, NULL), 0);
+	grp = other;
+	grp.ngroups = 1;
+	grp.groups = groups;
+	assert_int_equal(vfs_access(f->v, &grp, a, R_OK | W_OK), 0);
+	/* owner class applies even when the group class would allow */
+	assert_int_equal(vfs_access(f->v, &f->cred, a, W_OK), -EACCES);
+	assert_int_equal(vfs_access(f->v, &f->cred, 99999, F_OK), -ENOENT);
+}
+
+static void test_setgid_dir(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_entry e;
+	struct stat in;
+	uint64_t d = mkdir_(f, 1, "sg");
+
+	memset(&in, 0, sizeof(in));
+	in.st_mode = 02775;
+	in.st_gid = 4242;
+	assert_int_equal(vfs_setattr(f->v, NULL, d, &in, VFS_SET_MODE | VFS_SET_GID,
+				     NULL), 0);
+	assert_int_equal(vfs_mkdir(f->v, &f->cred, d, "sub", 0755, &e), 0);
+	assert_int_equal(e.attr.st_gid, 4242);
+	assert_true(e.attr.st_mode & S_ISGID);
+	vfs_forget(f->v, e.ino, 1);
+	assert_int_equal(vfs_mknod(f->v, &f->cred, d, "file", S_IFREG | 02755,
+				   0, &e), 0);
+	assert_int_equal(e.attr.st_gid, 4242);
+	/* not in group 4242: setgid dropped from the executable file */
+	assert_false(e.attr.st_mode & S_ISGID);
+	vfs_forget(f->v, e.ino, 1);
+	/* umask applies to new modes */
+	f->cred.umask = 022;
+	assert_int_equal(vfs_mknod(f->v, &f->cred, 1, "um", S_IFREG | 0666, 0,
+				   &e), 0);
+	assert_int_equal(e.attr.st_mode & 0777, 0644);
+	vfs_forget(f->v, e.ino, 1);
+}
+
+/* Clearing setuid/setgid is the filesystem's job (libfuse's default
+ * FUSE_CAP_HANDLE_KILLPRIV): on write and truncate by others than root,
+ * on chown by anyone; file capabilities go too. */
+static void test_killpriv(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_cred user = { 1000, 1000, 0, NULL, 0 };
+	uint64_t a = mkfile(f, 1, "suid");
+	struct stat in, out;
+	vfs_file *fh;
+
+	memset(&in, 0, sizeof(in));
+	in.st_mode = 06775;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_MODE, &out), 0);
+	assert_int_equal(vfs_setxattr(f->v, a, "security.capability", "c", 1,
+				      0), 0);
+	/* root writes: kept */
+	assert_int_equal(vfs_open(f->v, a, O_WRONLY, &fh), 0);
+	assert_int_equal(vfs_write(f->v, NULL, fh, 0, "x", 1), 1);
+	assert_int_equal(vfs_getattr(f->v, a, &out), 0);
+	assert_int_equal(out.st_mode & 07777, 06775);
+	/* a user writes: both bits and the capability go */
+	assert_int_equal(vfs_write(f->v, &user, fh, 1, "y", 1), 1);
+	assert_int_equal(vfs_getattr(f->v, a, &out), 0);
+	assert_int_equal(out.st_mode & 07777, 0775);
+	assert_int_equal(vfs_getxattr(f->v, a, "security.capability", NULL, 0),
+			 -ENODATA);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	/* setgid without group exec is a locking mark: kept */
+	in.st_mode = 02764;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_MODE, &out), 0);
+	in.st_size = 1;
+	assert_int_equal(vfs_setattr(f->v, &user, a, &in, VFS_SET_SIZE, &out),
+			 0);
+	assert_int_equal(out.st_mode & 07777, 02764);
+	/* chown clears setuid even for root */
+	in.st_mode = 04755;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_MODE, &out), 0);
+	in.st_uid = 7;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_UID, &out), 0);
+	assert_int_equal(out.st_mode & 07777, 0755);
+	assert_int_equal(out.st_uid, 7);
+	/* directories keep their setgid bit on chown */
+	in.st_mode = 02755;
+	assert_int_equal(vfs_setattr(f->v, NULL, 1, &in, VFS_SET_MODE, &out), 0);
+	in.st_gid = 9;
+	assert_int_equal(vfs_setattr(f->v, NULL, 1, &in, VFS_SET_GID, &out), 0);
+	assert_int_equal(out.st_mode & 07777, 02755);
+}
+
+static void test_readonly(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_opts ro = { .readonly = 1 };
+	uint64_t a = mkfile(f, 1, "r");
+	struct vfs_entry e;
+	struct stat in;
+	vfs *v2;
+	vfs_file *fh;
+	char buf[4];
+
+	write_all(f, a, 0, "data", 4);
+	assert_int_equal(vfs_flush_all(f->v, 0), 0);
+	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, &ro, &v2), 0);
+	assert_int_equal(vfs_mkdir(v2, &f->cred, 1, "x", 0755, &e), -EROFS);
+	assert_int_equal(vfs_unlink(v2, 1, "r"), -EROFS);
+	assert_int_equal(vfs_setxattr(v2, a, "user.x", "1", 1, 0), -EROFS);
+	memset(&in, 0, sizeof(in));
+	assert_int_equal(vfs_setattr(v2, NULL, a, &in, VFS_SET_MODE, NULL),
+			 -EROFS);
+	assert_int_equal(vfs_open(v2, a, O_RDWR, &fh), -EROFS);
+	assert_int_equal(vfs_open(v2, a, O_RDONLY, &fh), 0);
+	assert_int_equal(vfs_read(v2, fh, 0, buf, 4), 4);
+	assert_memory_equal(buf, "data", 4);
+	assert_int_equal(vfs_release(v2, fh), 0);
+	vfs_free(v2);
+}
+
+static void test_lazy_size_persist(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "lazy");
+	struct mds_inode r;
+	vfs_file *fh;
+	int syncs;
+
+	assert_int_equal(vfs_open(f->v, a, O_WRONLY, &fh), 0);
+	assert_int_equal(vfs_write(f->v, NULL, fh, 0, "abc", 3), 3);
+	/* the data path does not write the store... */
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_int_equal(r.size, 0);
+	/* ...nor does close (flush); the periodic write-back does */
+	assert_int_equal(vfs_flush(f->v, fh), 0);
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_int_equal(r.size, 0);
+	assert_int_equal(vfs_write(f->v, NULL, fh, 3, "def", 3), 3);
+	assert_int_equal(vfs_flush_all(f->v, 0), 0);
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_int_equal(r.size, 6);
+	/* fsync syncs the data and the record */
+	syncs = fake.syncs;
+	assert_int_equal(vfs_write(f->v, NULL, fh, 6, "g", 1), 1);
+	assert_int_equal(vfs_fsync(f->v, fh, 0), 0);
+	assert_int_equal(fake.syncs, syncs + 1);
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_int_equal(r.size, 7);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+}
+
+static void test_relatime(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "at");
+	struct stat in, st, st2;
+	char buf[4];
+
+	write_all(f, a, 0, "data", 4);
+	memset(&in, 0, sizeof(in));
+	in.st_atim.tv_sec = 1; /* ancient atime */
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_ATIME, NULL), 0);
+	assert_int_equal(read_at(f, a, 0, buf, 4), 4);
+	assert_int_equal(vfs_getattr(f->v, a, &st), 0);
+	assert_true(st.st_atim.tv_sec > 1);
+	/* atime now newer than mtime and fresh: left alone */
+	assert_int_equal(read_at(f, a, 0, buf, 4), 4);
+	assert_int_equal(vfs_getattr(f->v, a, &st2), 0);
+	assert_int_equal(st2.st_atim.tv_sec, st.st_atim.tv_sec);
+	assert_int_equal(st2.st_atim.tv_nsec, st.st_atim.tv_nsec);
+}
+
+static void test_resolve_and_persistence(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t d = mkdir_(f, 1, "a"), e = mkdir_(f, d, "b");
+	uint64_t file = mkfile(f, e, "c"), ino;
+	struct stat st;
+	char buf[8];
+
+	write_all(f, file, 0, "persist", 7);
+	assert_int_equal(vfs_resolve(f->v, "/a/b/c", &ino), 0);
+	assert_int_equal(ino, file);
+	assert_int_equal(vfs_resolve(f->v, "a//b/../b/./c", &ino), 0);
+	assert_int_equal(ino, file);
+	assert_int_equal(vfs_resolve(f->v, "/", &ino), 0);
+	assert_int_equal(ino, 1);
+	assert_int_equal(vfs_resolve(f->v, "/a/x", &ino), -ENOENT);
+	assert_int_equal(vfs_resolve(f->v, "/a/b/c/d", &ino), -ENOTDIR);
+	/* unmount and mount again (RocksDB: reopen the store as well) */
+	close_vfs(f);
+	if (f->rocks) {
+		kv_close(f->db);
+		assert_int_equal(kv_open_rocksdb(f->dir, 0, &f->db), 0);
+	}
+	open_vfs(f);
+	assert_int_equal(vfs_resolve(f->v, "/a/b/c", &ino), 0);
+	assert_int_equal(ino, file);
+	assert_int_equal(vfs_getattr(f->v, file, &st), 0);
+	assert_int_equal(st.st_size, 7);
+	assert_int_equal(read_at(f, file, 0, buf, 8), 7);
+	/* numbers are not reused after a remount */
+	assert_true(mkfile(f, 1, "new") > file);
+	(void)e;
+}
+
+/* Many threads creating, renaming and removing names in two
+ * directories; afterwards the metadata must add up. */
+struct worker {
+	struct fixture *f;
+	int id;
+};
+
+static void *worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	struct fixture *f = w->f;
+	unsigned seed = (unsigned)w->id * 7919u;
+
+	for (int i = 0; i < 300; i++) {
+		char a[32], b[32];
+		struct vfs_entry e;
+		vfs_file *fh;
+		int op = rand_r(&seed) % 6;
+		uint64_t dir = 1 + (rand_r(&seed) % 2) * (MDS_FIRST_INO - 1);
+
+		snprintf(a, sizeof(a), "n%d", rand_r(&seed) % 20);
+		snprintf(b, sizeof(b), "n%d", rand_r(&seed) % 20);
+		switch (op) {
+		case 0:
+			if (vfs_create(f->v, &f->cred, dir, a, 0644,
+				       O_CREAT | O_RDWR, &e, &fh) == 0) {
+				vfs_write(f->v, NULL, fh, 0, a, strlen(a));
+				vfs_release(f->v, fh);
+				vfs_forget(f->v, e.ino, 1);
+			}
+			break;
+		case 1:
+			if (vfs_mkdir(f->v, &f->cred, dir, a, 0755, &e) == 0)
+				vfs_forget(f->v, e.ino, 1);
+			break;
+		case 2:
+			vfs_unlink(f->v, dir, a);
+			break;
+		case 3:
+			vfs_rmdir(f->v, dir, a);
+			break;
+		case 4:
+			vfs_rename(f->v, dir, a, 1 + MDS_FIRST_INO - dir, b,
+				   rand_r(&seed) % 2 ? RENAME_EXCHANGE : 0);
+			break;
+		case 5:
+			if (vfs_lookup(f->v, dir, a, &e) == 0) {
+				if (vfs_link(f->v, e.ino, dir, b, &e) == 0)
+					vfs_forget(f->v, e.ino, 1);
+				vfs_forget(f->v, e.ino, 1);
+			}
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void test_concurrent_namespace(void **state)
+{
+	struct fixture *f = *state;
+	pthread_t th[4];
+	struct worker w[4];
+	uint64_t lookups;
+
+	/* the second directory gets the first number */
+	assert_int_equal(mkdir_(f, 1, "dir2"), MDS_FIRST_INO);
+	for (int i = 0; i < 4; i++) {
+		w[i].f = f;
+		w[i].id = i + 1;
+		pthread_create(&th[i], NULL, worker_fn, &w[i]);
+	}
+	for (int i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	vfs_counts(f->v, NULL, &lookups);
+	assert_int_equal(lookups, 0);
+	check_consistent(f);
+	/* the two dirs may have swapped places or moved into each other via
+	 * renames; cleaning up is not needed for the checks */
+}
+
+#define BOTH(t)                                                    \
+	{ #t "/mem", t, setup_mem, teardown, NULL },               \
+	{ #t "/rocksdb", t, setup_rocks, teardown, NULL }
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		BOTH(test_root),
+		BOTH(test_create_lookup_counts),
+		BOTH(test_name_errors),
+		BOTH(test_mkdir_rmdir),
+		BOTH(test_removed_dir_refuses_entries),
+		BOTH(test_mknod_symlink),
+		BOTH(test_hard_links),
+		BOTH(test_rename_basic),
+		BOTH(test_rename_noreplace_exchange),
+		BOTH(test_rename_dirs),
+		BOTH(test_rename_hardlinks_same_inode),
+		BOTH(test_read_write_sparse_big),
+		BOTH(test_append_and_trunc),
+		BOTH(test_setattr),
+		BOTH(test_unlinked_open_file),
+		BOTH(test_crash_leaves_orphan_purged_at_mount),
+		BOTH(test_enospc_partial),
+		BOTH(test_readdir),
+		BOTH(test_xattrs),
+		BOTH(test_virtual_xattrs),
+		BOTH(test_statfs_access),
+		BOTH(test_setgid_dir),
+		BOTH(test_killpriv),
+		BOTH(test_readonly),
+		BOTH(test_lazy_size_persist),
+		BOTH(test_relatime),
+		BOTH(test_resolve_and_persistence),
+		BOTH(test_concurrent_namespace),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
