@@ -278,6 +278,9 @@ int pl_map_to_text(const pl_map *m, char **out, size_t *len)
 		}
 		memcpy(types, m->types, sizeof(*types) * (size_t)m->ntypes);
 		qsort(types, (size_t)m->ntypes, sizeof(*types), cmp_name_id);
+		/* crushtool -d names an unnamed type 0 "osd" */
+		if (types[0].id != 0)
+			sb_printf(&sb, "type 0 osd\n");
 		for (int i = 0; i < m->ntypes; i++)
 			sb_printf(&sb, "type %d %s\n", types[i].id,
 				  types[i].name);
