@@ -32,6 +32,11 @@ struct pmap *pmap_create(const pl_map *m, int result_max)
 {
 	struct pmap *p = calloc(1, sizeof(*p));
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *env = getenv("CRUSHFS_THREADS");
+
+	/* CRUSHFS_THREADS=N overrides (benchmarks compare one core too) */
+	if (env && atoi(env) > 0)
+		cpus = atoi(env);
 
 	if (!p)
 		return NULL;

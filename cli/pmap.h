@@ -17,7 +17,8 @@
 
 struct pmap;
 
-/* NULL when out of memory. */
+/* One thread per online CPU (or $CRUSHFS_THREADS); NULL when out of
+ * memory. */
 struct pmap *pmap_create(const pl_map *m, int result_max);
 void pmap_destroy(struct pmap *p);
 /*
