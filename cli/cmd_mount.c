@@ -63,7 +63,8 @@ int cmd_mount(struct cli_ctx *ctx, int argc, char **argv)
 			     "  -o OPTS   mount options: FUSE's (allow_other, ro, "
 			     "...) and attr_timeout=S,\n"
 			     "            entry_timeout=S, negative_timeout=S, "
-			     "noatime, max_threads=N");
+			     "noatime, max_threads=N,\n"
+			     "            readahead_kb=N");
 			free(opts);
 			return 0;
 		} else if (a[0] == '-' && a[1]) {

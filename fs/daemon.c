@@ -104,6 +104,7 @@ static void fuse_log_hook(enum fuse_log_level level, const char *fmt,
 struct mcfg {
 	double attr_timeout, entry_timeout, negative_timeout;
 	int noatime, ro, debug, max_threads;
+	int readahead_kb;
 	char *fuse_opts; /* passed to libfuse, comma separated */
 };
 
@@ -144,6 +145,7 @@ static int parse_options(const struct fs_mount_opts *o, struct mcfg *m,
 	 * a round trip per stat/lookup. */
 	m->attr_timeout = m->entry_timeout = m->negative_timeout = 10.0;
 	m->max_threads = 16;
+	m->readahead_kb = 4096;
 	m->debug = o->debug;
 	if (add_opt(&m->fuse_opts, "default_permissions"))
 		return -ENOMEM;
@@ -163,6 +165,10 @@ static int parse_options(const struct fs_mount_opts *o, struct mcfg *m,
 		else if (!strncmp(tok, "max_threads=", 12)) {
 			m->max_threads = atoi(tok + 12);
 			if (m->max_threads < 1 || m->max_threads > 1024)
+				rc = -EINVAL;
+		} else if (!strncmp(tok, "readahead_kb=", 13)) {
+			m->readahead_kb = atoi(tok + 13);
+			if (m->readahead_kb < 0 || m->readahead_kb > (1 << 20))
 				rc = -EINVAL;
 		} else if (!strcmp(tok, "noatime"))
 			m->noatime = 1;
@@ -256,6 +262,55 @@ static void *flusher(void *arg)
 	return NULL;
 }
 
+/*
+ * The kernel gives a FUSE mount 128 KiB of readahead and INIT cannot ask
+ * for more; the mount's backing device info can be told, as root.  With a
+ * window of one object (4 MiB) a cold sequential read keeps several 1 MiB
+ * requests in flight: about 1.3x the throughput here.  0 leaves it.
+ * The device number comes from /proc/self/mountinfo: a stat() of the
+ * mount point would wait for this very daemon to answer.
+ */
+static void set_readahead(const char *mnt, int kb)
+{
+	char path[96], val[16], dev[32] = "", *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	int fd;
+
+	if (kb <= 0 || !(f = fopen("/proc/self/mountinfo", "r")))
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		char mp[4096], mm[32];
+
+		/* id parent maj:min root mountpoint ... */
+		if (sscanf(line, "%*s %*s %31s %*s %4095s", mm, mp) == 2 &&
+		    !strcmp(mp, mnt))
+			snprintf(dev, sizeof(dev), "%s", mm);
+	}
+	free(line);
+	fclose(f);
+	if (!*dev)
+		return;
+	snprintf(path, sizeof(path), "/sys/class/bdi/%s/read_ahead_kb", dev);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return; /* not root: the kernel's default stays */
+	snprintf(val, sizeof(val), "%d", kb);
+	if (write(fd, val, strlen(val)) < 0)
+		cfs_log(CFS_LOG_INFO, "%s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/* INIT's reply can only lower the readahead (the kernel takes the
+ * minimum), so the window is set once a request after INIT arrives. */
+void fsd_after_init(struct fsd *d)
+{
+	if (__atomic_load_n(&d->ra_done, __ATOMIC_RELAXED) ||
+	    __atomic_exchange_n(&d->ra_done, 1, __ATOMIC_ACQ_REL))
+		return;
+	set_readahead(d->mountpoint, d->readahead_kb);
+}
+
 /* ---- startup / shutdown ---- */
 
 /* Tell the waiting parent: "" = mounted, else the error line. */
@@ -290,9 +345,11 @@ static void teardown(struct fsd *d)
 		fuse_remove_signal_handlers(d->se);
 		fuse_session_destroy(d->se);
 	}
+	/* Commands in progress on the socket use the metadata: let them
+	 * finish first. */
+	asok_stop(d->asok);
 	/* After the kernel let go: unlinked files go, sizes persist. */
 	vfs_free(d->v);
-	asok_stop(d->asok);
 	mds_close(d->m);
 	kv_close(d->db);
 	if (d->ol)
@@ -422,6 +479,7 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 	}
 	if (pthread_create(&d.flusher, NULL, flusher, &d) == 0)
 		d.flusher_running = 1;
+	d.readahead_kb = m->readahead_kb;
 	cfs_log(CFS_LOG_INFO, "mounted %s on %s", dir, mnt);
 
 	notify(notify_fd, "");

@@ -81,7 +81,8 @@ struct fs_mount_opts {
  * passed to libfuse), plus: attr_timeout=S, entry_timeout=S,
  * negative_timeout=S (kernel cache lifetimes, default 10 s),
  * noatime (never update atime; the default is relatime),
- * max_threads=N (FUSE worker threads, default 16), debug.
+ * max_threads=N (FUSE worker threads, default 16), readahead_kb=N
+ * (the mount's readahead window, default 4096; 0: the kernel's), debug.
  * default_permissions is always on.
  */
 int fs_mount(const struct fs_mount_opts *o);

@@ -42,9 +42,14 @@ struct fsd {
 	pthread_mutex_t flock;
 	pthread_cond_t fcond;
 	int stopping;
+	int readahead_kb;
+	int ra_done; /* __atomic */
 };
 
 extern const struct fuse_lowlevel_ops fsd_ops;
+
+/* daemon.c: things to do once INIT is through (any later request) */
+void fsd_after_init(struct fsd *d);
 
 /* adminsock.c */
 int asok_start(struct fsd *d, struct asok **out);

@@ -105,7 +105,10 @@ static void fsops_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct fsd *d = fsd_of(req);
 	struct vfs_entry e;
-	int rc = vfs_lookup(d->v, parent, name, &e);
+	int rc;
+
+	fsd_after_init(d);
+	rc = vfs_lookup(d->v, parent, name, &e);
 
 	if (rc == -ENOENT && d->negative_timeout > 0) {
 		/* A negative entry the kernel may cache: ino 0. */
@@ -137,9 +140,11 @@ static void fsops_getattr(fuse_req_t req, fuse_ino_t ino,
 			  struct fuse_file_info *fi)
 {
 	struct stat st;
-	int rc = vfs_getattr(vfs_of(req), ino, &st);
+	int rc;
 
 	(void)fi;
+	fsd_after_init(fsd_of(req));
+	rc = vfs_getattr(vfs_of(req), ino, &st);
 	if (rc)
 		fuse_reply_err(req, -rc);
 	else
@@ -291,7 +296,10 @@ static void fsops_open(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
 	vfs_file *f;
-	int rc = vfs_open(vfs_of(req), ino, fi->flags, &f);
+	int rc;
+
+	fsd_after_init(fsd_of(req));
+	rc = vfs_open(vfs_of(req), ino, fi->flags, &f);
 
 	if (rc) {
 		fuse_reply_err(req, -rc);

@@ -707,6 +707,7 @@ static int count_cb(uint64_t ino, void *arg)
 static void test_unlinked_open_file(void **state)
 {
 	struct fixture *f = *state;
+	struct mds_inode r;
 	struct vfs_entry e;
 	vfs_file *fh;
 	struct stat st;
@@ -731,11 +732,19 @@ static void test_unlinked_open_file(void **state)
 	/* the kernel still has it looked up */
 	assert_int_equal(fake.removes, 0);
 	vfs_forget(f->v, e.ino, 1);
+	/* the data goes at once... */
 	assert_int_equal(fake.removes, 1);
 	assert_int_equal(fake_chunks(e.ino), 0);
+	assert_int_equal(vfs_getattr(f->v, e.ino, &st), -ENOENT);
+	/* ...the records with the next write-back */
+	orphans = 0;
+	assert_int_equal(mds_list_orphans(f->m, count_cb, &orphans), 0);
+	assert_int_equal(orphans, 1);
+	assert_int_equal(vfs_flush_all(f->v, 0), 0);
 	orphans = 0;
 	assert_int_equal(mds_list_orphans(f->m, count_cb, &orphans), 0);
 	assert_int_equal(orphans, 0);
+	assert_int_equal(mds_get_inode(f->m, e.ino, &r), -ENOENT);
 }
 
 static void test_crash_leaves_orphan_purged_at_mount(void **state)
