@@ -11,7 +11,7 @@
 # Environment: CRUSHFS (binary, default build/crushfs), BENCH_SIZE_MB
 # (default 1024), BENCH_FILES (default 5000), BENCH_REPEAT (best of N,
 # default 2), BENCH_SETTLE (seconds to wait before each small-file round,
-# default: vm.dirty_expire_centisecs / 100 + 1).
+# default: vm.dirty_expire_centisecs / 100 + 1) and each sequential write.
 #
 # Why the wait: without a journal, ext4 will not reuse an inode freed less
 # than dirty_expire ago (recently_deleted() in ialloc.c), and every create
@@ -68,6 +68,7 @@ run_workloads() {
 	for _ in $(seq 1 "$REPEAT"); do
 		rm -f "$m/seq"
 		drop_caches
+		sleep "$SETTLE" # new objects are new inodes too
 		t0=$(now)
 		dd if=/dev/zero of="$m/seq" bs=1M count="$SIZE_MB" conv=fsync status=none
 		t1=$(now)

@@ -66,7 +66,7 @@ int cli_parse_i64(const struct cli_ctx *ctx, const char *opt, const char *s,
 int cli_parse_int(const struct cli_ctx *ctx, const char *opt, const char *s,
 		  int min, int max, int *out)
 {
-	int64_t v;
+	int64_t v = 0;
 
 	if (cli_parse_i64(ctx, opt, s, min, max, &v))
 		return 1;

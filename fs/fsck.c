@@ -481,6 +481,16 @@ static void check_objects(struct fck *f)
 		e = f->tab ? find(f, ino) : NULL;
 		if (e && e->used != 1)
 			e = NULL;
+		if (e && S_ISREG(e->rec.mode) && !ol_layout_valid(&e->rec.layout)) {
+			/* a damaged record: its objects cannot be placed in
+			 * the file, so nothing of them is touched */
+			if (objno == 0) {
+				say(f, "inode %" PRIx64 ": invalid layout; its "
+				    "objects are left alone", ino);
+				f->r->errors++;
+			}
+			continue;
+		}
 		if (!e || !S_ISREG(e->rec.mode) ||
 		    objno >= ol_object_count(&e->rec.layout, e->rec.size)) {
 			ol_obj_stat(f->ol, name, &osize);

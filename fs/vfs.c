@@ -125,6 +125,15 @@ static int lock_set(struct vnode **in, int n, struct vnode **out)
 	return k;
 }
 
+/* 0 if directory ino is empty (it may be removed or replaced), else
+ * -ENOTEMPTY or the store's error. */
+static int dir_emptiness(struct vfs *v, uint64_t ino)
+{
+	int rc = mds_dir_empty(v->m, ino);
+
+	return rc < 0 ? rc : rc == 0 ? -ENOTEMPTY : 0;
+}
+
 static void unlock_set(struct vnode **set, int k)
 {
 	for (int i = k - 1; i >= 0; i--)
@@ -808,16 +817,8 @@ static int remove_name(vfs *v, uint64_t parent, const char *name, int dir)
 	pthread_mutex_unlock(&vn->m);
 	if (rc)
 		goto out;
-	if (dir) {
-		rc = mds_dir_empty(v->m, d.ino);
-		if (rc < 0)
-			goto out;
-		if (rc == 0) {
-			rc = -ENOTEMPTY;
-			goto out;
-		}
-		rc = 0;
-	}
+	if (dir && (rc = dir_emptiness(v, d.ino)))
+		goto out;
 	b = kv_batch_new();
 	if (!b) {
 		rc = -ENOMEM;
@@ -990,15 +991,8 @@ int vfs_rename(vfs *v, uint64_t parent, const char *name, uint64_t newparent,
 		} else if (!S_ISDIR(sr.mode) && S_ISDIR(dr.mode)) {
 			rc = -EISDIR;
 			goto out;
-		} else if (S_ISDIR(dr.mode)) {
-			rc = mds_dir_empty(v->m, dd.ino);
-			if (rc < 0)
-				goto out;
-			if (rc == 0) {
-				rc = -ENOTEMPTY;
-				goto out;
-			}
-			rc = 0;
+		} else if (S_ISDIR(dr.mode) && (rc = dir_emptiness(v, dd.ino))) {
+			goto out;
 		}
 	}
 	b = kv_batch_new();

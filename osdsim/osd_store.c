@@ -632,7 +632,7 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
 	for (off = 0; off < size;) {
 		size_t want = size - off > COPY_CHUNK ? COPY_CHUNK
 						      : (size_t)(size - off);
-		size_t got;
+		size_t got = 0;
 
 		r = pread_full(sfd, a, want, off, &got);
 		if (r)
@@ -654,7 +654,7 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
 	for (off = 0; off < size;) {
 		size_t want = size - off > COPY_CHUNK ? COPY_CHUNK
 						      : (size_t)(size - off);
-		size_t g1, g2;
+		size_t g1 = 0, g2 = 0;
 
 		r = pread_full(sfd, a, want, off, &g1);
 		if (!r)

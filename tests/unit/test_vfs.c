@@ -222,7 +222,7 @@ static int lookup(struct fixture *f, uint64_t dir, const char *name,
 
 static uint64_t ino_of(struct fixture *f, uint64_t dir, const char *name)
 {
-	struct stat st;
+	struct stat st = { 0 };
 
 	assert_int_equal(lookup(f, dir, name, &st), 0);
 	return st.st_ino;
