@@ -360,7 +360,9 @@ int obj_write(objlayer *ol, const char *name, uint64_t off,
 	}
 	/* space on every replica first: a refused write changes nothing */
 	for (int i = 0; i < nt; i++) {
-		uint64_t cur = size_on(c, t[i], op.ps, name, NULL), base, fin;
+		uint64_t cur = t[i] == src ? src_size
+					   : size_on(c, t[i], op.ps, name, NULL);
+		uint64_t base, fin;
 
 		base = recover[i] ? (src_has ? src_size : 0) : cur;
 		fin = full ? len : (off + len > base ? off + len : base);

@@ -242,10 +242,9 @@ int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 	r = obj_relpath(c, ps, name, rel, sizeof(rel), NULL, 0);
 	if (r)
 		return r;
-	fd = open_retry(fc, s->dirfd, rel, oflags);
-	if (fd == -ENOENT && (flags & CFS_OBJ_CREATE)) {
-		if (c->rdonly)
-			return -EROFS;
+	if ((flags & CFS_OBJ_CREATE) && !c->rdonly) {
+		/* an uncached object opened to be written is most often a
+		 * new one: create first, one openat instead of two */
 		r = usage_mark_dirty(c);
 		if (r)
 			return r;
@@ -254,6 +253,10 @@ int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 			created = 1;
 		else if (fd == -EEXIST)
 			fd = open_retry(fc, s->dirfd, rel, oflags);
+	} else {
+		fd = open_retry(fc, s->dirfd, rel, oflags);
+		if (fd == -ENOENT && (flags & CFS_OBJ_CREATE))
+			return -EROFS;
 	}
 	if (fd == -ENOTDIR)
 		fd = -ENOENT;
