@@ -16,6 +16,11 @@ cmp "$T/big" "$M/big" || fail "100 MiB copy differs"
 [ "$(stat -c %s "$M/big")" = 104857600 ] || fail "size of big"
 ok "100 MiB copy + cmp"
 
+# big writes: the kernel and the daemon agreed on 1 MiB requests
+mw=$(sed -n 's/.*max_write \([0-9]*\).*/\1/p' "$MLOG" | head -1)
+[ -n "$mw" ] && [ "$mw" -ge 1048576 ] || fail "FUSE max_write '${mw}' below 1 MiB"
+ok "FUSE max_write $mw"
+
 # df: the pool's size (24 GiB raw / 3), used, MAX AVAIL
 read -r size used avail < <(df -B1 --output=size,used,avail "$M" | tail -1)
 [ "$size" -gt $((7 << 30)) ] && [ "$size" -le $((8 << 30)) ] || fail "df size $size"
