@@ -35,41 +35,6 @@ static const char *pool_name(struct cmd_ctx *ctx, char *buf, size_t len)
 	return buf;
 }
 
-static ssize_t read_full(int fd, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	while (n < len) {
-		ssize_t r = read(fd, buf + n, len - n);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	return (ssize_t)n;
-}
-
-static int write_full(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t r = write(fd, buf, len);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 static int name_ok(struct cmd_ctx *ctx, const char *name)
 {
 	if (!*name)
@@ -104,7 +69,7 @@ int ccmd_rados_put(struct cmd_ctx *ctx, int argc, char **argv)
 		return cc_err(ctx, "out of memory");
 	}
 	for (;;) {
-		n = read_full(fd, buf, PUT_WHOLE);
+		n = cfs_read_full(fd, buf, PUT_WHOLE, -1);
 		if (n < 0) {
 			cc_err(ctx, "%s: %s", file, strerror((int)-n));
 			r = 1;
@@ -190,8 +155,9 @@ int ccmd_rados_get(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		if (n == 0)
 			break;
-		if (write_full(fd, buf, (size_t)n)) {
-			r = cc_err(ctx, "%s: %s", file, strerror(errno));
+		r = cfs_write_full(fd, buf, (size_t)n, -1);
+		if (r) {
+			r = cc_err(ctx, "%s: %s", file, strerror(-r));
 			break;
 		}
 		off += (uint64_t)n;

@@ -87,40 +87,15 @@ static int sock_addr(const char *path, struct sockaddr_un *sa, int *dirfd)
 
 static int write_all(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return cfs_write_full(fd, buf, len, -1);
 }
 
+/* A message cut short by the peer is an error here, not an end. */
 static int read_all(int fd, void *buf, size_t len)
 {
-	char *p = buf;
+	ssize_t n = cfs_read_full(fd, buf, len, -1);
 
-	while (len) {
-		ssize_t n = read(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EPIPE;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return n < 0 ? (int)n : (size_t)n < len ? -EPIPE : 0;
 }
 
 static void put32(unsigned char *p, uint32_t v)

@@ -21,6 +21,7 @@
 
 #include "osdsim_i.h"
 #include "placement.h"
+#include "util.h"
 
 #define CHUNK (1u << 20)
 
@@ -50,23 +51,16 @@ static int walk_osd(cfs_cluster *c, const cfs_osdmap *m, int osd,
 	struct osd_store *s = store_get(c, osd);
 	struct dirent *de;
 	DIR *d;
-	int fd;
+	int e;
 
 	real->used = real->objects = 0;
-	fd = dup(s->dirfd);
-	if (fd < 0)
-		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -ENOMEM;
-	}
-	rewinddir(d);
+	d = cfs_opendirat(s->dirfd, ".", &e);
+	if (!d)
+		return e;
 	while ((de = readdir(d)) != NULL) {
 		struct dirent *oe;
 		uint32_t ps;
 		DIR *pd;
-		int pfd;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -76,11 +70,8 @@ static int walk_osd(cfs_cluster *c, const cfs_osdmap *m, int osd,
 			    osd, de->d_name);
 			continue;
 		}
-		pfd = openat(dirfd(d), de->d_name,
-			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (pfd < 0 || !(pd = fdopendir(pfd))) {
-			if (pfd >= 0)
-				close(pfd);
+		pd = cfs_opendirat(dirfd(d), de->d_name, &e);
+		if (!pd) {
 			r->stray_files++;
 			say(msg, arg, "osd.%d: current/%s: cannot read", osd,
 			    de->d_name);
@@ -140,8 +131,8 @@ static int same_content(cfs_cluster *c, int a, int b, uint32_t ps,
 		goto out;
 	}
 	for (;;) {
-		ssize_t na = pread(fa, ba, CHUNK, (off_t)off);
-		ssize_t nb = pread(fb, bb, CHUNK, (off_t)off);
+		ssize_t na = cfs_read_full(fa, ba, CHUNK, (int64_t)off);
+		ssize_t nb = cfs_read_full(fb, bb, CHUNK, (int64_t)off);
 
 		if (na < 0 || nb < 0 || na != nb ||
 		    memcmp(ba, bb, (size_t)na)) {

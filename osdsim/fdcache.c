@@ -330,26 +330,11 @@ uint64_t cfs_obj_size(const cfs_obj *o)
 
 ssize_t cfs_obj_pread(cfs_obj *o, void *buf, size_t len, uint64_t off)
 {
-	size_t n = 0;
-
 	if (off >= o->size)
 		return 0;
 	if (len > o->size - off)
 		len = (size_t)(o->size - off);
-	while (n < len) {
-		ssize_t r = pread(o->fd, (char *)buf + n, len - n,
-				  (off_t)(off + n));
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	return (ssize_t)n;
+	return cfs_read_full(o->fd, buf, len, (int64_t)off);
 }
 
 /* After a failed write the file may have grown partly: account what the
@@ -368,25 +353,16 @@ static void resync_size(cfs_obj *o)
 int cfs_obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off)
 {
 	cfs_cluster *c = o->fc->c;
-	size_t n = 0;
 	int r = usage_mark_dirty(c);
 
 	if (r)
 		return r;
 	if (off + len < off || off + len > (uint64_t)INT64_MAX)
 		return -EFBIG;
-	while (n < len) {
-		ssize_t w = pwrite(o->fd, (const char *)buf + n, len - n,
-				   (off_t)(off + n));
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			resync_size(o);
-			return r;
-		}
-		n += (size_t)w;
+	r = cfs_write_full(o->fd, buf, len, (int64_t)off);
+	if (r) {
+		resync_size(o);
+		return r;
 	}
 	if (off + len > o->size) {
 		store_account(o->store, (int64_t)(off + len - o->size), 0);

@@ -300,18 +300,11 @@ void cfs_osd_unreserve(cfs_cluster *c, int osd, uint64_t bytes)
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* Scan one PG folder (open at fd, consumed). */
-static int scan_pgdir(int fd, int cleanup, struct cfs_osd_usage *u)
+/* Scan one PG folder (d, closed here). */
+static void scan_pgdir(DIR *d, int cleanup, struct cfs_osd_usage *u)
 {
-	DIR *d = fdopendir(fd);
 	struct dirent *de;
 
-	if (!d) {
-		int e = -errno;
-
-		close(fd);
-		return e;
-	}
 	while ((de = readdir(d)) != NULL) {
 		struct stat st;
 
@@ -329,41 +322,33 @@ static int scan_pgdir(int fd, int cleanup, struct cfs_osd_usage *u)
 		u->objects++;
 	}
 	closedir(d);
-	return 0;
 }
 
 static int scan_store(cfs_cluster *c, struct osd_store *s, int cleanup,
 		      struct cfs_osd_usage *u)
 {
-	int fd = dup(s->dirfd);
-	DIR *d;
 	struct dirent *de;
 	int r = 0;
+	DIR *d = cfs_opendirat(s->dirfd, ".", &r);
 
 	u->used = u->objects = 0;
-	if (fd < 0)
-		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		r = -errno;
-		close(fd);
+	if (!d)
 		return r;
-	}
-	rewinddir(d);
 	while ((de = readdir(d)) != NULL) {
 		uint32_t ps;
-		int pfd;
+		DIR *pd;
 
 		if (pg_dirname_parse(de->d_name, c->pool_id, c->pg_num,
 				     &ps))
 			continue;
-		pfd = openat(dirfd(d), de->d_name,
-			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (pfd < 0)
+		pd = cfs_opendirat(dirfd(d), de->d_name, &r);
+		if (!pd) {
+			if (r != -ENOENT && r != -ENOTDIR)
+				break;
+			r = 0;
 			continue;
-		r = scan_pgdir(pfd, cleanup, u);
-		if (r)
-			break;
+		}
+		scan_pgdir(pd, cleanup, u);
 	}
 	closedir(d);
 	return r;
@@ -548,44 +533,6 @@ int cfs_obj_remove(cfs_cluster *c, int osd, uint32_t ps, const char *name)
 	return 0;
 }
 
-static int pread_full(int fd, char *buf, size_t len, uint64_t off,
-		      size_t *got)
-{
-	size_t n = 0;
-
-	while (n < len) {
-		ssize_t r = pread(fd, buf + n, len - n, (off_t)(off + n));
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	*got = n;
-	return 0;
-}
-
-static int pwrite_full(int fd, const char *buf, size_t len, uint64_t off)
-{
-	size_t n = 0;
-
-	while (n < len) {
-		ssize_t r = pwrite(fd, buf + n, len - n, (off_t)(off + n));
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		n += (size_t)r;
-	}
-	return 0;
-}
-
 int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
 		 const char *name, uint64_t *bytes)
 {
@@ -632,19 +579,20 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
 	for (off = 0; off < size;) {
 		size_t want = size - off > COPY_CHUNK ? COPY_CHUNK
 						      : (size_t)(size - off);
-		size_t got = 0;
+		ssize_t got = cfs_read_full(sfd, a, want, (int64_t)off);
 
-		r = pread_full(sfd, a, want, off, &got);
-		if (r)
+		if (got < 0) {
+			r = (int)got;
 			goto fail;
-		if (got != want) {
+		}
+		if ((size_t)got != want) {
 			r = -EIO; /* the source shrank under us */
 			goto fail;
 		}
-		r = pwrite_full(tfd, a, got, off);
+		r = cfs_write_full(tfd, a, want, (int64_t)off);
 		if (r)
 			goto fail;
-		off += got;
+		off += want;
 	}
 	if (fsync(tfd) < 0) {
 		r = -errno;
@@ -654,14 +602,16 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
 	for (off = 0; off < size;) {
 		size_t want = size - off > COPY_CHUNK ? COPY_CHUNK
 						      : (size_t)(size - off);
-		size_t g1 = 0, g2 = 0;
+		ssize_t g1 = cfs_read_full(sfd, a, want, (int64_t)off);
+		ssize_t g2 = g1 < 0 ? 0 : cfs_read_full(tfd, b, want,
+							(int64_t)off);
 
-		r = pread_full(sfd, a, want, off, &g1);
-		if (!r)
-			r = pread_full(tfd, b, want, off, &g2);
-		if (r)
+		if (g1 < 0 || g2 < 0) {
+			r = (int)(g1 < 0 ? g1 : g2);
 			goto fail;
-		if (g1 != want || g2 != want || memcmp(a, b, want)) {
+		}
+		if ((size_t)g1 != want || (size_t)g2 != want ||
+		    memcmp(a, b, want)) {
 			r = -EIO;
 			goto fail;
 		}
@@ -728,21 +678,16 @@ int cfs_pg_list(cfs_cluster *c, int osd, uint32_t ps,
 	char pgd[64];
 	struct dirent *de;
 	DIR *d;
-	int fd;
+	int r;
 
 	*out = NULL;
 	*nout = 0;
 	if (!s)
 		return -ENOENT;
 	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
-	fd = openat(s->dirfd, pgd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -ENOMEM;
-	}
+	d = cfs_opendirat(s->dirfd, pgd, &r);
+	if (!d)
+		return r == -ENOENT ? 0 : r;
 	while ((de = readdir(d)) != NULL) {
 		char name[256];
 		struct stat st;
@@ -787,25 +732,20 @@ int cfs_pg_remove_dir(cfs_cluster *c, int osd, uint32_t ps)
 {
 	struct osd_store *s = store_get(c, osd);
 	char pgd[64];
-	int fd;
+	struct dirent *de;
+	DIR *d;
+	int r;
 
 	if (!s)
 		return -ENOENT;
 	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
 	/* leftover temporary copies go with it */
-	fd = openat(s->dirfd, pgd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		DIR *d = fdopendir(fd);
-		struct dirent *de;
-
-		if (d) {
-			while ((de = readdir(d)) != NULL)
-				if (!strncmp(de->d_name, ".tmp.", 5))
-					unlinkat(dirfd(d), de->d_name, 0);
-			closedir(d);
-		} else {
-			close(fd);
-		}
+	d = cfs_opendirat(s->dirfd, pgd, &r);
+	if (d) {
+		while ((de = readdir(d)) != NULL)
+			if (!strncmp(de->d_name, ".tmp.", 5))
+				unlinkat(dirfd(d), de->d_name, 0);
+		closedir(d);
 	}
 	if (unlinkat(s->dirfd, pgd, AT_REMOVEDIR) < 0 && errno != ENOENT)
 		return -errno;

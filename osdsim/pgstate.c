@@ -285,19 +285,12 @@ int pgstate_load(cfs_cluster *c, char *err, size_t errlen)
 	/* holders: the PG folders of every OSD */
 	for (int osd = 0; osd < CFS_MAX_OSD; osd++) {
 		struct osd_store *s = store_get(c, osd);
-		int fd;
 
 		if (!s)
 			continue;
-		fd = dup(s->dirfd);
-		if (fd < 0)
-			return -errno;
-		d = fdopendir(fd);
-		if (!d) {
-			close(fd);
-			return -ENOMEM;
-		}
-		rewinddir(d);
+		d = cfs_opendirat(s->dirfd, ".", &r);
+		if (!d)
+			return r;
 		while ((de = readdir(d)) != NULL) {
 			uint32_t ps;
 

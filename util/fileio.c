@@ -55,20 +55,43 @@ int cfs_fsync_dir(const char *dir)
 	return err;
 }
 
-static int write_all(int fd, const void *data, size_t len)
+ssize_t cfs_read_full(int fd, void *buf, size_t len, int64_t off)
 {
-	const char *p = data;
+	size_t n = 0;
 
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
+	while (n < len) {
+		ssize_t r = off < 0 ? read(fd, (char *)buf + n, len - n)
+				    : pread(fd, (char *)buf + n, len - n,
+					    (off_t)(off + (int64_t)n));
 
-		if (n < 0) {
+		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		p += n;
-		len -= (size_t)n;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	return (ssize_t)n;
+}
+
+int cfs_write_full(int fd, const void *buf, size_t len, int64_t off)
+{
+	size_t n = 0;
+
+	while (n < len) {
+		ssize_t w = off < 0 ? write(fd, (const char *)buf + n, len - n)
+				    : pwrite(fd, (const char *)buf + n,
+					     len - n,
+					     (off_t)(off + (int64_t)n));
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		n += (size_t)w;
 	}
 	return 0;
 }
@@ -88,7 +111,7 @@ static int write_replace(const char *path, const void *data, size_t len,
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	err = write_all(fd, data, len);
+	err = cfs_write_full(fd, data, len, -1);
 	if (!err && durable && fsync(fd) < 0)
 		err = -errno;
 	if (close(fd) < 0 && !err)
@@ -100,6 +123,23 @@ static int write_replace(const char *path, const void *data, size_t len,
 		return err;
 	}
 	return durable ? cfs_fsync_dir(dir) : 0;
+}
+
+DIR *cfs_opendirat(int dirfd, const char *rel, int *err)
+{
+	int fd = openat(dirfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d;
+
+	if (fd < 0) {
+		*err = -errno;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		*err = -errno;
+		close(fd);
+	}
+	return d;
 }
 
 int cfs_write_atomic(const char *path, const void *data, size_t len)

@@ -6,8 +6,10 @@
 #ifndef CRUSHFS_UTIL_H
 #define CRUSHFS_UTIL_H
 
+#include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Codes of our own live in a reserved negative range. */
 #define CFS_ERR_BASE 20000
@@ -30,9 +32,18 @@ int cfs_write_atomic(const char *path, const void *data, size_t len);
  * one, or empty if the filesystem did not order the data before the
  * rename (callers must detect and recover from that). */
 int cfs_write_replace(const char *path, const void *data, size_t len);
+/* The whole of len bytes, retrying short transfers and EINTR, at off
+ * (pread/pwrite), or at the file position when off < 0 (pipes, sockets).
+ * cfs_read_full returns the bytes read, fewer than len only at end of
+ * file, or -errno; cfs_write_full returns 0 or -errno. */
+ssize_t cfs_read_full(int fd, void *buf, size_t len, int64_t off);
+int cfs_write_full(int fd, const void *buf, size_t len, int64_t off);
 /* Read a whole file (NUL-terminated); caller frees *out. */
 int cfs_read_file(const char *path, char **out, size_t *len);
 int cfs_fsync_dir(const char *dir);
+/* A directory stream of rel under dirfd ("." for dirfd itself, read from
+ * its start).  NULL with *err = -errno when it cannot be opened. */
+DIR *cfs_opendirat(int dirfd, const char *rel, int *err);
 /* mkdir -p */
 int cfs_mkdirs(const char *path, unsigned mode);
 /* rm -rf (no symlink following) */
