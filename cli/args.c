@@ -37,6 +37,25 @@ void cli_usage_line(FILE *f, const struct cli_command *c)
 
 /* ---- numbers ---- */
 
+int cli_match_words(const char *name, int argc, char **argv)
+{
+	int n = 0;
+	const char *p = name;
+
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		if (n >= argc || strlen(argv[n]) != len ||
+		    strncmp(argv[n], p, len) != 0)
+			return 0;
+		n++;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return n;
+}
+
 int cli_parse_i64(const struct cli_ctx *ctx, const char *opt, const char *s,
 		  int64_t min, int64_t max, int64_t *out)
 {

@@ -75,6 +75,9 @@ int cli_parse_double(const struct cli_ctx *ctx, const char *opt,
  * parser, with '_' and '-' interchangeable after the leading dashes
  * (--num_rep == --num-rep).  Short options ("-i") match only exactly.
  */
+/* Number of leading words of argv that spell a command name ("crush
+ * test" = 2), or 0 if they do not. */
+int cli_match_words(const char *name, int argc, char **argv);
 /* Is argv[*i] the flag name (no value)? */
 int cli_flag(const char *arg, const char *name);
 /*

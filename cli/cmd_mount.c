@@ -164,25 +164,6 @@ static const struct admin_cmd admin_cmds[] = {
 	{ "locate", cli_locate_run },
 };
 
-static int words_match(const char *name, int argc, char **argv)
-{
-	int n = 0;
-	const char *p = name;
-
-	while (*p) {
-		size_t len = strcspn(p, " ");
-
-		if (n >= argc || strlen(argv[n]) != len ||
-		    strncmp(argv[n], p, len))
-			return 0;
-		n++;
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	return n;
-}
-
 int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
 		  char **argv, FILE *out, FILE *err, void *arg)
 {
@@ -216,14 +197,14 @@ int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
 	}
 	for (size_t k = 0; k < sizeof(admin_cmds) / sizeof(admin_cmds[0]);
 	     k++) {
-		n = words_match(admin_cmds[k].name, argc - i, argv + i);
+		n = cli_match_words(admin_cmds[k].name, argc - i, argv + i);
 		if (n > best_n) {
 			best_n = n;
 			best = &admin_cmds[k];
 		}
 	}
 	for (int k = 0; k < cluster_ncmds; k++) {
-		n = words_match(cluster_cmds[k].name, argc - i, argv + i);
+		n = cli_match_words(cluster_cmds[k].name, argc - i, argv + i);
 		if (n > best_n) {
 			best_n = n;
 			cbest = &cluster_cmds[k];

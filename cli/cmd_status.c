@@ -71,6 +71,16 @@ struct health {
 	int status;
 };
 
+/* "3/36 objects degraded (8.333%)", as ceph status words it. */
+static const char *objects_of(char *buf, size_t len, uint64_t n,
+			      uint64_t of, const char *what)
+{
+	snprintf(buf, len, "%llu/%llu objects %s (%.3f%%)",
+		 (unsigned long long)n, (unsigned long long)of, what,
+		 of ? 100.0 * (double)n / (double)of : 0.0);
+	return buf;
+}
+
 static struct check *add_check(struct health *h, const char *code, int sev)
 {
 	struct check *c = &h->c[h->n++];
@@ -287,13 +297,9 @@ static void health_compute(struct cmd_ctx *ctx, const cfs_osdmap *m,
 				      "Degraded data redundancy: ");
 		if (s->degraded)
 			o += (size_t)snprintf(
-				c->summary + o, sizeof(c->summary) - o,
-				"%llu/%llu objects degraded (%.3f%%), ",
-				(unsigned long long)s->degraded,
-				(unsigned long long)s->copies,
-				s->copies ? 100.0 * (double)s->degraded /
-						    (double)s->copies
-					  : 0.0);
+				c->summary + o, sizeof(c->summary) - o, "%s, ",
+				objects_of(v, sizeof(v), s->degraded,
+					   s->copies, "degraded"));
 		if (o < sizeof(c->summary))
 			o += (size_t)snprintf(c->summary + o,
 					      sizeof(c->summary) - o,
@@ -313,23 +319,13 @@ static void health_compute(struct cmd_ctx *ctx, const cfs_osdmap *m,
 	}
 	if (s->misplaced) {
 		c = add_check(h, "OBJECT_MISPLACED", SEV_WARN);
-		snprintf(c->summary, sizeof(c->summary),
-			 "%llu/%llu objects misplaced (%.3f%%)",
-			 (unsigned long long)s->misplaced,
-			 (unsigned long long)s->copies,
-			 s->copies ? 100.0 * (double)s->misplaced /
-					     (double)s->copies
-				   : 0.0);
+		objects_of(c->summary, sizeof(c->summary), s->misplaced,
+			   s->copies, "misplaced");
 	}
 	if (s->unfound) {
 		c = add_check(h, "OBJECT_UNFOUND", SEV_WARN);
-		snprintf(c->summary, sizeof(c->summary),
-			 "%llu/%llu objects unfound (%.3f%%)",
-			 (unsigned long long)s->unfound,
-			 (unsigned long long)s->objects,
-			 s->objects ? 100.0 * (double)s->unfound /
-					      (double)s->objects
-				    : 0.0);
+		objects_of(c->summary, sizeof(c->summary), s->unfound,
+			   s->objects, "unfound");
 	}
 	if (toofull) {
 		c = add_check(h, "PG_BACKFILL_FULL", SEV_WARN);
@@ -436,7 +432,7 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 	struct state_count sc[64];
 	uint64_t total = 0, used = 0;
 	int nosd = 0, nup = 0, nin = 0, nst, r;
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], ob[96];
 
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
@@ -521,23 +517,16 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 			int first = 1;
 
 			if (s.degraded) {
-				fprintf(f,
-					"%llu/%llu objects degraded (%.3f%%)\n",
-					(unsigned long long)s.degraded,
-					(unsigned long long)s.copies,
-					100.0 * (double)s.degraded /
-						(double)s.copies);
+				fprintf(f, "%s\n",
+					objects_of(ob, sizeof(ob), s.degraded,
+						   s.copies, "degraded"));
 				first = 0;
 			}
 			if (s.misplaced) {
-				fprintf(f,
-					"%s%llu/%llu objects misplaced "
-					"(%.3f%%)\n",
+				fprintf(f, "%s%s\n",
 					first ? "" : "             ",
-					(unsigned long long)s.misplaced,
-					(unsigned long long)s.copies,
-					100.0 * (double)s.misplaced /
-						(double)s.copies);
+					objects_of(ob, sizeof(ob), s.misplaced,
+						   s.copies, "misplaced"));
 				first = 0;
 			}
 			for (int i = 0; i < nst; i++) {

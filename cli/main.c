@@ -107,27 +107,6 @@ static void usage(FILE *f)
 		fprintf(f, "  %-26s %s\n", commands[i].name, commands[i].help);
 }
 
-/* Number of leading words of argv that spell name ("crush test" = 2), or
- * 0 if they do not. */
-static int match_words(const char *name, int argc, char **argv)
-{
-	int n = 0;
-	const char *p = name;
-
-	while (*p) {
-		size_t len = strcspn(p, " ");
-
-		if (n >= argc || strlen(argv[n]) != len ||
-		    strncmp(argv[n], p, len) != 0)
-			return 0;
-		n++;
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	return n;
-}
-
 /* Is argv[0] the first word of some command (so "crush" alone can list the
  * commands it starts)? */
 static int is_prefix_word(const char *w)
@@ -187,7 +166,7 @@ int main(int argc, char **argv)
 	}
 
 	for (size_t c = 0; c < NCOMMANDS; c++) {
-		int n = match_words(commands[c].name, argc - i, argv + i);
+		int n = cli_match_words(commands[c].name, argc - i, argv + i);
 
 		if (n > best_n) {
 			best_n = n;

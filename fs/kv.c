@@ -7,6 +7,16 @@
 
 #include "kv_i.h"
 
+int kv_keycmp(const void *a, size_t alen, const void *b, size_t blen)
+{
+	size_t m = alen < blen ? alen : blen;
+	int c = m ? memcmp(a, b, m) : 0;
+
+	if (c)
+		return c;
+	return alen < blen ? -1 : alen > blen ? 1 : 0;
+}
+
 int kv_get(kv *db, const void *key, size_t klen, void **val, size_t *vlen)
 {
 	return db->e->get(db, key, klen, val, vlen);

@@ -29,6 +29,10 @@ struct kv_engine {
 	void (*close)(kv *db);
 };
 
+/* Bytewise key order (RocksDB's default comparator): memcmp, then the
+ * shorter key first. */
+int kv_keycmp(const void *a, size_t alen, const void *b, size_t blen);
+
 struct kv {
 	const struct kv_engine *e;
 };

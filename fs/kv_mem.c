@@ -22,14 +22,9 @@ struct kv_mem {
 	size_t n, cap;
 };
 
-static int keycmp(const void *a, size_t alen, const void *b, size_t blen)
+static int ent_cmp(const struct mem_ent *e, const void *key, size_t klen)
 {
-	size_t m = alen < blen ? alen : blen;
-	int c = m ? memcmp(a, b, m) : 0;
-
-	if (c)
-		return c;
-	return alen < blen ? -1 : alen > blen ? 1 : 0;
+	return kv_keycmp(e->key, e->klen, key, klen);
 }
 
 /* Index of the first entry >= key. */
@@ -40,7 +35,7 @@ static size_t lower_bound(struct kv_mem *m, const void *key, size_t klen)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (keycmp(m->ents[mid].key, m->ents[mid].klen, key, klen) < 0)
+		if (ent_cmp(&m->ents[mid], key, klen) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -69,7 +64,7 @@ static int mem_get(kv *db, const void *key, size_t klen, void **val,
 
 	pthread_rwlock_rdlock(&m->lock);
 	i = lower_bound(m, key, klen);
-	if (i < m->n && !keycmp(m->ents[i].key, m->ents[i].klen, key, klen)) {
+	if (i < m->n && !ent_cmp(&m->ents[i], key, klen)) {
 		rc = 0;
 		if (val) {
 			*val = dup_bytes(m->ents[i].val, m->ents[i].vlen);
@@ -98,7 +93,7 @@ static int mem_scan(kv *db, const void *prefix, size_t plen,
 
 		if (e->klen < plen || memcmp(e->key, prefix, plen))
 			break;
-		if (after && !keycmp(e->key, e->klen, after, alen))
+		if (after && !ent_cmp(e, after, alen))
 			continue;
 		if (n == cap) {
 			size_t nc = cap ? cap * 2 : 16;
@@ -141,7 +136,7 @@ static int mem_apply(struct kv_mem *m, const struct kv_batch_op *op)
 {
 	size_t i = lower_bound(m, op->key, op->klen);
 	int found = i < m->n &&
-		    !keycmp(m->ents[i].key, m->ents[i].klen, op->key, op->klen);
+		    !ent_cmp(&m->ents[i], op->key, op->klen);
 
 	if (op->del) {
 		if (found) {

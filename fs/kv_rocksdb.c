@@ -46,16 +46,6 @@ static int rocks_err(const char *what, const char *path, char *err)
 	return rc;
 }
 
-static int keycmp(const void *a, size_t alen, const void *b, size_t blen)
-{
-	size_t m = alen < blen ? alen : blen;
-	int c = m ? memcmp(a, b, m) : 0;
-
-	if (c)
-		return c;
-	return alen < blen ? -1 : alen > blen ? 1 : 0;
-}
-
 static int rocks_get(kv *db, const void *key, size_t klen, void **val,
 		     size_t *vlen)
 {
@@ -115,7 +105,7 @@ static int rocks_scan(kv *db, const void *prefix, size_t plen,
 		}
 	}
 	it = rocksdb_create_iterator(r->db, ro);
-	if (after && keycmp(after, alen, prefix, plen) > 0)
+	if (after && kv_keycmp(after, alen, prefix, plen) > 0)
 		rocksdb_iter_seek(it, after, alen);
 	else
 		rocksdb_iter_seek(it, prefix, plen);

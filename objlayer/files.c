@@ -97,8 +97,11 @@ int ol_truncate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	return r;
 }
 
-int ol_remove(objlayer *ol, uint64_t ino, const struct ol_layout *l,
-	      uint64_t size)
+/* op on every object of a file of that size; the first error, after
+ * trying them all (one unreachable object must not stop the others). */
+static int each_object(objlayer *ol, uint64_t ino,
+		       const struct ol_layout *l, uint64_t size,
+		       int (*op)(objlayer *, const char *))
 {
 	uint64_t n = ol_object_count(l, size);
 	char name[64];
@@ -110,31 +113,28 @@ int ol_remove(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		int e;
 
 		ol_object_name(ino, o, name, sizeof(name));
-		e = obj_remove(ol, name, 1);
+		e = op(ol, name);
 		if (e && !r)
 			r = e;
 	}
 	return r;
 }
 
+static int remove_if_there(objlayer *ol, const char *name)
+{
+	return obj_remove(ol, name, 1);
+}
+
+int ol_remove(objlayer *ol, uint64_t ino, const struct ol_layout *l,
+	      uint64_t size)
+{
+	return each_object(ol, ino, l, size, remove_if_there);
+}
+
 int ol_sync(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	    uint64_t size)
 {
-	uint64_t n = ol_object_count(l, size);
-	char name[64];
-	int r = 0;
-
-	if (!ol_layout_valid(l))
-		return -EINVAL;
-	for (uint64_t o = 0; o < n; o++) {
-		int e;
-
-		ol_object_name(ino, o, name, sizeof(name));
-		e = obj_sync(ol, name);
-		if (e && !r)
-			r = e;
-	}
-	return r;
+	return each_object(ol, ino, l, size, obj_sync);
 }
 
 /* ---- whole objects ---- */
