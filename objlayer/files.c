@@ -192,111 +192,41 @@ int ol_obj_sync(objlayer *ol, const char *name)
 	return obj_sync(ol, name);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The objects of one PG: names with a current copy on some holder. */
-static int pg_objects(objlayer *ol, uint32_t ps, char ***out, size_t *nout)
+/* The objects of one PG, in name order: those with a current copy on
+ * some holder. */
+static int pg_objects(objlayer *ol, uint32_t ps, struct ol_names *out)
 {
 	cfs_cluster *c = ol->c;
-	int h[256], nh;
-	char **v = NULL;
-	size_t n = 0, cap = 0;
-	int r = 0;
+	struct cfs_pg_copies pc;
+	int r;
 
 	cfs_pg_lock(c, ps);
-	nh = cfs_pg_holders(c, ps, h, 256);
-	for (int i = 0; i < nh && !r; i++) {
-		struct cfs_obj_entry *e;
-		size_t ne;
-
-		r = cfs_pg_list(c, h[i], ps, &e, &ne);
-		if (r)
-			break;
-		for (size_t k = 0; k < ne && !r; k++) {
-			if (cfs_pg_is_missing(c, ps, h[i], e[k].name))
-				continue;
-			if (n == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				char **nv = realloc(v, nc * sizeof(*nv));
-
-				if (!nv) {
-					r = -ENOMEM;
-					break;
-				}
-				v = nv;
-				cap = nc;
+	r = cfs_pg_copies_load(c, ps, &pc);
+	while (!r && !out->err && cfs_pg_copies_next(&pc))
+		for (int i = 0; i < pc.n; i++)
+			if (pc.at[i] &&
+			    !cfs_pg_is_missing(c, ps, pc.osd[i], pc.name)) {
+				ol_names_add(out, pc.name);
+				break;
 			}
-			v[n] = strdup(e[k].name);
-			if (!v[n])
-				r = -ENOMEM;
-			else
-				n++;
-		}
-		cfs_obj_entries_free(e, ne);
-	}
 	cfs_pg_unlock(c, ps);
-	if (r) {
-		ol_names_free(v, n);
-		return r;
-	}
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_str);
-	{
-		size_t w = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			if (w && !strcmp(v[w - 1], v[i])) {
-				free(v[i]);
-				continue;
-			}
-			v[w++] = v[i];
-		}
-		n = w;
-	}
-	*out = v;
-	*nout = n;
-	return 0;
+	cfs_pg_copies_free(&pc);
+	return r ? r : out->err;
 }
 
 int ol_obj_list(objlayer *ol, int (*fn)(const char *name, void *arg),
 		void *arg)
 {
-	char **all = NULL;
-	size_t n = 0, cap = 0;
+	struct ol_names all = { 0 };
 	int r = 0;
 
-	for (uint32_t ps = 0; ps < ol->pg_num && !r; ps++) {
-		char **v;
-		size_t nv;
-
-		r = pg_objects(ol, ps, &v, &nv);
-		if (r)
-			break;
-		if (n + nv > cap) {
-			size_t nc = (n + nv) * 2 + 64;
-			char **na = realloc(all, nc * sizeof(*na));
-
-			if (!na) {
-				ol_names_free(v, nv);
-				r = -ENOMEM;
-				break;
-			}
-			all = na;
-			cap = nc;
-		}
-		if (nv)
-			memcpy(all + n, v, nv * sizeof(*v));
-		n += nv;
-		free(v);
-	}
-	if (!r && n)
-		qsort(all, n, sizeof(*all), cmp_str);
-	for (size_t i = 0; i < n && !r; i++)
-		r = fn(all[i], arg);
-	ol_names_free(all, n);
+	for (uint32_t ps = 0; ps < ol->pg_num && !r; ps++)
+		r = pg_objects(ol, ps, &all);
+	if (!r)
+		ol_names_sort_unique(&all);
+	for (size_t i = 0; i < all.n && !r; i++)
+		r = fn(all.v[i], arg);
+	ol_names_free(all.v, all.n);
 	return r;
 }
 

@@ -40,6 +40,14 @@ int ol_pick_source(objlayer *ol, const cfs_osdmap *m,
  */
 int ol_pg_all_names(objlayer *ol, uint32_t ps, char ***names, size_t *n);
 void ol_names_free(char **names, size_t n);
+/* A list being collected (names.c); err sticks at the first failure. */
+struct ol_names {
+	char **v;
+	size_t n, cap;
+	int err;
+};
+void ol_names_add(struct ol_names *a, const char *name);
+void ol_names_sort_unique(struct ol_names *a);
 /* Make acting OSD t a holder of the PG (a backfill target with every
  * object missing when the PG has data elsewhere).  Needs cfs_pg_lock. */
 int ol_ensure_holder(objlayer *ol, uint32_t ps, int t);

@@ -23,37 +23,14 @@ static int member(const int *v, int n, int x)
 	return 0;
 }
 
-static int listed(const struct cfs_obj_entry *e, size_t n, const char *name,
-		  uint64_t *size)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(e[mid].name, name);
-
-		if (!c) {
-			if (size)
-				*size = e[mid].size;
-			return 1;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
-}
-
 int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	       struct ol_pg_stat *st)
 {
 	cfs_cluster *c = ol->c;
 	const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
 	const struct cfs_pool_info *pool = cfs_osdmap_pool(m);
-	int h[256], nh, r = 0, down_objects = 0, strays_up = 0;
-	struct cfs_obj_entry *lists[256] = { 0 };
-	size_t counts[256] = { 0 }, idx[256] = { 0 };
+	int nh, r, down_objects = 0, strays_up = 0;
+	struct cfs_pg_copies pc;
 	int size = pool->size, undersized, backfill = 0, toofull = 0;
 
 	if (!pg)
@@ -69,59 +46,46 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	st->acting_primary = pg->acting_primary;
 
 	cfs_pg_lock(c, ps);
-	nh = cfs_pg_holders(c, ps, h, 256);
-	for (int i = 0; i < nh; i++) {
-		r = cfs_pg_list(c, h[i], ps, &lists[i], &counts[i]);
-		if (r)
-			goto out;
-		if (!member(pg->acting, pg->nacting, h[i]) &&
-		    cfs_osdmap_is_up(m, h[i]))
-			strays_up = 1;
+	r = cfs_pg_copies_load(c, ps, &pc);
+	if (r) {
+		cfs_pg_unlock(c, ps);
+		return r;
 	}
-	for (;;) {
-		const char *name = NULL;
-		char cur[256];
+	nh = pc.n;
+	for (int i = 0; i < nh; i++)
+		if (!member(pg->acting, pg->nacting, pc.osd[i]) &&
+		    cfs_osdmap_is_up(m, pc.osd[i]))
+			strays_up = 1;
+	while (cfs_pg_copies_next(&pc)) {
 		int any_current = 0, current_has = 0, good = 0, stray = 0;
-		int up_current = 0;
+		int up_current = 0, h;
 		uint64_t osize = 0, missing, mis;
 
-		for (int i = 0; i < nh; i++)
-			if (idx[i] < counts[i] &&
-			    (!name || strcmp(lists[i][idx[i]].name, name) < 0))
-				name = lists[i][idx[i]].name;
-		if (!name)
-			break;
-		snprintf(cur, sizeof(cur), "%s", name);
 		for (int i = 0; i < nh; i++) {
-			int has = listed(lists[i], counts[i], cur, NULL);
-			uint64_t sz = 0;
-
-			if (cfs_pg_is_missing(c, ps, h[i], cur))
+			h = pc.osd[i];
+			if (cfs_pg_is_missing(c, ps, h, pc.name))
 				continue;
 			any_current = 1;
-			if (!has)
+			if (!pc.at[i])
 				continue;
-			listed(lists[i], counts[i], cur, &sz);
 			current_has = 1;
-			osize = sz;
-			if (cfs_osdmap_is_up(m, h[i]))
+			osize = pc.at[i]->size;
+			if (cfs_osdmap_is_up(m, h))
 				up_current = 1;
-			if (member(pg->acting, pg->nacting, h[i]))
+			if (member(pg->acting, pg->nacting, h))
 				good++;
-			else if (cfs_osdmap_is_up(m, h[i]))
+			else if (cfs_osdmap_is_up(m, h))
 				stray++;
 		}
-		for (int i = 0; i < nh; i++)
-			if (idx[i] < counts[i] &&
-			    !strcmp(lists[i][idx[i]].name, cur))
-				idx[i]++;
 		if (any_current && !current_has)
 			continue; /* deleted; old copies linger */
 		if (!any_current) {
 			/* only stale copies left */
 			for (int i = 0; i < nh; i++)
-				if (listed(lists[i], counts[i], cur, &osize))
+				if (pc.at[i]) {
+					osize = pc.at[i]->size;
 					break;
+				}
 			st->objects++;
 			st->bytes += osize;
 			st->unfound++;
@@ -152,12 +116,8 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 				toofull = 1;
 		}
 	}
-out:
 	cfs_pg_unlock(c, ps);
-	for (int i = 0; i < nh; i++)
-		cfs_obj_entries_free(lists[i], counts[i]);
-	if (r)
-		return r;
+	cfs_pg_copies_free(&pc);
 
 	undersized = pg->nacting < size;
 	if (nh > 0 && st->objects > 0 && (down_objects || !pg->nacting))

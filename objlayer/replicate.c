@@ -134,62 +134,21 @@ int ol_pick_source(objlayer *ol, const cfs_osdmap *m,
 	return -1;
 }
 
-void ol_names_free(char **names, size_t n)
+static int add_missing(const char *name, void *arg)
 {
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-struct names_acc {
-	char **v;
-	size_t n, cap;
-	int err;
-};
-
-static void acc_add(struct names_acc *a, const char *name)
-{
-	if (a->err)
-		return;
-	if (a->n == a->cap) {
-		size_t nc = a->cap ? a->cap * 2 : 64;
-		char **nv = realloc(a->v, nc * sizeof(*nv));
-
-		if (!nv) {
-			a->err = -ENOMEM;
-			return;
-		}
-		a->v = nv;
-		a->cap = nc;
-	}
-	if (!(a->v[a->n] = strdup(name))) {
-		a->err = -ENOMEM;
-		return;
-	}
-	a->n++;
-}
-
-static int acc_missing(const char *name, void *arg)
-{
-	acc_add(arg, name);
+	ol_names_add(arg, name);
 	return 0;
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int ol_pg_all_names(objlayer *ol, uint32_t ps, char ***names, size_t *n)
 {
 	int h[256], nh = cfs_pg_holders(ol->c, ps, h, 256);
-	struct names_acc a = { 0 };
-	size_t w = 0;
+	struct ol_names a = { 0 };
 
 	/* The PG's log knows every object; our stand-in is the union of
 	 * the holders' folders (down ones too) and their missing sets.  A
 	 * name too many only costs a look at the source. */
-	for (int i = 0; i < nh; i++) {
+	for (int i = 0; i < nh && !a.err; i++) {
 		struct cfs_obj_entry *e;
 		size_t ne;
 		int r = cfs_pg_list(ol->c, h[i], ps, &e, &ne);
@@ -199,25 +158,17 @@ int ol_pg_all_names(objlayer *ol, uint32_t ps, char ***names, size_t *n)
 			return r;
 		}
 		for (size_t k = 0; k < ne; k++)
-			acc_add(&a, e[k].name);
+			ol_names_add(&a, e[k].name);
 		cfs_obj_entries_free(e, ne);
-		cfs_pg_missing_foreach(ol->c, ps, h[i], acc_missing, &a);
+		cfs_pg_missing_foreach(ol->c, ps, h[i], add_missing, &a);
 	}
 	if (a.err) {
 		ol_names_free(a.v, a.n);
 		return a.err;
 	}
-	if (a.n)
-		qsort(a.v, a.n, sizeof(*a.v), str_cmp);
-	for (size_t i = 0; i < a.n; i++) {
-		if (w && !strcmp(a.v[w - 1], a.v[i])) {
-			free(a.v[i]);
-			continue;
-		}
-		a.v[w++] = a.v[i];
-	}
+	ol_names_sort_unique(&a);
 	*names = a.v;
-	*n = w;
+	*n = a.n;
 	return 0;
 }
 

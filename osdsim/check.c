@@ -156,67 +156,36 @@ static int check_replicas(cfs_cluster *c, const cfs_osdmap *m, uint32_t ps,
 			  void (*msg)(const char *, void *), void *arg,
 			  char *ba, char *bb)
 {
-	int holders[256], nh, rc = 0;
-	struct cfs_obj_entry *lists[256] = { 0 };
-	size_t counts[256] = { 0 };
+	struct cfs_pg_copies pc;
 	char pgid[32];
+	int rc;
 
 	cfs_pgid_str(m, ps, pgid, sizeof(pgid));
 	cfs_pg_lock(c, ps);
-	nh = cfs_pg_holders(c, ps, holders, 256);
-	for (int i = 0; i < nh; i++) {
-		rc = cfs_pg_list(c, holders[i], ps, &lists[i], &counts[i]);
-		if (rc)
-			goto out;
-	}
-	/* every object seen anywhere (a merge of the sorted listings):
-	 * its current copies must agree */
-	{
-		size_t idx[256] = { 0 };
+	rc = cfs_pg_copies_load(c, ps, &pc);
+	/* the current copies of every object must agree */
+	while (!rc && cfs_pg_copies_next(&pc)) {
+		int ref = -1;
 
-		for (;;) {
-			const char *name = NULL;
-			int ref = -1;
-
-			for (int i = 0; i < nh; i++)
-				if (idx[i] < counts[i] &&
-				    (!name ||
-				     strcmp(lists[i][idx[i]].name, name) < 0))
-					name = lists[i][idx[i]].name;
-			if (!name)
-				break;
-			for (int j = 0; j < nh; j++) {
-				if (cfs_pg_is_missing(c, ps, holders[j], name))
-					continue;
-				if (ref < 0) {
-					ref = holders[j];
-					continue;
-				}
-				if (!same_content(c, ref, holders[j], ps, name,
-						  ba, bb)) {
-					r->replica_mismatches++;
-					say(msg, arg,
-					    "pg %s: object '%s' differs between "
-					    "osd.%d and osd.%d",
-					    pgid, name, ref, holders[j]);
-				}
+		for (int j = 0; j < pc.n; j++) {
+			if (cfs_pg_is_missing(c, ps, pc.osd[j], pc.name))
+				continue;
+			if (ref < 0) {
+				ref = pc.osd[j];
+				continue;
 			}
-			/* advance past name (copy it: the entry is ours) */
-			{
-				char cur[256];
-
-				snprintf(cur, sizeof(cur), "%s", name);
-				for (int i = 0; i < nh; i++)
-					if (idx[i] < counts[i] &&
-					    !strcmp(lists[i][idx[i]].name, cur))
-						idx[i]++;
+			if (!same_content(c, ref, pc.osd[j], ps, pc.name, ba,
+					  bb)) {
+				r->replica_mismatches++;
+				say(msg, arg,
+				    "pg %s: object '%s' differs between "
+				    "osd.%d and osd.%d",
+				    pgid, pc.name, ref, pc.osd[j]);
 			}
 		}
 	}
-out:
 	cfs_pg_unlock(c, ps);
-	for (int i = 0; i < nh; i++)
-		cfs_obj_entries_free(lists[i], counts[i]);
+	cfs_pg_copies_free(&pc);
 	return rc;
 }
 

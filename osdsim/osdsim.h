@@ -268,6 +268,23 @@ int cfs_pg_clear_missing(cfs_cluster *c, uint32_t ps, int osd,
 			 const char *name);
 int cfs_pg_flush(cfs_cluster *c, uint32_t ps);
 
+/* Every object of a PG on any of its holders, in name order (a merge of
+ * the holders' sorted listings).  Load with cfs_pg_lock held; each
+ * cfs_pg_copies_next() sets name and, per holder i, at[i]: its entry for
+ * that object, or NULL when the holder has no file of it. */
+#define CFS_PG_MAX_HOLDERS 256
+struct cfs_pg_copies {
+	int n;
+	int osd[CFS_PG_MAX_HOLDERS];
+	const struct cfs_obj_entry *at[CFS_PG_MAX_HOLDERS];
+	const char *name;
+	struct cfs_obj_entry *list_[CFS_PG_MAX_HOLDERS];
+	size_t count_[CFS_PG_MAX_HOLDERS], pos_[CFS_PG_MAX_HOLDERS];
+};
+int cfs_pg_copies_load(cfs_cluster *c, uint32_t ps, struct cfs_pg_copies *pc);
+int cfs_pg_copies_next(struct cfs_pg_copies *pc); /* 1, or 0 at the end */
+void cfs_pg_copies_free(struct cfs_pg_copies *pc);
+
 /* ---- health and space (health.c) ---- */
 /* `ceph df` MAX AVAIL of the pool (PGMap::get_rule_avail / raw used rate):
  * bytes writable before the first OSD of the rule reaches full_ratio. */
