@@ -515,6 +515,29 @@ out:
 
 /* ---- creating names ---- */
 
+/* A name that may be created on this mount (before any lock). */
+static int new_name_ok(vfs *v, const char *name)
+{
+	int rc;
+
+	if (v->opts.readonly)
+		return -EROFS;
+	rc = check_name(name);
+	if (rc)
+		return rc;
+	return is_dot(name) ? -EEXIST : 0;
+}
+
+/* 0 if parent has no entry name (namespace lock held), else -EEXIST or
+ * the store's error. */
+static int name_is_free(vfs *v, uint64_t parent, const char *name)
+{
+	struct mds_dentry d;
+	int rc = mds_lookup(v->m, parent, name, &d);
+
+	return rc == 0 ? -EEXIST : rc == -ENOENT ? 0 : rc;
+}
+
 static int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 		     const char *name, mode_t mode, dev_t rdev,
 		     const char *target, uint32_t nopen, struct vfs_entry *e,
@@ -526,21 +549,14 @@ static int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	kv_batch *b = NULL;
 	int rc;
 
-	if (v->opts.readonly)
-		return -EROFS;
-	rc = check_name(name);
+	rc = new_name_ok(v, name);
 	if (rc)
 		return rc;
-	if (is_dot(name))
-		return -EEXIST;
 	ns_wr(v);
 	rc = get_dir(v, parent, &dv);
+	if (!rc)
+		rc = name_is_free(v, parent, name);
 	if (rc)
-		goto out;
-	rc = mds_lookup(v->m, parent, name, &d);
-	if (rc == 0)
-		rc = -EEXIST;
-	if (rc != -ENOENT)
 		goto out;
 	memset(&r, 0, sizeof(r));
 	rc = mds_alloc_ino(v->m, &r.ino);
@@ -694,26 +710,17 @@ int vfs_link(vfs *v, uint64_t ino, uint64_t newparent, const char *newname,
 	struct timespec t;
 	int rc, k;
 
-	if (v->opts.readonly)
-		return -EROFS;
-	rc = check_name(newname);
+	rc = new_name_ok(v, newname);
 	if (rc)
 		return rc;
-	if (is_dot(newname))
-		return -EEXIST;
 	ns_wr(v);
 	rc = get_dir(v, newparent, &dv);
+	if (!rc)
+		rc = vn_get(v, ino, 0, &vn);
+	if (!rc)
+		rc = name_is_free(v, newparent, newname);
 	if (rc)
 		goto out;
-	rc = vn_get(v, ino, 0, &vn);
-	if (rc)
-		goto out;
-	rc = mds_lookup(v->m, newparent, newname, &d);
-	if (rc == 0)
-		rc = -EEXIST;
-	if (rc != -ENOENT)
-		goto out;
-	rc = 0;
 	b = kv_batch_new();
 	if (!b) {
 		rc = -ENOMEM;
