@@ -190,6 +190,25 @@ static int purge_orphan(uint64_t ino, void *arg)
 	return 0;
 }
 
+static void handle_add(vfs *v, struct vfs_handle *h, int is_dir)
+{
+	h->is_dir = is_dir;
+	pthread_mutex_lock(&v->hlock);
+	h->next = v->handles.next;
+	h->prev = &v->handles;
+	h->next->prev = h;
+	v->handles.next = h;
+	pthread_mutex_unlock(&v->hlock);
+}
+
+static void handle_del(vfs *v, struct vfs_handle *h)
+{
+	pthread_mutex_lock(&v->hlock);
+	h->prev->next = h->next;
+	h->next->prev = h->prev;
+	pthread_mutex_unlock(&v->hlock);
+}
+
 int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
 	    const struct vfs_opts *opts, vfs **out)
 {
@@ -211,6 +230,8 @@ int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
 		&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 	pthread_rwlock_init(&v->ns, &a);
 	pthread_rwlockattr_destroy(&a);
+	pthread_mutex_init(&v->hlock, NULL);
+	v->handles.next = v->handles.prev = &v->handles;
 	rc = itab_init(v);
 	if (rc)
 		goto err;
@@ -230,6 +251,7 @@ err_tab:
 	itab_destroy(v);
 err:
 	pthread_rwlock_destroy(&v->ns);
+	pthread_mutex_destroy(&v->hlock);
 	free(v);
 	return rc;
 }
@@ -238,9 +260,20 @@ void vfs_free(vfs *v)
 {
 	if (!v)
 		return;
+	/* handles still open are closed as their release would have: data
+	 * flushed, and an unlinked file purged with its last close */
+	while (v->handles.next != &v->handles) {
+		struct vfs_handle *h = v->handles.next;
+
+		if (h->is_dir)
+			vfs_releasedir(v, (vfs_dir *)h);
+		else
+			vfs_release(v, (vfs_file *)h);
+	}
 	itab_destroy(v);
 	kv_sync(v->db);
 	pthread_rwlock_destroy(&v->ns);
+	pthread_mutex_destroy(&v->hlock);
 	free(v);
 }
 
@@ -1180,6 +1213,7 @@ static int open_vnode(vfs *v, struct vnode *vn, int flags, vfs_file **out)
 	}
 	f->vn = vn;
 	f->flags = flags;
+	handle_add(v, &f->h, 0);
 	*out = f;
 	return 0;
 }
@@ -1399,6 +1433,7 @@ int vfs_release(vfs *v, vfs_file *f)
 {
 	int rc = vfs_flush(v, f);
 
+	handle_del(v, &f->h);
 	vn_close(v, f->vn);
 	free(f);
 	return rc;
@@ -1431,6 +1466,7 @@ int vfs_opendir(vfs *v, uint64_t ino, vfs_dir **out)
 	d->vn = vn;
 	vn_ref(v, vn, 0, 1);
 	vn_put(v, vn);
+	handle_add(v, &d->h, 1);
 	*out = d;
 	return 0;
 }
@@ -1552,6 +1588,7 @@ int vfs_fsyncdir(vfs *v, vfs_dir *d)
 
 int vfs_releasedir(vfs *v, vfs_dir *d)
 {
+	handle_del(v, &d->h);
 	dir_clear(d);
 	pthread_mutex_destroy(&d->lock);
 	vn_close(v, d->vn);

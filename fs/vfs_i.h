@@ -8,6 +8,14 @@
 
 #include "vfs.h"
 
+/* Every open file and directory handle is on its vfs's list, so that an
+ * unmount with handles the kernel never released (it drops pending
+ * RELEASEs when the connection goes) still closes them. */
+struct vfs_handle {
+	struct vfs_handle *prev, *next;
+	int is_dir;
+};
+
 /* A live inode: referenced by the kernel (lookup count), by open handles
  * or by a call in progress (pins).  The record in memory is the truth; it
  * is written back whole, under m, whenever it changes in ways that must
@@ -46,9 +54,13 @@ struct vfs {
 	pthread_mutex_t plock;
 	struct mds_inode *purged;
 	size_t npurged, cappurged;
+	/* Open handles. */
+	pthread_mutex_t hlock;
+	struct vfs_handle handles; /* list head */
 };
 
 struct vfs_file {
+	struct vfs_handle h; /* first: handles are listed as vfs_handle */
 	struct vnode *vn;
 	int flags;
 	int privs_killed;	/* setuid/caps cleared for this writer */
@@ -62,6 +74,7 @@ struct vfs_dent {
 };
 
 struct vfs_dir {
+	struct vfs_handle h; /* first */
 	struct vnode *vn;
 	pthread_mutex_t lock;
 	struct vfs_dent *ents;

@@ -747,6 +747,46 @@ static void test_unlinked_open_file(void **state)
 	assert_int_equal(mds_get_inode(f->m, e.ino, &r), -ENOENT);
 }
 
+/* An unmount whose kernel never sent RELEASE for some handles (it drops
+ * them with the connection): an unlinked file's data and records go, the
+ * other file keeps its data, and the handles are closed (a handle left
+ * over is what the sanitizer build's leak check catches here). */
+static void test_unmount_closes_unreleased_handles(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_entry e, d;
+	struct mds_inode r;
+	vfs_file *fh, *keep;
+	vfs_dir *dh;
+	int orphans = 0;
+	char buf[8];
+
+	assert_int_equal(vfs_create(f->v, &f->cred, 1, "gone", 0600,
+				    O_CREAT | O_RDWR, &e, &fh), 0);
+	assert_int_equal(vfs_write(f->v, NULL, fh, 0, "data", 4), 4);
+	assert_int_equal(vfs_unlink(f->v, 1, "gone"), 0);
+	assert_int_equal(vfs_create(f->v, &f->cred, 1, "kept", 0600,
+				    O_CREAT | O_RDWR, &d, &keep), 0);
+	assert_int_equal(vfs_write(f->v, NULL, keep, 0, "kept", 4), 4);
+	assert_int_equal(vfs_opendir(f->v, 1, &dh), 0);
+	assert_int_equal(fake.removes, 0);
+	close_vfs(f);
+	assert_int_equal(fake.removes, 1);
+	assert_int_equal(fake_chunks(e.ino), 0);
+	open_vfs(f);
+	assert_int_equal(fake.removes, 1); /* nothing left to purge */
+	assert_int_equal(mds_list_orphans(f->m, count_cb, &orphans), 0);
+	assert_int_equal(orphans, 0);
+	assert_int_equal(mds_get_inode(f->m, e.ino, &r), -ENOENT);
+	/* the other file kept its data and size */
+	assert_int_equal(vfs_open(f->v, ino_of(f, 1, "kept"), O_RDONLY, &fh),
+			 0);
+	assert_int_equal(vfs_read(f->v, fh, 0, buf, 8), 4);
+	assert_memory_equal(buf, "kept", 4);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	vfs_forget(f->v, d.ino, 1);
+}
+
 static void test_crash_leaves_orphan_purged_at_mount(void **state)
 {
 	struct fixture *f = *state;
@@ -1342,6 +1382,7 @@ int main(void)
 		BOTH(test_append_and_trunc),
 		BOTH(test_setattr),
 		BOTH(test_unlinked_open_file),
+		BOTH(test_unmount_closes_unreleased_handles),
 		BOTH(test_crash_leaves_orphan_purged_at_mount),
 		BOTH(test_enospc_partial),
 		BOTH(test_readdir),
