@@ -154,6 +154,59 @@ static int recv_str(int fd, char **out, uint32_t max, uint32_t *lenp)
 	return 0;
 }
 
+/*
+ * One request, from its magic to its last argument.  Split out of serve()
+ * so that tests/fuzz/fuzz_adminsock.c runs exactly this code.  Bytes past
+ * the request are left unread.  A NUL inside cwd or an argument is refused:
+ * the commands see C strings, which would silently cut it short.
+ */
+int asok_read_request(int fd, struct asok_req *req)
+{
+	char magic[4];
+	uint32_t len, i;
+	int rc;
+
+	memset(req, 0, sizeof(*req));
+	rc = read_all(fd, magic, 4);
+	if (rc)
+		return rc;
+	if (memcmp(magic, "CFSA", 4))
+		return -EPROTO;
+	rc = recv_u32(fd, &req->argc);
+	if (rc)
+		return rc;
+	if (req->argc == 0 || req->argc > MAX_ARGS) {
+		req->argc = 0;
+		return -EPROTO;
+	}
+	rc = recv_str(fd, &req->cwd, 4096, &len);
+	if (!rc && strlen(req->cwd) != len)
+		rc = -EPROTO;
+	if (!rc) {
+		req->argv = calloc(req->argc + 1, sizeof(*req->argv));
+		if (!req->argv)
+			rc = -ENOMEM;
+	}
+	for (i = 0; !rc && i < req->argc; i++) {
+		rc = recv_str(fd, &req->argv[i], MAX_ARG, &len);
+		if (!rc && strlen(req->argv[i]) != len)
+			rc = -EPROTO;
+	}
+	if (rc)
+		asok_req_free(req);
+	return rc;
+}
+
+void asok_req_free(struct asok_req *req)
+{
+	if (req->argv)
+		for (uint32_t i = 0; i < req->argc; i++)
+			free(req->argv[i]);
+	free(req->argv);
+	free(req->cwd);
+	memset(req, 0, sizeof(*req));
+}
+
 /* ---- server ---- */
 
 struct conn {
@@ -164,7 +217,8 @@ struct conn {
 static void serve(struct asok *a, int fd)
 {
 	struct fsd *d = a->d;
-	char magic[4], *cwd = NULL, **argv = NULL;
+	struct asok_req req;
+	char *cwd = NULL, **argv = NULL;
 	char *obuf = NULL, *ebuf = NULL;
 	size_t olen = 0, elen = 0;
 	uint32_t argc = 0, i;
@@ -173,18 +227,11 @@ static void serve(struct asok *a, int fd)
 	struct timeval tv = { 30, 0 };
 
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (read_all(fd, magic, 4) || memcmp(magic, "CFSA", 4))
+	if (asok_read_request(fd, &req))
 		return;
-	if (recv_u32(fd, &argc) || argc == 0 || argc > MAX_ARGS)
-		return;
-	if (recv_str(fd, &cwd, 4096, NULL))
-		return;
-	argv = calloc(argc + 1, sizeof(*argv));
-	if (!argv)
-		goto out;
-	for (i = 0; i < argc; i++)
-		if (recv_str(fd, &argv[i], MAX_ARG, NULL))
-			goto out;
+	argc = req.argc;
+	argv = req.argv;
+	cwd = req.cwd;
 	out = open_memstream(&obuf, &olen);
 	err = open_memstream(&ebuf, &elen);
 	if (!out || !err)

@@ -54,6 +54,14 @@ void fsd_after_init(struct fsd *d);
 /* adminsock.c */
 int asok_start(struct fsd *d, struct asok **out);
 void asok_stop(struct asok *a);
+/* One admin request as the server reads it: "CFSA" argc cwd args. */
+struct asok_req {
+	uint32_t argc;
+	char *cwd;
+	char **argv; /* argc entries and a NULL */
+};
+int asok_read_request(int fd, struct asok_req *req);
+void asok_req_free(struct asok_req *req);
 
 /* meta.c: open DIR/mds for the daemon (create: make it on first mount) */
 int meta_open_store(const char *cluster_dir, const char *fsid, int create,

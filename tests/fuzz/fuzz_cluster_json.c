@@ -1,0 +1,111 @@
+/*
+ * fuzz_cluster_json.c - libFuzzer harness for the cluster.json loader.
+ *
+ * Each input is a cluster.json.  It goes through what cfs_cluster_open
+ * does with the file's bytes (osdsim/cluster.c): osdmap_from_json, then
+ * osdmap_finish (the PG table, rule shares).  A refusal must be one line
+ * naming the file.  An accepted map must be written back by osdmap_to_json
+ * into a file that loads again and writes back byte-identical, as every
+ * osdmap change does (osdmap_persist).
+ *
+ * Built only with -DCRUSHFS_FUZZ=ON and clang (scripts/fuzz.sh).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "osdsim_i.h"
+#include "placement.h"
+
+/* See fuzz_crushmap.c: Ceph's retry counts are honoured as given, so a
+ * map asking for billions of tries is loaded but not mapped here; a big
+ * pg_num only repeats the same mapping code more often. */
+#define MAX_TRIES 200
+#define MAX_PGS 1024
+
+static void die(const char *what, const char *err)
+{
+	fprintf(stderr, "fuzz_cluster_json: %s%s%s\n", what, err ? ": " : "",
+		err ? err : "");
+	abort();
+}
+
+static int cheap_to_map(const struct cfs_osdmap *m)
+{
+	const pl_map *cm = m->crush;
+	struct pl_tunables t;
+
+	if (m->pool.pg_num > MAX_PGS)
+		return 0;
+	pl_map_get_tunables(cm, &t);
+	if (t.choose_total_tries > MAX_TRIES ||
+	    t.choose_local_tries > MAX_TRIES ||
+	    t.choose_local_fallback_tries > MAX_TRIES)
+		return 0;
+	for (int r = 0; r < pl_map_max_rules(cm); r++) {
+		for (int s = 0; pl_map_rule_exists(cm, r) &&
+				s < pl_map_rule_len(cm, r);
+		     s++) {
+			const struct pl_rule_step *st =
+				pl_map_rule_step(cm, r, s);
+
+			if (st->op >= PL_RULE_SET_CHOOSE_TRIES &&
+			    st->op <= PL_RULE_SET_CHOOSE_LOCAL_FALLBACK_TRIES &&
+			    st->arg1 > MAX_TRIES)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+static void check_err(const char *err)
+{
+	if (strncmp(err, "cluster.json", 12) || strchr(err, '\n'))
+		die("refusal is not one 'cluster.json...' line", err);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cfs_osdmap *m = NULL, *m2 = NULL;
+	char err[1024] = "", *j1 = NULL, *j2 = NULL;
+	size_t l1 = 0, l2 = 0;
+	int r;
+
+	r = osdmap_from_json((const char *)data, size, "cluster.json", &m,
+			     err, sizeof(err));
+	if (r) {
+		if (m)
+			die("refused file with a map", err);
+		if (r != -ENOMEM)
+			check_err(err);
+		return 0;
+	}
+	if (cheap_to_map(m)) {
+		r = osdmap_finish(m);
+		if (r && r != -ENOMEM)
+			die("osdmap_finish failed", NULL);
+	}
+	if (osdmap_to_json(m, &j1, &l1))
+		die("cannot write an accepted map", NULL);
+	r = osdmap_from_json(j1, l1, "cluster.json", &m2, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "---- written ----\n%s\n", j1);
+		die("the written cluster.json does not load", err);
+	}
+	if (osdmap_to_json(m2, &j2, &l2))
+		die("cannot write the reloaded map", NULL);
+	if (l1 != l2 || memcmp(j1, j2, l1)) {
+		fprintf(stderr, "---- written ----\n%s\n---- again ----\n%s\n",
+			j1, j2);
+		die("writing the reloaded map gives another file", NULL);
+	}
+	free(j1);
+	free(j2);
+	osdmap_free(m2);
+	osdmap_free(m);
+	return 0;
+}

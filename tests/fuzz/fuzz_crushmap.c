@@ -1,0 +1,205 @@
+/*
+ * fuzz_crushmap.c - libFuzzer harness for the crush map text parser.
+ *
+ * Each input is a crush map text.  A map the parser refuses must come with
+ * one error line naming the input.  A map it accepts must survive the trip
+ * the cluster makes on every change (osdmap_clone): print it with the
+ * decompiler (P1), parse the printed text (must succeed) and print again
+ * (P2), and once more (P3).  P2 must equal P3 byte for byte.  P1 and P2
+ * may differ only in lines that hold weights: crushtool prints weights
+ * with three decimals, so the first trip rounds them, and bucket sums
+ * ("# weight") follow; `crushtool -d` of `crushtool -c` of its own output
+ * does the same (tests/golden/maps/weights_odd.txt shows it).  Then every
+ * rule maps a few inputs with the workspace API, and each result must be a
+ * device, a bucket or PL_ITEM_NONE.
+ *
+ * Built only with -DCRUSHFS_FUZZ=ON and clang (scripts/fuzz.sh).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "placement.h"
+
+#define RESULT_MAX 12
+/*
+ * Ceph's mapper retries as often as the map says (choose_total_tries,
+ * set_choose_tries ...), and crushtool then runs as long as asked: a map
+ * with 4e9 tries and an unsatisfiable rule spins for hours there and here.
+ * Not a bug, but not something to fuzz: such maps are parsed and printed,
+ * not mapped.
+ */
+#define MAX_TRIES 200
+
+static void die(const char *what, const char *text, size_t len,
+		const char *err)
+{
+	fprintf(stderr, "fuzz_crushmap: %s%s%s\n", what, err ? ": " : "",
+		err ? err : "");
+	if (text)
+		fprintf(stderr, "---- printed map ----\n%.*s---- end ----\n",
+			(int)len, text);
+	abort();
+}
+
+static int tries_ok(const pl_map *m)
+{
+	struct pl_tunables t;
+
+	pl_map_get_tunables(m, &t);
+	if (t.choose_total_tries > MAX_TRIES ||
+	    t.choose_local_tries > MAX_TRIES ||
+	    t.choose_local_fallback_tries > MAX_TRIES)
+		return 0;
+	for (int r = 0; r < pl_map_max_rules(m); r++) {
+		if (!pl_map_rule_exists(m, r))
+			continue;
+		for (int s = 0; s < pl_map_rule_len(m, r); s++) {
+			const struct pl_rule_step *st = pl_map_rule_step(m, r, s);
+
+			switch (st->op) {
+			case PL_RULE_SET_CHOOSE_TRIES:
+			case PL_RULE_SET_CHOOSELEAF_TRIES:
+			case PL_RULE_SET_CHOOSE_LOCAL_TRIES:
+			case PL_RULE_SET_CHOOSE_LOCAL_FALLBACK_TRIES:
+				if (st->arg1 > MAX_TRIES)
+					return 0;
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	return 1;
+}
+
+static void map_rules(const pl_map *m, const uint8_t *data, size_t size)
+{
+	int ndev = pl_map_max_devices(m), result[RESULT_MAX];
+	uint32_t *w;
+	void *work;
+
+	if (!tries_ok(m))
+		return;
+	w = malloc(sizeof(*w) * (size_t)(ndev + 1));
+	work = malloc(pl_work_size(m, RESULT_MAX));
+	if (!w || !work)
+		die("out of memory", NULL, 0, NULL);
+	/* reweights from the input: in, out, or partly in */
+	for (int i = 0; i < ndev; i++) {
+		uint8_t b = size ? data[(size_t)i % size] : 0;
+
+		w[i] = b % 7 == 0 ? 0 : b % 5 == 0 ? 0x8000 : 0x10000;
+	}
+	pl_work_init(m, work, RESULT_MAX);
+	for (int r = 0; r < pl_map_max_rules(m); r++) {
+		if (!pl_map_rule_exists(m, r))
+			continue;
+		for (int x = 0; x < 4; x++) {
+			int nrep = 1 + (x * 3) % RESULT_MAX;
+			int n = pl_do_rule(m, r, x * 7919, result, nrep, w,
+					   ndev, work);
+
+			if (n < 0 || n > nrep)
+				die("pl_do_rule returned a bad count", NULL, 0,
+				    NULL);
+			for (int i = 0; i < n; i++) {
+				int v = result[i];
+
+				if (v == PL_ITEM_NONE ||
+				    (v >= 0 && v < ndev) ||
+				    (v < 0 && pl_map_bucket_exists(m, v)))
+					continue;
+				fprintf(stderr, "rule %d x %d: result %d\n", r,
+					x * 7919, v);
+				die("pl_do_rule returned an unknown item", NULL,
+				    0, NULL);
+			}
+		}
+	}
+	free(work);
+	free(w);
+}
+
+/* print(parse(text)) into *out; the parse must succeed */
+static pl_map *trip(const char *text, size_t len, char **out, size_t *olen)
+{
+	char err[512];
+	pl_map *m = NULL;
+
+	if (pl_parse_text(text, len, "printed.txt", &m, err, sizeof(err)))
+		die("the printed map does not parse", text, len, err);
+	if (pl_map_to_text(m, out, olen))
+		die("cannot print the re-parsed map", NULL, 0, NULL);
+	return m;
+}
+
+/* a and b, line by line, equal but for lines that hold a weight */
+static int same_but_weights(const char *a, size_t la, const char *b,
+			    size_t lb)
+{
+	const char *ea = a + la, *eb = b + lb;
+
+	while (a < ea && b < eb) {
+		const char *na = memchr(a, '\n', (size_t)(ea - a));
+		const char *nb = memchr(b, '\n', (size_t)(eb - b));
+		size_t n1, n2;
+
+		na = na ? na + 1 : ea;
+		nb = nb ? nb + 1 : eb;
+		n1 = (size_t)(na - a);
+		n2 = (size_t)(nb - b);
+		if ((n1 != n2 || memcmp(a, b, n1)) &&
+		    (!memmem(a, n1, "weight ", 7) ||
+		     !memmem(b, n2, "weight ", 7)))
+			return 0;
+		a = na;
+		b = nb;
+	}
+	return a == ea && b == eb;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[512];
+	pl_map *m = NULL, *m2, *m3;
+	char *t1 = NULL, *t2 = NULL, *t3 = NULL;
+	size_t l1 = 0, l2 = 0, l3 = 0;
+	int r;
+
+	r = pl_parse_text((const char *)data, size, "in.txt", &m, err,
+			  sizeof(err));
+	if (r) {
+		if (m || (r != -EINVAL && r != -ENOMEM))
+			die("refused map with a map or odd code", NULL, 0, err);
+		if (strncmp(err, "in.txt:", 7) || strchr(err, '\n'))
+			die("refusal is not one 'in.txt:...' line", NULL, 0,
+			    err);
+		return 0;
+	}
+	if (pl_map_to_text(m, &t1, &l1))
+		die("cannot print a parsed map", NULL, 0, NULL);
+	m2 = trip(t1, l1, &t2, &l2);
+	if (!same_but_weights(t1, l1, t2, l2)) {
+		fprintf(stderr, "---- printed again ----\n%.*s", (int)l2, t2);
+		die("the re-parsed map prints other lines", t1, l1, NULL);
+	}
+	m3 = trip(t2, l2, &t3, &l3);
+	if (l2 != l3 || memcmp(t2, t3, l2)) {
+		fprintf(stderr, "---- printed a third time ----\n%.*s",
+			(int)l3, t3);
+		die("printing is not stable after one trip", t2, l2, NULL);
+	}
+	map_rules(m, data, size);
+	free(t1);
+	free(t2);
+	free(t3);
+	pl_map_destroy(m3);
+	pl_map_destroy(m2);
+	pl_map_destroy(m);
+	return 0;
+}
