@@ -334,9 +334,11 @@ int pl_map_add_bucket(pl_map *m, int id, int alg, int hash, int type,
 	struct pl_bucket *b;
 	int pos, err;
 
+	/* type 0 is the devices' type: the mapper would take such a bucket
+	 * for a device (see parse.c) */
 	if (alg < PL_BUCKET_UNIFORM || alg > PL_BUCKET_STRAW2 ||
 	    hash != PL_HASH_RJENKINS1 || size < 0 ||
-	    size > PL_MAX_BUCKET_SIZE || type < 0 || type > 0xffff || id > 0)
+	    size > PL_MAX_BUCKET_SIZE || type <= 0 || type > 0xffff || id > 0)
 		return -EINVAL;
 	for (int i = 0; i < size; i++) {
 		if (items[i] < 0 && !bucket_at(m, items[i]))

@@ -1388,6 +1388,29 @@ static int sem_bucket(struct sem *S, const struct bucket_rec *b)
 		err_at(p, b->type.off, "unknown type '%.*s'", TOKF(b->type));
 		return -1;
 	}
+	/*
+	 * Type 0 is the devices' type: Ceph's mapper takes an item of type 0
+	 * for a device and reads its reweight at weight[item], so a bucket of
+	 * type 0 is read at a negative index.  crushtool 16.2 compiles such a
+	 * map and then maps by whatever lies before its weight vector (in our
+	 * trials: empty sets, bucket ids as results, duplicates in indep
+	 * results, and a segfault in CrushTester::test).  `type 0 osd` plus `type 0 host` makes one
+	 * unawares.  Refused, as `ceph osd crush add-bucket` refuses it
+	 * (OSDMonitor: "type '...' is for devices, not buckets").  A bucket
+	 * keeps 16 bits of its type, so 65536 is 0 too.
+	 */
+	if ((type & 0xffff) == 0) {
+		if (type)
+			err_at(p, b->type.off, "bucket '%.*s': type '%.*s' "
+			       "(%d) is 0 in a bucket's 16 bits, the type of "
+			       "devices, not buckets", TOKF(b->name),
+			       TOKF(b->type), type);
+		else
+			err_at(p, b->type.off, "bucket '%.*s': type '%.*s' "
+			       "is for devices, not buckets (its id is 0)",
+			       TOKF(b->name), TOKF(b->type));
+		return -1;
+	}
 	if (smap_get(&S->items, tokp(p, b->name), b->name.len, &id)) {
 		if (id >= 0)
 			err_at(p, b->name.off, "bucket name '%.*s' is already "
@@ -1479,6 +1502,14 @@ static int sem_bucket(struct sem *S, const struct bucket_rec *b)
 		int itemid, pos = -1;
 		uint32_t w = 0x10000;
 
+		if (it->name.len == b->name.len &&
+		    !memcmp(tokp(p, it->name), tokp(p, b->name),
+			    b->name.len)) {
+			/* crushtool: "item 'a' in bucket 'a' is not defined" */
+			err_at(p, it->name.off, "bucket '%.*s' contains "
+			       "itself", TOKF(b->name));
+			goto out;
+		}
 		if (!smap_get(&S->items, tokp(p, it->name), it->name.len,
 			      &itemid)) {
 			unknown_item(S, it->name, user);

@@ -1,7 +1,8 @@
 Crush map parse errors through `crushfs crush test`: the parser's one line
 (FILE:LINE:COL: error: ...) on stderr, nothing on stdout, exit status 1.
 Every map here is refused by `crushtool -c` too, except the features we do
-not support yet (device classes, choose_args).
+not support yet (device classes, choose_args) and buckets of type 0, which
+crushtool compiles but cannot map (see below).
 
 A header shared by the small maps below.
 
@@ -211,6 +212,47 @@ Weights.
   > EOF
   $ crushfs crush test -i uniform.txt --show-mappings 2>&1
   uniform.txt:6:60: error: item 'osd.1' in uniform bucket 'a' has weight 2 but previous items have 1; uniform bucket items must all have the same weight
+  [1]
+
+A bucket of type 0, the devices' type (issue 8): two names for type 0 made
+a host bucket count as a device, and the mapper read its reweight at
+weight[-1] (ASan: heap-buffer-overflow; the release build printed []).
+crushtool 16.2 compiles such a map and maps it by reading before its
+weight vector (empty sets, bucket ids, duplicates, a segfault), so it is
+refused here, as `ceph osd crush add-bucket` refuses type 0.
+
+  $ cat > type0.txt <<'EOF'
+  > device 0 osd.0
+  > device 1 osd.1
+  > type 0 osd
+  > type 0 host
+  > type 1 root
+  > host h { alg straw2 item osd.0 item osd.1 }
+  > root r { alg straw2 item h }
+  > rule x { id 0 type replicated min_size 1 max_size 3 step take r step chooseleaf firstn 0 type host step emit }
+  > EOF
+  $ crushfs crush test -i type0.txt --num-rep 2 --show-mappings 2>&1
+  type0.txt:6:1: error: bucket 'h': type 'host' is for devices, not buckets (its id is 0)
+  [1]
+
+Two names for type 0 are fine while no bucket has that type; both names
+work in rules, as in crushtool (whose output this is).
+
+  $ sed -e '/^host h/d' -e 's/^root r.*/root r { alg straw2 item osd.0 item osd.1 }/' type0.txt > type0ok.txt
+  $ crushfs crush test -i type0ok.txt --num-rep 2 --min-x 0 --max-x 3 --show-mappings 2>&1
+  CRUSH rule 0 x 0 [0,1]
+  CRUSH rule 0 x 1 [0,1]
+  CRUSH rule 0 x 2 [1,0]
+  CRUSH rule 0 x 3 [0,1]
+
+A bucket that lists itself (crushtool: "item 'a' in bucket 'a' is not
+defined").
+
+  $ mk self.txt <<'EOF'
+  > host a { alg straw2 item osd.0 item a }
+  > EOF
+  $ crushfs crush test -i self.txt --show-mappings 2>&1
+  self.txt:6:37: error: bucket 'a' contains itself
   [1]
 
 Numbers that do not fit an int.

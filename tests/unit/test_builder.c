@@ -145,6 +145,9 @@ static void test_errors(void **state)
 			 -EINVAL);
 	assert_int_equal(pl_map_add_bucket(m, 0, PL_BUCKET_STRAW2, 1, 1, 3,
 					   items, w, &id), -EINVAL);
+	/* type 0 is the devices' type, never a bucket's (parse.c) */
+	assert_int_equal(pl_map_add_bucket(m, 0, PL_BUCKET_STRAW2, 0, 0, 3,
+					   items, w, &id), -EINVAL);
 	assert_int_equal(pl_map_add_bucket(m, 0, PL_BUCKET_STRAW2, 0, 1, 1,
 					   bad, w, &id), -ENOENT);
 	assert_int_equal(pl_map_add_bucket(m, 0, PL_BUCKET_STRAW2, 0, 1, 2,

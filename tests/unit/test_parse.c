@@ -604,6 +604,70 @@ static void test_err_duplicates(void **state)
 		  "bad.txt:6:51: error: pos 1 is already used in bucket 'a'");
 }
 
+/*
+ * A bucket of type 0 is taken for a device by the mapper, which then reads
+ * the device reweight at weight[<bucket id>], a negative index (issue 8:
+ * ASan heap-buffer-overflow in is_out; the release build printed []).
+ * crushtool 16.2 compiles such maps and maps them by whatever lies before
+ * its weight vector (empty sets, bucket ids, duplicates, a segfault), so
+ * they are refused, as `ceph osd crush add-bucket` refuses type 0.
+ */
+static void test_err_device_type_bucket(void **state)
+{
+	(void)state;
+	/* the issue's map: two names for type 0 */
+	parse_err("device 0 osd.0\ndevice 1 osd.1\n"
+		  "type 0 osd\ntype 0 host\ntype 1 root\n"
+		  "host h { alg straw2 item osd.0 item osd.1 }\n"
+		  "root r { alg straw2 item h }\n"
+		  RULE("step take r step chooseleaf firstn 0 type host "
+		       "step emit"),
+		  "bad.txt:6:1: error: bucket 'h': type 'host' is for devices, "
+		  "not buckets (its id is 0)");
+	parse_err(HDR "osd a { alg straw2 item osd.0 }\n",
+		  "bad.txt:6:1: error: bucket 'a': type 'osd' is for devices, "
+		  "not buckets (its id is 0)");
+	/* a bucket keeps 16 bits of its type */
+	parse_err(HDR "type 65536 big\nbig a { alg straw2 item osd.0 }\n",
+		  "bad.txt:7:1: error: bucket 'a': type 'big' (65536) is 0 in "
+		  "a bucket's 16 bits, the type of devices, not buckets");
+}
+
+/* Two names for type 0 are fine while no bucket has it (crushtool: both
+ * names work in rules, the last one is printed). */
+static void test_two_names_for_type_zero(void **state)
+{
+	pl_map *m = parse_ok("device 0 osd.0\ntype 0 osd\ntype 0 device\n"
+			     "type 1 host\nhost h { alg straw2 item osd.0 }\n"
+			     RULE("step take h step choose firstn 0 type osd "
+				  "step emit"));
+	int t = -1;
+
+	(void)state;
+	assert_string_equal(pl_map_type_name(m, 0), "device");
+	/* the map keeps one name per id, as crushtool's type_map does */
+	assert_int_equal(pl_map_type_by_name(m, "device", &t), 0);
+	assert_int_equal(t, 0);
+	assert_int_equal(pl_map_type_by_name(m, "osd", &t), -ENOENT);
+	/* "type osd" in the rule is type 0 */
+	assert_int_equal(pl_map_rule_step(m, 0, 1)->arg2, 0);
+	pl_map_destroy(m);
+}
+
+static void test_err_self_reference(void **state)
+{
+	(void)state;
+	/* crushtool: "item 'a' in bucket 'a' is not defined" */
+	parse_err(HDR "host a { alg straw2 item osd.0 item a }\n",
+		  "bad.txt:6:37: error: bucket 'a' contains itself");
+	/* a longer cycle is a forward reference crushtool cannot order */
+	parse_err(HDR "host a { alg straw2 item b }\n"
+		  "host b { alg straw2 item c }\n"
+		  "host c { alg straw2 item a }\n",
+		  "bad.txt:7:26: error: bucket 'c' must be defined before "
+		  "bucket 'b'");
+}
+
 /* An item used in two buckets, or twice in one, is fine for crushtool. */
 static void test_item_reuse_allowed(void **state)
 {
@@ -781,6 +845,9 @@ int main(void)
 		cmocka_unit_test(test_err_unknown_names),
 		cmocka_unit_test(test_err_bucket_order),
 		cmocka_unit_test(test_err_duplicates),
+		cmocka_unit_test(test_err_device_type_bucket),
+		cmocka_unit_test(test_two_names_for_type_zero),
+		cmocka_unit_test(test_err_self_reference),
 		cmocka_unit_test(test_err_weights),
 		cmocka_unit_test(test_err_numbers),
 		cmocka_unit_test(test_err_rule_syntax),
