@@ -1,0 +1,315 @@
+/*
+ * parse_sem.c - the semantic phase for tokens and the simple statements:
+ * numbers and weights as CrushCompiler reads them, tunables, devices,
+ * types and rules (CrushCompiler::parse_tunable, parse_device,
+ * parse_bucket_type, parse_rule).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse_i.h"
+
+char *pp_cstr(struct parser *p, struct tok t)
+{
+	if (t.len + 1 > p->scratchcap) {
+		char *n = realloc(p->scratch, t.len + 1);
+
+		if (!n) {
+			pp_set_nomem(p);
+			return NULL;
+		}
+		p->scratch = n;
+		p->scratchcap = t.len + 1;
+	}
+	memcpy(p->scratch, p->src + t.off, t.len);
+	p->scratch[t.len] = 0;
+	return p->scratch;
+}
+
+/*
+ * int_node: crushtool reads numbers with strtol and stores them in an int;
+ * anything that does not fit would wrap silently, so we refuse it.
+ */
+int pp_tok_int(struct parser *p, struct tok t, int *out)
+{
+	const char *s = tokp(p, t);
+	size_t i = 0;
+	int neg = 0;
+	long long v = 0;
+
+	if (i < t.len && s[i] == '-') {
+		neg = 1;
+		i++;
+	}
+	for (; i < t.len; i++) {
+		v = v * 10 + (s[i] - '0');
+		if (v > (long long)INT_MAX + 1)
+			break;
+	}
+	if (neg)
+		v = -v;
+	if (v > INT_MAX || v < INT_MIN) {
+		pp_err_at(p, t.off, "number %.*s is out of range (integer "
+			  "overflow)", (int)(t.len > 40 ? 40 : t.len), s);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/*
+ * Item weights: CrushCompiler computes
+ *   unsigned weight = strtof(text) * (float)0x10000;
+ * in float.  Products that do not fit an unsigned (negative, >= 2^32,
+ * inf) are undefined behaviour there (x86 gives e.g. 0xffff0000 for -1,
+ * 65536 for 65537, 0 for 1e999): refused here.
+ */
+int pp_tok_weight(struct parser *p, struct tok t, uint32_t *out)
+{
+	char *s = pp_cstr(p, t);
+	float f, w;
+
+	if (!s)
+		return -1;
+	f = strtof(s, NULL);
+	w = f * (float)0x10000;
+	if (!(w > -1.0f)) {
+		pp_err_at(p, t.off, "weight must be a non-negative number");
+		return -1;
+	}
+	if (!(w < 4294967296.0f)) {
+		pp_err_at(p, t.off, "weight %.*s is out of range", TOKF(t));
+		return -1;
+	}
+	*out = (uint32_t)w;
+	return 0;
+}
+
+static int tok_is(const struct parser *p, struct tok t, const char *s)
+{
+	return t.len == strlen(s) && memcmp(tokp(p, t), s, t.len) == 0;
+}
+
+int pp_sem_tunable(struct sem *S, const struct stmt *st)
+{
+	struct parser *p = S->p;
+	struct pl_tunables t;
+	int v;
+
+	if (pp_tok_int(p, st->b, &v))
+		return -1;
+	pl_map_get_tunables(S->m, &t);
+	/* Ceph's setters take an int; the u8 fields truncate it */
+	if (tok_is(p, st->a, "choose_local_tries"))
+		t.choose_local_tries = (uint32_t)v;
+	else if (tok_is(p, st->a, "choose_local_fallback_tries"))
+		t.choose_local_fallback_tries = (uint32_t)v;
+	else if (tok_is(p, st->a, "choose_total_tries"))
+		t.choose_total_tries = (uint32_t)v;
+	else if (tok_is(p, st->a, "chooseleaf_descend_once"))
+		t.chooseleaf_descend_once = !!v; /* CrushWrapper stores !!n */
+	else if (tok_is(p, st->a, "chooseleaf_vary_r"))
+		t.chooseleaf_vary_r = (uint8_t)v;
+	else if (tok_is(p, st->a, "chooseleaf_stable"))
+		t.chooseleaf_stable = (uint8_t)v;
+	else if (tok_is(p, st->a, "straw_calc_version"))
+		t.straw_calc_version = (uint8_t)v;
+	else if (tok_is(p, st->a, "allowed_bucket_algs"))
+		t.allowed_bucket_algs = (uint32_t)v;
+	else {
+		pp_err_at(p, st->a.off, "unknown tunable '%.*s'", TOKF(st->a));
+		return -1;
+	}
+	pl_map_set_tunables(S->m, &t);
+	return 0;
+}
+
+int pp_sem_device(struct sem *S, const struct stmt *st)
+{
+	struct parser *p = S->p;
+	int id, err;
+	char *name;
+
+	if (pp_tok_int(p, st->a, &id))
+		return -1;
+	if (id > MAX_DEVICE_ID) {
+		pp_err_at(p, st->a.off, "device id %d is out of range (at most "
+			  "%d)", id, MAX_DEVICE_ID);
+		return -1;
+	}
+	if (pp_smap_get(&S->items, tokp(p, st->b), st->b.len, NULL)) {
+		pp_err_at(p, st->b.off, "device '%.*s' defined twice",
+			  TOKF(st->b));
+		return -1;
+	}
+	if (st->cls.len) {
+		pp_err_at(p, st->cls.off,
+			  "device classes are not supported yet");
+		return -1;
+	}
+	if (pp_smap_put(&S->items, tokp(p, st->b), st->b.len, id)) {
+		pp_set_nomem(p);
+		return -1;
+	}
+	name = pp_cstr(p, st->b);
+	if (!name)
+		return -1;
+	err = pl_map_add_device(S->m, id, name);
+	/* Two names for one id: crushtool keeps both usable and names the
+	 * device after the last one. */
+	if (err == -EEXIST)
+		err = pl_map_set_item_name(S->m, id, name);
+	if (err) {
+		if (err == -ENOMEM)
+			pp_set_nomem(p);
+		else
+			pp_err_at(p, st->a.off, "cannot add device %d: %s", id,
+				  strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+int pp_sem_type(struct sem *S, const struct stmt *st)
+{
+	struct parser *p = S->p;
+	int id, err;
+	char *name;
+
+	if (pp_tok_int(p, st->a, &id))
+		return -1;
+	if (pp_smap_put(&S->types, tokp(p, st->b), st->b.len, id)) {
+		pp_set_nomem(p);
+		return -1;
+	}
+	name = pp_cstr(p, st->b);
+	if (!name)
+		return -1;
+	err = pl_map_set_type_name(S->m, id, name);
+	if (err) {
+		pp_set_nomem(p);
+		return -1;
+	}
+	return 0;
+}
+
+/* An item name that is unknown at this point: say why. */
+void pp_unknown_item(struct sem *S, struct tok t, const char *user)
+{
+	struct parser *p = S->p;
+
+	if (pp_smap_get(&S->bnames, tokp(p, t), t.len, NULL))
+		pp_err_at(p, t.off, "bucket '%.*s' must be defined before %s",
+			  TOKF(t), user);
+	else
+		pp_err_at(p, t.off, "unknown bucket or device '%.*s'", TOKF(t));
+}
+
+/* CrushCompiler::parse_rule */
+int pp_sem_rule(struct sem *S, const struct rule_rec *r)
+{
+	struct parser *p = S->p;
+	struct pl_rule_step *steps;
+	int ruleno, type, minsz, maxsz, err, out, ret = -1;
+	char user[96];
+
+	S->saw_rule = 1;
+	if (r->name.len &&
+	    pp_smap_get(&S->rules, tokp(p, r->name), r->name.len, NULL)) {
+		pp_err_at(p, r->name.off, "rule '%.*s' defined twice",
+			  TOKF(r->name));
+		return -1;
+	}
+	if (pp_tok_int(p, r->id, &ruleno) || pp_tok_int(p, r->min, &minsz) ||
+	    pp_tok_int(p, r->max, &maxsz))
+		return -1;
+	type = tokp(p, r->type)[0] == 'r' ? PL_RULE_TYPE_REPLICATED :
+					    PL_RULE_TYPE_ERASURE;
+	if (pl_map_rule_exists(S->m, ruleno)) {
+		pp_err_at(p, r->id.off, "duplicate rule id %d", ruleno);
+		return -1;
+	}
+	/* Ceph accepts more (up to its quirky max_rules growth) but keeps
+	 * only 8 bits of the ruleset: not representable here. */
+	if (ruleno >= PL_MAX_RULES) {
+		pp_err_at(p, r->id.off,
+			  "rule id %d is out of range (at most %d)", ruleno,
+			  PL_MAX_RULES - 1);
+		return -1;
+	}
+	if (r->name.len)
+		snprintf(user, sizeof(user), "rule '%.*s'",
+			 (int)(r->name.len > 60 ? 60 : r->name.len),
+			 tokp(p, r->name));
+	else
+		snprintf(user, sizeof(user), "rule %d", ruleno);
+
+	steps = calloc((size_t)r->nsteps, sizeof(*steps));
+	if (!steps) {
+		pp_set_nomem(p);
+		return -1;
+	}
+	for (int i = 0; i < r->nsteps; i++) {
+		const struct step_rec *sr = &r->steps[i];
+		struct pl_rule_step *s = &steps[i];
+
+		s->op = (uint32_t)sr->op;
+		switch (sr->kind) {
+		case SK_TAKE:
+			if (!pp_smap_get(&S->items, tokp(p, sr->arg),
+					 sr->arg.len, &s->arg1)) {
+				pp_unknown_item(S, sr->arg, user);
+				goto out;
+			}
+			if (sr->cls.len) {
+				pp_err_at(p, sr->cls.off, "device classes are "
+					  "not supported yet");
+				goto out;
+			}
+			break;
+		case SK_SET:
+			if (pp_tok_int(p, sr->arg, &s->arg1))
+				goto out;
+			break;
+		case SK_CHOOSE:
+			if (!pp_smap_get(&S->types, tokp(p, sr->type),
+					 sr->type.len, &s->arg2)) {
+				pp_err_at(p, sr->type.off,
+					  "unknown type '%.*s'",
+					  TOKF(sr->type));
+				goto out;
+			}
+			if (pp_tok_int(p, sr->arg, &s->arg1))
+				goto out;
+			break;
+		default:
+			break;
+		}
+	}
+	/* min_size/max_size are kept in 8 bits, as in Ceph */
+	err = pl_map_add_rule(S->m, ruleno, type, minsz, maxsz, r->nsteps,
+			      steps, &out);
+	if (err) {
+		if (err == -ENOMEM)
+			pp_set_nomem(p);
+		else
+			pp_err_at(p, r->id.off, "cannot add rule %d: %s",
+				  ruleno, strerror(-err));
+		goto out;
+	}
+	if (r->name.len) {
+		if (pp_smap_put(&S->rules, tokp(p, r->name), r->name.len,
+				ruleno) || !pp_cstr(p, r->name) ||
+		    pl_map_set_rule_name(S->m, ruleno, p->scratch)) {
+			pp_set_nomem(p);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(steps);
+	return ret;
+}
