@@ -28,10 +28,11 @@
  * other than rjenkins1, rule ids over 255, absurd ids).  Device classes and
  * choose_args are not supported yet.  Every error is one line:
  * "FILE:LINE:COL: error: what".
+ *
+ * The pieces are in parse_*.c; parse_i.h lists them.
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
