@@ -243,8 +243,12 @@ static int fill_bucket(struct pl_bucket *b, const uint32_t *weights)
 
 	switch (b->alg) {
 	case PL_BUCKET_UNIFORM:
+		/* crush_make_uniform_bucket: crush_multiplication_is_unsafe
+		 * also refuses items of weight 0 (crushtool then aborts on a
+		 * ceph_assert; parse.c says so instead) */
 		b->item_weight = b->size ? weights[0] : 0;
-		if (b->size && b->item_weight > UINT32_MAX / b->size)
+		if (b->size && (b->item_weight == 0 ||
+				b->item_weight > UINT32_MAX / b->size))
 			return -ERANGE;
 		b->weight = b->size * b->item_weight;
 		return 0;

@@ -271,6 +271,13 @@ int pp_sem_bucket(struct sem *S, const struct bucket_rec *b)
 			  MAX_TREE_SIZE);
 		goto out;
 	}
+	/* crush_make_uniform_bucket refuses items of weight 0 and crushtool
+	 * then aborts (ceph_assert in CrushWrapper::add_bucket) */
+	if (alg == PL_BUCKET_UNIFORM && b->nitems && uniform_w == 0) {
+		pp_err_at(p, b->name.off, "uniform bucket '%.*s' has items of "
+			  "weight 0, which Ceph cannot build", TOKF(b->name));
+		goto out;
+	}
 	/* crush_make_bucket stores the type in 16 bits */
 	err = pl_map_add_bucket(S->m, id, alg, hash, type & 0xffff,
 				b->nitems, items, weights, &idout);

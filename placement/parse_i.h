@@ -2,14 +2,14 @@
  * parse_i.h - the crush map text parser's internals, shared by parse*.c
  * (not public: callers use pl_parse_text/pl_parse_file in placement.h).
  *
- * parse.c       the two phases and the public entry points
- * parse_sets.c  small containers (string map, int set, growable arrays)
- * parse_error.c the one error line and the farthest-failure bookkeeping
- * parse_lex.c   the lexical level (skipper, keywords, names, numbers)
+ * parse.c          the two phases and the public entry points
+ * parse_sets.c     small containers (string map, int set, growable arrays)
+ * parse_error.c    the one error line, the farthest-failure bookkeeping
+ * parse_lex.c      the lexical level (skipper, keywords, names, numbers)
  * parse_grammar.c  the syntax phase: statements recorded, nothing built
- * parse_sem.c   tokens to values; tunable, device, type and rule statements
+ * parse_sem.c      tokens to values; tunable, device, type, rule statements
  * parse_bucket.c   bucket statements
- * parse_order.c the order buckets are built in (adjust_bucket_item_place)
+ * parse_order.c    the order buckets are built in (adjust_bucket_item_place)
  *
  * Functions shared between these files carry the pp_ prefix.
  */

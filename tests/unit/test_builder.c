@@ -157,6 +157,18 @@ static void test_errors(void **state)
 	assert_int_equal(pl_map_add_device(m, 1, NULL), -EEXIST);
 	assert_int_equal(pl_map_add_device(m, -1, NULL), -EINVAL);
 	assert_int_equal(pl_map_adjust_item_weight(m, 42, W1), -ENOENT);
+	/* uniform items of weight 0: crush_make_uniform_bucket refuses
+	 * them, so neither building nor reweighting may make one */
+	w[0] = 0;
+	assert_int_equal(pl_map_add_bucket(m, 0, PL_BUCKET_UNIFORM, 0, 1, 2,
+					   items, w, &id), -ERANGE);
+	w[0] = W1;
+	assert_int_equal(pl_map_add_bucket(m, -5, PL_BUCKET_UNIFORM, 0, 1, 2,
+					   items, w, &id), 0);
+	assert_int_equal(pl_map_adjust_item_weight(m, 1, 0), -ERANGE);
+	assert_int_equal(pl_map_bucket_weight(m, -5), 2 * W1);
+	assert_int_equal(pl_map_add_bucket(m, -6, PL_BUCKET_UNIFORM, 0, 1, 0,
+					   NULL, NULL, &id), 0);
 	pl_map_destroy(m);
 }
 

@@ -706,6 +706,25 @@ static void test_err_weights(void **state)
 		  "bad.txt:7:38: error: item 'a' in uniform bucket 'r' has "
 		  "weight 2 but previous items have 1; uniform bucket items "
 		  "must all have the same weight");
+	/* crush_make_uniform_bucket refuses weight 0 items: crushtool 16.2
+	 * aborts (ceph_assert(b) in CrushWrapper::add_bucket) */
+	parse_err(HDR "host a { alg uniform item osd.0 weight 0 "
+		  "item osd.1 weight 0 }\n",
+		  "bad.txt:6:6: error: uniform bucket 'a' has items of weight "
+		  "0, which Ceph cannot build");
+	parse_err(HDR "host a { alg straw2 }\nroot r { alg uniform item a }\n",
+		  "bad.txt:7:6: error: uniform bucket 'r' has items of weight "
+		  "0, which Ceph cannot build");
+}
+
+/* ...while an empty uniform bucket is fine */
+static void test_empty_uniform(void **state)
+{
+	pl_map *m = parse_ok(HDR "host a { alg uniform }\n");
+
+	(void)state;
+	assert_int_equal(pl_map_bucket_size(m, -1), 0);
+	pl_map_destroy(m);
 }
 
 static void test_err_numbers(void **state)
@@ -849,6 +868,7 @@ int main(void)
 		cmocka_unit_test(test_two_names_for_type_zero),
 		cmocka_unit_test(test_err_self_reference),
 		cmocka_unit_test(test_err_weights),
+		cmocka_unit_test(test_empty_uniform),
 		cmocka_unit_test(test_err_numbers),
 		cmocka_unit_test(test_err_rule_syntax),
 		cmocka_unit_test(test_err_unsupported),
