@@ -324,6 +324,28 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 	return 0;
 }
 
+void json_error_line(char *err, size_t errlen, const char *path, int line,
+		     int col, const char *text)
+{
+	int n = snprintf(err, errlen, "%s:%d:%d: ", path, line, col);
+
+	/* jansson quotes the text near the error, which may hold a newline
+	 * or other control bytes: escape them, the message is one line */
+	for (size_t i = n < 0 ? errlen : (size_t)n; *text && i + 5 < errlen;
+	     text++) {
+		unsigned char c = (unsigned char)*text;
+
+		if (c >= 0x20 && c != 0x7f)
+			err[i++] = (char)c;
+		else if (c == '\n')
+			i += (size_t)snprintf(err + i, errlen - i, "\\n");
+		else
+			i += (size_t)snprintf(err + i, errlen - i, "\\x%02x",
+					      c);
+		err[i] = '\0';
+	}
+}
+
 static int bad(char *err, size_t errlen, const char *path, const char *what)
 {
 	snprintf(err, errlen, "%s: %s", path, what);
@@ -364,8 +386,8 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 
 	root = json_loadb(text, len, 0, &je);
 	if (!root) {
-		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column,
-			 je.text);
+		json_error_line(err, errlen, path, je.line, je.column,
+				je.text);
 		return CFS_ECORRUPT;
 	}
 	m = osdmap_alloc();

@@ -104,6 +104,9 @@ int osdmap_finish(struct cfs_osdmap *m);
 int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len);
 int osdmap_from_json(const char *text, size_t len, const char *path,
 		     struct cfs_osdmap **out, char *err, size_t errlen);
+/* "PATH:LINE:COL: TEXT" for a JSON syntax error, control bytes escaped */
+void json_error_line(char *err, size_t errlen, const char *path, int line,
+		     int col, const char *text);
 /* Grow the OSD array to hold id. */
 int osdmap_ensure_osd(struct cfs_osdmap *m, int id);
 /* Persist crushmap.txt then cluster.json in dir. */

@@ -234,8 +234,8 @@ static int load_missing(cfs_cluster *c, uint32_t ps, const char *path,
 	const char *key;
 
 	if (!root) {
-		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column,
-			 je.text);
+		json_error_line(err, errlen, path, je.line, je.column,
+				je.text);
 		return CFS_ECORRUPT;
 	}
 	miss = json_object_get(root, "missing");

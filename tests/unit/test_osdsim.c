@@ -405,6 +405,19 @@ static void test_corrupt_cluster_json(void **state)
 	assert_int_equal(cfs_cluster_open(f->dir, 0, &c, err, sizeof(err)),
 			 CFS_ECORRUPT);
 	assert_non_null(strstr(err, "cluster.json:"));
+
+	/* fuzz_cluster_json: jansson quotes the text near a syntax error,
+	 * raw newline included; the error must stay one line */
+	fp = fopen(path, "w");
+	fputs("{\"crush_map\": \"# begin crush map\\\ndevice 0 osd.0\"}\n",
+	      fp);
+	fclose(fp);
+	assert_int_equal(cfs_cluster_open(f->dir, 0, &c, err, sizeof(err)),
+			 CFS_ECORRUPT);
+	assert_non_null(strstr(err, "cluster.json:2:0: "));
+	assert_non_null(strstr(err, "invalid escape near "
+				    "'\"# begin crush map\\\\n'"));
+	assert_null(strchr(err, '\n'));
 	fx_free(f);
 }
 
