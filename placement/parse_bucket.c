@@ -56,19 +56,26 @@ int pp_sem_bucket(struct sem *S, const struct bucket_rec *b)
 	 * results, and a segfault in CrushTester::test).  `type 0 osd` plus
 	 * `type 0 host` makes one unawares.  Refused, as `ceph osd crush
 	 * add-bucket` refuses it (OSDMonitor: "type '...' is for devices,
-	 * not buckets").  A bucket keeps 16 bits of its type, so 65536 is 0
-	 * too.
+	 * not buckets").
 	 */
-	if ((type & 0xffff) == 0) {
-		if (type)
-			pp_err_at(p, b->type.off, "bucket '%.*s': type "
-				  "'%.*s' (%d) is 0 in a bucket's 16 bits, the "
-				  "type of devices, not buckets", TOKF(b->name),
-				  TOKF(b->type), type);
-		else
-			pp_err_at(p, b->type.off, "bucket '%.*s': type '%.*s' "
-				  "is for devices, not buckets (its id is 0)",
-				  TOKF(b->name), TOKF(b->type));
+	if (type == 0) {
+		pp_err_at(p, b->type.off, "bucket '%.*s': type '%.*s' is for "
+			  "devices, not buckets (its id is 0)", TOKF(b->name),
+			  TOKF(b->type));
+		return -1;
+	}
+	/*
+	 * crush_make_bucket keeps 16 bits of the type: crushtool compiles
+	 * `type 655350 host` and a host bucket gets type 65526, for which
+	 * `crushtool -d` prints "type65526 host0 {", a map neither crushtool
+	 * nor crushfs reads back (and 65536 would even be 0, see above).
+	 * crushfs keeps every map as text, so such a type is refused for
+	 * buckets (rules may name it: it then matches no bucket).
+	 */
+	if (type > 0xffff) {
+		pp_err_at(p, b->type.off, "bucket '%.*s': type '%.*s' has id "
+			  "%d, more than a bucket's 16 bits hold (at most "
+			  "65535)", TOKF(b->name), TOKF(b->type), type);
 		return -1;
 	}
 	if (pp_smap_get(&S->items, tokp(p, b->name), b->name.len, &id)) {
@@ -278,8 +285,7 @@ int pp_sem_bucket(struct sem *S, const struct bucket_rec *b)
 			  "weight 0, which Ceph cannot build", TOKF(b->name));
 		goto out;
 	}
-	/* crush_make_bucket stores the type in 16 bits */
-	err = pl_map_add_bucket(S->m, id, alg, hash, type & 0xffff,
+	err = pl_map_add_bucket(S->m, id, alg, hash, type,
 				b->nitems, items, weights, &idout);
 	if (err) {
 		if (err == -EEXIST)
