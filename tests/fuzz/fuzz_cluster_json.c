@@ -18,13 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_crush_cost.h"
 #include "osdsim_i.h"
 #include "placement.h"
 
-/* See fuzz_crushmap.c: Ceph's retry counts are honoured as given, so a
- * map asking for billions of tries is loaded but not mapped here; a big
- * pg_num only repeats the same mapping code more often. */
-#define MAX_TRIES 200
+/* a big pg_num only repeats the same mapping code more often */
 #define MAX_PGS 1024
 
 static void die(const char *what, const char *err)
@@ -36,30 +34,7 @@ static void die(const char *what, const char *err)
 
 static int cheap_to_map(const struct cfs_osdmap *m)
 {
-	const pl_map *cm = m->crush;
-	struct pl_tunables t;
-
-	if (m->pool.pg_num > MAX_PGS)
-		return 0;
-	pl_map_get_tunables(cm, &t);
-	if (t.choose_total_tries > MAX_TRIES ||
-	    t.choose_local_tries > MAX_TRIES ||
-	    t.choose_local_fallback_tries > MAX_TRIES)
-		return 0;
-	for (int r = 0; r < pl_map_max_rules(cm); r++) {
-		for (int s = 0; pl_map_rule_exists(cm, r) &&
-				s < pl_map_rule_len(cm, r);
-		     s++) {
-			const struct pl_rule_step *st =
-				pl_map_rule_step(cm, r, s);
-
-			if (st->op >= PL_RULE_SET_CHOOSE_TRIES &&
-			    st->op <= PL_RULE_SET_CHOOSE_LOCAL_FALLBACK_TRIES &&
-			    st->arg1 > MAX_TRIES)
-				return 0;
-		}
-	}
-	return 1;
+	return m->pool.pg_num <= MAX_PGS && fuzz_cheap_to_map(m->crush);
 }
 
 static void check_err(const char *err)

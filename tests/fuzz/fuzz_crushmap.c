@@ -11,7 +11,8 @@
  * ("# weight") follow; `crushtool -d` of `crushtool -c` of its own output
  * does the same (tests/golden/maps/weights_odd.txt shows it).  Then every
  * rule maps a few inputs with the workspace API, and each result must be a
- * device, a bucket or PL_ITEM_NONE.
+ * device, a bucket or PL_ITEM_NONE (unless the map asks for more work than
+ * a fuzzer can afford: fuzz_crush_cost.h).
  *
  * Built only with -DCRUSHFS_FUZZ=ON and clang (scripts/fuzz.sh).
  */
@@ -21,17 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_crush_cost.h"
 #include "placement.h"
 
 #define RESULT_MAX 12
-/*
- * Ceph's mapper retries as often as the map says (choose_total_tries,
- * set_choose_tries ...), and crushtool then runs as long as asked: a map
- * with 4e9 tries and an unsatisfiable rule spins for hours there and here.
- * Not a bug, but not something to fuzz: such maps are parsed and printed,
- * not mapped.
- */
-#define MAX_TRIES 200
 
 static void die(const char *what, const char *text, size_t len,
 		const char *err)
@@ -44,44 +38,13 @@ static void die(const char *what, const char *text, size_t len,
 	abort();
 }
 
-static int tries_ok(const pl_map *m)
-{
-	struct pl_tunables t;
-
-	pl_map_get_tunables(m, &t);
-	if (t.choose_total_tries > MAX_TRIES ||
-	    t.choose_local_tries > MAX_TRIES ||
-	    t.choose_local_fallback_tries > MAX_TRIES)
-		return 0;
-	for (int r = 0; r < pl_map_max_rules(m); r++) {
-		if (!pl_map_rule_exists(m, r))
-			continue;
-		for (int s = 0; s < pl_map_rule_len(m, r); s++) {
-			const struct pl_rule_step *st = pl_map_rule_step(m, r, s);
-
-			switch (st->op) {
-			case PL_RULE_SET_CHOOSE_TRIES:
-			case PL_RULE_SET_CHOOSELEAF_TRIES:
-			case PL_RULE_SET_CHOOSE_LOCAL_TRIES:
-			case PL_RULE_SET_CHOOSE_LOCAL_FALLBACK_TRIES:
-				if (st->arg1 > MAX_TRIES)
-					return 0;
-				break;
-			default:
-				break;
-			}
-		}
-	}
-	return 1;
-}
-
 static void map_rules(const pl_map *m, const uint8_t *data, size_t size)
 {
 	int ndev = pl_map_max_devices(m), result[RESULT_MAX];
 	uint32_t *w;
 	void *work;
 
-	if (!tries_ok(m))
+	if (!fuzz_cheap_to_map(m))
 		return;
 	w = malloc(sizeof(*w) * (size_t)(ndev + 1));
 	work = malloc(pl_work_size(m, RESULT_MAX));
