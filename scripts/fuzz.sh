@@ -48,7 +48,7 @@ for n in "${names[@]}"; do
 		echo "fuzz_$n: ok, ${runs:-?} runs in ${secs} s"
 	else
 		echo "fuzz_$n: FAILED (log: $out/log)" >&2
-		grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz_[a-z_]+:|artifact_prefix|Test unit written)' \
+		grep -E '^(==[0-9]+== ?ERROR|SUMMARY|fuzz_[a-z_]+:|artifact_prefix|Test unit written)' \
 			"$out/log" | head -n 20 >&2 || true
 		fail=1
 	fi
