@@ -163,6 +163,45 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 /* "active+clean", in Ceph's pg_state_string order. */
 void ol_pg_state_str(unsigned state, char *buf, size_t len);
 
+/* ---- scrub and repair (scrub.c), Ceph's PG scrub / deep-scrub / repair ----
+ * A scrub compares every copy of every object of a PG with the object
+ * index: presence, version, size (and, deep, every block's crc32c).  Bad
+ * copies are marked damaged (health: OSD_SCRUB_ERRORS, PG_DAMAGED, state
+ * +inconsistent).  A repair then picks the authoritative copy - the
+ * copies that verify, newest version first, then the majority of equal
+ * contents; never "the primary" by default - and rebuilds every other
+ * acting copy from it; a copy that does not verify is never the source. */
+struct ol_scrub_stats {
+	uint64_t objects, copies, bytes;
+	uint64_t errors;   /* bad copies found */
+	uint64_t repaired; /* copies rebuilt */
+	uint64_t unfound;  /* objects with no good copy left */
+	uint64_t stray;	   /* copies of objects the index does not know */
+	uint32_t pgs;
+};
+#define OL_SCRUB_DEEP 0x1
+#define OL_SCRUB_REPAIR 0x2
+int ol_scrub_pg(objlayer *ol, uint32_t ps, int flags,
+		struct ol_scrub_stats *st,
+		void (*msg)(const char *line, void *arg), void *arg);
+/* Repair one object now (a reader found a bad copy). */
+int ol_repair_object(objlayer *ol, const char *name,
+		     struct ol_scrub_stats *st);
+/* Which copy is authoritative: among those that verify, the wanted
+ * version if any has it, else the newest; among equals the majority of
+ * identical contents (digest), ties to the first (acting order).  -1 if
+ * none verifies.  Pure: unit-tested on every combination. */
+struct ol_copy_view {
+	int present, verifies;
+	uint64_t version;
+	uint32_t digest; /* crc32c of the data */
+};
+int ol_choose_auth(const struct ol_copy_view *v, int n, uint64_t want);
+/* Objects of inode ino that exist (from the index), in objectno order. */
+int ol_file_objects(objlayer *ol, uint64_t ino,
+		    int (*fn)(uint64_t objectno, uint64_t size, void *arg),
+		    void *arg);
+
 /* ---- rebalance (rebalance.c) ----
  * Moves every object to where the current map puts it: copies to acting
  * OSDs that lack it (to a temporary file, fsynced, verified, renamed), and

@@ -25,6 +25,7 @@
 
 #include <uuid/uuid.h>
 
+#include "kv.h"
 #include "osdsim_i.h"
 #include "placement.h"
 #include "util.h"
@@ -301,6 +302,21 @@ static int write_tree(const char *tmp, const struct cfs_osdmap *m)
 	r = cfs_mkdirs(p, 0755);
 	if (r)
 		return r;
+	/* an empty object index: its absence later means it was lost */
+	r = cfs_pathf(p, sizeof(p), "%s/pglog", tmp);
+	if (r)
+		return r;
+	{
+		kv *db;
+
+		r = kv_open_rocksdb(p, 1, &db);
+		if (r)
+			return r;
+		r = kv_sync(db);
+		kv_close(db);
+		if (r)
+			return r;
+	}
 	r = cfs_pathf(p, sizeof(p), "%s/usage.json", tmp);
 	if (r)
 		return r;
@@ -572,6 +588,9 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 			    cfs_strerror(r));
 		goto fail;
 	}
+	r = index_open(c, err, errlen);
+	if (r)
+		goto fail;
 	*out = c;
 	return 0;
 fail:
@@ -601,6 +620,7 @@ void cfs_cluster_close(cfs_cluster *c)
 				c->dir, cfs_strerror(r));
 	}
 	fdcache_destroy(c->fdc);
+	index_close(c);
 	pgstate_free(c);
 	if (c->stores) {
 		for (int i = 0; i < CFS_MAX_OSD; i++)

@@ -193,11 +193,34 @@ int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 		 int flags, cfs_obj **out);
 void cfs_obj_put(cfs_obj *o);
 uint64_t cfs_obj_size(const cfs_obj *o);
+/*
+ * Every copy carries a checksum record (crc32c per block) and the object
+ * version it holds (objcsum.c).  Reads verify what they return: -EBADMSG
+ * when the bytes or the record do not match (the copy is rotten, torn by a
+ * crash, or has no record).  Writes and truncates update the record in
+ * memory and refuse (-EBADMSG) to change a copy it does not vouch for;
+ * cfs_obj_commit() then stores it with the new version, after the data.
+ */
 /* Short count at end of object. */
 ssize_t cfs_obj_pread(cfs_obj *o, void *buf, size_t len, uint64_t off);
 /* All or -errno; usage follows the new size. */
 int cfs_obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off);
 int cfs_obj_truncate(cfs_obj *o, uint64_t size);
+int cfs_obj_commit(cfs_obj *o, uint64_t version);
+/* Empty the copy with a fresh record (a write_full, or a leftover file
+ * of an object that does not exist). */
+int cfs_obj_reset(cfs_obj *o);
+/* 1 if the copy carries a checksum record (valid or not). */
+int cfs_obj_has_record(cfs_obj *o);
+/* The version the copy's record names; -EBADMSG without a valid record. */
+int cfs_obj_version(cfs_obj *o, uint64_t *version);
+/* Read and check every block: 0 or -EBADMSG (deep scrub). */
+int cfs_obj_verify(cfs_obj *o);
+/* Trust the data as it is: compute a new record (adopting copies made
+ * before checksums existed). */
+int cfs_obj_rebuild_csum(cfs_obj *o, uint64_t version);
+/* crc32c (Castagnoli), chainable: crc of A||B = cfs_crc32c(crc(A), B). */
+uint32_t cfs_crc32c(uint32_t crc, const void *buf, size_t len);
 int cfs_obj_sync(cfs_obj *o);
 struct timespec;
 int cfs_obj_mtime(cfs_obj *o, struct timespec *ts);
@@ -205,9 +228,11 @@ int cfs_obj_mtime(cfs_obj *o, struct timespec *ts);
 int cfs_obj_remove(cfs_cluster *c, int osd, uint32_t ps, const char *name);
 /*
  * Copy an object from src to dst (same PG): a temporary file is written,
- * fsynced, compared with the source, then renamed over the old copy, so a
- * reader never sees a half-copied object and an interruption leaves the old
- * copy.  -ENOENT if src lacks it.  *bytes gets the object size.  Used by
+ * fsynced, checked against the source's checksums, then renamed over the
+ * old copy, so a reader never sees a half-copied object and an interruption
+ * leaves the old copy.  The copy carries the source's record and every
+ * user.crushfs.* xattr.  -ENOENT if src lacks it, -EBADMSG if the source
+ * fails its checksums (a bad copy never spreads).  *bytes gets the object size.  Used by
  * recovery and rebalance; the caller reserves space on dst.
  */
 int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
@@ -267,6 +292,16 @@ int cfs_pg_mark_missing(cfs_cluster *c, uint32_t ps, int osd,
 int cfs_pg_clear_missing(cfs_cluster *c, uint32_t ps, int osd,
 			 const char *name);
 int cfs_pg_flush(cfs_cluster *c, uint32_t ps);
+/* A copy found bad (checksum, version or size wrong, or absent while the
+ * object exists): missing, and counted as damaged (health's "scrub
+ * errors", the PG "inconsistent") until cfs_pg_clear_missing() after it
+ * was repaired.  Persisted before returning. */
+int cfs_pg_mark_damaged(cfs_cluster *c, uint32_t ps, int osd,
+			const char *name);
+int cfs_pg_is_damaged(cfs_cluster *c, uint32_t ps, int osd,
+		      const char *name);
+/* Damaged copies in the PG, over all holders. */
+size_t cfs_pg_damaged_count(cfs_cluster *c, uint32_t ps);
 
 /* Every object of a PG on any of its holders, in name order (a merge of
  * the holders' sorted listings).  Load with cfs_pg_lock held; each
@@ -284,6 +319,44 @@ struct cfs_pg_copies {
 int cfs_pg_copies_load(cfs_cluster *c, uint32_t ps, struct cfs_pg_copies *pc);
 int cfs_pg_copies_next(struct cfs_pg_copies *pc); /* 1, or 0 at the end */
 void cfs_pg_copies_free(struct cfs_pg_copies *pc);
+
+/*
+ * ---- the object index (objindex.c): which objects exist ----
+ * Ceph's PG log in miniature: every object of the pool with its current
+ * version and size.  A copy is current when its checksum record names that
+ * version; an object absent here does not exist (a hole), whatever files
+ * say.  Intents record a change in flight before any copy is touched, so
+ * an interrupted change is found and settled at the next open.
+ */
+struct cfs_objinfo {
+	uint64_t version;
+	uint64_t size;
+};
+#define CFS_INTENT_WRITE 1
+#define CFS_INTENT_REMOVE 2
+/* -ENOENT when the object does not exist. */
+int cfs_index_get(cfs_cluster *c, const char *name, struct cfs_objinfo *oi);
+/* A new version, larger than every one handed out before (0 + *err on
+ * failure). */
+uint64_t cfs_index_next_version(cfs_cluster *c, int *err);
+/* Record a change in flight (next NULL: a remove). */
+int cfs_index_intent(cfs_cluster *c, const char *name,
+		     const struct cfs_objinfo *next);
+/* Record the object's state (NULL: it no longer exists) and drop its
+ * intent, in one batch. */
+int cfs_index_set(cfs_cluster *c, const char *name,
+		  const struct cfs_objinfo *oi);
+/* Objects (or, with intents, changes in flight; op is CFS_INTENT_*) whose
+ * name starts with prefix, in name order; fn returning non-zero stops. */
+int cfs_index_foreach(cfs_cluster *c, const char *prefix, int intents,
+		      int (*fn)(const char *name,
+				const struct cfs_objinfo *oi, int op,
+				void *arg),
+		      void *arg);
+/* Make every index change durable (WAL fsync). */
+int cfs_index_sync(cfs_cluster *c);
+/* 1 when this open created the index (it must be rebuilt from copies). */
+int cfs_index_is_new(const cfs_cluster *c);
 
 /* ---- health and space (health.c) ---- */
 /* `ceph df` MAX AVAIL of the pool (PGMap::get_rule_avail / raw used rate):
