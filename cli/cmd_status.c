@@ -327,6 +327,36 @@ static void health_compute(struct cmd_ctx *ctx, const cfs_osdmap *m,
 		objects_of(c->summary, sizeof(c->summary), s->unfound,
 			   s->objects, "unfound");
 	}
+	{
+		uint64_t errs = 0;
+		int bad = 0;
+
+		for (uint32_t ps = 0; ps < s->n; ps++) {
+			errs += s->pg[ps].scrub_errors;
+			bad += !!(s->pg[ps].state & OL_PGS_INCONSISTENT);
+		}
+		if (errs) {
+			/* Ceph: "N scrub errors" and "Possible data damage:
+			 * N pgs inconsistent" (PGMap::get_health_checks) */
+			c = add_check(h, "OSD_SCRUB_ERRORS", SEV_ERR);
+			snprintf(c->summary, sizeof(c->summary),
+				 "%llu scrub errors", (unsigned long long)errs);
+			c = add_check(h, "PG_DAMAGED", SEV_ERR);
+			snprintf(c->summary, sizeof(c->summary),
+				 "Possible data damage: %d pg%s inconsistent",
+				 bad, bad == 1 ? "" : "s");
+			for (uint32_t ps = 0; ps < s->n; ps++) {
+				if (!(s->pg[ps].state & OL_PGS_INCONSISTENT))
+					continue;
+				ol_pg_state_str(s->pg[ps].state, st,
+						sizeof(st));
+				vec_str(v, sizeof(v), s->pg[ps].acting,
+					s->pg[ps].nacting);
+				detail(c, "pg %s is %s, acting %s",
+				       s->pg[ps].pgid, st, v);
+			}
+		}
+	}
 	if (toofull) {
 		c = add_check(h, "PG_BACKFILL_FULL", SEV_WARN);
 		snprintf(c->summary, sizeof(c->summary),

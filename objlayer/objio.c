@@ -131,10 +131,14 @@ void ol_note_damage(objlayer *ol, const struct objop *op, int osd,
 	r = cfs_pg_mark_damaged(ol->c, op->ps, osd, name);
 	if (!pg_locked)
 		cfs_pg_unlock(ol->c, op->ps);
-	cfs_log(CFS_LOG_ERR, "pg %s: object '%s' on osd.%d: %s%s", op->pgid,
-		name, osd, why,
-		r ? " (cannot record it: the copy is not used)"
-		  : "; copy not used, marked for repair");
+	cfs_log(CFS_LOG_ERR, "pg %s: object '%s' on osd.%d: %s%s%s%s",
+		op->pgid, name, osd, why,
+		!r ? "; copy not used, marked for repair"
+		: cfs_cluster_rdonly(ol->c)
+			? "; copy not used (read-only: run 'crushfs pg repair "
+			: "; copy not used (cannot record it: run 'crushfs pg "
+			  "repair ",
+		r ? op->pgid : "", r ? "')" : "");
 }
 
 /* The OSDs that may hold a current copy, best first: acting (primary

@@ -93,11 +93,6 @@ void ol_close(objlayer *ol)
 	free(ol);
 }
 
-cfs_cluster *ol_cluster(objlayer *ol)
-{
-	return ol->c;
-}
-
 void ol_default_layout(objlayer *ol, struct ol_layout *l)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
