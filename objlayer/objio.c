@@ -166,6 +166,12 @@ static int candidates(objlayer *ol, const struct objop *op, const char *name,
 	return nc;
 }
 
+int ol_candidates(objlayer *ol, const struct objop *op, const char *name,
+		  int *cand)
+{
+	return candidates(ol, op, name, cand, NULL);
+}
+
 /*
  * Make dst's copy a good one, copied from the first candidate that
  * verifies (each source is checked against the index and, while copying,

@@ -25,15 +25,6 @@ struct objlayer {
 pthread_rwlock_t *ol_objlock(objlayer *ol, const char *name);
 
 /*
- * Where a current copy of `name` lives: the first acting OSD that holds the
- * PG and does not miss the object, else another up holder that does not.
- * Needs cfs_pg_lock.  Returns the OSD, -1 if none; *nholders gets how many
- * OSDs hold the PG at all (0: a PG that never had data).
- */
-int ol_pick_source(objlayer *ol, const cfs_osdmap *m,
-		   const struct cfs_pg_mapping *pg, const char *name,
-		   int *nholders);
-/*
  * Every object name the PG may hold (the union of its holders' folders and
  * missing sets): the missing set of a new backfill target.  Needs
  * cfs_pg_lock.  Free with ol_names_free.
@@ -73,6 +64,11 @@ int ol_copy_check(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 /* Log a bad copy and mark it damaged (missing until repaired). */
 void ol_note_damage(objlayer *ol, const struct objop *op, int osd,
 		    const char *name, const char *why, int pg_locked);
+/* OSDs that may hold a current copy, best first (acting, then up old
+ * holders), none missing it; cand has room for CFS_MAX_REP + 256.  Needs
+ * cfs_pg_lock. */
+int ol_candidates(objlayer *ol, const struct objop *op, const char *name,
+		  int *cand);
 /* Rebuild dst's copy from the first good one among cand. */
 int ol_recover_copy(objlayer *ol, const struct objop *op, const char *name,
 		    const struct cfs_objinfo *oi, int dst, const int *cand,

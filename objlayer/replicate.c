@@ -107,37 +107,6 @@ void ol_default_layout(objlayer *ol, struct ol_layout *l)
 
 /* ---- PG state helpers ---- */
 
-static int in_set(const int *v, int n, int x)
-{
-	for (int i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
-
-int ol_pick_source(objlayer *ol, const cfs_osdmap *m,
-		   const struct cfs_pg_mapping *pg, const char *name,
-		   int *nholders)
-{
-	int h[256], nh = cfs_pg_holders(ol->c, pg->ps, h, 256);
-
-	if (nholders)
-		*nholders = nh;
-	for (int i = 0; i < pg->nacting; i++) {
-		int a = pg->acting[i];
-
-		if (cfs_pg_is_holder(ol->c, pg->ps, a) &&
-		    !cfs_pg_is_missing(ol->c, pg->ps, a, name))
-			return a;
-	}
-	for (int i = 0; i < nh; i++)
-		if (cfs_osdmap_is_up(m, h[i]) &&
-		    !in_set(pg->acting, pg->nacting, h[i]) &&
-		    !cfs_pg_is_missing(ol->c, pg->ps, h[i], name))
-			return h[i];
-	return -1;
-}
-
 static int add_missing(const char *name, void *arg)
 {
 	ol_names_add(arg, name);
