@@ -250,38 +250,25 @@ int ol_obj_remove(objlayer *ol, const char *name)
 	return obj_remove(ol, name, 0);
 }
 
-/* The objects of one PG, in name order: those with a current copy on
- * some holder. */
-static int pg_objects(objlayer *ol, uint32_t ps, struct ol_names *out)
+static int list_one(const char *name, const struct cfs_objinfo *oi, int op,
+		    void *arg)
 {
-	cfs_cluster *c = ol->c;
-	struct cfs_pg_copies pc;
-	int r;
-
-	cfs_pg_lock(c, ps);
-	r = cfs_pg_copies_load(c, ps, &pc);
-	while (!r && !out->err && cfs_pg_copies_next(&pc))
-		for (int i = 0; i < pc.n; i++)
-			if (pc.at[i] &&
-			    !cfs_pg_is_missing(c, ps, pc.osd[i], pc.name)) {
-				ol_names_add(out, pc.name);
-				break;
-			}
-	cfs_pg_unlock(c, ps);
-	cfs_pg_copies_free(&pc);
-	return r ? r : out->err;
+	(void)oi;
+	(void)op;
+	ol_names_add(arg, name);
+	return 0;
 }
 
+/* The objects that exist are the index's (a file nobody wrote through the
+ * layer is no object); collected first so fn may do I/O on them. */
 int ol_obj_list(objlayer *ol, int (*fn)(const char *name, void *arg),
 		void *arg)
 {
 	struct ol_names all = { 0 };
-	int r = 0;
+	int r = cfs_index_foreach(ol->c, "", 0, list_one, &all);
 
-	for (uint32_t ps = 0; ps < ol->pg_num && !r; ps++)
-		r = pg_objects(ol, ps, &all);
 	if (!r)
-		ol_names_sort_unique(&all);
+		r = all.err;
 	for (size_t i = 0; i < all.n && !r; i++)
 		r = fn(all.v[i], arg);
 	ol_names_free(all.v, all.n);
