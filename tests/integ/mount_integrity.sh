@@ -12,13 +12,13 @@ CL=$T/cluster
 M=$T/mnt
 mkcluster "$CL" --osd-size 512M --pg-num 32
 mount_fg "$CL" "$M"
-for f in a b c; do
+for f in a b c d; do
 	head -c $((5 << 20)) /dev/urandom >"$T/$f"
 	cp "$T/$f" "$M/$f"
 done
 sync -f "$M/a"
 declare -A INO
-for f in a b c; do INO[$f]=$(stat -c %i "$M/$f"); done
+for f in a b c d; do INO[$f]=$(stat -c %i "$M/$f"); done
 umount_fg "$M"
 
 # where object 0 of a file lives: pgid and acting set
@@ -36,13 +36,24 @@ f.seek($2); f.write(b)"
 set -- $(actingof a); PA=$1 RA=$2
 set -- $(actingof b); PB=$1
 set -- $(actingof c); RC=$2
+set -- $(actingof d); PD=$1 RD=$2
 rm "$(copy a "$PA")"
+rm "$(copy d "$PD")"
 flip "$(copy b "$PB")" 1000000
 flip "$(copy c "$RC")" 2000000
 ok "primary copy of a deleted, b's primary and c's replica rotten (unmounted)"
 
 mount_fg "$CL" "$M"
-for f in a b c; do
+# d: a 1-byte overwrite lands on the missing primary copy first; it must
+# not recreate it as a sparse 101-byte object (the data would be lost)
+printf Z | dd of="$M/d" bs=1 seek=100 conv=notrunc status=none
+printf Z | dd of="$T/d" bs=1 seek=100 conv=notrunc status=none
+cmp "$T/d" "$M/d" || fail "d after a 1-byte overwrite of a missing primary copy"
+set -- $(actingof d)
+cmp "$(copy d "$1")" "$(copy d "$2")" || fail "d's copies differ after the overwrite"
+[ "$(stat -c %s "$(copy d "$PD")")" = $((4 << 20)) ] || fail "d's primary copy rebuilt with the wrong size"
+ok "1-byte overwrite of an object whose primary copy is gone: rebuilt first, nothing lost"
+for f in a b c d; do
 	cmp "$T/$f" "$M/$f" || fail "$f reads back other bytes"
 done
 grep -q "pg $(pgof a): object '$(obj a)' on osd.$PA: copy is missing" "$MLOG" ||
