@@ -9,7 +9,7 @@
 #   bench/fs_bench.sh [WORKDIR]     (default /var/tmp/crushfs-bench)
 #
 # Environment: CRUSHFS (binary, default build/crushfs), BENCH_SIZE_MB
-# (default 1024), BENCH_FILES (default 5000), BENCH_REPEAT (best of N,
+# (default 1024), BENCH_SIZES (pool sizes, default "1 3"), BENCH_FILES (default 5000), BENCH_REPEAT (best of N,
 # default 2), BENCH_SETTLE (seconds to wait before each small-file round,
 # default: vm.dirty_expire_centisecs / 100 + 1) and each sequential write.
 #
@@ -121,7 +121,7 @@ read -r pw pr pc ps pd < <(run_workloads "$W/mnt_pt" | tr '\n' ' ' |
 fusermount3 -u "$W/mnt_pt"
 
 declare -A R
-for size in 1 3; do
+for size in ${BENCH_SIZES:-1 3}; do
 	cl=$W/cluster$size
 	"$CRUSHFS" --cluster "$cl" mkfs --size $size --min-size 1 \
 		--osd-size $(((SIZE_MB * 3 / 12 + 512) ))M >/dev/null
