@@ -139,8 +139,8 @@ for size in ${BENCH_SIZES:-1 3}; do
 done
 
 ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
-read -r w1 r1 c1 s1 d1 rss1 <<<"${R[1]}"
-read -r w3 r3 c3 s3 d3 rss3 <<<"${R[3]}"
+read -r w1 r1 c1 s1 d1 rss1 <<<"${R[1]:-0 0 0 0 0 0}"
+read -r w3 r3 c3 s3 d3 rss3 <<<"${R[3]:-0 0 0 0 0 0}"
 echo
 echo "crushfs vs passthrough_ll: ${SIZE_MB} MiB sequential, $NFILES x 4 KiB files, best of $REPEAT"
 echo "kernel $(uname -r), $(nproc) CPUs, workdir $W ($(df --output=source "$W" | tail -1))"
