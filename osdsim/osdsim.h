@@ -285,13 +285,91 @@ int cfs_pg_copies_load(cfs_cluster *c, uint32_t ps, struct cfs_pg_copies *pc);
 int cfs_pg_copies_next(struct cfs_pg_copies *pc); /* 1, or 0 at the end */
 void cfs_pg_copies_free(struct cfs_pg_copies *pc);
 
-/* ---- health and space (health.c) ---- */
+/* ---- health and space (health.c, health_checks.c) ---- */
 /* `ceph df` MAX AVAIL of the pool (PGMap::get_rule_avail / raw used rate):
  * bytes writable before the first OSD of the rule reaches full_ratio. */
 uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m);
 /* 1 if the pool refuses writes under policy `pool` (a full OSD in its
  * rule); *osd gets that OSD. */
 int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osd);
+
+/*
+ * A health snapshot: what `status`, `health [detail]`, `osd df` and `df`
+ * show, computed from ONE read of every OSD's usage on one osdmap.  Writes
+ * go on meanwhile, so reading usage twice could disagree with itself (an
+ * OSD crossing full_ratio between a count and its detail lines); every
+ * figure and check here comes from the same reads, as Ceph's monitor
+ * computes health from one PGMap and OSDMap pair.
+ *
+ * PG checks need PG states, which objlayer computes (ol_pg_stat); the
+ * caller passes them as struct cfs_pg_health, or none (npgs 0).
+ */
+enum cfs_health_status { CFS_HEALTH_OK = 0, CFS_HEALTH_WARN = 1,
+			 CFS_HEALTH_ERR = 2 };
+enum cfs_fullness { CFS_FULLNESS_NONE = 0, CFS_FULLNESS_NEARFULL,
+		    CFS_FULLNESS_BACKFILLFULL, CFS_FULLNESS_FULL };
+
+/* What the checks need of one PG. */
+#define CFS_PGH_INACTIVE 0x01	      /* not active (peered or down) */
+#define CFS_PGH_DOWN 0x02
+#define CFS_PGH_DEGRADED 0x04
+#define CFS_PGH_UNDERSIZED 0x08
+#define CFS_PGH_BACKFILL_TOOFULL 0x10
+struct cfs_pg_health {
+	char pgid[32];	 /* "1.1f" */
+	char state[128]; /* "active+undersized+degraded" */
+	unsigned flags;	 /* CFS_PGH_* */
+	int acting[CFS_MAX_REP], nacting;
+};
+/* Object totals over all PGs (copies = objects * pool size). */
+struct cfs_pg_totals {
+	uint64_t objects, copies, degraded, misplaced, unfound;
+};
+
+struct cfs_osd_snap {
+	struct cfs_osd_info info; /* info.exists 0: no such OSD id */
+	int in;			  /* reweight > 0 */
+	int in_rule;		  /* under the pool rule's take roots */
+	uint64_t used, objects;	  /* the one read of its usage */
+	uint64_t avail;		  /* capacity - used, 0 when over */
+	int fullness;		  /* enum cfs_fullness of used */
+};
+
+/* One health check (Ceph health_check_t, with the `muted` flag its JSON
+ * carries; crushfs has no `health mute`, so it is always 0). */
+struct cfs_health_check {
+	const char *code;  /* "OSD_FULL" */
+	int severity;	   /* CFS_HEALTH_WARN or CFS_HEALTH_ERR */
+	char summary[256];
+	int64_t count;	   /* what the check is about: OSDs, PGs, objects */
+	int muted;
+	char **detail;	   /* ndetail lines */
+	int ndetail;
+};
+
+#define CFS_HEALTH_MAX_CHECKS 16
+struct cfs_health {
+	int status; /* worst severity: enum cfs_health_status */
+	struct cfs_health_check checks[CFS_HEALTH_MAX_CHECKS]; /* by code */
+	int nchecks;
+
+	int max_osd;
+	struct cfs_osd_snap *osd; /* max_osd entries, indexed by id */
+	int num_osds, num_up, num_in;
+	uint64_t total, used, objects; /* over existing OSDs */
+	uint64_t avail;	    /* the sum of each OSD's avail (osd df) */
+	uint64_t raw_avail; /* total - used, 0 when over (status, df) */
+	uint64_t rule_used; /* used by the OSDs under the pool's rule */
+	uint64_t max_avail; /* cfs_pool_max_avail() of these reads */
+	int pool_full, pool_full_osd; /* cfs_pool_is_full() of them */
+};
+/* Take a snapshot on m (which the caller keeps referenced); pgs may be
+ * NULL with npgs 0, tot NULL.  -ENOMEM; free with cfs_health_free(). */
+int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
+		    const struct cfs_pg_health *pgs, uint32_t npgs,
+		    const struct cfs_pg_totals *tot, struct cfs_health *h);
+void cfs_health_free(struct cfs_health *h);
+const char *cfs_health_status_name(int status); /* "HEALTH_WARN" */
 
 /* ---- cluster check (check.c) ---- */
 struct cfs_check_report {
