@@ -673,8 +673,9 @@ int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv)
 	int id, r;
 
 	if (cc_nargs(ctx, argc, argv, 2) || cc_osd_arg(ctx, argv[0], &id) ||
-	    cc_double_arg(ctx, "weight", argv[1], 0.0, 32767.0, &w))
-		return 1;
+	    cc_double_arg(ctx, "weight", argv[1], 0.0,
+			  (double)CFS_MAX_DEVICE_WEIGHT / CFS_WEIGHT_ONE, &w))
+		return 1; /* the map is kept as crushtool text: <= 100 */
 	/* CrushWrapper: (int)(weight * (float)0x10000) */
 	ww = (uint32_t)((float)w * (float)0x10000);
 	r = cfs_osd_crush_reweight(ctx->cluster, id, ww);
@@ -712,6 +713,7 @@ int ccmd_osd_add(struct cmd_ctx *ctx, int argc, char **argv)
 	const char *host = NULL;
 	uint64_t size = 0;
 	char buf[32], wb[32];
+	uint32_t w;
 	int id, r;
 
 	for (int i = 0; i < argc; i++) {
@@ -752,6 +754,13 @@ int ccmd_osd_add(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (size == 0 || size > (1ULL << 60))
 		return cc_err(ctx, "--size: out of range");
+	if (cfs_size_crush_weight(size, &w))
+		return cc_err(ctx,
+			      "--size %s: its crush weight (the size in TiB) "
+			      "would be over 100, the most a crush map allows; "
+			      "weights are relative: add it with --size 100T "
+			      "or less, then 'osd set-capacity'",
+			      cfs_format_size(size, buf, sizeof(buf)));
 	r = cfs_osd_add(ctx->cluster, host, size, &id);
 	if (r == -ENOTDIR)
 		return cc_err(ctx, "--host: '%s' names a device, not a bucket",

@@ -76,6 +76,21 @@ void cfs_mkfs_opts_init(struct cfs_mkfs_opts *o);
 int cfs_mkfs(const char *dir, const struct cfs_mkfs_opts *o, char *err,
 	     size_t errlen);
 
+/* ---- file layouts (layout.c) ---- */
+#define CFS_MIN_STRIPE_UNIT 65536u	   /* CephFS CEPH_MIN_STRIPE_UNIT */
+#define CFS_MAX_STRIPE_COUNT 65536	   /* ours: see layout.c */
+#define CFS_MAX_OBJECT_SIZE (1ULL << 30) /* = objlayer's OL_MAX_OBJECT_SIZE */
+/*
+ * CephFS's file_layout_t::is_valid plus our two bounds: stripe_unit and
+ * object_size non-zero multiples of 64 KiB, object_size a multiple of
+ * stripe_unit and at most 1 GiB, stripe_count 1..CFS_MAX_STRIPE_COUNT.
+ * 0, or -EINVAL with one line in err (if err) naming the field as names[]
+ * calls them (stripe unit, count, object size; NULL: "stripe_unit"...).
+ */
+int cfs_layout_check(uint64_t stripe_unit, uint64_t stripe_count,
+		     uint64_t object_size, const char *const names[3],
+		     char *err, size_t errlen);
+
 /* ---- opening ---- */
 #define CFS_OPEN_RDONLY 0x1 /* shared lock, never writes anything */
 int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
@@ -158,8 +173,22 @@ int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight);
 int cfs_osd_crush_reweight(cfs_cluster *c, int osd, uint32_t weight);
 int cfs_osd_primary_affinity(cfs_cluster *c, int osd, uint32_t aff);
 int cfs_osd_set_capacity(cfs_cluster *c, int osd, uint64_t bytes);
+/*
+ * The crush weight (16.16) of a device of `bytes`: its size in TiB, as a
+ * Ceph OSD sets it when it first boots (osd_crush_initial_weight = -1:
+ * statfs total / 2^40, OSD::update_crush_location), computed without
+ * overflow for any size; at least 0.001 (CFS_MIN_CRUSH_WEIGHT), the
+ * smallest weight crushtool's three-decimal text keeps.  -ERANGE over 100
+ * TiB: the cluster keeps its map as crushtool text, and crushtool refuses
+ * a device weight over 100 ("device weight limited to 100",
+ * CRUSH_MAX_DEVICE_WEIGHT), so such a map could not be read back.
+ */
+#define CFS_MAX_DEVICE_WEIGHT (100u * CFS_WEIGHT_ONE)
+#define CFS_MAX_BUCKET_WEIGHT (65535u * CFS_WEIGHT_ONE)
+int cfs_size_crush_weight(uint64_t bytes, uint32_t *weight);
 /* New OSD (lowest free id) under host bucket `host` (created under the
- * first root when missing), crush weight = size in TiB as Ceph sets it. */
+ * first root when missing), crush weight cfs_size_crush_weight(size):
+ * -ERANGE past 100 TiB. */
 int cfs_osd_add(cfs_cluster *c, const char *host, uint64_t size, int *id);
 /* Ratios in (0, 1]. */
 int cfs_set_full_ratio(cfs_cluster *c, double r);
