@@ -202,8 +202,6 @@ struct cfs_osd_usage {
 	uint64_t objects; /* object files held */
 };
 void cfs_osd_usage(cfs_cluster *c, int osd, struct cfs_osd_usage *u);
-/* Scan an OSD directory: what is really on disk. */
-int cfs_osd_scan(cfs_cluster *c, int osd, struct cfs_osd_usage *u);
 
 /*
  * Space reservation: before writing, reserve the bytes a write adds on each

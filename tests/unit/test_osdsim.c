@@ -169,7 +169,7 @@ static void test_pg_table_semantics(void **state)
 	(void)state;
 	for (int i = 0; i < 12; i++)
 		w[i] = 0x10000;
-	pl_work_init(cm, work, 3);
+	assert_int_equal(pl_work_init(cm, work, 3), 0);
 	for (uint32_t ps = 0; ps < 32; ps++) {
 		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
 
@@ -187,6 +187,12 @@ static void test_pg_table_semantics(void **state)
 	assert_int_equal(cfs_osd_mark_down(f->c, 0), 0);
 	m = cfs_osdmap_get(f->c);
 	cm = cfs_osdmap_crush(m);
+	/* a workspace belongs to one map (the new epoch has its own) */
+	assert_int_equal(pl_do_rule(cm, 0, 1, raw, 3, w, 12, work), 0);
+	free(work);
+	work = malloc(pl_work_size(cm, 3));
+	assert_non_null(work);
+	assert_int_equal(pl_work_init(cm, work, 3), 0);
 	for (uint32_t ps = 0; ps < 32; ps++) {
 		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
 		int k = 0;
