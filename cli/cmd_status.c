@@ -5,7 +5,6 @@
  * `ceph pg dump pgs_brief`).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
