@@ -44,7 +44,9 @@ struct ol_extent {
 };
 
 /* ---- striping math (pure) ---- */
-/* Valid: stripe_unit > 0, object_size % stripe_unit == 0, count >= 1. */
+/* Valid as CephFS's file_layout_t::is_valid (stripe_unit and object_size
+ * multiples of 64 KiB, object_size a multiple of stripe_unit, count >= 1),
+ * count <= CFS_MAX_STRIPE_COUNT, object_size <= 1 GiB (cfs_layout_check). */
 int ol_layout_valid(const struct ol_layout *l);
 /* Split [off, off+len) into per-object extents in file order; returns the
  * number of extents written (at most max), or -E2BIG if max is too small

@@ -354,15 +354,6 @@ static int scan_store(cfs_cluster *c, struct osd_store *s, int cleanup,
 	return r;
 }
 
-int cfs_osd_scan(cfs_cluster *c, int osd, struct cfs_osd_usage *u)
-{
-	struct osd_store *s = store_get(c, osd);
-
-	if (!s)
-		return -ENOENT;
-	return scan_store(c, s, 0, u);
-}
-
 /* ---- usage persistence ---- */
 
 int usage_mark_dirty(cfs_cluster *c)

@@ -171,6 +171,12 @@ void pg_dirname(int64_t pool, uint32_t ps, char *buf, size_t len);
 int pg_dirname_parse(const char *s, int64_t pool, uint32_t pg_num,
 		     uint32_t *ps);
 
+/* health_checks.c: fill h->checks and h->status from the snapshot's
+ * OSD figures (h->osd) and the PG states given. */
+int health_checks(struct cfs_health *h, const cfs_osdmap *m,
+		  const struct cfs_pg_health *pgs, uint32_t npgs,
+		  const struct cfs_pg_totals *tot);
+
 /* fdcache.c */
 int fdcache_create(cfs_cluster *c, struct fdcache **out);
 void fdcache_destroy(struct fdcache *fc);
