@@ -424,6 +424,27 @@ static void repair_acting(objlayer *ol, const char *name)
 }
 
 /*
+ * A copy newer than the index is current when a write of that version was
+ * in flight (its intent is still there): a crash after the copies were
+ * written and before the index was; only a read-only process meets it,
+ * the next read-write open settles it (settle.c) the same way.
+ */
+static int unsettled(cfs_cluster *c, const char *name, uint64_t v)
+{
+	struct cfs_objinfo next;
+	int op;
+
+	return cfs_index_get_intent(c, name, &next, &op) == 0 &&
+	       op == CFS_INTENT_WRITE && next.version == v;
+}
+
+static void oi_copy_newer(struct cfs_objinfo *oi, cfs_obj *o, uint64_t v)
+{
+	oi->version = v;
+	oi->size = cfs_obj_size(o);
+}
+
+/*
  * Read up to len bytes at off of object `name`.  Returns bytes read (short
  * at the object's end), -ENOENT if the object does not exist; *size gets
  * the object's size.
@@ -479,6 +500,8 @@ ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 			continue;
 		} else {
 			e = cfs_obj_version(o, &v);
+			if (!e && v > oi.version && unsettled(c, name, v))
+				oi_copy_newer(&oi, o, v);
 			if (e)
 				why = "checksum record missing or damaged";
 			else if (v != oi.version)

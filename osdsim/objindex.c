@@ -177,6 +177,31 @@ int cfs_index_get(cfs_cluster *c, const char *name, struct cfs_objinfo *oi)
 	return 0;
 }
 
+int cfs_index_get_intent(cfs_cluster *c, const char *name,
+			 struct cfs_objinfo *next, int *op)
+{
+	char k[300];
+	size_t kl = make_key('i', c->pool_id, name, k, sizeof(k));
+	void *v = NULL;
+	size_t vl = 0;
+	int r;
+
+	if (!kl)
+		return -ENAMETOOLONG;
+	r = kv_get(c->index, k, kl, &v, &vl);
+	if (r)
+		return r;
+	if (vl != 17) {
+		free(v);
+		return CFS_ECORRUPT;
+	}
+	next->version = get64(v);
+	next->size = get64((unsigned char *)v + 8);
+	*op = ((unsigned char *)v)[16];
+	free(v);
+	return 0;
+}
+
 int cfs_index_intent(cfs_cluster *c, const char *name,
 		     const struct cfs_objinfo *next)
 {

@@ -369,6 +369,9 @@ uint64_t cfs_index_next_version(cfs_cluster *c, int *err);
 /* Record a change in flight (next NULL: a remove). */
 int cfs_index_intent(cfs_cluster *c, const char *name,
 		     const struct cfs_objinfo *next);
+/* The change in flight for name (-ENOENT: none); op is CFS_INTENT_*. */
+int cfs_index_get_intent(cfs_cluster *c, const char *name,
+			 struct cfs_objinfo *next, int *op);
 /* Record the object's state (NULL: it no longer exists) and drop its
  * intent, in one batch. */
 int cfs_index_set(cfs_cluster *c, const char *name,

@@ -362,6 +362,56 @@ static void test_reads_skip_bad_copies(void **state)
 	fx_free(f);
 }
 
+/* Killed after every copy was written, before the index was: the intent
+ * names the new version; a read-only reader serves it, and the next
+ * read-write open settles the index on it. */
+static void test_unsettled_write(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char newb[100] = "new version", got[100], err[256];
+	struct cfs_objinfo oi, next;
+	struct ol_placement p;
+	cfs_cluster *ro;
+	objlayer *rol;
+		int e;
+
+	(void)state;
+	assert_int_equal(ol_obj_write_full(f->ol, "u", "old version", 11), 0);
+	assert_int_equal(cfs_index_get(f->c, "u", &oi), 0);
+	assert_int_equal(ol_locate(f->ol, "u", &p), 0);
+	next.version = cfs_index_next_version(f->c, &e);
+	next.size = 11;
+	assert_int_equal(cfs_index_intent(f->c, "u", &next), 0);
+	for (int i = 0; i < p.nacting; i++) {
+		const cfs_osdmap *m = cfs_osdmap_get(f->c);
+		uint32_t ps;
+		cfs_obj *o;
+
+		cfs_object_to_pg(m, "u", NULL, &ps);
+		cfs_osdmap_put(m);
+		assert_int_equal(cfs_obj_open(f->c, p.acting[i], ps, "u", 0,
+					      &o),
+				 0);
+		assert_int_equal(cfs_obj_pwrite(o, newb, 11, 0), 0);
+		assert_int_equal(cfs_obj_commit(o, next.version), 0);
+		cfs_obj_put(o);
+	}
+	fx_close(f);
+	assert_int_equal(cfs_cluster_open(f->dir, CFS_OPEN_RDONLY, &ro, err,
+					  sizeof(err)),
+			 0);
+	assert_int_equal(ol_open(ro, &rol), 0);
+	assert_int_equal(ol_obj_read(rol, "u", 0, got, sizeof(got)), 11);
+	assert_memory_equal(got, "new version", 11);
+	ol_close(rol);
+	cfs_cluster_close(ro);
+	fx_open(f); /* settles */
+	assert_int_equal(cfs_index_get(f->c, "u", &oi), 0);
+	assert_int_equal(oi.version, next.version);
+	assert_int_equal(cfs_index_get_intent(f->c, "u", &next, &e), -ENOENT);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_choose_auth_majority),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_reads_skip_bad_copies),
+		cmocka_unit_test(test_unsettled_write),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
