@@ -1,11 +1,17 @@
 /*
- * vfs_i.h - layouts shared by vfs.c, inode_table.c and vxattr.c.
+ * vfs_i.h - layouts and helpers shared by the vfs*.c files, inode_table.c
+ * and vxattr.c.
  */
 #ifndef CRUSHFS_VFS_I_H
 #define CRUSHFS_VFS_I_H
 
+#include <errno.h>
 #include <pthread.h>
+#include <string.h>
+#include <time.h>
 
+#include "kv.h"
+#include "util.h"
 #include "vfs.h"
 
 /* Every open file and directory handle is on its vfs's list, so that an
@@ -107,5 +113,125 @@ int itab_flush_all(vfs *v, int sync);
 void itab_counts(vfs *v, uint64_t *cached, uint64_t *lookups);
 
 void vfs_fill_stat(const struct mds_inode *r, struct stat *st);
+
+/* ---- helpers shared by the vfs*.c files (vfs.c) ---- */
+void fill_entry(struct vnode *vn, struct vfs_entry *e);
+/* Lock the record mutexes of up to 4 vnodes in inode order (no dups). */
+int lock_set(struct vnode **in, int n, struct vnode **out);
+/* Parent of a directory (from its record). */
+uint64_t dir_parent(struct vnode *dv);
+/* A live directory, pinned: -ENOTDIR, -ENOENT (removed) otherwise. */
+int get_dir(vfs *v, uint64_t ino, struct vnode **out);
+void handle_add(vfs *v, struct vfs_handle *h, int is_dir);
+void handle_del(vfs *v, struct vfs_handle *h);
+/* vfs_names.c: a new inode and its entry in parent (create, mknod,
+ * mkdir, symlink); *out, when given, gets it pinned. */
+int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
+	      const char *name, mode_t mode, dev_t rdev, const char *target,
+	      uint32_t nopen, struct vfs_entry *e, struct vnode **out);
+/* vfs_file.c: change the size of a regular file (setattr, O_TRUNC). */
+int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch);
+
+#define VFS_LINK_MAX 65000
+/* Files may not end past this offset (ext4's s_maxbytes is smaller). */
+#define VFS_MAX_FILE_SIZE ((uint64_t)INT64_MAX)
+
+static inline void now(struct timespec *ts)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+}
+
+static inline int ts_le(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec <= b->tv_nsec);
+}
+
+static inline int check_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0)
+		return -ENOENT;
+	if (n > MDS_NAME_MAX)
+		return -ENAMETOOLONG;
+	if (strchr(name, '/'))
+		return -EINVAL;
+	return 0;
+}
+
+static inline int is_dot(const char *name)
+{
+	return !strcmp(name, ".") || !strcmp(name, "..");
+}
+
+static inline void ns_rd(vfs *v)
+{
+	pthread_rwlock_rdlock(&v->ns);
+}
+
+static inline void ns_wr(vfs *v)
+{
+	pthread_rwlock_wrlock(&v->ns);
+}
+
+static inline void ns_un(vfs *v)
+{
+	pthread_rwlock_unlock(&v->ns);
+}
+
+/* 0 if directory ino is empty (it may be removed or replaced), else
+ * -ENOTEMPTY or the store's error. */
+static inline int dir_emptiness(struct vfs *v, uint64_t ino)
+{
+	int rc = mds_dir_empty(v->m, ino);
+
+	return rc < 0 ? rc : rc == 0 ? -ENOTEMPTY : 0;
+}
+
+static inline void unlock_set(struct vnode **set, int k)
+{
+	for (int i = k - 1; i >= 0; i--)
+		pthread_mutex_unlock(&set[i]->m);
+}
+
+static inline int in_group(const struct vfs_cred *c, uint32_t gid)
+{
+	if (c->gid == gid)
+		return 1;
+	for (int i = 0; i < c->ngroups; i++)
+		if (c->groups[i] == gid)
+			return 1;
+	return 0;
+}
+
+/* Commit b; on success the new records become the in-memory truth and
+ * are clean. */
+static inline int commit(vfs *v, kv_batch *b)
+{
+	int rc = kv_batch_commit(v->db, b, 0);
+
+	if (rc)
+		cfs_log(CFS_LOG_ERR, "metadata commit failed: %s",
+			cfs_strerror(rc));
+	return rc;
+}
+
+/* Mode bits a write/chown/truncate by an unprivileged user clears
+ * (should_remove_suid() in Linux). */
+static inline uint32_t kill_bits(uint32_t mode)
+{
+	uint32_t k = 0;
+
+	if (!S_ISREG(mode))
+		return 0;
+	if (mode & S_ISUID)
+		k |= S_ISUID;
+	if ((mode & S_ISGID) && (mode & S_IXGRP))
+		k |= S_ISGID;
+	return k;
+}
+
+#define XATTR_CAPS "security.capability"
 
 #endif
