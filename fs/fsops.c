@@ -380,6 +380,27 @@ static void fsops_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 	fuse_reply_err(req, -vfs_fsync(vfs_of(req), file_of(fi), datasync));
 }
 
+static void fsops_fallocate(fuse_req_t req, fuse_ino_t ino, int mode,
+			    off_t offset, off_t length,
+			    struct fuse_file_info *fi)
+{
+	struct fuse_session *se = fsd_of(req)->se;
+	struct vfs_cred c;
+	int rc, changed;
+
+	cred_of(req, &c);
+	if (offset < 0 || length <= 0)
+		rc = -EINVAL;
+	else
+		rc = vfs_fallocate(vfs_of(req), &c, file_of(fi), mode,
+				   (uint64_t)offset, (uint64_t)length);
+	changed = vfs_file_attr_changed(file_of(fi));
+	fuse_reply_err(req, -rc);
+	/* setuid/setgid went: as after a write */
+	if (changed)
+		fuse_lowlevel_notify_inval_inode(se, ino, -1, 0);
+}
+
 static void fsops_opendir(fuse_req_t req, fuse_ino_t ino,
 			  struct fuse_file_info *fi)
 {
@@ -586,6 +607,7 @@ const struct fuse_lowlevel_ops fsd_ops = {
 	.flush = fsops_flush,
 	.release = fsops_release,
 	.fsync = fsops_fsync,
+	.fallocate = fsops_fallocate,
 	.opendir = fsops_opendir,
 	.readdir = fsops_readdir,
 	.readdirplus = fsops_readdirplus,

@@ -226,7 +226,7 @@ static int flush_purged(vfs *v)
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		rc = mds_del_inode_all(v->m, b, &list[i]);
 	if (rc == 0)
-		rc = kv_batch_commit(v->db, b, 0);
+		rc = mds_commit_counted(v->m, b, -(int64_t)n, 0);
 	kv_batch_free(b);
 	if (rc)
 		cfs_log(CFS_LOG_ERR, "deleting the records of %zu purged "
@@ -248,7 +248,8 @@ int vn_purge_rec(vfs *v, const struct mds_inode *rec, int defer)
 	if (v->opts.readonly || !v->d)
 		return 0;
 	if (S_ISREG(rec->mode)) {
-		rc = v->d->remove(v->dctx, rec->ino, &rec->layout, rec->size);
+		rc = v->d->remove(v->dctx, rec->ino, &rec->layout,
+				  vn_data_end(v, rec));
 		if (rc) {
 			cfs_log(CFS_LOG_ERR,
 				"inode %llx: removing its objects failed: %s; "
@@ -284,7 +285,7 @@ int vn_purge_rec(vfs *v, const struct mds_inode *rec, int defer)
 		return -ENOMEM;
 	rc = mds_del_inode_all(v->m, b, rec);
 	if (rc == 0)
-		rc = kv_batch_commit(v->db, b, 0);
+		rc = mds_commit_counted(v->m, b, -1, 0);
 	kv_batch_free(b);
 	if (rc)
 		cfs_log(CFS_LOG_ERR, "inode %llx: deleting its records: %s",

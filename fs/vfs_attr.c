@@ -212,6 +212,7 @@ int vfs_statfs(vfs *v, struct statvfs *st)
 {
 	struct ol_space s;
 	const unsigned long bs = 4096;
+	uint64_t used;
 	int rc = v->d->space(v->dctx, &s);
 
 	if (rc)
@@ -226,8 +227,12 @@ int vfs_statfs(vfs *v, struct statvfs *st)
 	st->f_bavail = s.max_avail / bs;
 	if (st->f_bavail > st->f_bfree)
 		st->f_bavail = st->f_bfree;
-	st->f_files = 1ULL << 32;
-	st->f_ffree = 1ULL << 32;
+	/* df -i: used = the inode records (a counter kept with them, as
+	 * CephFS reports its root's rstat file count); inode numbers are
+	 * 64-bit, so the total is a round 2^32 until more are used. */
+	used = mds_inode_count(v->m);
+	st->f_files = used < (1ULL << 32) ? 1ULL << 32 : used;
+	st->f_ffree = st->f_files - used;
 	st->f_favail = st->f_ffree;
 	st->f_namemax = MDS_NAME_MAX;
 	return 0;

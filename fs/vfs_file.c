@@ -15,15 +15,20 @@
 int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch)
 {
 	uint64_t old;
-	int rc = 0;
+	int rc = 0, prealloc;
 
 	if (size > VFS_MAX_FILE_SIZE)
 		return -EFBIG;
 	pthread_rwlock_wrlock(&vn->io);
 	pthread_mutex_lock(&vn->m);
 	old = vn->rec.size;
+	prealloc = vn->rec.flags & MDS_F_PREALLOC;
 	pthread_mutex_unlock(&vn->m);
-	if (old != size)
+	/* a truncate to the size or below drops what was preallocated past
+	 * it (ext4_setattr() truncates blocks past EOF then) */
+	if (prealloc && size <= old)
+		rc = vn_trim_prealloc(v, vn, size);
+	else if (old != size)
 		rc = v->d->truncate(v->dctx, vn->ino, &vn->rec.layout, old,
 				    size);
 	if (rc == 0) {
@@ -176,7 +181,7 @@ ssize_t vfs_read(vfs *v, vfs_file *f, uint64_t off, void *buf, size_t len)
 
 /* An unprivileged write clears setuid/setgid (every time: the mode is in
  * memory) and file capabilities (looked up once per handle). */
-static int kill_privs(vfs *v, const struct vfs_cred *c, vfs_file *f)
+int kill_privs(vfs *v, const struct vfs_cred *c, vfs_file *f)
 {
 	struct vnode *vn = f->vn;
 	int rc = 0;

@@ -131,6 +131,16 @@ int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	      uint32_t nopen, struct vfs_entry *e, struct vnode **out);
 /* vfs_file.c: change the size of a regular file (setattr, O_TRUNC). */
 int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch);
+/* vfs_file.c: what a write by c through f clears (setuid/setgid, file
+ * capabilities). */
+int kill_privs(vfs *v, const struct vfs_cred *c, vfs_file *f);
+/* vfs_falloc.c: where a file's object bytes may end: its size, or past
+ * it up to a preallocated end (MDS_F_PREALLOC). */
+uint64_t vn_data_end(vfs *v, const struct mds_inode *r);
+/* Truncate to size <= the current size of a file with a preallocated
+ * end: objects trimmed from that end, the record dropped.  I/O lock held
+ * exclusively, vn->m not held. */
+int vn_trim_prealloc(vfs *v, struct vnode *vn, uint64_t size);
 
 #define VFS_LINK_MAX 65000
 /* Files may not end past this offset (ext4's s_maxbytes is smaller). */
@@ -203,6 +213,18 @@ static inline int in_group(const struct vfs_cred *c, uint32_t gid)
 		if (c->groups[i] == gid)
 			return 1;
 	return 0;
+}
+
+/* Commit b, which adds (delta > 0) or deletes inode records, with the
+ * inode count (statfs). */
+static inline int commit_counted(vfs *v, kv_batch *b, int64_t delta)
+{
+	int rc = mds_commit_counted(v->m, b, delta, 0);
+
+	if (rc)
+		cfs_log(CFS_LOG_ERR, "metadata commit failed: %s",
+			cfs_strerror(rc));
+	return rc;
 }
 
 /* Commit b; on success the new records become the in-memory truth and

@@ -106,7 +106,7 @@ int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 		pr.nlink++;
 		mds_put_inode(b, &pr);
 	}
-	rc = commit(v, b);
+	rc = commit_counted(v, b, 1);
 	if (rc == 0) {
 		dv->dirty = !S_ISDIR(mode);
 		dv->rec = pr;
