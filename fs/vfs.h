@@ -172,9 +172,14 @@ int vfs_fsyncdir(vfs *v, vfs_dir *d);
 int vfs_releasedir(vfs *v, vfs_dir *d);
 
 /* ---- extended attributes ---- */
-/* flags: 0, XATTR_CREATE, XATTR_REPLACE. */
+/* flags: 0, XATTR_CREATE, XATTR_REPLACE.  "system.posix_acl_access" and
+ * "system.posix_acl_default" are POSIX ACLs kept consistent with the mode
+ * (vfs_acl.c); c (the caller, NULL: root) decides whether setting an
+ * access ACL keeps setgid. */
 int vfs_setxattr(vfs *v, uint64_t ino, const char *name, const void *val,
 		 size_t size, int flags);
+int vfs_setxattr_as(vfs *v, const struct vfs_cred *c, uint64_t ino,
+		    const char *name, const void *val, size_t size, int flags);
 /* size 0: return the value's length; too small: -ERANGE. */
 ssize_t vfs_getxattr(vfs *v, uint64_t ino, const char *name, void *buf,
 		     size_t size);

@@ -160,6 +160,22 @@ int vfs_setattr(vfs *v, const struct vfs_cred *c, uint64_t ino,
 			}
 		}
 	}
+	/* chmod: a stored access ACL follows the mode, in one batch with
+	 * the record (posix_acl_chmod()) */
+	if (rc == 0 && (to_set & VFS_SET_MODE) && (r.flags & MDS_F_XATTRS)) {
+		kv_batch *b = kv_batch_new();
+
+		rc = b ? acl_chmod(v, &r, b) : -ENOMEM;
+		if (rc == 1) {
+			mds_put_inode(b, &r);
+			rc = commit(v, b);
+			if (rc == 0) {
+				vn->rec = r;
+				vn->dirty = 0;
+			}
+		}
+		kv_batch_free(b);
+	}
 	if (rc == 0 && memcmp(&r, &vn->rec, sizeof(r))) {
 		vn->rec = r;
 		vn->dirty = 1;

@@ -134,6 +134,25 @@ int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch);
 /* vfs_file.c: what a write by c through f clears (setuid/setgid, file
  * capabilities). */
 int kill_privs(vfs *v, const struct vfs_cred *c, vfs_file *f);
+/* vfs_acl.c: POSIX ACLs (the xattrs below) kept consistent with the
+ * mode. */
+#define ACL_XATTR_ACCESS "system.posix_acl_access"
+#define ACL_XATTR_DEFAULT "system.posix_acl_default"
+#define ACL_T_ACCESS 1
+#define ACL_T_DEFAULT 2
+/* ACL_T_* of an xattr name, 0 for other names. */
+int acl_name_type(const char *name);
+/* setxattr (val != NULL) or removexattr of an ACL; c: the caller (NULL:
+ * root), for the setgid rule.  Takes vn->m. */
+int acl_set(vfs *v, const struct vfs_cred *c, struct vnode *vn, int type,
+	    const void *val, size_t size, int flags);
+/* chmod to r->mode: the stored access ACL, updated, goes into b; 1 when
+ * it did, 0 when r has none, -errno. */
+int acl_chmod(vfs *v, const struct mds_inode *r, kv_batch *b);
+/* A new inode r in directory dir: inherit dir's default ACL into b
+ * (r->mode and r->flags adjusted), or apply umask when it has none. */
+int acl_inherit(vfs *v, const struct mds_inode *dir, struct mds_inode *r,
+		uint32_t umask, kv_batch *b);
 /* vfs_falloc.c: where a file's object bytes may end: its size, or past
  * it up to a preallocated end (MDS_F_PREALLOC). */
 uint64_t vn_data_end(vfs *v, const struct mds_inode *r);

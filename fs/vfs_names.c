@@ -71,7 +71,8 @@ int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 		rc = -EMLINK;
 		goto out;
 	}
-	r.mode = (mode & S_IFMT) | (mode & 07777 & ~(c->umask & 0777));
+	/* the umask, or the parent's default ACL, comes below */
+	r.mode = (mode & S_IFMT) | (mode & 07777);
 	r.uid = c->uid;
 	r.gid = c->gid;
 	if (pr.mode & S_ISGID) {
@@ -91,6 +92,11 @@ int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	r.atime = r.mtime = r.ctime = r.btime;
 	if (S_ISREG(mode))
 		v->d->default_layout(v->dctx, &r.layout);
+	rc = acl_inherit(v, &pr, &r, c->umask, b);
+	if (rc) {
+		pthread_mutex_unlock(&dv->m);
+		goto out;
+	}
 	if (S_ISLNK(mode)) {
 		r.size = strlen(target);
 		mds_put_symlink(b, r.ino, target, r.size);

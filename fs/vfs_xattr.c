@@ -14,6 +14,12 @@
 int vfs_setxattr(vfs *v, uint64_t ino, const char *name, const void *val,
 		 size_t size, int flags)
 {
+	return vfs_setxattr_as(v, NULL, ino, name, val, size, flags);
+}
+
+int vfs_setxattr_as(vfs *v, const struct vfs_cred *c, uint64_t ino,
+		    const char *name, const void *val, size_t size, int flags)
+{
 	struct vnode *vn;
 	struct mds_inode r;
 	kv_batch *b = NULL;
@@ -46,6 +52,10 @@ int vfs_setxattr(vfs *v, uint64_t ino, const char *name, const void *val,
 		}
 		pthread_mutex_unlock(&vn->m);
 		pthread_rwlock_unlock(&vn->io);
+		goto out;
+	}
+	if (acl_name_type(name)) {
+		rc = acl_set(v, c, vn, acl_name_type(name), val, size, flags);
 		goto out;
 	}
 	b = kv_batch_new();
@@ -171,6 +181,11 @@ int vfs_removexattr(vfs *v, uint64_t ino, const char *name)
 	rc = vn_get(v, ino, 0, &vn);
 	if (rc)
 		return rc;
+	if (acl_name_type(name)) {
+		rc = acl_set(v, NULL, vn, acl_name_type(name), NULL, 0, 0);
+		vn_put(v, vn);
+		return rc;
+	}
 	b = kv_batch_new();
 	if (!b) {
 		vn_put(v, vn);
