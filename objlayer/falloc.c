@@ -19,8 +19,9 @@
 
 #include "objlayer_i.h"
 
-/* Zeros are written at most this much per object operation. */
-#define ZCHUNK (1u << 20)
+/* Zeros are written a piece at a time (so that a refusal leaves an
+ * object as it was), at most this much per write. */
+#define ZCHUNK_MAX (64u << 20)
 
 static uint64_t eff_su(const struct ol_layout *l)
 {
@@ -55,10 +56,10 @@ static int obj_size(objlayer *ol, const char *name, uint64_t *size)
 
 /* Zeros over [off, end) of an object, in chunks (a write each). */
 static int write_zeros(objlayer *ol, const char *name, const char *zeros,
-		       uint64_t off, uint64_t end)
+		       size_t zlen, uint64_t off, uint64_t end)
 {
 	while (off < end) {
-		size_t n = end - off > ZCHUNK ? ZCHUNK : (size_t)(end - off);
+		size_t n = end - off > zlen ? zlen : (size_t)(end - off);
 		int r = obj_write(ol, name, off, zeros, n, 0);
 
 		if (r)
@@ -96,7 +97,7 @@ static int bytes_needed(objlayer *ol, uint64_t ino, const struct ol_layout *l,
  * afterwards, with no space taken that was not taken before. */
 static int punch_piece(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		       const struct ol_extent *e, uint64_t off, uint64_t len,
-		       const char *zeros)
+		       const char *zeros, size_t zlen)
 {
 	char name[64];
 	uint64_t osz, end = e->obj_off + e->len;
@@ -108,12 +109,14 @@ static int punch_piece(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		return r; /* nothing stored there: a hole already */
 	/* every byte of the object inside the range: remove it (Filer::zero
 	 * removes an object the extent covers whole) */
-	if (file_off_of(l, e->objectno, 0) >= off &&
-	    file_off_of(l, e->objectno, osz - 1) < off + len)
-		return obj_remove(ol, name, 1);
-	if (end >= osz)
+	if (file_off_of(l, e->objectno, osz - 1) < off + len) {
+		if (file_off_of(l, e->objectno, 0) >= off)
+			return obj_remove(ol, name, 1);
+		/* the object's bytes from here on are all in the range (a
+		 * file's bytes keep their order in an object): cut them */
 		return obj_truncate(ol, name, e->obj_off);
-	return write_zeros(ol, name, zeros, e->obj_off, end);
+	}
+	return write_zeros(ol, name, zeros, zlen, e->obj_off, end);
 }
 
 int ol_fallocate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
@@ -123,6 +126,7 @@ int ol_fallocate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	struct ol_extent e;
 	char name[64];
 	char *zeros;
+	size_t zlen;
 	int r;
 
 	if (!ol_layout_valid(l) || len == 0 || off + len < off)
@@ -147,7 +151,12 @@ int ol_fallocate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		if (r)
 			return r;
 	}
-	zeros = calloc(1, ZCHUNK);
+	/* the largest piece: an object (a stripe unit when striped);
+	 * calloc's pages stay the shared zero page */
+	zlen = l->stripe_count == 1 ? l->object_size : l->stripe_unit;
+	if (zlen > ZCHUNK_MAX)
+		zlen = ZCHUNK_MAX;
+	zeros = calloc(1, zlen);
 	if (!zeros)
 		return -ENOMEM;
 	r = ol_piece_begin(&it, l, off, len);
@@ -156,13 +165,13 @@ int ol_fallocate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		uint64_t osz, end = e.obj_off + e.len;
 
 		if (mode == OL_FALLOC_PUNCH) {
-			r = punch_piece(ol, ino, l, &e, off, len, zeros);
+			r = punch_piece(ol, ino, l, &e, off, len, zeros, zlen);
 			continue;
 		}
 		ol_object_name(ino, e.objectno, name, sizeof(name));
 		if (mode == OL_FALLOC_ZERO) {
 			/* existing bytes zeroed, missing ones allocated */
-			r = write_zeros(ol, name, zeros, e.obj_off, end);
+			r = write_zeros(ol, name, zeros, zlen, e.obj_off, end);
 			continue;
 		}
 		/* allocate: only what lies past the object's end; bytes
@@ -170,7 +179,7 @@ int ol_fallocate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		 * as used, as its size does) */
 		r = obj_size(ol, name, &osz);
 		if (!r && osz < end)
-			r = write_zeros(ol, name, zeros,
+			r = write_zeros(ol, name, zeros, zlen,
 					osz > e.obj_off ? osz : e.obj_off, end);
 	}
 	free(zeros);
