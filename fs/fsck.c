@@ -206,9 +206,11 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 
 		all.flags |= MDS_F_XATTRS | MDS_F_PREALLOC;
 		mds_del_symlink(f->b, rec->ino);
-		rc = mds_del_inode_all(f->m, f->b, &all);
-		if (rc == 0)
+		rc = mds_inode_exists(f->m, rec->ino);
+		if (rc > 0)
 			f->ino_delta--;
+		if (rc >= 0)
+			rc = mds_del_inode_all(f->m, f->b, &all);
 	}
 	if (rc) {
 		say(f, "inode %" PRIx64 ": purge failed: %s", rec->ino,

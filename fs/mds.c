@@ -694,6 +694,14 @@ static int count_inodes(kv *db, uint64_t *n)
 	return kv_scan(db, "I", 1, NULL, 0, count_cb, n);
 }
 
+int mds_inode_exists(mds *m, uint64_t ino)
+{
+	unsigned char k[9];
+	int rc = kv_get(m->db, k, key_ino(k, 'I', ino), NULL, NULL);
+
+	return rc == 0 ? 1 : rc == -ENOENT ? 0 : rc;
+}
+
 uint64_t mds_inode_count(mds *m)
 {
 	uint64_t n;

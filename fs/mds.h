@@ -120,6 +120,9 @@ int mds_del_inode_all(mds *m, kv_batch *b, const struct mds_inode *rec);
 /* ---- the inode count (statfs), kept with the records ---- */
 /* Inode records in the store, from memory. */
 uint64_t mds_inode_count(mds *m);
+/* 1 when ino has a record, 0 when not, -errno: a purge counts only the
+ * records it really deletes. */
+int mds_inode_exists(mds *m, uint64_t ino);
 /* Commit b, which adds (delta > 0) or deletes (delta < 0) that many inode
  * records, with the count updated in the same batch.  Use it for every
  * batch that creates or deletes inode records. */
