@@ -247,6 +247,11 @@ int vfs_statfs(vfs *v, struct statvfs *st)
 	 * CephFS reports its root's rstat file count); inode numbers are
 	 * 64-bit, so the total is a round 2^32 until more are used. */
 	used = mds_inode_count(v->m);
+	/* purged inodes whose records go with the next write-back are
+	 * gone already */
+	pthread_mutex_lock(&v->plock);
+	used = used > v->npurged ? used - v->npurged : 0;
+	pthread_mutex_unlock(&v->plock);
 	st->f_files = used < (1ULL << 32) ? 1ULL << 32 : used;
 	st->f_ffree = st->f_files - used;
 	st->f_favail = st->f_ffree;
