@@ -154,10 +154,21 @@ int vfs_fallocate(vfs *v, const struct vfs_cred *c, vfs_file *f, int mode,
 	pthread_rwlock_wrlock(&vn->io);
 	pthread_mutex_lock(&vn->m);
 	size = vn->rec.size;
-	if (om == OL_FALLOC_PUNCH)
-		data_end = vn_data_end(v, &vn->rec);
-	else if (end > size)
-		rc = record_prealloc(v, vn, end);
+	data_end = vn_data_end(v, &vn->rec);
+	if (om != OL_FALLOC_PUNCH && end > size) {
+		/* nothing is stored past the data's end: that much is needed
+		 * for certain.  Refused here when the pool cannot have it, so
+		 * that no absurd end is ever recorded (delete and truncate
+		 * walk the objects up to it). */
+		uint64_t from = off > data_end ? off : data_end;
+		struct ol_space s;
+
+		if (end > from && v->d->space(v->dctx, &s) == 0 &&
+		    end - from > s.max_avail)
+			rc = -ENOSPC;
+		else
+			rc = record_prealloc(v, vn, end);
+	}
 	pthread_mutex_unlock(&vn->m);
 	if (rc)
 		goto out;

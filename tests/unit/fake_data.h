@@ -37,7 +37,8 @@ struct fake_store {
 };
 
 static struct fake_store fake = { .m = PTHREAD_MUTEX_INITIALIZER,
-				  .budget = UINT64_MAX };
+				  .budget = UINT64_MAX,
+				  .space_avail = UINT64_MAX };
 
 static struct fake_chunk *fake_find(uint64_t ino, uint64_t idx, int create)
 {
@@ -264,6 +265,7 @@ static void fake_reset(void)
 		free(c);
 	}
 	fake.budget = UINT64_MAX;
+	fake.space_avail = UINT64_MAX;
 	fake.writes = fake.reads = fake.truncates = fake.removes = 0;
 	fake.syncs = fake.fallocs = 0;
 	fake.last_removed_ino = fake.last_removed_size = 0;

@@ -225,6 +225,29 @@ static void test_falloc_modes(void **state)
 			 -ENOSPC);
 	assert_int_equal(size_of(f, a), 2 * MB);
 	fake.budget = UINT64_MAX;
+	/* more than the pool can have past the data's end: refused before
+	 * anything is recorded or written */
+	{
+		int calls = fake.fallocs;
+		uint64_t b = mkfile(f, 1, "b", 0644);
+		vfs_file *bh;
+
+		fake.space_avail = MB;
+		assert_int_equal(vfs_open(f->v, b, O_RDWR, &bh), 0);
+		assert_int_equal(vfs_fallocate(f->v, NULL, bh,
+					       FALLOC_FL_KEEP_SIZE, 0,
+					       1ULL << 60),
+				 -ENOSPC);
+		assert_int_equal(vfs_fallocate(f->v, NULL, bh, 0, MB / 2,
+					       MB + 1),
+				 -ENOSPC);
+		assert_int_equal(fake.fallocs, calls);
+		assert_false(flags_of(f, b) & MDS_F_PREALLOC);
+		assert_int_equal(vfs_fallocate(f->v, NULL, bh, 0, 0, MB), 0);
+		assert_int_equal(size_of(f, b), MB);
+		assert_int_equal(vfs_release(f->v, bh), 0);
+		fake.space_avail = UINT64_MAX;
+	}
 	assert_int_equal(vfs_release(f->v, fh), 0);
 	/* all of it survives a remount */
 	close_vfs(f);
