@@ -5,9 +5,10 @@
  * a write, a truncate or a remove.
  *
  * What CephFS does (Client::_fallocate and Filer::zero, v16.2): a punched
- * extent that covers a whole object removes it, anything else is a zero
- * op, which on the OSD truncates when the extent reaches the object's end
- * (PrimaryLogPG, CEPH_OSD_OP_ZERO) and writes zeros otherwise.
+ * extent that covers a whole object removes it, anything else is an OSD
+ * zero op (CEPH_OSD_OP_ZERO), which never grows an object.  Here the
+ * zeroed part that reaches an object's end is cut off instead (a
+ * truncate: no space kept for zeros), the rest is overwritten with zeros.
  * ceph-fuse allocates nothing; here an allocation is real: the bytes a
  * range lacks (missing objects, space past an object's end) are written
  * as zeros on every replica, through the write path that reserves space
