@@ -14,7 +14,7 @@
  * that a crash in between never lets old data reappear past the end. */
 int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch)
 {
-	uint64_t old;
+	uint64_t old, end;
 	int rc = 0, prealloc;
 
 	if (size > VFS_MAX_FILE_SIZE)
@@ -23,12 +23,20 @@ int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch)
 	pthread_mutex_lock(&vn->m);
 	old = vn->rec.size;
 	prealloc = vn->rec.flags & MDS_F_PREALLOC;
+	end = prealloc ? vn_data_end(v, &vn->rec) : old;
 	pthread_mutex_unlock(&vn->m);
 	/* a truncate to the size or below drops what was preallocated past
 	 * it (ext4_setattr() truncates blocks past EOF then) */
-	if (prealloc && size <= old)
+	if (prealloc && size <= old) {
 		rc = vn_trim_prealloc(v, vn, size);
-	else if (old != size)
+	} else if (prealloc) {
+		/* growing: what lies past the size up to the preallocated
+		 * end is zeros put there on purpose and stays (ext4 keeps
+		 * it too); only past that end can bytes be stale (a growing
+		 * truncate cuts objects at the smaller of the two sizes) */
+		rc = v->d->truncate(v->dctx, vn->ino, &vn->rec.layout, end,
+				    end > size ? end : size);
+	} else if (old != size)
 		rc = v->d->truncate(v->dctx, vn->ino, &vn->rec.layout, old,
 				    size);
 	if (rc == 0) {
