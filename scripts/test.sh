@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Build and run every test: first a normal build (build/), then the whole
-# suite again under AddressSanitizer + UBSan (build-asan/), then each
+# suite again under AddressSanitizer + UBSan (build-asan/), then the unit
+# tests under ThreadSanitizer (build-tsan/; suppressions, each explained,
+# in tests/tsan.supp; about a minute and a half on two cores), then each
 # libFuzzer harness for 60 s (build-fuzz/, clang; scripts/fuzz.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,5 +15,8 @@ bash "$top/scripts/build.sh" "$top/build-asan" -DCRUSHFS_SANITIZE=ON
 (cd "$top/build-asan" && ASAN_OPTIONS=detect_leaks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --output-on-failure -j 2)
+
+bash "$top/scripts/build.sh" "$top/build-tsan" -DCRUSHFS_TSAN=ON
+(cd "$top/build-tsan" && ctest --output-on-failure -j 2 -R 'unit/')
 
 bash "$top/scripts/fuzz.sh" 60
