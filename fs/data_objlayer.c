@@ -50,6 +50,17 @@ static int ol_locate_cb(void *ctx, const char *name, struct ol_placement *p)
 	return ol_locate(ctx, name, p);
 }
 
+static int ol_obj_stat_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
+			  uint64_t objectno, uint64_t *size,
+			  struct timespec *mtime)
+{
+	char name[64];
+
+	(void)l;
+	ol_object_name(ino, objectno, name, sizeof(name));
+	return ol_obj_stat_mtime(ctx, name, size, mtime);
+}
+
 const struct vfs_data_ops vfs_objlayer_ops = {
 	.write = ol_write_cb,
 	.read = ol_read_cb,
@@ -59,5 +70,6 @@ const struct vfs_data_ops vfs_objlayer_ops = {
 	.space = ol_space_cb,
 	.default_layout = ol_layout_cb,
 	.locate = ol_locate_cb,
+	.obj_stat = ol_obj_stat_cb,
 };
 

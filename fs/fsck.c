@@ -8,17 +8,20 @@
  *     so that the later passes skip them);
  *  2. entries: an entry naming a missing inode, or living in something
  *     that is not a directory, is removed;
- *  3. inodes: link counts are recounted from the entries (directories:
+ *  3. sizes: a file whose writeable range was open when the daemon died
+ *     gets the size its objects show, as the next mount would give it
+ *     (wrange.c, CephFS's file recovery);
+ *  4. inodes: link counts are recounted from the entries (directories:
  *     2 + subdirectories), directory parent pointers follow their entry;
  *     an inode no entry names is purged when its link count says it was
  *     unlinked, else given a name in /lost+found;
- *  4. objects: an object named after an inode that is not a file, or past
+ *  5. objects: an object named after an inode that is not a file, or past
  *     the end of its file, is removed; one that holds bytes past the end
  *     is trimmed (a size that never reached the store before a crash); the
  *     copies of every object are scrubbed against the authoritative one
  *     (ol_scrub_object) - a kill in the middle of a replicated write
  *     leaves copies that differ;
- *  5. the cluster underneath (cfs_cluster_check): usage accounting against
+ *  6. the cluster underneath (cfs_cluster_check): usage accounting against
  *     the disk, stray files, objects filed under the wrong PG.
  * Metadata repairs are committed as one batch per pass, synced.
  */
@@ -34,12 +37,15 @@
 #include "ol_scan.h"
 #include "osdsim.h"
 #include "util.h"
+#include "wrange_i.h"
 
 struct fent {
 	uint64_t ino;
 	struct mds_inode rec;
 	uint32_t links, subdirs;
 	uint64_t trim_bound; /* objects seen past the end: truncate to size */
+	uint64_t keep_to;    /* its size could not be recovered: objects
+			      * below this are left alone */
 	int used;
 	int changed;
 };
@@ -164,7 +170,9 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 	int rc = 0;
 
 	if (S_ISREG(rec->mode))
-		rc = ol_remove(f->ol, rec->ino, &rec->layout, rec->size);
+		rc = ol_remove(f->ol, rec->ino, &rec->layout,
+			       rec->max_size > rec->size ? rec->max_size :
+							   rec->size);
 	if (rc == 0) {
 		/* whatever the record says: leave nothing behind */
 		struct mds_inode all = *rec;
@@ -273,7 +281,69 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 	return 0;
 }
 
-/* ---- pass 3: inodes ---- */
+/* ---- pass 3: sizes ---- */
+
+struct probe_ctx {
+	objlayer *ol;
+	uint64_t ino;
+};
+
+static int probe_stat(void *arg, uint64_t objectno, uint64_t *size,
+		      struct timespec *mtime)
+{
+	struct probe_ctx *c = arg;
+	char name[64];
+
+	ol_object_name(c->ino, objectno, name, sizeof(name));
+	return ol_obj_stat_mtime(c->ol, name, size, mtime);
+}
+
+static void recover_sizes(struct fck *f)
+{
+	for (size_t i = 0; i < f->cap; i++) {
+		struct fent *e = &f->tab[i];
+		struct probe_ctx c = { f->ol, e->ino };
+		struct timespec mt;
+		uint64_t from, to, end;
+		int rc;
+
+		if (e->used != 1 || !wr_unrecorded(&e->rec, &from, &to))
+			continue;
+		if (!ol_layout_valid(&e->rec.layout))
+			continue; /* pass 5 says so */
+		rc = wr_probe(&e->rec.layout, from, to, probe_stat, &c, &end,
+			      &mt);
+		if (rc) {
+			say(f, "inode %" PRIx64 ": probing its objects past "
+			    "byte %" PRIu64 " failed: %s; they are left alone",
+			    e->ino, from, cfs_strerror(rc));
+			f->r->errors++;
+			e->keep_to = to;
+			continue;
+		}
+		if (end > e->rec.size) {
+			f->r->beyond_eof++;
+			say(f, "inode %" PRIx64 ": %" PRIu64 " bytes written "
+			    "past its recorded size %" PRIu64 " before a crash"
+			    "%s",
+			    e->ino, end - e->rec.size, e->rec.size,
+			    f->repair ? ": size recovered" : "");
+			e->rec.size = end;
+			if (mt.tv_sec > e->rec.mtime.tv_sec ||
+			    (mt.tv_sec == e->rec.mtime.tv_sec &&
+			     mt.tv_nsec > e->rec.mtime.tv_nsec))
+				e->rec.mtime = mt;
+			if (f->repair)
+				f->r->repaired++;
+		}
+		e->rec.wr_first = e->rec.max_size = 0;
+		/* pass 4 may write the record again, with this in it */
+		if (f->repair)
+			mds_put_inode(f->b, &e->rec);
+	}
+}
+
+/* ---- pass 4: inodes ---- */
 
 static int lost_found(struct fck *f, uint64_t *ino)
 {
@@ -397,7 +467,7 @@ static int check_inodes(struct fck *f)
 	return 0;
 }
 
-/* ---- pass 4: objects ---- */
+/* ---- pass 5: objects ---- */
 
 static int collect_obj(const char *name, void *arg)
 {
@@ -470,7 +540,7 @@ static void check_objects(struct fck *f)
 	}
 	for (size_t i = 0; i < f->nobjs; i++) {
 		const char *name = f->objs[i];
-		uint64_t ino, objno, osize = 0;
+		uint64_t ino, objno, osize = 0, lim;
 		struct fent *e;
 
 		f->r->objects++;
@@ -491,8 +561,12 @@ static void check_objects(struct fck *f)
 			}
 			continue;
 		}
+		/* a size that could not be recovered: hands off the objects
+		 * up to where the data may reach */
+		lim = e && e->keep_to > e->rec.size ? e->keep_to :
+		      e ? e->rec.size : 0;
 		if (!e || !S_ISREG(e->rec.mode) ||
-		    objno >= ol_object_count(&e->rec.layout, e->rec.size)) {
+		    objno >= ol_object_count(&e->rec.layout, lim)) {
 			ol_obj_stat(f->ol, name, &osize);
 			f->r->orphan_objects++;
 			f->r->orphan_bytes += osize;
@@ -515,8 +589,7 @@ static void check_objects(struct fck *f)
 		}
 		scrub(f, name);
 		if (ol_obj_stat(f->ol, name, &osize) == 0 &&
-		    osize > ol_object_bytes(&e->rec.layout, objno,
-					    e->rec.size)) {
+		    osize > ol_object_bytes(&e->rec.layout, objno, lim)) {
 			uint64_t sc = e->rec.layout.stripe_count;
 			uint64_t bound = (objno / sc + 1) * sc *
 					 e->rec.layout.object_size;
@@ -525,7 +598,7 @@ static void check_objects(struct fck *f)
 			say(f, "object %s: %" PRIu64 " bytes, the file's size "
 			    "leaves it %" PRIu64 "%s",
 			    name, osize,
-			    ol_object_bytes(&e->rec.layout, objno, e->rec.size),
+			    ol_object_bytes(&e->rec.layout, objno, lim),
 			    f->repair ? ": trimmed" : "");
 			if (bound > e->trim_bound)
 				e->trim_bound = bound;
@@ -539,7 +612,8 @@ static void check_objects(struct fck *f)
 		if (e->used != 1 || !e->trim_bound)
 			continue;
 		rc = ol_truncate(f->ol, e->ino, &e->rec.layout, e->trim_bound,
-				 e->rec.size);
+				 e->keep_to > e->rec.size ? e->keep_to :
+							    e->rec.size);
 		if (rc) {
 			say(f, "inode %" PRIx64 ": trimming failed: %s", e->ino,
 			    cfs_strerror(rc));
@@ -550,7 +624,7 @@ static void check_objects(struct fck *f)
 	}
 }
 
-/* ---- pass 5: the cluster ---- */
+/* ---- pass 6: the cluster ---- */
 
 static void cluster_msg(const char *line, void *arg)
 {
@@ -610,6 +684,8 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 		}
 		if (rc == 0)
 			rc = mds_list_dentries(f.m, dentry_cb, &f);
+		if (rc == 0)
+			recover_sizes(&f);
 		if (rc == 0)
 			rc = check_inodes(&f);
 		if (rc == 0)

@@ -4,8 +4,10 @@
  * Every namespace change is built as one kv batch and committed before
  * the in-memory records are updated, so a failed commit changes nothing
  * and a crash leaves either the old or the new state (STYLE.md 9, issue 4).
- * The data path never writes the store: sizes and times are updated in
- * memory and written back on flush/fsync/release and by vfs_flush_all().
+ * The data path writes the store only to commit a larger writeable range
+ * before a write extends a file past it (wrange.c); sizes and times are
+ * updated in memory and written back on flush/fsync/release and by
+ * vfs_flush_all().
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +19,7 @@
 
 #include "util.h"
 #include "vfs_i.h"
+#include "wrange_i.h"
 
 #define VFS_LINK_MAX 65000
 /* Files may not end past this offset (ext4's s_maxbytes is smaller). */
@@ -182,8 +185,9 @@ static int purge_orphan(uint64_t ino, void *arg)
 	}
 	if (rc)
 		return rc;
-	/* The record may still show the link count from before the unlink:
-	 * the orphan mark alone says the inode is dead. */
+	/* A store written before unlinks committed the link count 0 with
+	 * the orphan mark may still show the old count: the orphan mark
+	 * alone says the inode is dead. */
 	cfs_log(CFS_LOG_INFO, "purging inode %llx, unlinked before a crash",
 		(unsigned long long)ino);
 	vn_purge_rec(v, &rec, 0);
@@ -280,21 +284,6 @@ void vfs_free(vfs *v)
 int vfs_flush_all(vfs *v, int sync)
 {
 	return itab_flush_all(v, sync);
-}
-
-void *vfs_data_ctx(vfs *v)
-{
-	return v->dctx;
-}
-
-const struct vfs_data_ops *vfs_data(vfs *v)
-{
-	return v->d;
-}
-
-mds *vfs_mds(vfs *v)
-{
-	return v->m;
 }
 
 void vfs_counts(vfs *v, uint64_t *cached, uint64_t *lookups)
@@ -413,7 +402,9 @@ int vfs_stat_inode(vfs *v, uint64_t ino, struct mds_inode *out)
 }
 
 /* Change the size of a regular file: objects first, then the record, so
- * that a crash in between never lets old data reappear past the end. */
+ * that a crash in between never lets old data reappear past the end.
+ * Growing clears what objects may hold past the old end (wrange.c), so
+ * the new range reads as zeros. */
 static int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch)
 {
 	uint64_t old;
@@ -424,8 +415,13 @@ static int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch)
 	pthread_rwlock_wrlock(&vn->io);
 	pthread_mutex_lock(&vn->m);
 	old = vn->rec.size;
+	/* from here the committed size may be the smaller one */
+	if (size < vn->dsize)
+		vn->dsize = size;
 	pthread_mutex_unlock(&vn->m);
-	if (old != size)
+	if (size > old)
+		rc = wr_clear_past(v, vn, old);
+	else if (old != size)
 		rc = v->d->truncate(v->dctx, vn->ino, &vn->rec.layout, old,
 				    size);
 	if (rc == 0) {
@@ -870,17 +866,12 @@ static int remove_name(vfs *v, uint64_t parent, const char *name, int dir)
 	r = vn->rec;
 	pr = dv->rec;
 	now(&t);
+	/* The entry, the link count (0 for the last name) and the orphan
+	 * mark go in one batch: a record in the store never shows a link
+	 * count its entries do not have, and an inode loaded in the window
+	 * before the purge deletes its records is seen as dead (vn_get). */
 	mds_del_dentry(b, parent, name);
-	if (!dir && r.nlink <= 1) {
-		/* The last name of a file: the orphan mark is what counts
-		 * (a crash before the purge finishes it at the next mount);
-		 * the record itself goes with the purge, unwritten. */
-		r.nlink = 0;
-		r.ctime = t;
-		mds_put_orphan(b, r.ino);
-	} else {
-		drop_link(b, &r, &t);
-	}
+	drop_link(b, &r, &t);
 	pr.mtime = pr.ctime = t;
 	if (dir) {
 		if (pr.nlink > 2)
@@ -1213,6 +1204,8 @@ static int open_vnode(vfs *v, struct vnode *vn, int flags, vfs_file **out)
 	}
 	f->vn = vn;
 	f->flags = flags;
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		wr_open(vn);
 	handle_add(v, &f->h, 0);
 	*out = f;
 	return 0;
@@ -1265,17 +1258,11 @@ int vfs_create(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	return rc;
 }
 
-uint64_t vfs_file_ino(const vfs_file *f)
-{
-	return f->vn->ino;
-}
-
 int vfs_file_attr_changed(vfs_file *f)
 {
-	int c = f->attr_changed;
-
-	f->attr_changed = 0;
-	return c;
+	/* set by kill_privs() under the record mutex, read here by the
+	 * thread that replies to the write: one atomic exchange */
+	return __atomic_exchange_n(&f->attr_changed, 0, __ATOMIC_ACQ_REL);
 }
 
 ssize_t vfs_read(vfs *v, vfs_file *f, uint64_t off, void *buf, size_t len)
@@ -1330,7 +1317,7 @@ static int kill_privs(vfs *v, const struct vfs_cred *c, vfs_file *f)
 		now(&vn->rec.ctime);
 		vn->dirty = 1;
 		rc = vn_persist_locked(v, vn, 0);
-		f->attr_changed = 1;
+		__atomic_store_n(&f->attr_changed, 1, __ATOMIC_RELEASE);
 	}
 	if (rc == 0 && !f->privs_killed) {
 		if ((vn->rec.flags & MDS_F_XATTRS) &&
@@ -1355,7 +1342,7 @@ ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
 		  uint64_t off, const void *buf, size_t len)
 {
 	struct vnode *vn = f->vn;
-	int append = f->flags & O_APPEND;
+	int append = f->flags & O_APPEND, excl = append != 0;
 	ssize_t n;
 
 	if ((f->flags & O_ACCMODE) == O_RDONLY)
@@ -1382,6 +1369,10 @@ ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
 		n = -EFBIG;
 		goto out;
 	}
+	/* the committed writeable range must cover the bytes first */
+	n = wr_prepare(v, vn, off, off + len, &excl);
+	if (n)
+		goto out;
 	n = v->d->write(v->dctx, vn->ino, &vn->rec.layout, off, buf, len);
 	if (n > 0) {
 		pthread_mutex_lock(&vn->m);
@@ -1434,6 +1425,8 @@ int vfs_release(vfs *v, vfs_file *f)
 	int rc = vfs_flush(v, f);
 
 	handle_del(v, &f->h);
+	if ((f->flags & O_ACCMODE) != O_RDONLY)
+		wr_release(v, f->vn);
 	vn_close(v, f->vn);
 	free(f);
 	return rc;

@@ -54,6 +54,12 @@ struct vfs_data_ops {
 	int (*space)(void *ctx, struct ol_space *s);
 	void (*default_layout)(void *ctx, struct ol_layout *l);
 	int (*locate)(void *ctx, const char *objname, struct ol_placement *p);
+	/* Size and mtime of object `objectno` of a file, -ENOENT when it
+	 * does not exist: the probe of a file whose size must be recovered
+	 * after a crash (wrange.c). */
+	int (*obj_stat)(void *ctx, uint64_t ino, const struct ol_layout *l,
+			uint64_t objectno, uint64_t *size,
+			struct timespec *mtime);
 };
 extern const struct vfs_data_ops vfs_objlayer_ops;
 
@@ -142,9 +148,9 @@ ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
 int vfs_flush(vfs *v, vfs_file *f);
 int vfs_fsync(vfs *v, vfs_file *f, int datasync);
 int vfs_release(vfs *v, vfs_file *f);
-uint64_t vfs_file_ino(const vfs_file *f);
 /* 1 (once) when a write through f changed the inode's mode (setuid
- * cleared): the kernel's cached attributes must be dropped. */
+ * cleared): the kernel's cached attributes must be dropped.  Safe
+ * against concurrent writes through f. */
 int vfs_file_attr_changed(vfs_file *f);
 
 /* ---- directories ---- */
@@ -179,9 +185,6 @@ int vfs_resolve(vfs *v, const char *path, uint64_t *ino);
 int vfs_stat_inode(vfs *v, uint64_t ino, struct mds_inode *out);
 /* Cached inodes and the sum of their lookup counts (tests). */
 void vfs_counts(vfs *v, uint64_t *cached, uint64_t *lookups);
-void *vfs_data_ctx(vfs *v);
-const struct vfs_data_ops *vfs_data(vfs *v);
-mds *vfs_mds(vfs *v);
 
 /* Virtual xattrs (vxattr.c): "crushfs.layout[.field]" and
  * "crushfs.placement".  Return -ENODATA when name is not one of them. */

@@ -82,7 +82,12 @@ int ol_truncate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	if (new_size >= old_size)
 		return 0; /* growing: the new bytes are a hole */
 	n = ol_object_count(l, old_size);
-	for (uint64_t o = 0; o < n; o++) {
+	/* Objects of the object sets wholly before new_size keep every
+	 * byte: start at the set holding new_size (a file of period bytes
+	 * per set). */
+	for (uint64_t o = new_size / ((uint64_t)l->object_size *
+				      l->stripe_count) * l->stripe_count;
+	     o < n; o++) {
 		uint64_t was = ol_object_bytes(l, o, old_size);
 		uint64_t now = ol_object_bytes(l, o, new_size);
 		int e;
