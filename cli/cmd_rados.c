@@ -319,7 +319,7 @@ int ccmd_rados_bench(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct bench b;
 	uint64_t total = 1ULL << 30, obj = 4ULL << 20;
-	int threads = 1, cleanup = 1, dosync = 1, r = 0;
+	int threads = 1, cleanup = 1, dosync = 1, r = 0, started;
 	const char *mode = NULL, *prefix = "benchmark_data";
 	pthread_t th[64];
 	double t0, t1, mbps;
@@ -373,9 +373,13 @@ int ccmd_rados_bench(struct cmd_ctx *ctx, int argc, char **argv)
 			b.buf[k] = (char)(k * 2654435761u >> 13);
 	}
 	t0 = secs();
-	for (int i = 0; i < threads; i++)
-		pthread_create(&th[i], NULL, bench_worker, &b);
-	for (int i = 0; i < threads; i++)
+	/* as many workers as can start; none: this thread does the work */
+	for (started = 0; started < threads; started++)
+		if (pthread_create(&th[started], NULL, bench_worker, &b) != 0)
+			break;
+	if (started == 0)
+		bench_worker(&b);
+	for (int i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 	if (b.write && dosync)
 		sync();
