@@ -374,8 +374,9 @@ static void release_locked(vfs *v, struct vnode *vn)
 		dead = vn->rec.nlink == 0;
 		/* Nothing is open: a writeable range left open (a handle
 		 * the kernel never released) closes with the size - unless
-		 * a failed probe left it for the next load to retry. */
-		if (!dead && !vn->stale_to &&
+		 * a failed probe left it for the next load to retry, or
+		 * this is a read-only view that never probed. */
+		if (!dead && !vn->stale_to && !v->opts.readonly &&
 		    (vn->rec.wr_first || vn->rec.max_size)) {
 			vn->rec.wr_first = vn->rec.max_size = 0;
 			vn->dirty = 1;
@@ -559,7 +560,7 @@ void itab_destroy(vfs *v)
 				vn_free(vn);
 				continue;
 			}
-			if (!vn->stale_to &&
+			if (!vn->stale_to && !v->opts.readonly &&
 			    (vn->rec.wr_first || vn->rec.max_size)) {
 				/* the mount is over: no write in flight */
 				vn->rec.wr_first = vn->rec.max_size = 0;

@@ -1396,6 +1396,46 @@ static void test_crash_recovers_size(void **state)
 	assert_int_equal(vfs_release(f->v, fh), 0);
 }
 
+/* Tools that read the metadata alone (locate: no data store, read-only)
+ * cannot probe: they show the recorded size and leave the range for the
+ * next mount to recover. */
+static void test_readonly_view_keeps_range(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "ro");
+	struct vfs_opts ro = { .readonly = 1, .noatime = 1 };
+	struct mds_inode r;
+	struct stat st;
+	vfs_file *fh;
+	vfs *v2;
+
+	assert_int_equal(vfs_open(f->v, a, O_WRONLY, &fh), 0);
+	assert_int_equal(vfs_write(f->v, NULL, fh, 0, "written", 7), 7);
+	assert_int_equal(vfs_new(f->m, NULL, NULL, &ro, &v2), 0);
+	assert_int_equal(vfs_getattr(v2, a, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	vfs_free(v2);
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_int_equal(r.size, 0);
+	assert_int_equal(r.max_size, 4 << 20);
+	/* a read-only mount probes, and leaves the store alone */
+	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, &ro, &v2), 0);
+	assert_int_equal(vfs_getattr(v2, a, &st), 0);
+	assert_int_equal(st.st_size, 7);
+	vfs_free(v2);
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_int_equal(r.size, 0);
+	assert_int_equal(r.max_size, 4 << 20);
+	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, NULL, &v2), 0);
+	assert_int_equal(vfs_getattr(v2, a, &st), 0);
+	assert_int_equal(st.st_size, 7);
+	vfs_free(v2);
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_int_equal(r.size, 7);
+	assert_int_equal(r.max_size, 0);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+}
+
 /* The range grows in steps (Locker::calc_new_max_size): a 9 MiB copy
  * commits it twice, not once per write. */
 static void test_max_size_steps(void **state)
@@ -1705,6 +1745,7 @@ int main(void)
 		BOTH(test_readonly),
 		BOTH(test_lazy_size_persist),
 		BOTH(test_crash_recovers_size),
+		BOTH(test_readonly_view_keeps_range),
 		BOTH(test_max_size_steps),
 		BOTH(test_crash_sparse_probe_bounded),
 		BOTH(test_crash_probe_fails),
