@@ -1350,11 +1350,23 @@ static void test_crash_recovers_size(void **state)
 	uint64_t a = mkfile(f, 1, "f");
 	static char data[65536], buf[5 << 16];
 	struct mds_inode r;
+	struct vfs_entry e;
 	struct stat st, in;
 	vfs_file *fh, *h2;
 	vfs *v2;
 
 	memset(data, 'x', sizeof(data));
+	/* a created file comes with one object set of range: its first
+	 * writes need no commit */
+	assert_int_equal(vfs_create(f->v, &f->cred, 1, "new", 0644, O_WRONLY,
+				    &e, &fh), 0);
+	assert_int_equal(mds_get_inode(f->m, e.ino, &r), 0);
+	assert_int_equal(r.max_size, 4 << 20);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	vfs_forget(f->v, e.ino, 1);
+	assert_int_equal(vfs_flush_all(f->v, 0), 0);
+	assert_int_equal(mds_get_inode(f->m, e.ino, &r), 0);
+	assert_int_equal(r.max_size, 0);
 	assert_int_equal(vfs_open(f->v, a, O_RDWR, &fh), 0);
 	assert_int_equal(vfs_write(f->v, NULL, fh, 0, data, sizeof(data)),
 			 (ssize_t)sizeof(data));
