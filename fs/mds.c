@@ -8,7 +8,8 @@
  *   "Cversion"               format version, u32 LE (MDS_FORMAT)
  *   "Cfsid"                  the cluster fsid (text) this metadata belongs to
  *   "Cnextino"               first inode number not yet reserved, u64 LE
- *   'I' ino                  inode record (MDS_INODE_REC_LEN bytes, below)
+ *   'I' ino                  inode record (MDS_INODE_REC_LEN bytes, below);
+ *                            link count 0: dead, an orphan mark goes with it
  *   'D' parent name          directory entry -> child ino (u64 LE) + DT_* byte
  *   'S' ino                  symlink target (bytes, no NUL)
  *   'X' ino name             extended attribute value

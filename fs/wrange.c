@@ -26,6 +26,9 @@
  *    of the data found as the size (CephFS's choice: the bytes were
  *    written, so they are kept, as "file recovery" keeps them), and
  *    closes the range (wr_recover).
+ *    A file created to be opened starts with one object set of range,
+ *    committed with its creation (Server::handle_client_openc), so small
+ *    files cost no commit of their own.
  *  - The last writer's release closes the range; so does the unmount's
  *    write-back.  A clean unmount leaves nothing to probe.
  *
