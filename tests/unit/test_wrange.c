@@ -89,7 +89,7 @@ static uint64_t rnd(uint64_t *s)
 
 static void test_probe_layouts(void **state)
 {
-	static const uint32_t sus[] = { 4096, 65536, 1 << 20 };
+	static const uint32_t sus[] = { 65536, 131072, 1 << 20 };
 	uint64_t seed = 88172645463325252ULL;
 	struct pool *p = calloc(1, sizeof(*p));
 
