@@ -62,6 +62,7 @@ struct fck {
 	struct fent *tab;
 	size_t cap, n;
 	kv_batch *b;
+	int64_t ino_delta; /* inode records the repairs add (-: delete) */
 	char **objs;
 	size_t nobjs, objcap;
 };
@@ -163,6 +164,39 @@ static int commit_batch(struct fck *f)
 	return f->b ? rc : -ENOMEM;
 }
 
+/* Where a file's object bytes may end: its size, or its preallocated end
+ * (fallocate with KEEP_SIZE; vn_data_end() in the daemon). */
+static uint64_t data_end(struct fck *f, const struct mds_inode *rec)
+{
+	uint64_t end;
+
+	if (!(rec->flags & MDS_F_PREALLOC) ||
+	    mds_get_prealloc(f->m, rec->ino, &end) || end < rec->size)
+		return rec->size;
+	return end;
+}
+
+/* The inode count statfs reports against a count of the records. */
+static void check_count(struct fck *f)
+{
+	uint64_t stored, actual;
+	int rc = mds_recount_inodes(f->m, f->repair, &stored, &actual);
+
+	if (rc) {
+		say(f, "counting the inodes failed: %s", cfs_strerror(rc));
+		f->r->errors++;
+		return;
+	}
+	stored += (uint64_t)f->ino_delta; /* what the repairs changed */
+	if (stored == actual)
+		return;
+	f->r->count_drift++;
+	say(f, "inode count: %" PRIu64 " stored, %" PRIu64 " counted%s",
+	    stored, actual, fixed(f));
+	if (f->repair)
+		f->r->repaired++;
+}
+
 /* ---- pass 1: the orphan list ---- */
 
 static int purge(struct fck *f, const struct mds_inode *rec)
@@ -171,15 +205,18 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 
 	if (S_ISREG(rec->mode))
 		rc = ol_remove(f->ol, rec->ino, &rec->layout,
-			       rec->max_size > rec->size ? rec->max_size :
-							   rec->size);
+			       data_end(f, rec));
 	if (rc == 0) {
 		/* whatever the record says: leave nothing behind */
 		struct mds_inode all = *rec;
 
-		all.flags |= MDS_F_XATTRS;
+		all.flags |= MDS_F_XATTRS | MDS_F_PREALLOC;
 		mds_del_symlink(f->b, rec->ino);
-		rc = mds_del_inode_all(f->m, f->b, &all);
+		rc = mds_inode_exists(f->m, rec->ino);
+		if (rc > 0)
+			f->ino_delta--;
+		if (rc >= 0)
+			rc = mds_del_inode_all(f->m, f->b, &all);
 	}
 	if (rc) {
 		say(f, "inode %" PRIx64 ": purge failed: %s", rec->ino,
@@ -304,7 +341,7 @@ static void recover_sizes(struct fck *f)
 		struct fent *e = &f->tab[i];
 		struct probe_ctx c = { f->ol, e->ino };
 		struct timespec mt;
-		uint64_t from, to, end;
+		uint64_t from, to, end, pend;
 		int rc;
 
 		if (e->used != 1 || !wr_unrecorded(&e->rec, &from, &to))
@@ -320,6 +357,35 @@ static void recover_sizes(struct fck *f)
 			f->r->errors++;
 			e->keep_to = to;
 			continue;
+		}
+		pend = data_end(f, &e->rec);
+		if (end > e->rec.size && end <= pend) {
+			/* inside a preallocation: written or preallocated
+			 * bytes cannot be told apart; as the mount does
+			 * (wrange.c), keep the size, drop what is past it */
+			uint64_t reach = pend > to ? pend : to;
+
+			f->r->beyond_eof++;
+			say(f, "inode %" PRIx64 ": data past its recorded size "
+			    "%" PRIu64 " inside its preallocation after a "
+			    "crash%s", e->ino, e->rec.size,
+			    f->repair ? ": preallocation dropped" : "");
+			if (f->repair) {
+				rc = ol_truncate(f->ol, e->ino, &e->rec.layout,
+						 reach, e->rec.size);
+				if (rc) {
+					say(f, "inode %" PRIx64 ": cutting its "
+					    "objects failed: %s", e->ino,
+					    cfs_strerror(rc));
+					f->r->errors++;
+					e->keep_to = reach;
+					continue;
+				}
+				e->rec.flags &= ~MDS_F_PREALLOC;
+				mds_del_prealloc(f->b, e->ino);
+				f->r->repaired++;
+			}
+			end = e->rec.size;
 		}
 		if (end > e->rec.size) {
 			f->r->beyond_eof++;
@@ -371,6 +437,7 @@ static int lost_found(struct fck *f, uint64_t *ino)
 	rc = add_inode(&r, f);
 	if (rc)
 		return rc;
+	f->ino_delta++;
 	lf = find(f, r.ino);
 	lf->changed = 1;
 	lf->links = 1;
@@ -540,7 +607,7 @@ static void check_objects(struct fck *f)
 	}
 	for (size_t i = 0; i < f->nobjs; i++) {
 		const char *name = f->objs[i];
-		uint64_t ino, objno, osize = 0, lim;
+		uint64_t ino, objno, osize = 0, end;
 		struct fent *e;
 
 		f->r->objects++;
@@ -561,12 +628,14 @@ static void check_objects(struct fck *f)
 			}
 			continue;
 		}
-		/* a size that could not be recovered: hands off the objects
-		 * up to where the data may reach */
-		lim = e && e->keep_to > e->rec.size ? e->keep_to :
-		      e ? e->rec.size : 0;
+		/* objects may reach past the size up to a preallocated end,
+		 * and, for a size that could not be recovered, up to where
+		 * its writeable range reaches: hands off those */
+		end = e && S_ISREG(e->rec.mode) ? data_end(f, &e->rec) : 0;
+		if (e && e->keep_to > end)
+			end = e->keep_to;
 		if (!e || !S_ISREG(e->rec.mode) ||
-		    objno >= ol_object_count(&e->rec.layout, lim)) {
+		    objno >= ol_object_count(&e->rec.layout, end)) {
 			ol_obj_stat(f->ol, name, &osize);
 			f->r->orphan_objects++;
 			f->r->orphan_bytes += osize;
@@ -589,7 +658,7 @@ static void check_objects(struct fck *f)
 		}
 		scrub(f, name);
 		if (ol_obj_stat(f->ol, name, &osize) == 0 &&
-		    osize > ol_object_bytes(&e->rec.layout, objno, lim)) {
+		    osize > ol_object_bytes(&e->rec.layout, objno, end)) {
 			uint64_t sc = e->rec.layout.stripe_count;
 			uint64_t bound = (objno / sc + 1) * sc *
 					 e->rec.layout.object_size;
@@ -598,7 +667,7 @@ static void check_objects(struct fck *f)
 			say(f, "object %s: %" PRIu64 " bytes, the file's size "
 			    "leaves it %" PRIu64 "%s",
 			    name, osize,
-			    ol_object_bytes(&e->rec.layout, objno, lim),
+			    ol_object_bytes(&e->rec.layout, objno, end),
 			    f->repair ? ": trimmed" : "");
 			if (bound > e->trim_bound)
 				e->trim_bound = bound;
@@ -612,8 +681,8 @@ static void check_objects(struct fck *f)
 		if (e->used != 1 || !e->trim_bound)
 			continue;
 		rc = ol_truncate(f->ol, e->ino, &e->rec.layout, e->trim_bound,
-				 e->keep_to > e->rec.size ? e->keep_to :
-							    e->rec.size);
+				 e->keep_to > data_end(f, &e->rec) ?
+					 e->keep_to : data_end(f, &e->rec));
 		if (rc) {
 			say(f, "inode %" PRIx64 ": trimming failed: %s", e->ino,
 			    cfs_strerror(rc));
@@ -690,6 +759,8 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 			rc = check_inodes(&f);
 		if (rc == 0)
 			rc = commit_batch(&f);
+		if (rc == 0)
+			check_count(&f);
 		if (rc) {
 			say(&f, "checking the metadata failed: %s",
 			    cfs_strerror(rc));

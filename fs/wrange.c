@@ -33,16 +33,26 @@
  *    write-back.  A clean unmount leaves nothing to probe.
  *
  * In memory the stronger invariant holds: no object holds bytes past the
- * in-memory size (vn->rec.size) once no write is in flight.  Growing a
- * file (truncate-up) also clears the open range past the old size and
- * the tail of the last object set (wr_clear_past), so stale bytes left by
- * anything else cannot come back either.
+ * in-memory size (vn->rec.size) once no write is in flight, preallocated
+ * zeros aside (vfs_falloc.c).  Growing a file (truncate-up) also cuts
+ * whatever objects hold past the old end (ol_truncate walks the objects
+ * the index knows), so stale bytes left by anything else cannot come back
+ * either.
+ *
+ * Preallocation (fallocate with KEEP_SIZE) leaves objects holding zeros
+ * past the size, up to the preallocated end: there an object's size
+ * cannot tell written bytes from preallocated ones.  When the data found
+ * ends inside the preallocation, recovery keeps the recorded size and
+ * drops the preallocation past it instead (objects cut, then the record),
+ * since a later truncate-up keeps preallocated bytes and must not find
+ * unsynced writes there.  Data found past the preallocated end is
+ * adopted as usual.
  *
  * Durability: ranges are committed to RocksDB's WAL without fsync, like
  * every other metadata change of the data path; they survive a kill of
  * the daemon.  An operating-system crash can lose them (as it loses the
- * unsynced size), which wr_clear_past narrows to the bytes past the last
- * object set of the file.
+ * unsynced size); the truncate-up cut still keeps such bytes from showing
+ * in a grown range.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -182,9 +192,9 @@ int wr_recover(vfs *v, struct mds_inode *rec, uint64_t *stale_to)
 	struct mds_inode r = *rec;
 	struct stat_ctx c = { v, rec->ino, &r.layout };
 	struct timespec mt;
-	uint64_t from, to, end;
+	uint64_t from, to, end, pend;
 	kv_batch *b;
-	int rc;
+	int rc, drop = 0;
 
 	*stale_to = 0;
 	if (!wr_unrecorded(rec, &from, &to))
@@ -202,6 +212,36 @@ int wr_recover(vfs *v, struct mds_inode *rec, uint64_t *stale_to)
 			cfs_strerror(rc));
 		*stale_to = to;
 		return 0;
+	}
+	pend = (r.flags & MDS_F_PREALLOC) ? vn_data_end(v, &r) : r.size;
+	if (end > r.size && end <= pend) {
+		/* inside the preallocation: written or preallocated bytes
+		 * cannot be told apart.  Keep the size, drop what lies past
+		 * it (a truncate-up keeps preallocated bytes). */
+		if (!v->opts.readonly) {
+			uint64_t reach = pend > to ? pend : to;
+
+			rc = v->d->truncate(v->dctx, r.ino, &r.layout, reach,
+					    r.size);
+			if (rc) {
+				cfs_log(CFS_LOG_ERR,
+					"inode %llx: cutting its objects past "
+					"byte %llu after a crash: %s",
+					(unsigned long long)r.ino,
+					(unsigned long long)r.size,
+					cfs_strerror(rc));
+				*stale_to = reach;
+				return 0;
+			}
+			cfs_log(CFS_LOG_INFO,
+				"inode %llx: preallocation past byte %llu "
+				"dropped after a crash (unsynced writes into "
+				"it cannot be told from its zeros)",
+				(unsigned long long)r.ino,
+				(unsigned long long)r.size);
+			drop = 1;
+		}
+		end = r.size;
 	}
 	if (end > r.size) {
 		cfs_log(CFS_LOG_INFO,
@@ -225,6 +265,10 @@ int wr_recover(vfs *v, struct mds_inode *rec, uint64_t *stale_to)
 	b = kv_batch_new();
 	if (!b)
 		return -ENOMEM;
+	if (drop) {
+		r.flags &= ~MDS_F_PREALLOC;
+		mds_del_prealloc(b, r.ino);
+	}
 	mds_put_inode(b, &r);
 	rc = kv_batch_commit(v->db, b, 0);
 	kv_batch_free(b);
@@ -338,22 +382,6 @@ int wr_prepare(vfs *v, struct vnode *vn, uint64_t off, uint64_t end,
 	if (rc == 0 && !ok)
 		rc = grant(v, vn, off, end);
 	return rc;
-}
-
-int wr_clear_past(vfs *v, struct vnode *vn, uint64_t old)
-{
-	uint64_t bound;
-
-	pthread_mutex_lock(&vn->m);
-	/* the tail of the last object set, the open range, a failed probe's
-	 * stale bytes */
-	bound = round_up(old, period(&vn->rec.layout));
-	if (vn->rec.max_size > bound)
-		bound = vn->rec.max_size;
-	if (vn->stale_to > bound)
-		bound = vn->stale_to;
-	pthread_mutex_unlock(&vn->m);
-	return clear_to(v, vn, bound);
 }
 
 void wr_open(struct vnode *vn)

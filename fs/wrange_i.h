@@ -57,11 +57,6 @@ int wr_recover(vfs *v, struct mds_inode *rec, uint64_t *stale_to);
 int wr_prepare(vfs *v, struct vnode *vn, uint64_t off, uint64_t end,
 	       int *excl);
 
-/* Before a truncate from old up to a larger size (vn->io exclusive):
- * clear whatever objects hold past old (bounded by the open writeable
- * range), so the new range reads as zeros. */
-int wr_clear_past(vfs *v, struct vnode *vn, uint64_t old);
-
 /* A handle that may write was opened / is being released: the last
  * writer's release closes the writeable range (written back lazily with
  * the size it now matches, as CephFS drops a client's range with its

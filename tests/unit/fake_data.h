@@ -33,9 +33,12 @@ struct fake_store {
 	struct fake_chunk *head;
 	/* bytes still writable; UINT64_MAX = unlimited */
 	uint64_t budget;
-	int writes, reads, truncates, removes, syncs, stats;
+	int writes, reads, truncates, removes, syncs, fallocs, stats;
 	int stat_err; /* obj_stat fails with it when set */
-	uint64_t last_removed_ino;
+	uint64_t last_removed_ino, last_removed_size;
+	uint64_t last_trunc_old, last_trunc_new;
+	int last_falloc_mode;
+	uint64_t last_falloc_off, last_falloc_len;
 	/* called by remove (outside the store's lock) before the data goes */
 	void (*on_remove)(uint64_t ino, void *arg);
 	void *on_remove_arg;
@@ -43,7 +46,8 @@ struct fake_store {
 };
 
 static struct fake_store fake = { .m = PTHREAD_MUTEX_INITIALIZER,
-				  .budget = UINT64_MAX };
+				  .budget = UINT64_MAX,
+				  .space_avail = UINT64_MAX };
 
 static struct fake_chunk *fake_find(uint64_t ino, uint64_t idx, int create)
 {
@@ -157,10 +161,13 @@ static void fake_drop(uint64_t ino, uint64_t from)
 static int fake_truncate(void *ctx, uint64_t ino, const struct ol_layout *l,
 			 uint64_t old_size, uint64_t new_size)
 {
-	(void)ctx, (void)l, (void)old_size;
+	(void)ctx, (void)l;
 	pthread_mutex_lock(&fake.m);
 	fake.truncates++;
-	fake_drop(ino, new_size);
+	fake.last_trunc_old = old_size;
+	fake.last_trunc_new = new_size;
+	/* ol_truncate's contract: what lies past the smaller size is cut */
+	fake_drop(ino, new_size < old_size ? new_size : old_size);
 	pthread_mutex_unlock(&fake.m);
 	return 0;
 }
@@ -174,6 +181,7 @@ static int fake_remove(void *ctx, uint64_t ino, const struct ol_layout *l,
 	pthread_mutex_lock(&fake.m);
 	fake.removes++;
 	fake.last_removed_ino = ino;
+	fake.last_removed_size = size;
 	fake_drop(ino, 0);
 	pthread_mutex_unlock(&fake.m);
 	return 0;
@@ -257,6 +265,44 @@ static int fake_obj_stat(void *ctx, uint64_t ino, const struct ol_layout *l,
 	return found ? 0 : -ENOENT;
 }
 
+/* ol_fallocate's contract in miniature: an allocation or zeroing takes
+ * len bytes of the budget (all or nothing: -ENOSPC), a punch or zeroing
+ * clears the bytes. */
+static int fake_fallocate(void *ctx, uint64_t ino, const struct ol_layout *l,
+			  uint64_t off, uint64_t len, enum ol_falloc_mode mode)
+{
+	(void)ctx, (void)l;
+	pthread_mutex_lock(&fake.m);
+	fake.fallocs++;
+	fake.last_falloc_mode = (int)mode;
+	fake.last_falloc_off = off;
+	fake.last_falloc_len = len;
+	if (mode != OL_FALLOC_PUNCH && fake.budget != UINT64_MAX) {
+		if (len > fake.budget) {
+			pthread_mutex_unlock(&fake.m);
+			return -ENOSPC;
+		}
+		fake.budget -= len;
+	}
+	for (uint64_t o = off; o < off + len;) {
+		size_t in = o % FAKE_CHUNK;
+		uint64_t n = FAKE_CHUNK - in;
+		struct fake_chunk *c =
+			fake_find(ino, o / FAKE_CHUNK, mode != OL_FALLOC_PUNCH);
+
+		if (n > off + len - o)
+			n = off + len - o;
+		if (c && mode != OL_FALLOC_ALLOCATE)
+			memset(c->data + in, 0, (size_t)n);
+		/* an allocation makes the objects hold the bytes */
+		if (c && mode != OL_FALLOC_PUNCH && c->len < in + n)
+			c->len = in + n;
+		o += n;
+	}
+	pthread_mutex_unlock(&fake.m);
+	return 0;
+}
+
 static const struct vfs_data_ops fake_ops = {
 	.write = fake_write,
 	.read = fake_read,
@@ -267,6 +313,7 @@ static const struct vfs_data_ops fake_ops = {
 	.default_layout = fake_layout,
 	.locate = fake_locate,
 	.obj_stat = fake_obj_stat,
+	.fallocate = fake_fallocate,
 };
 
 static void fake_reset(void)
@@ -280,9 +327,11 @@ static void fake_reset(void)
 		free(c);
 	}
 	fake.budget = UINT64_MAX;
+	fake.space_avail = UINT64_MAX;
 	fake.writes = fake.reads = fake.truncates = fake.removes = 0;
-	fake.syncs = fake.stats = fake.stat_err = 0;
-	fake.last_removed_ino = 0;
+	fake.syncs = fake.fallocs = fake.stats = fake.stat_err = 0;
+	fake.last_removed_ino = fake.last_removed_size = 0;
+	fake.last_trunc_old = fake.last_trunc_new = 0;
 	fake.on_remove = NULL;
 	fake.on_remove_arg = NULL;
 	pthread_mutex_unlock(&fake.m);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <linux/fs.h>
 #include <pthread.h>
 #include <sys/stat.h>
@@ -173,6 +174,15 @@ static int teardown(void **state)
 		vfs_counts(f->v, &cached, &lookups);
 		check_consistent(f);
 		assert_int_equal(mds_list_orphans(f->m, no_orphan_cb, NULL), 0);
+		{
+			/* the inode count statfs reports is exact */
+			uint64_t stored, actual;
+
+			assert_int_equal(mds_recount_inodes(f->m, 0, &stored,
+							    &actual),
+					 0);
+			assert_int_equal(stored, actual);
+		}
 		close_vfs(f);
 	}
 	kv_close(f->db);
@@ -1682,6 +1692,56 @@ static void test_crash_probe_fails(void **state)
 	cfs_log_set(NULL, CFS_LOG_WARN);
 }
 
+/* Preallocated zeros past the size (fallocate KEEP_SIZE) look like data
+ * to the probe.  Data found inside the preallocation cannot be told from
+ * it: the recorded size stays and the preallocation past it goes (a
+ * truncate-up would otherwise show unsynced writes); data past the
+ * preallocated end is adopted. */
+static void test_crash_with_prealloc(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "pre"), b = mkfile(f, 1, "pre2");
+	struct mds_inode r;
+	struct stat st, in;
+	char buf[128];
+	vfs_file *fh, *fh2, *h;
+	vfs *v2;
+
+	assert_int_equal(vfs_open(f->v, a, O_RDWR, &fh), 0);
+	assert_int_equal(vfs_write(f->v, NULL, fh, 0, "data", 4), 4);
+	assert_int_equal(vfs_fallocate(f->v, NULL, fh, FALLOC_FL_KEEP_SIZE, 0,
+				       1 << 20), 0);
+	assert_int_equal(vfs_flush_all(f->v, 0), 0);
+	assert_int_equal(vfs_write(f->v, NULL, fh, 4, "unsynced", 8), 8);
+	assert_int_equal(vfs_open(f->v, b, O_RDWR, &fh2), 0);
+	assert_int_equal(vfs_fallocate(f->v, NULL, fh2, FALLOC_FL_KEEP_SIZE, 0,
+				       65536), 0);
+	assert_int_equal(vfs_write(f->v, NULL, fh2, 100000, "tail", 4), 4);
+	/* "kill -9" */
+	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, NULL, &v2), 0);
+	assert_int_equal(vfs_getattr(v2, a, &st), 0);
+	assert_int_equal(st.st_size, 4);
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_int_equal(r.flags & MDS_F_PREALLOC, 0);
+	assert_int_equal(r.max_size, 0);
+	memset(&in, 0, sizeof(in));
+	in.st_size = 100;
+	assert_int_equal(vfs_setattr(v2, NULL, a, &in, VFS_SET_SIZE, NULL), 0);
+	assert_int_equal(vfs_open(v2, a, O_RDONLY, &h), 0);
+	memset(buf, 'q', sizeof(buf));
+	assert_int_equal(vfs_read(v2, h, 0, buf, sizeof(buf)), 100);
+	assert_memory_equal(buf, "data", 4);
+	for (int i = 4; i < 100; i++)
+		assert_int_equal(buf[i], 0);
+	assert_int_equal(vfs_release(v2, h), 0);
+	/* past the preallocated end: written data, adopted */
+	assert_int_equal(vfs_getattr(v2, b, &st), 0);
+	assert_int_equal(st.st_size, 100004);
+	vfs_free(v2);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	assert_int_equal(vfs_release(f->v, fh2), 0);
+}
+
 /* Growing a file clears what objects hold past its end (the open range,
  * the rest of its last object set), whatever put it there. */
 static void test_truncate_up_clears_past_end(void **state)
@@ -1881,6 +1941,7 @@ int main(void)
 		BOTH(test_max_size_steps),
 		BOTH(test_crash_sparse_probe_bounded),
 		BOTH(test_crash_probe_fails),
+		BOTH(test_crash_with_prealloc),
 		BOTH(test_truncate_up_clears_past_end),
 		BOTH(test_relatime),
 		BOTH(test_resolve_and_persistence),
