@@ -23,7 +23,7 @@ is covered by tests/integ/mount_*.sh, which need /dev/fuse.)
   crushfs: umount: /nonexistent: not a crushfs mount
   [1]
   $ crushfs umount
-  usage: crushfs [--cluster DIR] umount MNT
+  usage: crushfs [--cluster DIR] umount [--timeout S] MNT
   [1]
 
 Mount errors are one line and exit 1, before anything is created:
