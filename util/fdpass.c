@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -188,6 +189,7 @@ int cfs_write_watch(int fd, const void *buf, size_t len, int watch)
 {
 	struct stat st;
 	size_t n = 0, step;
+	int pipesz = 0;
 
 	if (watch < 0)
 		return cfs_write_full(fd, buf, len, -1);
@@ -195,17 +197,23 @@ int cfs_write_watch(int fd, const void *buf, size_t len, int watch)
 		return -errno;
 	/* A pipe that polls writable has a free page: a write of up to
 	 * PIPE_BUF bytes then completes without blocking, so a reader that
-	 * stops reading cannot hold us past the peer's hang-up.  Files take
-	 * big writes. */
+	 * stops reading cannot hold us past the peer's hang-up; an empty
+	 * pipe takes its whole capacity (pipe(7); fs/pipe.c fills a page
+	 * per slot).  Files take big writes. */
 	step = S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) ? (1u << 20) :
 							     PIPE_BUF;
+	if (S_ISFIFO(st.st_mode))
+		pipesz = fcntl(fd, F_GETPIPE_SZ);
 	while (n < len) {
 		size_t k = len - n < step ? len - n : step;
-		int rc = wait_ready(fd, POLLOUT, watch);
+		int rc = wait_ready(fd, POLLOUT, watch), used;
 		ssize_t w;
 
 		if (rc)
 			return rc;
+		if (pipesz > PIPE_BUF && ioctl(fd, FIONREAD, &used) == 0 &&
+		    used == 0)
+			k = len - n < (size_t)pipesz ? len - n : (size_t)pipesz;
 		w = write(fd, (const char *)buf + n, k);
 		if (w < 0) {
 			if (errno == EINTR || errno == EAGAIN)
