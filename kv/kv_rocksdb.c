@@ -201,7 +201,7 @@ static const struct kv_engine rocks_engine = {
 	.close = rocks_close,
 };
 
-int kv_open_rocksdb(const char *path, int create, kv **out)
+static int open_rocks(const char *path, int create, int rdonly, kv **out)
 {
 	struct kv_rocks *r = calloc(1, sizeof(*r));
 	char *err = NULL;
@@ -237,7 +237,10 @@ int kv_open_rocksdb(const char *path, int create, kv **out)
 	rocksdb_options_set_info_log_level(r->opts, 3 /* ERROR */);
 	rocksdb_options_set_paranoid_checks(r->opts, 1);
 	rocksdb_writeoptions_set_sync(r->wo_sync, 1);
-	r->db = rocksdb_open(r->opts, path, &err);
+	/* read-only: no LOCK taken, so a reader can look while a writer
+	 * elsewhere holds the store (it sees what was flushed) */
+	r->db = rdonly ? rocksdb_open_for_read_only(r->opts, path, 0, &err)
+		       : rocksdb_open(r->opts, path, &err);
 	if (err) {
 		rc = rocks_err("open", path, err);
 		goto err;
@@ -247,4 +250,14 @@ int kv_open_rocksdb(const char *path, int create, kv **out)
 err:
 	rocks_free(r);
 	return rc;
+}
+
+int kv_open_rocksdb(const char *path, int create, kv **out)
+{
+	return open_rocks(path, create, 0, out);
+}
+
+int kv_open_rocksdb_rdonly(const char *path, kv **out)
+{
+	return open_rocks(path, 0, 1, out);
 }

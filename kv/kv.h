@@ -26,6 +26,8 @@ typedef struct kv_batch kv_batch;
 /* Open (creating when `create`) a RocksDB store at path.  -ENOENT when the
  * store is missing and !create; CFS_ECORRUPT when it cannot be read. */
 int kv_open_rocksdb(const char *path, int create, kv **out);
+/* Open for reading only (no lock; writes fail). */
+int kv_open_rocksdb_rdonly(const char *path, kv **out);
 /* A fresh, empty in-memory store. */
 int kv_open_mem(kv **out);
 void kv_close(kv *db);
