@@ -122,9 +122,12 @@ int cmd_umount(struct cli_ctx *ctx, int argc, char **argv)
 		if (rc < 0)
 			return 1;
 		if (rc) {
-			if (cli_parse_double(ctx, "--timeout", v, &o.timeout))
-				return 1;
-			if (!(o.timeout >= 0 && o.timeout <= 1e9))
+			char *end;
+
+			errno = 0;
+			o.timeout = strtod(v, &end);
+			if (end == v || *end || errno ||
+			    !(o.timeout >= 0 && o.timeout <= 1e9))
 				return cli_err(ctx, "--timeout: '%s' is not a "
 					       "number of seconds", v);
 		} else if (argv[i][0] == '-' && argv[i][1]) {

@@ -26,7 +26,7 @@ is covered by tests/integ/mount_*.sh, which need /dev/fuse.)
   usage: crushfs [--cluster DIR] umount [--timeout S] MNT
   [1]
   $ crushfs umount --timeout abc m
-  crushfs: umount: --timeout: 'abc' is not a number
+  crushfs: umount: --timeout: 'abc' is not a number of seconds
   [1]
   $ crushfs umount --timeout -1 m
   crushfs: umount: --timeout: '-1' is not a number of seconds
