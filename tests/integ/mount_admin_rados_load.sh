@@ -15,6 +15,32 @@ mkcluster "$CL" --osd-size 512M --pg-num 32
 C=("$CRUSHFS" --cluster "$CL")
 mount_fg "$CL" "$M"
 
+# First, alone: a partial overwrite and a truncate of a file right after
+# an OSD of its object's acting set went out, then again after it came
+# back.  Each change rebuilds the new acting member's copy; it must do so
+# before it changes any copy (the load below found writes that changed
+# the primary first and then took its new version, not yet in the index,
+# for damage: "copy has an unknown newer version", PG_DAMAGED).
+head -c 1048576 /dev/urandom >"$T/f0"
+cp "$T/f0" "$M/f0"
+obj=$(printf '%x.00000000' "$(stat -c %i "$M/f0")")
+act=$("${C[@]}" osd map "$obj" | sed -E 's/.*acting \(\[([0-9,]+)\].*/\1/')
+last=${act##*,}
+"${C[@]}" osd out "$last" >/dev/null || fail "osd out $last"
+printf XYZ | dd of="$M/f0" bs=1 seek=100 conv=notrunc status=none
+truncate -s 500000 "$M/f0"
+"${C[@]}" osd in "$last" >/dev/null || fail "osd in $last"
+printf ABC | dd of="$M/f0" bs=1 seek=200 conv=notrunc status=none
+py "
+d = bytearray(open('$T/f0', 'rb').read()[:500000])
+d[100:103] = b'XYZ'; d[200:203] = b'ABC'
+import sys; sys.exit(0 if open('$M/f0', 'rb').read() == bytes(d) else 1)" ||
+	fail "f0 after writes across osd out/in"
+grep ERROR "$MLOG" && fail "a write across osd out/in called good copies damaged"
+"${C[@]}" status | grep -Eq 'PG_DAMAGED|inconsistent|scrub error' &&
+	fail "health after writes across osd out/in: $("${C[@]}" status)"
+ok "writes across osd out/in of $obj (acting $act): no copy called damaged"
+
 # The writer: files of 64 KiB .. 3 MiB whose bytes follow from their name
 # and generation; it keeps at most 12 files, overwrites in place, appends,
 # removes; stops when $T/stop exists and leaves $T/expect (name gen size).
