@@ -50,6 +50,12 @@ static int ol_locate_cb(void *ctx, const char *name, struct ol_placement *p)
 	return ol_locate(ctx, name, p);
 }
 
+static int ol_fallocate_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
+			   uint64_t off, uint64_t len, enum ol_falloc_mode mode)
+{
+	return ol_fallocate(ctx, ino, l, off, len, mode);
+}
+
 const struct vfs_data_ops vfs_objlayer_ops = {
 	.write = ol_write_cb,
 	.read = ol_read_cb,
@@ -59,5 +65,6 @@ const struct vfs_data_ops vfs_objlayer_ops = {
 	.space = ol_space_cb,
 	.default_layout = ol_layout_cb,
 	.locate = ol_locate_cb,
+	.fallocate = ol_fallocate_cb,
 };
 

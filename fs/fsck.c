@@ -56,6 +56,7 @@ struct fck {
 	struct fent *tab;
 	size_t cap, n;
 	kv_batch *b;
+	int64_t ino_delta; /* inode records the repairs add (-: delete) */
 	char **objs;
 	size_t nobjs, objcap;
 };
@@ -157,6 +158,39 @@ static int commit_batch(struct fck *f)
 	return f->b ? rc : -ENOMEM;
 }
 
+/* Where a file's object bytes may end: its size, or its preallocated end
+ * (fallocate with KEEP_SIZE; vn_data_end() in the daemon). */
+static uint64_t data_end(struct fck *f, const struct mds_inode *rec)
+{
+	uint64_t end;
+
+	if (!(rec->flags & MDS_F_PREALLOC) ||
+	    mds_get_prealloc(f->m, rec->ino, &end) || end < rec->size)
+		return rec->size;
+	return end;
+}
+
+/* The inode count statfs reports against a count of the records. */
+static void check_count(struct fck *f)
+{
+	uint64_t stored, actual;
+	int rc = mds_recount_inodes(f->m, f->repair, &stored, &actual);
+
+	if (rc) {
+		say(f, "counting the inodes failed: %s", cfs_strerror(rc));
+		f->r->errors++;
+		return;
+	}
+	stored += (uint64_t)f->ino_delta; /* what the repairs changed */
+	if (stored == actual)
+		return;
+	f->r->count_drift++;
+	say(f, "inode count: %" PRIu64 " stored, %" PRIu64 " counted%s",
+	    stored, actual, fixed(f));
+	if (f->repair)
+		f->r->repaired++;
+}
+
 /* ---- pass 1: the orphan list ---- */
 
 static int purge(struct fck *f, const struct mds_inode *rec)
@@ -164,14 +198,19 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 	int rc = 0;
 
 	if (S_ISREG(rec->mode))
-		rc = ol_remove(f->ol, rec->ino, &rec->layout, rec->size);
+		rc = ol_remove(f->ol, rec->ino, &rec->layout,
+			       data_end(f, rec));
 	if (rc == 0) {
 		/* whatever the record says: leave nothing behind */
 		struct mds_inode all = *rec;
 
-		all.flags |= MDS_F_XATTRS;
+		all.flags |= MDS_F_XATTRS | MDS_F_PREALLOC;
 		mds_del_symlink(f->b, rec->ino);
-		rc = mds_del_inode_all(f->m, f->b, &all);
+		rc = mds_inode_exists(f->m, rec->ino);
+		if (rc > 0)
+			f->ino_delta--;
+		if (rc >= 0)
+			rc = mds_del_inode_all(f->m, f->b, &all);
 	}
 	if (rc) {
 		say(f, "inode %" PRIx64 ": purge failed: %s", rec->ino,
@@ -301,6 +340,7 @@ static int lost_found(struct fck *f, uint64_t *ino)
 	rc = add_inode(&r, f);
 	if (rc)
 		return rc;
+	f->ino_delta++;
 	lf = find(f, r.ino);
 	lf->changed = 1;
 	lf->links = 1;
@@ -470,7 +510,7 @@ static void check_objects(struct fck *f)
 	}
 	for (size_t i = 0; i < f->nobjs; i++) {
 		const char *name = f->objs[i];
-		uint64_t ino, objno, osize = 0;
+		uint64_t ino, objno, osize = 0, end;
 		struct fent *e;
 
 		f->r->objects++;
@@ -491,8 +531,10 @@ static void check_objects(struct fck *f)
 			}
 			continue;
 		}
+		/* objects may reach past the size up to a preallocated end */
+		end = e && S_ISREG(e->rec.mode) ? data_end(f, &e->rec) : 0;
 		if (!e || !S_ISREG(e->rec.mode) ||
-		    objno >= ol_object_count(&e->rec.layout, e->rec.size)) {
+		    objno >= ol_object_count(&e->rec.layout, end)) {
 			ol_obj_stat(f->ol, name, &osize);
 			f->r->orphan_objects++;
 			f->r->orphan_bytes += osize;
@@ -515,8 +557,7 @@ static void check_objects(struct fck *f)
 		}
 		scrub(f, name);
 		if (ol_obj_stat(f->ol, name, &osize) == 0 &&
-		    osize > ol_object_bytes(&e->rec.layout, objno,
-					    e->rec.size)) {
+		    osize > ol_object_bytes(&e->rec.layout, objno, end)) {
 			uint64_t sc = e->rec.layout.stripe_count;
 			uint64_t bound = (objno / sc + 1) * sc *
 					 e->rec.layout.object_size;
@@ -525,7 +566,7 @@ static void check_objects(struct fck *f)
 			say(f, "object %s: %" PRIu64 " bytes, the file's size "
 			    "leaves it %" PRIu64 "%s",
 			    name, osize,
-			    ol_object_bytes(&e->rec.layout, objno, e->rec.size),
+			    ol_object_bytes(&e->rec.layout, objno, end),
 			    f->repair ? ": trimmed" : "");
 			if (bound > e->trim_bound)
 				e->trim_bound = bound;
@@ -539,7 +580,7 @@ static void check_objects(struct fck *f)
 		if (e->used != 1 || !e->trim_bound)
 			continue;
 		rc = ol_truncate(f->ol, e->ino, &e->rec.layout, e->trim_bound,
-				 e->rec.size);
+				 data_end(f, &e->rec));
 		if (rc) {
 			say(f, "inode %" PRIx64 ": trimming failed: %s", e->ino,
 			    cfs_strerror(rc));
@@ -614,6 +655,8 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 			rc = check_inodes(&f);
 		if (rc == 0)
 			rc = commit_batch(&f);
+		if (rc == 0)
+			check_count(&f);
 		if (rc) {
 			say(&f, "checking the metadata failed: %s",
 			    cfs_strerror(rc));
