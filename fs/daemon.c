@@ -1,7 +1,7 @@
 /*
  * daemon.c - `crushfs mount`: option parsing, daemonizing, opening the
- * cluster and the metadata, the FUSE session loop, a clean shutdown; and
- * `crushfs umount`.
+ * cluster and the metadata, the FUSE session loop, a clean shutdown
+ * (`crushfs umount` is umount.c).
  *
  * Startup is done by the process that will serve the mount (the child
  * when daemonizing): RocksDB and the object layer start threads, which do
@@ -13,7 +13,9 @@
  * SIGINT/SIGTERM: the session loop ends, the kernel mount goes, pending
  * sizes are written, unlinked-but-open files are purged, the admin socket
  * closes, then the metadata store and the cluster.  Everything is freed,
- * so leak checkers see a clean exit.
+ * so leak checkers see a clean exit.  `crushfs umount` (umount.c) waits
+ * for all of it, so each step is logged: it shows the last one while it
+ * waits.
  */
 #define FUSE_USE_VERSION 314
 #include <errno.h>
@@ -26,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -437,8 +438,15 @@ static void teardown(struct fsd *d)
 	/* Commands in progress on the socket use the metadata: let them
 	 * finish first. */
 	asok_stop(d->asok);
-	/* After the kernel let go: unlinked files go, sizes persist. */
+	/* After the kernel let go: unlinked files go, sizes persist.
+	 * `crushfs umount` shows the last of these lines while it waits. */
+	if (d->v)
+		cfs_log(CFS_LOG_INFO, "writing back sizes, purging unlinked "
+			"files");
 	vfs_free(d->v);
+	if (d->db)
+		cfs_log(CFS_LOG_INFO, "closing the metadata store and the "
+			"cluster");
 	mds_close(d->m);
 	kv_close(d->db);
 	if (d->ol)
@@ -721,134 +729,4 @@ int fs_mount(const struct fs_mount_opts *o)
 		waitpid(pid, NULL, 0);
 		return 1;
 	}
-}
-
-/* ---- umount ---- */
-
-static void unescape(char *s)
-{
-	char *o = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] &&
-		    s[3]) {
-			*o++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) |
-				      (s[3] - '0'));
-			s += 4;
-		} else {
-			*o++ = *s++;
-		}
-	}
-	*o = '\0';
-}
-
-/* The cluster directory of the crushfs mount at mnt (its fsname). */
-static int find_mount(const char *mnt, char *dir, size_t len)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int rc = -EINVAL;
-
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		char *fields[12], *save = NULL, *t, *sep;
-		int n = 0;
-
-		/* id parent maj:min root mountpoint opts [tags] - type src */
-		for (t = strtok_r(line, " \n", &save); t && n < 12;
-		     t = strtok_r(NULL, " \n", &save))
-			fields[n++] = t;
-		if (n < 7)
-			continue;
-		unescape(fields[4]);
-		if (strcmp(fields[4], mnt))
-			continue;
-		sep = NULL;
-		for (int i = 5; i < n - 2; i++)
-			if (!strcmp(fields[i], "-")) {
-				sep = fields[i + 1];
-				if (strcmp(sep, "fuse.crushfs"))
-					sep = NULL;
-				else {
-					unescape(fields[i + 2]);
-					snprintf(dir, len, "%s", fields[i + 2]);
-				}
-				break;
-			}
-		rc = sep ? 0 : -EINVAL; /* the last mount there wins */
-	}
-	free(line);
-	fclose(f);
-	return rc;
-}
-
-int fs_umount(const char *mountpoint, char *err, size_t errlen)
-{
-	char mnt[2 * PATH_MAX + 2], dir[PATH_MAX], *buf = NULL;
-	char *argv[] = { "__mountinfo", NULL };
-	size_t blen = 0;
-	long pid = 0;
-	int status, rc;
-	FILE *out;
-
-	if (!realpath(mountpoint, mnt)) {
-		/* A dead daemon's mount cannot be resolved (ENOTCONN). */
-		if (mountpoint[0] == '/') {
-			snprintf(mnt, sizeof(mnt), "%s", mountpoint);
-		} else {
-			char cwd[PATH_MAX];
-
-			if (!getcwd(cwd, sizeof(cwd)))
-				return -errno;
-			snprintf(mnt, sizeof(mnt), "%s/%s", cwd, mountpoint);
-		}
-		while (strlen(mnt) > 1 && mnt[strlen(mnt) - 1] == '/')
-			mnt[strlen(mnt) - 1] = '\0';
-	}
-	if (find_mount(mnt, dir, sizeof(dir)) != 0) {
-		snprintf(err, errlen, "%s: not a crushfs mount", mountpoint);
-		return -EINVAL;
-	}
-	out = open_memstream(&buf, &blen);
-	if (out) {
-		if (fs_admin_call(dir, 1, argv, out, NULL, &status) == 0 &&
-		    status == 0) {
-			fflush(out);
-			if (strchr(buf, '\n'))
-				pid = atol(strchr(buf, '\n') + 1);
-		}
-		fclose(out);
-		free(buf);
-	}
-	if (geteuid() == 0) {
-		rc = umount2(mnt, 0) == 0 ? 0 : -errno;
-	} else {
-		pid_t c = fork();
-
-		if (c == 0) {
-			execlp("fusermount3", "fusermount3", "-u", mnt,
-			       (char *)NULL);
-			_exit(127);
-		}
-		rc = -ECHILD;
-		if (c > 0 && waitpid(c, &status, 0) == c)
-			rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ?
-				     0 :
-				     -EPERM;
-	}
-	if (rc) {
-		snprintf(err, errlen, "%s: cannot unmount: %s", mountpoint,
-			 rc == -EBUSY ? "target is busy" : cfs_strerror(rc));
-		return rc;
-	}
-	/* Wait for the daemon to finish writing back and let the cluster
-	 * go, so that the next command finds it free. */
-	for (int i = 0; pid > 0 && i < 1200; i++) {
-		if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-			break;
-		usleep(50000);
-	}
-	return 0;
 }

@@ -23,7 +23,22 @@ is covered by tests/integ/mount_*.sh, which need /dev/fuse.)
   crushfs: umount: /nonexistent: not a crushfs mount
   [1]
   $ crushfs umount
-  usage: crushfs [--cluster DIR] umount MNT
+  usage: crushfs [--cluster DIR] umount [--timeout S] MNT
+  [1]
+  $ crushfs umount --timeout abc m
+  crushfs: umount: --timeout: 'abc' is not a number of seconds
+  [1]
+  $ crushfs umount --timeout -1 m
+  crushfs: umount: --timeout: '-1' is not a number of seconds
+  [1]
+  $ crushfs umount --timeout
+  crushfs: umount: --timeout: missing value
+  [1]
+  $ crushfs umount --bogus m
+  crushfs: umount: unknown option '--bogus'
+  [1]
+  $ crushfs umount --timeout 1 /nonexistent
+  crushfs: umount: /nonexistent: not a crushfs mount
   [1]
 
 Mount errors are one line and exit 1, before anything is created:
