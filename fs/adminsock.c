@@ -7,6 +7,9 @@
  *   request:  "CFSA" argc cwdlen cwd {len arg}*argc
  *   response: "CFSR" status outlen out errlen err
  * The built-in command "__mountinfo" answers "MOUNTPOINT\nPID\n".
+ * The magic may carry two descriptors (SCM_RIGHTS): the client's stdin
+ * and stdout, which a command such as `rados put NAME -` reads or writes
+ * directly (out/err stay buffered and come back with the response).
  *
  * Each connection runs in a thread of its own with a private working
  * directory (unshare(CLONE_FS)), the client's, so relative paths in
@@ -155,10 +158,12 @@ static int recv_str(int fd, char **out, uint32_t max, uint32_t *lenp)
 }
 
 /*
- * One request, from its magic to its last argument.  Split out of serve()
- * so that tests/fuzz/fuzz_adminsock.c runs exactly this code.  Bytes past
- * the request are left unread.  A NUL inside cwd or an argument is refused:
- * the commands see C strings, which would silently cut it short.
+ * One request, from its magic (and the descriptors it carries) to its last
+ * argument.  Split out of serve() so that tests/fuzz/fuzz_adminsock.c runs
+ * exactly this code.  Bytes past the request are left unread.  A NUL
+ * inside cwd or an argument is refused: the commands see C strings, which
+ * would silently cut it short.  On error nothing is kept (descriptors
+ * closed).
  */
 int asok_read_request(int fd, struct asok_req *req)
 {
@@ -167,19 +172,21 @@ int asok_read_request(int fd, struct asok_req *req)
 	int rc;
 
 	memset(req, 0, sizeof(*req));
-	rc = read_all(fd, magic, 4);
+	/* the magic may carry the client's stdin and stdout */
+	rc = cfs_recv_fds(fd, magic, 4, req->fds, &req->nfds,
+			  CFS_MAX_PASSED_FDS);
 	if (rc)
 		return rc;
 	if (memcmp(magic, "CFSA", 4))
-		return -EPROTO;
-	rc = recv_u32(fd, &req->argc);
-	if (rc)
-		return rc;
-	if (req->argc == 0 || req->argc > MAX_ARGS) {
+		rc = -EPROTO;
+	if (!rc)
+		rc = recv_u32(fd, &req->argc);
+	if (!rc && (req->argc == 0 || req->argc > MAX_ARGS)) {
 		req->argc = 0;
-		return -EPROTO;
+		rc = -EPROTO;
 	}
-	rc = recv_str(fd, &req->cwd, 4096, &len);
+	if (!rc)
+		rc = recv_str(fd, &req->cwd, 4096, &len);
 	if (!rc && strlen(req->cwd) != len)
 		rc = -EPROTO;
 	if (!rc) {
@@ -204,6 +211,8 @@ void asok_req_free(struct asok_req *req)
 			free(req->argv[i]);
 	free(req->argv);
 	free(req->cwd);
+	for (int k = 0; k < req->nfds; k++)
+		close(req->fds[k]);
 	memset(req, 0, sizeof(*req));
 }
 
@@ -222,8 +231,9 @@ static void serve(struct asok *a, int fd)
 	char *obuf = NULL, *ebuf = NULL;
 	size_t olen = 0, elen = 0;
 	uint32_t argc = 0, i;
-	int status = 1, rc;
+	int status = 1, rc, *fds, nfds;
 	FILE *out = NULL, *err = NULL;
+	struct fs_admin_io io = { NULL, NULL, -1, -1, fd };
 	struct timeval tv = { 30, 0 };
 
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -232,6 +242,12 @@ static void serve(struct asok *a, int fd)
 	argc = req.argc;
 	argv = req.argv;
 	cwd = req.cwd;
+	fds = req.fds;
+	nfds = req.nfds;
+	if (nfds == 2) { /* stdin, stdout */
+		io.in_fd = fds[0];
+		io.out_fd = fds[1];
+	}
 	out = open_memstream(&obuf, &olen);
 	err = open_memstream(&ebuf, &elen);
 	if (!out || !err)
@@ -255,8 +271,10 @@ static void serve(struct asok *a, int fd)
 						      "%s%s", i ? " " : "",
 						      argv[i]);
 			cfs_log(CFS_LOG_INFO, "admin socket: %s", line);
+			io.out = out;
+			io.err = err;
 			status = d->admin(d->c, d->ol, &d->meta, (int)argc,
-					  argv, out, err, d->admin_arg);
+					  argv, &io, d->admin_arg);
 		}
 	}
 	fclose(out);
@@ -273,6 +291,9 @@ static void serve(struct asok *a, int fd)
 		rc = send_u32(fd, (uint32_t)elen);
 	if (rc == 0)
 		rc = write_all(fd, ebuf, elen);
+	if (rc)
+		cfs_log(CFS_LOG_INFO, "admin socket: %s: the client left "
+			"before the answer (%s)", argv[0], cfs_strerror(rc));
 out:
 	if (out)
 		fclose(out);
@@ -285,6 +306,8 @@ out:
 			free(argv[i]);
 	free(argv);
 	free(cwd);
+	for (int k = 0; k < nfds; k++)
+		close(fds[k]);
 }
 
 static void *conn_thread(void *arg)
@@ -421,6 +444,9 @@ void asok_stop(struct asok *a)
 	close(a->lfd);
 	/* Let commands in progress finish: they use the cluster. */
 	pthread_mutex_lock(&a->lock);
+	if (a->active)
+		cfs_log(CFS_LOG_INFO, "waiting for %d admin socket command(s) "
+			"to finish", a->active);
 	while (a->active)
 		pthread_cond_wait(&a->idle, &a->lock);
 	pthread_mutex_unlock(&a->lock);
@@ -436,10 +462,18 @@ void asok_stop(struct asok *a)
 int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
 		  FILE *out, FILE *err, int *status)
 {
+	return fs_admin_call_io(cluster_dir, argc, argv, -1, -1, out, err,
+				status);
+}
+
+int fs_admin_call_io(const char *cluster_dir, int argc, char *const *argv,
+		     int in_fd, int out_fd, FILE *out, FILE *err, int *status)
+{
 	char path[4096], cwd[4096], magic[4], *o = NULL, *e = NULL;
 	struct sockaddr_un sa;
 	uint32_t st = 1, olen = 0, elen = 0;
-	int fd, dirfd, rc;
+	int fd, dirfd, rc, pass[2] = { in_fd, out_fd }, npass = 0;
+	int closed = -1;
 
 	fs_admin_path(cluster_dir, path, sizeof(path));
 	rc = sock_addr(path, &sa, &dirfd);
@@ -459,7 +493,19 @@ int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
 	}
 	if (!getcwd(cwd, sizeof(cwd)))
 		strcpy(cwd, "/");
-	rc = write_all(fd, "CFSA", 4);
+	if (in_fd >= 0 || out_fd >= 0) {
+		/* A closed stdin/stdout goes as a descriptor that refuses
+		 * I/O (O_PATH: EBADF), as the local command would see. */
+		for (int k = 0; k < 2; k++) {
+			if (pass[k] >= 0 && fcntl(pass[k], F_GETFD) >= 0)
+				continue;
+			if (closed < 0)
+				closed = open("/", O_PATH | O_CLOEXEC);
+			pass[k] = closed;
+		}
+		npass = pass[0] >= 0 && pass[1] >= 0 ? 2 : 0;
+	}
+	rc = cfs_send_fds(fd, "CFSA", 4, pass, npass);
 	if (rc == 0)
 		rc = send_u32(fd, (uint32_t)argc);
 	if (rc == 0)
@@ -494,6 +540,8 @@ int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
 	free(e);
 out:
 	close(fd);
+	if (closed >= 0)
+		close(closed);
 out_dir:
 	if (dirfd >= 0)
 		close(dirfd);

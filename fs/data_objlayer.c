@@ -50,13 +50,30 @@ static int ol_locate_cb(void *ctx, const char *name, struct ol_placement *p)
 	return ol_locate(ctx, name, p);
 }
 
+static int ol_obj_stat_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
+			  uint64_t objectno, uint64_t *size,
+			  struct timespec *mtime)
+{
+	char name[64];
+
+	(void)l;
+	ol_object_name(ino, objectno, name, sizeof(name));
+	return ol_obj_stat_mtime(ctx, name, size, mtime);
+}
+
 static int ol_fallocate_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
 			   uint64_t off, uint64_t len, enum ol_falloc_mode mode)
 {
 	return ol_fallocate(ctx, ino, l, off, len, mode);
 }
 
+static int ol_allocated_cb(void *ctx, uint64_t ino, uint64_t *bytes)
+{
+	return ol_file_bytes(ctx, ino, bytes);
+}
+
 const struct vfs_data_ops vfs_objlayer_ops = {
+	.allocated = ol_allocated_cb,
 	.write = ol_write_cb,
 	.read = ol_read_cb,
 	.truncate = ol_truncate_cb,
@@ -65,6 +82,7 @@ const struct vfs_data_ops vfs_objlayer_ops = {
 	.space = ol_space_cb,
 	.default_layout = ol_layout_cb,
 	.locate = ol_locate_cb,
+	.obj_stat = ol_obj_stat_cb,
 	.fallocate = ol_fallocate_cb,
 };
 

@@ -10,6 +10,7 @@
 #include "fs.h"
 #include "kv.h"
 #include "mds.h"
+#include "util.h"
 #include "vfs.h"
 
 struct fs_meta {
@@ -56,11 +57,14 @@ void fsd_after_init(struct fsd *d);
 /* adminsock.c */
 int asok_start(struct fsd *d, struct asok **out);
 void asok_stop(struct asok *a);
-/* One admin request as the server reads it: "CFSA" argc cwd args. */
+/* One admin request as the server reads it: "CFSA" argc cwd args, and
+ * the descriptors the magic carried (asok_req_free closes them). */
 struct asok_req {
 	uint32_t argc;
 	char *cwd;
 	char **argv; /* argc entries and a NULL */
+	int fds[CFS_MAX_PASSED_FDS];
+	int nfds;
 };
 int asok_read_request(int fd, struct asok_req *req);
 void asok_req_free(struct asok_req *req);

@@ -54,9 +54,17 @@ struct vfs_data_ops {
 	int (*space)(void *ctx, struct ol_space *s);
 	void (*default_layout)(void *ctx, struct ol_layout *l);
 	int (*locate)(void *ctx, const char *objname, struct ol_placement *p);
+	/* Size and mtime of object `objectno` of a file, -ENOENT when it
+	 * does not exist: the probe of a file whose size must be recovered
+	 * after a crash (wrange.c). */
+	int (*obj_stat)(void *ctx, uint64_t ino, const struct ol_layout *l,
+			uint64_t objectno, uint64_t *size,
+			struct timespec *mtime);
 	/* ol_fallocate's contract */
 	int (*fallocate)(void *ctx, uint64_t ino, const struct ol_layout *l,
 			 uint64_t off, uint64_t len, enum ol_falloc_mode mode);
+	/* bytes the file's objects hold (ol_file_bytes); NULL: size */
+	int (*allocated)(void *ctx, uint64_t ino, uint64_t *bytes);
 };
 extern const struct vfs_data_ops vfs_objlayer_ops;
 
@@ -95,6 +103,9 @@ int vfs_lookup(vfs *v, uint64_t parent, const char *name,
 	       struct vfs_entry *e);
 void vfs_forget(vfs *v, uint64_t ino, uint64_t nlookup);
 int vfs_getattr(vfs *v, uint64_t ino, struct stat *st);
+/* st_blocks of a regular file from what its objects hold, not its size
+ * (a sparse file's du is its data), as a local filesystem reports it. */
+void vfs_fill_blocks(vfs *v, struct stat *st);
 /* to_set: VFS_SET_* bits; st supplies the values; the result in out. */
 #define VFS_SET_MODE (1 << 0)
 #define VFS_SET_UID (1 << 1)
@@ -145,7 +156,6 @@ ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
 int vfs_flush(vfs *v, vfs_file *f);
 int vfs_fsync(vfs *v, vfs_file *f, int datasync);
 int vfs_release(vfs *v, vfs_file *f);
-uint64_t vfs_file_ino(const vfs_file *f);
 /* fallocate(2) (vfs_falloc.c).  mode: 0, FALLOC_FL_KEEP_SIZE,
  * FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, FALLOC_FL_ZERO_RANGE with or
  * without KEEP_SIZE (the modes FUSE passes); others -EOPNOTSUPP.  Space is
@@ -154,7 +164,8 @@ uint64_t vfs_file_ino(const vfs_file *f);
 int vfs_fallocate(vfs *v, const struct vfs_cred *c, vfs_file *f, int mode,
 		  uint64_t off, uint64_t len);
 /* 1 (once) when a write through f changed the inode's mode (setuid
- * cleared): the kernel's cached attributes must be dropped. */
+ * cleared): the kernel's cached attributes must be dropped.  Safe
+ * against concurrent writes through f. */
 int vfs_file_attr_changed(vfs_file *f);
 
 /* ---- directories ---- */
@@ -194,9 +205,6 @@ int vfs_resolve(vfs *v, const char *path, uint64_t *ino);
 int vfs_stat_inode(vfs *v, uint64_t ino, struct mds_inode *out);
 /* Cached inodes and the sum of their lookup counts (tests). */
 void vfs_counts(vfs *v, uint64_t *cached, uint64_t *lookups);
-void *vfs_data_ctx(vfs *v);
-const struct vfs_data_ops *vfs_data(vfs *v);
-mds *vfs_mds(vfs *v);
 
 /* Virtual xattrs (vxattr.c): "crushfs.layout[.field]" and
  * "crushfs.placement".  Return -ENODATA when name is not one of them. */

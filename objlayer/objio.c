@@ -214,6 +214,30 @@ int ol_recover_copy(objlayer *ol, const struct objop *op, const char *name,
 	return r;
 }
 
+/*
+ * The start of a change to the acting set t (cfs_pg_lock held): holders
+ * outside it miss the change (noted first), every target becomes a
+ * holder, and the intent with a new version goes to the index before any
+ * copy is touched.  next->size is set by the caller; next->version here.
+ */
+static int begin_change(objlayer *ol, const struct objop *op,
+			const char *name, const int *t, int nt,
+			struct cfs_objinfo *next)
+{
+	int h[256], nh = cfs_pg_holders(ol->c, op->ps, h, 256), r = 0;
+
+	for (int i = 0; i < nh && !r; i++)
+		if (!in_set(t, nt, h[i]))
+			r = cfs_pg_mark_missing(ol->c, op->ps, h[i], name);
+	for (int i = 0; i < nt && !r; i++)
+		r = ol_ensure_holder(ol, op->ps, t[i]);
+	if (!r)
+		next->version = cfs_index_next_version(ol->c, &r);
+	if (!r)
+		r = cfs_index_intent(ol->c, name, next);
+	return r;
+}
+
 enum { ACT_WRITE, ACT_RECOVER, ACT_FRESH };
 
 /*
@@ -229,9 +253,10 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	int t[CFS_MAX_REP], nt, act[CFS_MAX_REP] = { 0 };
 	int failed[CFS_MAX_REP] = { 0 }, cand[CFS_MAX_REP + 256], nc;
 	uint64_t resv[CFS_MAX_REP] = { 0 };
-	int h[256], nh, r = 0, fo, exists, nok = 0;
+	int r = 0, fo, exists, nok = 0;
 	struct cfs_objinfo oi = { 0, 0 }, next;
 	int full = flags & F_FULL;
+	int rec[CFS_MAX_REP] = { 0 };
 
 	if ((r = check_name(name)))
 		return r;
@@ -268,7 +293,6 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 		r = -ENOSPC;
 		goto unlock_state;
 	}
-	nc = candidates(ol, &op, name, cand, &nh);
 	/* what each acting copy needs before it can take the change */
 	for (int i = 0; i < nt; i++) {
 		int holder = cfs_pg_is_holder(c, op.ps, t[i]);
@@ -325,29 +349,23 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 			goto unlock_state;
 		}
 	}
-	/* holders outside the acting set miss this write: note it first */
-	nh = cfs_pg_holders(c, op.ps, h, 256);
-	for (int i = 0; i < nh && !r; i++)
-		if (!in_set(t, nt, h[i]))
-			r = cfs_pg_mark_missing(c, op.ps, h[i], name);
-	for (int i = 0; i < nt && !r; i++)
-		r = ol_ensure_holder(ol, op.ps, t[i]);
-	if (!r) {
-		next.version = cfs_index_next_version(c, &r);
-		if (!r)
-			r = cfs_index_intent(c, name, &next);
-	}
+	r = begin_change(ol, &op, name, t, nt, &next);
 	if (r)
 		goto unreserve_state;
 	cfs_pg_unlock(c, op.ps);
 
+	/* Rebuild the copies that need it before any copy changes: a source
+	 * this write already changed holds the new version, which the index
+	 * does not name yet, and would be taken for a damaged copy. */
+	for (int i = 0; i < nt; i++)
+		if (act[i] == ACT_RECOVER)
+			rec[i] = ol_recover_copy(ol, &op, name, &oi, t[i], cand,
+						 nc);
 	/* the data, then each copy's record */
 	for (int i = 0; i < nt; i++) {
 		cfs_obj *o;
-		int e = 0;
+		int e = rec[i];
 
-		if (act[i] == ACT_RECOVER)
-			e = ol_recover_copy(ol, &op, name, &oi, t[i], cand, nc);
 		if (!e)
 			e = cfs_obj_open(c, t[i], op.ps, name, CFS_OBJ_CREATE,
 					 &o);
@@ -618,8 +636,9 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 	cfs_cluster *c = ol->c;
 	struct objop op;
 	pthread_rwlock_t *lk;
-	int h[256], nh, r = 0, nok = 0, cand[CFS_MAX_REP + 256], nc;
+	int r = 0, nok = 0, cand[CFS_MAX_REP + 256], nc;
 	int t[CFS_MAX_REP], nt, act[CFS_MAX_REP] = { 0 };
+	int rec[CFS_MAX_REP] = { 0 };
 	uint64_t resv[CFS_MAX_REP] = { 0 };
 	struct cfs_objinfo oi, next;
 
@@ -683,27 +702,21 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 			goto unreserve;
 		}
 	}
-	nh = cfs_pg_holders(c, op.ps, h, 256);
-	for (int i = 0; i < nh && !r; i++)
-		if (!in_set(t, nt, h[i]))
-			r = cfs_pg_mark_missing(c, op.ps, h[i], name);
-	for (int i = 0; i < nt && !r; i++)
-		r = ol_ensure_holder(ol, op.ps, t[i]);
 	next.size = size;
-	if (!r)
-		next.version = cfs_index_next_version(c, &r);
-	if (!r)
-		r = cfs_index_intent(c, name, &next);
+	r = begin_change(ol, &op, name, t, nt, &next);
 	if (r)
 		goto unreserve;
 	nc = candidates(ol, &op, name, cand, NULL);
 	cfs_pg_unlock(c, op.ps);
+	/* rebuild first, as obj_write does: no source may be cut yet */
+	for (int i = 0; i < nt; i++)
+		if (act[i] == ACT_RECOVER)
+			rec[i] = ol_recover_copy(ol, &op, name, &oi, t[i], cand,
+						 nc);
 	for (int i = 0; i < nt; i++) {
 		cfs_obj *o;
-		int e = 0;
+		int e = rec[i];
 
-		if (act[i] == ACT_RECOVER)
-			e = ol_recover_copy(ol, &op, name, &oi, t[i], cand, nc);
 		cfs_osd_unreserve(c, t[i], resv[i]);
 		resv[i] = 0;
 		if (!e)

@@ -50,7 +50,7 @@ static void check(const struct asok_req *q, const uint8_t *data, size_t size)
 	size_t n = 8;
 
 	if (q->argc < 1 || q->argc > MAX_ARGS || !q->cwd || !q->argv ||
-	    q->argv[q->argc] || strlen(q->cwd) > 4096)
+	    q->argv[q->argc] || strlen(q->cwd) > 4096 || q->nfds)
 		die("request outside the protocol's limits");
 	for (uint32_t i = 0; i < q->argc; i++)
 		if (!q->argv[i] || strlen(q->argv[i]) > MAX_ARG)
@@ -103,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r == 0) {
 		check(&q, data, size);
 		asok_req_free(&q);
-	} else if (q.argv || q.cwd || q.argc) {
+	} else if (q.argv || q.cwd || q.argc || q.nfds) {
 		die("a refused request left memory behind");
 	} else if (r != -EPROTO && r != -EPIPE && r != -E2BIG &&
 		   r != -ENOMEM) {

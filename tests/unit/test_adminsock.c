@@ -3,6 +3,7 @@
  * asok_read_request), fed through a socket pair as a client would send.
  * tests/fuzz/fuzz_adminsock.c fuzzes the same function.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -129,11 +130,66 @@ static void test_bad_requests(void **state)
 	assert_null(q.cwd);
 }
 
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* The magic may carry the client's stdin and stdout (SCM_RIGHTS): a good
+ * request keeps them, a bad one closes them. */
+static void test_passed_fds(void **state)
+{
+	struct msg m = request(1, "/", 1);
+	struct asok_req q;
+	int sv[2], pv[2], fds[2];
+
+	int before = open_fds();
+
+	(void)state;
+	put_str(&m, "rados", 5);
+	for (int bad = 0; bad < 2; bad++) {
+		assert_int_equal(pipe(pv), 0);
+		fds[0] = pv[0];
+		fds[1] = pv[1];
+		assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+		assert_int_equal(cfs_send_fds(sv[1], m.b, 4, fds, 2), 0);
+		/* a bad request: cut short after the magic */
+		if (!bad)
+			assert_int_equal(write(sv[1], m.b + 4, m.n - 4),
+					 (ssize_t)(m.n - 4));
+		close(sv[1]);
+		close(pv[0]);
+		close(pv[1]);
+		if (bad) {
+			assert_int_equal(asok_read_request(sv[0], &q), -EPIPE);
+			assert_int_equal(q.nfds, 0);
+		} else {
+			assert_int_equal(asok_read_request(sv[0], &q), 0);
+			assert_int_equal(q.nfds, 2);
+			assert_string_equal(q.argv[0], "rados");
+			/* the received read end works: its writer is q.fds[1] */
+			assert_int_equal(write(q.fds[1], "x", 1), 1);
+			assert_int_equal(read(q.fds[0], fds, 1), 1);
+			asok_req_free(&q);
+		}
+		close(sv[0]);
+		assert_int_equal(open_fds(), before);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_request),
 		cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_passed_fds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
