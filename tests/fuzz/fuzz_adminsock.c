@@ -22,9 +22,9 @@
 #include "fsd_i.h"
 
 /* The socket pair's buffer holds this much without a reader. */
-#define MAX_INPUT (128 * 1024)
-#define MAX_ARGS 256 /* the protocol's limits (adminsock.c) */
-#define MAX_ARG 65536
+#define FUZZ_MAX_INPUT (128 * 1024)
+#define ASOK_MAX_ARGS 256 /* the protocol's limits (adminsock.c) */
+#define ASOK_MAX_ARG 65536
 
 static void die(const char *what)
 {
@@ -49,11 +49,11 @@ static void check(const struct asok_req *q, const uint8_t *data, size_t size)
 	unsigned char *enc;
 	size_t n = 8;
 
-	if (q->argc < 1 || q->argc > MAX_ARGS || !q->cwd || !q->argv ||
+	if (q->argc < 1 || q->argc > ASOK_MAX_ARGS || !q->cwd || !q->argv ||
 	    q->argv[q->argc] || strlen(q->cwd) > 4096 || q->nfds)
 		die("request outside the protocol's limits");
 	for (uint32_t i = 0; i < q->argc; i++)
-		if (!q->argv[i] || strlen(q->argv[i]) > MAX_ARG)
+		if (!q->argv[i] || strlen(q->argv[i]) > ASOK_MAX_ARG)
 			die("argument outside the protocol's limits");
 	enc = malloc(size + 1);
 	if (!enc)
@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int sv[2], r;
 	size_t off = 0;
 
-	if (size > MAX_INPUT)
+	if (size > FUZZ_MAX_INPUT)
 		return 0;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		die("socketpair failed");
