@@ -12,15 +12,25 @@
  *     2 + subdirectories), directory parent pointers follow their entry;
  *     an inode no entry names is purged when its link count says it was
  *     unlinked, else given a name in /lost+found;
- *  4. objects: an object named after an inode that is not a file, or past
- *     the end of its file, is removed; one that holds bytes past the end
- *     is trimmed (a size that never reached the store before a crash); the
- *     copies of every object are scrubbed against the authoritative one
- *     (ol_scrub_object) - a kill in the middle of a replicated write
- *     leaves copies that differ;
+ *  4. objects: objects of an inode the metadata does not know are never
+ *     deleted: the inode is remade from them (its backtrace, else a file)
+ *     in /lost+found, named #<ino>; an object past the end of its file is
+ *     removed, one that holds bytes past the end is trimmed (a size that
+ *     never reached the store before a crash); object 0 stays (it carries
+ *     the backtrace); data objects of a directory or symlink are reported
+ *     and left alone; the copies of every object are scrubbed against the
+ *     authoritative one (ol_scrub_object) - a kill in the middle of a
+ *     replicated write leaves copies that differ.  Objects of PGs with
+ *     fewer OSDs than min_size cannot be checked: reported per PG and
+ *     counted, so the verdict is never "clean";
  *  5. the cluster underneath (cfs_cluster_check): usage accounting against
  *     the disk, stray files, objects filed under the wrong PG.
  * Metadata repairs are committed as one batch per pass, synced.
+ *
+ * A metadata store that is missing or unreadable (while a filesystem was
+ * made here, meta_i.h) stops fsck before anything is looked at or
+ * changed: the objects are then all that is left of the files, and
+ * `fsck --rebuild-metadata` (rebuild.c) is the way back.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,9 +39,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fsd_i.h"
 #include "ol_scan.h"
+#include "recover.h"
 #include "osdsim.h"
 #include "util.h"
 
@@ -165,6 +177,15 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 
 	if (S_ISREG(rec->mode))
 		rc = ol_remove(f->ol, rec->ino, &rec->layout, rec->size);
+	if (rc == 0 && (!S_ISREG(rec->mode) || rec->size == 0)) {
+		char name[64];
+
+		/* object 0 holds the backtrace even without data */
+		ol_object_name(rec->ino, 0, name, sizeof(name));
+		rc = ol_obj_remove(f->ol, name);
+		if (rc == -ENOENT)
+			rc = 0;
+	}
 	if (rc == 0) {
 		/* whatever the record says: leave nothing behind */
 		struct mds_inode all = *rec;
@@ -419,25 +440,6 @@ static int collect_obj(const char *name, void *arg)
 	return 0;
 }
 
-/* "%llx.%08llx" with a file inode number: the object of a file. */
-static int parse_objname(const char *name, uint64_t *ino, uint64_t *objno)
-{
-	const char *dot = strchr(name, '.');
-	char *end;
-
-	if (!dot || dot == name || strlen(dot + 1) < 8)
-		return 0;
-	for (const char *p = name; *p; p++)
-		if (p != dot && !((*p >= '0' && *p <= '9') ||
-				  (*p >= 'a' && *p <= 'f')))
-			return 0;
-	*ino = strtoull(name, &end, 16);
-	if (end != dot)
-		return 0;
-	*objno = strtoull(dot + 1, &end, 16);
-	return !*end && *ino >= MDS_FIRST_INO;
-}
-
 static void scrub(struct fck *f, const char *name)
 {
 	struct ol_scrub s;
@@ -459,12 +461,156 @@ static void scrub(struct fck *f, const char *name)
 	f->r->repaired += (uint64_t)s.repaired;
 }
 
+static const char *type_name(uint32_t mode)
+{
+	return S_ISDIR(mode) ? "directory" : S_ISLNK(mode) ? "symlink" :
+	       S_ISREG(mode) ? "file" : "special file";
+}
+
+/* Objects of inodes the metadata does not know, kept for adoption. */
+struct lost {
+	struct rc_obj *v;
+	size_t n, cap;
+};
+
+static int lost_add(struct lost *l, uint64_t ino, uint64_t objno,
+		    uint64_t size, const struct timespec *mt)
+{
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 64;
+		struct rc_obj *nv = realloc(l->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		l->v = nv;
+		l->cap = nc;
+	}
+	l->v[l->n].ino = ino;
+	l->v[l->n].objno = objno;
+	l->v[l->n].size = size;
+	l->v[l->n].mtime = *mt;
+	l->n++;
+	return 0;
+}
+
+/*
+ * Objects no inode accounts for are never deleted: each inode they name
+ * becomes an entry /lost+found/#<ino> that adopts them (a file, or what
+ * the backtrace of its object 0 says), as cephfs-data-scan's scan_inodes
+ * links what it cannot place into lost+found.
+ */
+static void adopt_lost(struct fck *f, struct lost *l)
+{
+	struct rc_inode *inos = NULL;
+	struct ol_layout deflt;
+	struct fent *lfe, *root;
+	uint64_t lf = 0, maxino = 0, lf_links = 0;
+	size_t n = 0;
+	int rc, made = 0;
+
+	if (l->n == 0)
+		return;
+	rc = rc_group(l->v, l->n, &inos, &n);
+	if (rc) {
+		say(f, "gathering the objects of unknown inodes: %s",
+		    cfs_strerror(rc));
+		f->r->errors++;
+		return;
+	}
+	ol_default_layout(f->ol, &deflt);
+	for (size_t i = 0; i < n; i++)
+		if (inos[i].ino > maxino)
+			maxino = inos[i].ino;
+	if (f->repair && f->m) {
+		/* numbers of those inodes are never handed out again */
+		rc = mds_alloc_above(f->m, maxino);
+		if (rc == 0 && (f->n + 2) * 2 > f->cap)
+			rc = grow(f);
+		if (rc == 0) {
+			rc = lost_found(f, &lf);
+			made = rc == 0 && find(f, lf)->changed;
+		}
+		if (rc) {
+			say(f, "cannot make /lost+found: %s; the objects are "
+			    "left alone", cfs_strerror(rc));
+			f->r->errors++;
+			free(inos);
+			return;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct rc_inode *ri = &inos[i];
+		struct mds_inode rec;
+		uint64_t bytes = 0;
+		char nm[32];
+
+		rc = rc_load(f->ol, ri);
+		if (rc) {
+			say(f, "inode %" PRIx64 ": reading its backtrace: %s; "
+			    "its objects are left alone", ri->ino,
+			    cfs_strerror(rc));
+			f->r->errors++;
+			continue;
+		}
+		rc_make_inode(ri, &deflt, getuid(), getgid(), &rec);
+		for (size_t k = 0; k < ri->nobjs; k++)
+			bytes += ri->objs[k].size;
+		snprintf(nm, sizeof(nm), "#%" PRIx64, ri->ino);
+		say(f, "%zu object(s) of inode %" PRIx64 " (%" PRIu64
+		    " bytes): no such inode (%s%s): %s /lost+found/%s",
+		    ri->nobjs, ri->ino, bytes, ri->has_bt ? "a " : "no ",
+		    ri->has_bt ? type_name(rec.mode) : "backtrace",
+		    f->repair ? "moved to" : "would go to", nm);
+		if (f->repair) {
+			struct mds_dentry d = { rec.ino,
+						mds_mode_to_dt(rec.mode) };
+
+			rec.nlink = S_ISDIR(rec.mode) ? 2 : 1;
+			rec.parent = S_ISDIR(rec.mode) ? lf : 0;
+			lf_links += S_ISDIR(rec.mode);
+			mds_put_inode(f->b, &rec);
+			if (S_ISLNK(rec.mode))
+				mds_put_symlink(f->b, rec.ino, ri->target,
+						ri->tlen);
+			mds_put_dentry(f->b, lf, nm, &d);
+			f->r->adopted++;
+			f->r->repaired++;
+		}
+		rc_inode_free(ri);
+	}
+	free(inos);
+	if (!f->repair || !f->m)
+		return;
+	/* the link counts the earlier pass wrote do not know of these */
+	lfe = find(f, lf);
+	lfe->rec.nlink += (uint32_t)lf_links;
+	mds_put_inode(f->b, &lfe->rec);
+	if (made) {
+		root = find(f, MDS_ROOT_INO);
+		root->rec.nlink++;
+		mds_put_inode(f->b, &root->rec);
+	}
+	commit_batch(f);
+}
+
 static void check_objects(struct fck *f)
 {
-	int rc = ol_obj_list(f->ol, collect_obj, f);
+	const cfs_osdmap *map;
+	int rc = ol_obj_list(f->ol, collect_obj, f), min_size;
+	uint32_t pg_num, *unchecked;
+	struct lost lost = { 0 };
 
 	if (rc) {
 		say(f, "listing the pool failed: %s", cfs_strerror(rc));
+		f->r->errors++;
+		return;
+	}
+	map = cfs_osdmap_get(f->c);
+	pg_num = cfs_osdmap_pool(map)->pg_num;
+	min_size = cfs_osdmap_pool(map)->min_size;
+	unchecked = calloc(pg_num, sizeof(*unchecked));
+	if (!unchecked) {
+		cfs_osdmap_put(map);
 		f->r->errors++;
 		return;
 	}
@@ -472,16 +618,40 @@ static void check_objects(struct fck *f)
 		const char *name = f->objs[i];
 		uint64_t ino, objno, osize = 0;
 		struct fent *e;
+		uint32_t ps;
 
 		f->r->objects++;
-		if (!parse_objname(name, &ino, &objno)) {
+		/* a PG too small to serve I/O cannot be checked: said once
+		 * per PG below, never taken for "clean" */
+		cfs_object_to_pg(map, name, NULL, &ps);
+		if (cfs_osdmap_pg(map, ps)->nacting < min_size) {
+			unchecked[ps]++;
+			continue;
+		}
+		if (!meta_objname_parse(name, &ino, &objno)) {
 			scrub(f, name); /* a rados object of the user */
 			continue;
 		}
 		e = f->tab ? find(f, ino) : NULL;
 		if (e && e->used != 1)
 			e = NULL;
-		if (e && S_ISREG(e->rec.mode) && !ol_layout_valid(&e->rec.layout)) {
+		if (!e) {
+			struct timespec mt = { 0, 0 };
+
+			scrub(f, name);
+			rc = ol_obj_stat_mtime(f->ol, name, &osize, &mt);
+			if (rc == 0)
+				rc = lost_add(&lost, ino, objno, osize, &mt);
+			if (rc) {
+				say(f, "object %s: %s", name, cfs_strerror(rc));
+				f->r->errors++;
+				continue;
+			}
+			f->r->orphan_objects++;
+			f->r->orphan_bytes += osize;
+			continue;
+		}
+		if (S_ISREG(e->rec.mode) && !ol_layout_valid(&e->rec.layout)) {
 			/* a damaged record: its objects cannot be placed in
 			 * the file, so nothing of them is touched */
 			if (objno == 0) {
@@ -491,15 +661,29 @@ static void check_objects(struct fck *f)
 			}
 			continue;
 		}
-		if (!e || !S_ISREG(e->rec.mode) ||
+		if (!S_ISREG(e->rec.mode)) {
+			scrub(f, name);
+			ol_obj_stat(f->ol, name, &osize);
+			/* object 0 carries the backtrace (and a symlink's
+			 * target): expected; anything else is data no file
+			 * owns, and not ours to delete */
+			if (objno == 0 && (osize == 0 || S_ISLNK(e->rec.mode)))
+				continue;
+			f->r->orphan_objects++;
+			f->r->orphan_bytes += osize;
+			f->r->errors++;
+			say(f, "object %s (%" PRIu64 " bytes): its inode is a "
+			    "%s: left alone", name, osize,
+			    type_name(e->rec.mode));
+			continue;
+		}
+		if (objno > 0 &&
 		    objno >= ol_object_count(&e->rec.layout, e->rec.size)) {
 			ol_obj_stat(f->ol, name, &osize);
 			f->r->orphan_objects++;
 			f->r->orphan_bytes += osize;
-			say(f, "object %s (%" PRIu64 " bytes): %s%s", name, osize,
-			    !e ? "no such inode" :
-			    !S_ISREG(e->rec.mode) ? "its inode is not a file" :
-						    "past the end of its file",
+			say(f, "object %s (%" PRIu64 " bytes): past the end of "
+			    "its file%s", name, osize,
 			    f->repair ? ": removed" : "");
 			if (f->repair) {
 				rc = ol_obj_remove(f->ol, name);
@@ -531,6 +715,23 @@ static void check_objects(struct fck *f)
 				e->trim_bound = bound;
 		}
 	}
+	for (uint32_t ps = 0; ps < pg_num; ps++) {
+		char pgid[32];
+
+		if (!unchecked[ps])
+			continue;
+		cfs_pgid_str(map, ps, pgid, sizeof(pgid));
+		say(f, "pg %s: %d OSD(s) in its acting set, min_size %d: its "
+		    "%u object(s) cannot be checked",
+		    pgid, cfs_osdmap_pg(map, ps)->nacting, min_size,
+		    unchecked[ps]);
+		f->r->unchecked += unchecked[ps];
+		f->r->unchecked_pgs++;
+	}
+	free(unchecked);
+	cfs_osdmap_put(map);
+	adopt_lost(f, &lost);
+	free(lost.v);
 	if (!f->repair || !f->tab)
 		return;
 	for (size_t i = 0; i < f->cap; i++) {
@@ -563,11 +764,10 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 	    void (*msg)(const char *line, void *arg), void *arg,
 	    struct fs_fsck_report *r)
 {
-	const cfs_osdmap *map = cfs_osdmap_get(c);
 	struct cfs_check_report cr;
 	struct fck f;
-	char err[1024];
-	int rc;
+	char err[1200];
+	int rc, state;
 
 	memset(r, 0, sizeof(*r));
 	memset(&f, 0, sizeof(f));
@@ -578,14 +778,15 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 	f.msg = msg;
 	f.arg = arg;
 	f.r = r;
-	rc = meta_open_store(cfs_cluster_dir(c), cfs_osdmap_fsid(map), 0, &f.db,
-			     &f.m, err, sizeof(err));
-	cfs_osdmap_put(map);
-	if (rc == -ENOENT) {
+	rc = meta_open_store(c, 0, &f.db, &f.m, &state, err, sizeof(err));
+	if (rc && state == META_NONE) {
 		say(&f, "no filesystem metadata yet (never mounted): checking "
 		    "the objects and the cluster only");
 	} else if (rc) {
-		say(&f, "%s", err);
+		/* nothing can be checked against a store that is gone or
+		 * unreadable, and nothing is touched: the objects are all
+		 * that is left of the files */
+		snprintf(r->fatal, sizeof(r->fatal), "%s", err);
 		r->errors++;
 		return rc;
 	}

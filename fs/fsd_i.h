@@ -10,6 +10,7 @@
 #include "fs.h"
 #include "kv.h"
 #include "mds.h"
+#include "meta_i.h"
 #include "vfs.h"
 
 struct fs_meta {
@@ -43,6 +44,7 @@ struct fsd {
 	pthread_cond_t fcond;
 	int stopping;
 	int readahead_kb;
+	int ro; /* mounted read-only */
 	int ra_done; /* __atomic */
 };
 
@@ -55,8 +57,5 @@ void fsd_after_init(struct fsd *d);
 int asok_start(struct fsd *d, struct asok **out);
 void asok_stop(struct asok *a);
 
-/* meta.c: open DIR/mds for the daemon (create: make it on first mount) */
-int meta_open_store(const char *cluster_dir, const char *fsid, int create,
-		    kv **db, mds **m, char *err, size_t errlen);
 
 #endif

@@ -323,6 +323,35 @@ int mds_alloc_ino(mds *m, uint64_t *ino)
 	return rc;
 }
 
+int mds_alloc_above(mds *m, uint64_t ino)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&m->alloc_lock);
+	if (m->next_ino <= ino) {
+		unsigned char v[8];
+
+		/* what was reserved below is skipped: numbers are never
+		 * reused, some may go unused */
+		put_le64(v, ino + 1);
+		rc = kv_put(m->db, "Cnextino", 8, v, 8);
+		if (rc == 0)
+			m->next_ino = m->limit_ino = ino + 1;
+	}
+	pthread_mutex_unlock(&m->alloc_lock);
+	return rc;
+}
+
+uint64_t mds_next_ino(mds *m)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&m->alloc_lock);
+	n = m->next_ino;
+	pthread_mutex_unlock(&m->alloc_lock);
+	return n;
+}
+
 /* ---- reads ---- */
 
 int mds_get_inode(mds *m, uint64_t ino, struct mds_inode *out)

@@ -64,6 +64,11 @@ int mds_format(kv *db, const char *fsid, uint32_t uid, uint32_t gid);
 /* A fresh inode number (never reused; ranges are reserved in the store
  * 4096 at a time, so a crash only skips numbers). */
 int mds_alloc_ino(mds *m, uint64_t *ino);
+/* Hand out only numbers above ino from now on (objects of inode ino were
+ * found: fsck, the metadata rebuild).  Persisted before returning. */
+int mds_alloc_above(mds *m, uint64_t ino);
+/* The next number mds_alloc_ino would return (tests). */
+uint64_t mds_next_ino(mds *m);
 
 /* ---- reads ---- */
 int mds_get_inode(mds *m, uint64_t ino, struct mds_inode *out);

@@ -235,6 +235,9 @@ int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
 	rc = itab_init(v);
 	if (rc)
 		goto err;
+	rc = btq_new(v);
+	if (rc)
+		goto err_tab;
 	if (!v->opts.readonly) {
 		rc = mds_list_orphans(m, purge_orphan, v);
 		if (rc)
@@ -249,6 +252,7 @@ int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
 	return 0;
 err_tab:
 	itab_destroy(v);
+	btq_free(v);
 err:
 	pthread_rwlock_destroy(&v->ns);
 	pthread_mutex_destroy(&v->hlock);
@@ -270,7 +274,9 @@ void vfs_free(vfs *v)
 		else
 			vfs_release(v, (vfs_file *)h);
 	}
+	btq_flush(v, 0, 0, 1);
 	itab_destroy(v);
+	btq_free(v);
 	kv_sync(v->db);
 	pthread_rwlock_destroy(&v->ns);
 	pthread_mutex_destroy(&v->hlock);
@@ -279,7 +285,12 @@ void vfs_free(vfs *v)
 
 int vfs_flush_all(vfs *v, int sync)
 {
-	return itab_flush_all(v, sync);
+	int rc = itab_flush_all(v, sync);
+
+	/* backtraces are for disaster recovery: a failure is logged and
+	 * retried, never an error of the caller's */
+	btq_flush(v, 0, 0, 0);
+	return rc;
 }
 
 void *vfs_data_ctx(vfs *v)
@@ -534,9 +545,14 @@ int vfs_setattr(vfs *v, const struct vfs_cred *c, uint64_t ino,
 		}
 	}
 	if (rc == 0 && memcmp(&r, &vn->rec, sizeof(r))) {
+		int owner = r.mode != vn->rec.mode || r.uid != vn->rec.uid ||
+			    r.gid != vn->rec.gid;
+
 		vn->rec = r;
 		vn->dirty = 1;
 		rc = vn_persist_locked(v, vn, 0);
+		if (rc == 0 && owner)
+			btq_touch(v, ino);
 	}
 	if (out)
 		vfs_fill_stat(&vn->rec, out);
@@ -647,6 +663,7 @@ static int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	if (rc == 0) {
 		dv->dirty = !S_ISDIR(mode);
 		dv->rec = pr;
+		btq_set(v, r.ino, parent, name);
 	}
 	pthread_mutex_unlock(&dv->m);
 	if (rc)
@@ -787,6 +804,7 @@ int vfs_link(vfs *v, uint64_t ino, uint64_t newparent, const char *newname,
 		vn->dirty = 0;
 		dv->rec = pr;
 		dv->dirty = 0;
+		btq_add(v, ino, newparent, newname);
 	}
 	unlock_set(set, k);
 	if (rc == 0) {
@@ -893,6 +911,8 @@ static int remove_name(vfs *v, uint64_t parent, const char *name, int dir)
 		vn->dirty = 0;
 		dv->rec = pr;
 		dv->dirty = dir ? 0 : 1;
+		if (r.nlink > 0 && !dir)
+			btq_del(v, r.ino, parent, name);
 	}
 	unlock_set(set, k);
 out:
@@ -1110,6 +1130,13 @@ int vfs_rename(vfs *v, uint64_t parent, const char *name, uint64_t newparent,
 			dv->rec = dr;
 			dv->dirty = 0;
 		}
+		btq_move(v, sd.ino, S_ISDIR(sr.mode) || sr.nlink <= 1, parent,
+			 name, newparent, newname);
+		if (exchange)
+			btq_move(v, dd.ino, S_ISDIR(dr.mode) || dr.nlink <= 1,
+				 newparent, newname, parent, name);
+		else if (have_dst && dr.nlink > 0 && !S_ISDIR(dr.mode))
+			btq_del(v, dd.ino, newparent, newname);
 	}
 	unlock_set(lk, k);
 out:
@@ -1423,6 +1450,8 @@ int vfs_fsync(vfs *v, vfs_file *f, int datasync)
 	rc = v->d->sync(v->dctx, vn->ino, &l, size);
 	if (rc)
 		return rc;
+	/* its place too (logged, not failed: it serves a rebuild only) */
+	btq_flush(v, vn->ino, 1, 0);
 	pthread_mutex_lock(&vn->m);
 	rc = vn_persist_locked(v, vn, 1);
 	pthread_mutex_unlock(&vn->m);
