@@ -527,8 +527,11 @@ static void adopt_lost(struct fck *f, struct lost *l)
 		if (rc == 0 && (f->n + 2) * 2 > f->cap)
 			rc = grow(f);
 		if (rc == 0) {
+			struct mds_dentry d;
+
+			made = mds_lookup(f->m, MDS_ROOT_INO, "lost+found",
+					  &d) == -ENOENT;
 			rc = lost_found(f, &lf);
-			made = rc == 0 && find(f, lf)->changed;
 		}
 		if (rc) {
 			say(f, "cannot make /lost+found: %s; the objects are "
@@ -574,7 +577,7 @@ static void adopt_lost(struct fck *f, struct lost *l)
 						ri->tlen);
 			mds_put_dentry(f->b, lf, nm, &d);
 			f->r->adopted++;
-			f->r->repaired++;
+			f->r->repaired += ri->nobjs;
 		}
 		rc_inode_free(ri);
 	}

@@ -246,6 +246,7 @@ static int list_cb(const char *name, void *arg)
 		say(b, "scanned %" PRIu64 " objects", b->r->objects);
 	if (!meta_objname_parse(name, &ino, &objno))
 		return 0; /* a rados object of the user */
+	b->r->file_objects++;
 	/* a PG that cannot serve reads: counted, said once per PG */
 	cfs_object_to_pg(b->map, name, NULL, &ps);
 	if (cfs_osdmap_pg(b->map, ps)->nacting < b->min_size) {
@@ -275,7 +276,6 @@ static int list_cb(const char *name, void *arg)
 	b->objs[b->nobjs].size = size;
 	b->objs[b->nobjs].mtime = mt;
 	b->nobjs++;
-	b->r->file_objects++;
 	return 0;
 }
 
@@ -692,7 +692,14 @@ int fs_rebuild_metadata(cfs_cluster *c, objlayer *ol, int force,
 			say(&b, "read %zu/%zu backtraces", i + 1, b.ninos);
 	}
 	r->inodes = b.ninos;
-	say(&b, "read %zu backtraces; placing %zu inodes", b.ninos, b.ninos);
+	{
+		size_t with = 0;
+
+		for (size_t i = 0; i < b.ninos; i++)
+			with += b.inos[i].has_bt;
+		say(&b, "%zu inodes in the objects, %zu with a backtrace: "
+		    "placing them", b.ninos, with);
+	}
 	rc = build(&b);
 	if (rc)
 		goto fail;
