@@ -1659,6 +1659,8 @@ int vfs_setxattr(vfs *v, uint64_t ino, const char *name, const void *val,
 			now(&vn->rec.ctime);
 			vn->dirty = 1;
 			rc = vn_persist_locked(v, vn, 0);
+			if (rc == 0)
+				btq_touch(v, ino); /* it records the layout */
 		}
 		pthread_mutex_unlock(&vn->m);
 		pthread_rwlock_unlock(&vn->io);
