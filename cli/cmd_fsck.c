@@ -198,7 +198,7 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 	found = r.orphans_purged + r.dangling_dentries + r.bad_nlink +
 		r.bad_parent + r.lost_inodes + r.orphan_objects +
 		r.beyond_eof + r.bad_replicas + r.usage_drift +
-		r.cluster_problems;
+		r.cluster_problems + r.bad_backtraces;
 	printf("checked %" PRIu64 " inodes, %" PRIu64 " entries, %" PRIu64
 	       " objects\n",
 	       r.inodes, r.dentries, r.objects);
@@ -212,13 +212,19 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 	       " OSD(s), stray files %" PRIu64 "\n",
 	       r.orphan_objects, cfs_format_size(r.orphan_bytes, sz, sizeof(sz)),
 	       r.beyond_eof, r.bad_replicas, r.usage_drift, r.cluster_problems);
+	if (r.bad_backtraces)
+		printf("  backtraces missing, damaged or stale %" PRIu64
+		       " (of %" PRIu64 ")\n", r.bad_backtraces, r.backtraces);
 	if (r.adopted)
 		printf("  %" PRIu64 " inode(s) remade in /lost+found from "
 		       "objects no inode owned\n", r.adopted);
+	r.unchecked += r.unchecked_backtraces;
 	if (r.unchecked)
 		printf("  NOT CHECKED: %" PRIu64 " object(s) in %" PRIu64
-		       " PG(s) with fewer OSDs than min_size\n",
-		       r.unchecked, r.unchecked_pgs);
+		       " PG(s) with fewer OSDs than min_size, %" PRIu64
+		       " backtrace(s)\n",
+		       r.unchecked - r.unchecked_backtraces, r.unchecked_pgs,
+		       r.unchecked_backtraces);
 	/* what is still wrong, or not known to be right */
 	left = (dry ? found : r.cluster_problems) + (uint64_t)r.errors +
 	       r.unchecked;

@@ -17,6 +17,13 @@
  * backtrace is never overwritten by an older one; a purge waits for the
  * write in flight before it removes the objects (btq_forget), so no
  * backtrace outlives its inode.
+ *
+ * A crash must not lose what was pending (Ceph replays its journal): each
+ * inode noted gets a mark in the store ('B', mds.h) right after the
+ * change, deleted once its backtrace is written; the next mount notes
+ * every marked inode again (btq_resume).  A mark holds one link: a hard
+ * link made in the same window as the crash is missing from the
+ * backtrace until fsck's backtrace check, which knows every entry.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -175,6 +182,21 @@ static int ent_push(struct btq_ent *e, int kind, uint64_t dir,
 	return 0;
 }
 
+/* The mark that survives a crash (under q->lock, which orders it with
+ * the deletion after a write). */
+static int mark(vfs *v, uint64_t ino, uint64_t dir, const char *name)
+{
+	kv_batch *b = kv_batch_new();
+	int rc;
+
+	if (!b)
+		return -ENOMEM;
+	mds_put_btmark(b, ino, dir, name);
+	rc = kv_batch_commit(v->db, b, 0);
+	kv_batch_free(b);
+	return rc;
+}
+
 static void note(vfs *v, uint64_t ino, int kind, uint64_t dir,
 		 const char *name)
 {
@@ -185,10 +207,19 @@ static void note(vfs *v, uint64_t ino, int kind, uint64_t dir,
 	if (!q)
 		return;
 	pthread_mutex_lock(&q->lock);
-	e = find(q, ino, 1);
-	if (e) {
+	e = find(q, ino, 0);
+	if (!e || kind == OP_SET)
+		rc = mark(v, ino, kind == OP_DEL ? 0 : dir,
+			  kind == OP_DEL ? NULL : name);
+	else
+		rc = 0;
+	if (!e)
+		e = find(q, ino, 1);
+	if (e && rc == 0) {
 		e->stamp = now_ns();
 		rc = ent_push(e, kind, dir, name);
+	} else if (!e) {
+		rc = -ENOMEM;
 	}
 	pthread_mutex_unlock(&q->lock);
 	if (rc)
@@ -219,7 +250,7 @@ void btq_touch(vfs *v, uint64_t ino)
 	if (!q)
 		return;
 	pthread_mutex_lock(&q->lock);
-	if (!find(q, ino, 1))
+	if (!find(q, ino, 0) && (mark(v, ino, 0, NULL) || !find(q, ino, 1)))
 		cfs_log(CFS_LOG_WARN, "inode %llx: backtrace update lost",
 			(unsigned long long)ino);
 	pthread_mutex_unlock(&q->lock);
@@ -523,6 +554,17 @@ static void requeue(struct btq *q, struct btq_ent *e)
 		ent_free(e);
 }
 
+/* Room for done[n] when n is 0 or a power of two minus 1... grown to the
+ * next power of two; NULL (freed) when out of memory. */
+static uint64_t *realloc_done(uint64_t *done, size_t n)
+{
+	uint64_t *d = realloc(done, (2 * n + 2) * sizeof(*d));
+
+	if (!d)
+		free(done);
+	return d;
+}
+
 /* Take the entry of ino (0: any entry no one is writing) and mark it
  * busy; NULL when there is none.  Under q->lock. */
 static struct btq_ent *take(struct btq *q, uint64_t ino)
@@ -561,7 +603,8 @@ int btq_flush(vfs *v, uint64_t ino, int sync, int final)
 {
 	struct btq *q = v->btq;
 	struct memo *memo = NULL;
-	size_t nmemo = 0, budget;
+	size_t nmemo = 0, budget, ndone = 0;
+	uint64_t *done = NULL;
 	int first = 0;
 
 	if (!q)
@@ -593,12 +636,115 @@ int btq_flush(vfs *v, uint64_t ino, int sync, int final)
 		}
 		if (rc)
 			cfs_log(CFS_LOG_WARN, "inode %llx: writing its "
-				"backtrace: %s (fsck rewrites it)",
+				"backtrace: %s (the next mount retries)",
 				(unsigned long long)e->ino, cfs_strerror(rc));
+		else if ((ndone & (ndone + 1)) == 0 &&
+			 !(done = realloc_done(done, ndone)))
+			ndone = 0; /* marks stay: rewritten after a crash */
+		if (!rc && done)
+			done[ndone++] = e->ino;
 		ent_free(e);
 	}
+	/* written: their marks go, unless noted again meanwhile */
+	if (ndone) {
+		kv_batch *b = kv_batch_new();
+
+		pthread_mutex_lock(&q->lock);
+		for (size_t i = 0; b && i < ndone; i++)
+			if (!find(q, done[i], 0))
+				mds_del_btmark(b, done[i]);
+		if (b && kv_batch_count(b))
+			kv_batch_commit(v->db, b, 0);
+		pthread_mutex_unlock(&q->lock);
+		kv_batch_free(b);
+	}
+	free(done);
 	for (size_t i = 0; i < nmemo; i++)
 		free(memo[i].name);
 	free(memo);
 	return first;
+}
+
+/* ---- after a crash ---- */
+
+struct bt_mark {
+	uint64_t ino, parent;
+	char *name; /* NULL: none */
+};
+
+struct marks {
+	struct bt_mark *v;
+	size_t n, cap;
+	int err;
+};
+
+/* Collected first: noting writes to the store, not inside its scan. */
+static int collect_mark(uint64_t ino, uint64_t parent, const char *name,
+			size_t nlen, void *arg)
+{
+	struct marks *m = arg;
+
+	if (m->n == m->cap) {
+		size_t nc = m->cap ? m->cap * 2 : 64;
+		struct bt_mark *nv = realloc(m->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		m->v = nv;
+		m->cap = nc;
+	}
+	m->v[m->n].ino = ino;
+	m->v[m->n].parent = parent;
+	m->v[m->n].name = name ? strndup(name, nlen) : NULL;
+	if (name && !m->v[m->n].name)
+		return -ENOMEM;
+	m->n++;
+	return 0;
+}
+
+int btq_resume(vfs *v)
+{
+	struct marks ms = { 0 };
+	kv_batch *gone = NULL;
+	int rc;
+
+	if (!v->btq)
+		return 0;
+	rc = mds_list_btmarks(v->m, collect_mark, &ms);
+	if (rc == 0)
+		gone = kv_batch_new();
+	for (size_t i = 0; rc == 0 && gone && i < ms.n; i++) {
+		struct bt_mark *k = &ms.v[i];
+		struct mds_inode rec;
+		struct mds_dentry d;
+		int e = mds_get_inode(v->m, k->ino, &rec);
+
+		if (e == -ENOENT) {
+			mds_del_btmark(gone, k->ino);
+			continue;
+		}
+		if (e || rec.nlink == 0)
+			continue; /* the orphan purge takes it */
+		/* the link the mark names, if it still is one */
+		if (k->name && mds_lookup(v->m, k->parent, k->name, &d) == 0 &&
+		    d.ino == k->ino)
+			note(v, k->ino,
+			     S_ISDIR(rec.mode) || rec.nlink == 1 ? OP_SET
+								 : OP_ADD,
+			     k->parent, k->name);
+		else
+			btq_touch(v, k->ino);
+	}
+	if (rc == 0 && !gone)
+		rc = -ENOMEM;
+	if (rc == 0 && kv_batch_count(gone))
+		rc = kv_batch_commit(v->db, gone, 0);
+	kv_batch_free(gone);
+	for (size_t i = 0; i < ms.n; i++)
+		free(ms.v[i].name);
+	free(ms.v);
+	if (rc == 0 && v->btq->count)
+		cfs_log(CFS_LOG_INFO, "%zu backtrace(s) pending from before a "
+			"crash: written shortly", v->btq->count);
+	return rc;
 }

@@ -111,6 +111,8 @@ struct fs_fsck_report {
 					 * end: removed */
 	uint64_t orphan_bytes;
 	uint64_t adopted;		/* inodes made in /lost+found */
+	uint64_t backtraces;		/* backtraces checked */
+	uint64_t bad_backtraces;	/* missing, damaged, stale: rewritten */
 	uint64_t beyond_eof;		/* objects past a file's end: trimmed */
 	uint64_t bad_replicas;		/* copies missing or differing */
 	uint64_t usage_drift;		/* OSDs whose accounting is off */
@@ -119,7 +121,7 @@ struct fs_fsck_report {
 	int errors;			/* problems that could not be fixed */
 	/* what could not be checked: objects of PGs with fewer OSDs than
 	 * min_size in their acting set */
-	uint64_t unchecked, unchecked_pgs;
+	uint64_t unchecked, unchecked_pgs, unchecked_backtraces;
 	/* fs_fsck failed before checking anything (a lost or unreadable
 	 * metadata store): the one line that says why */
 	char fatal[1200];
@@ -153,6 +155,7 @@ struct fs_rebuild_report {
 	uint64_t dirs_remade;		/* known only from ancestries */
 	uint64_t lost_found;		/* entries made in /lost+found */
 	uint64_t conflicts, cycles;	/* stale claims that lost */
+	uint64_t backtraces;		/* rewritten to say the new place */
 	uint64_t next_ino;		/* the first number handed out next */
 	char aside[4200];		/* where the old store went, or "" */
 };

@@ -18,11 +18,14 @@
  *     removed, one that holds bytes past the end is trimmed (a size that
  *     never reached the store before a crash); object 0 stays (it carries
  *     the backtrace); data objects of a directory or symlink are reported
- *     and left alone; the copies of every object are scrubbed against the
+ *     and left alone (fsck_lost.c adopts); the copies of every object are scrubbed against the
  *     authoritative one (ol_scrub_object) - a kill in the middle of a
  *     replicated write leaves copies that differ.  Objects of PGs with
  *     fewer OSDs than min_size cannot be checked: reported per PG and
  *     counted, so the verdict is never "clean";
+ *  4b. backtraces (fsck_bt.c): each inode's, on its object 0, must name
+ *     its entries and say its type, mode, owner and layout; missing,
+ *     damaged and stale ones are rewritten;
  *  5. the cluster underneath (cfs_cluster_check): usage accounting against
  *     the disk, stray files, objects filed under the wrong PG.
  * Metadata repairs are committed as one batch per pass, synced.
@@ -41,41 +44,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsck_i.h"
 #include "fsd_i.h"
 #include "ol_scan.h"
-#include "recover.h"
 #include "osdsim.h"
 #include "util.h"
 
-struct fent {
-	uint64_t ino;
-	struct mds_inode rec;
-	uint32_t links, subdirs;
-	uint64_t trim_bound; /* objects seen past the end: truncate to size */
-	int used;
-	int changed;
-};
-
-struct fck {
-	cfs_cluster *c;
-	objlayer *ol;
-	kv *db;
-	mds *m;
-	int repair, deep;
-	void (*msg)(const char *, void *);
-	void *arg;
-	struct fs_fsck_report *r;
-	struct fent *tab;
-	size_t cap, n;
-	kv_batch *b;
-	char **objs;
-	size_t nobjs, objcap;
-};
-
-static void say(struct fck *f, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void say(struct fck *f, const char *fmt, ...)
+void fsck_say(struct fck *f, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -100,7 +75,7 @@ static size_t slot(const struct fck *f, uint64_t ino)
 	return (size_t)((ino * 0x9e3779b97f4a7c15ULL) >> 17) & (f->cap - 1);
 }
 
-static struct fent *find(struct fck *f, uint64_t ino)
+struct fent *fsck_find(struct fck *f, uint64_t ino)
 {
 	for (size_t i = slot(f, ino);; i = (i + 1) & (f->cap - 1)) {
 		if (!f->tab[i].used)
@@ -110,7 +85,7 @@ static struct fent *find(struct fck *f, uint64_t ino)
 	}
 }
 
-static int grow(struct fck *f)
+int fsck_grow(struct fck *f)
 {
 	struct fent *old = f->tab;
 	size_t ocap = f->cap;
@@ -140,7 +115,7 @@ static int add_inode(const struct mds_inode *in, void *arg)
 	struct fck *f = arg;
 	size_t s;
 
-	if ((f->n + 1) * 2 > f->cap && grow(f))
+	if ((f->n + 1) * 2 > f->cap && fsck_grow(f))
 		return -ENOMEM;
 	s = slot(f, in->ino);
 	while (f->tab[s].used)
@@ -154,7 +129,7 @@ static int add_inode(const struct mds_inode *in, void *arg)
 	return 0;
 }
 
-static int commit_batch(struct fck *f)
+int fsck_commit(struct fck *f)
 {
 	int rc = 0;
 
@@ -163,7 +138,7 @@ static int commit_batch(struct fck *f)
 	kv_batch_free(f->b);
 	f->b = kv_batch_new();
 	if (rc) {
-		say(f, "writing the repairs failed: %s", cfs_strerror(rc));
+		fsck_say(f, "writing the repairs failed: %s", cfs_strerror(rc));
 		f->r->errors++;
 	}
 	return f->b ? rc : -ENOMEM;
@@ -195,7 +170,7 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 		rc = mds_del_inode_all(f->m, f->b, &all);
 	}
 	if (rc) {
-		say(f, "inode %" PRIx64 ": purge failed: %s", rec->ino,
+		fsck_say(f, "inode %" PRIx64 ": purge failed: %s", rec->ino,
 		    cfs_strerror(rc));
 		f->r->errors++;
 	}
@@ -205,7 +180,7 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 static int orphan_cb(uint64_t ino, void *arg)
 {
 	struct fck *f = arg;
-	struct fent *e = find(f, ino);
+	struct fent *e = fsck_find(f, ino);
 	struct mds_inode rec;
 	int rc = mds_get_inode(f->m, ino, &rec);
 
@@ -213,7 +188,7 @@ static int orphan_cb(uint64_t ino, void *arg)
 	if (e)
 		e->used = 2; /* handled here: the later passes skip it */
 	if (rc == -ENOENT) {
-		say(f, "orphan mark of inode %" PRIx64 " without its inode%s",
+		fsck_say(f, "orphan mark of inode %" PRIx64 " without its inode%s",
 		    ino, fixed(f));
 		if (f->repair)
 			mds_del_orphan(f->b, ino);
@@ -221,7 +196,7 @@ static int orphan_cb(uint64_t ino, void *arg)
 	}
 	if (rc)
 		return rc;
-	say(f, "inode %" PRIx64 ": unlinked while open (%" PRIu64
+	fsck_say(f, "inode %" PRIx64 ": unlinked while open (%" PRIu64
 	    " bytes), left by a crash%s",
 	    ino, rec.size, f->repair ? ": purged" : "");
 	if (f->repair && purge(f, &rec) == 0)
@@ -235,7 +210,7 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 		     const struct mds_dentry *d, void *arg)
 {
 	struct fck *f = arg;
-	struct fent *p = find(f, parent), *c = find(f, d->ino);
+	struct fent *p = fsck_find(f, parent), *c = fsck_find(f, d->ino);
 	char nm[MDS_NAME_MAX + 1];
 
 	if (p && p->used != 1)
@@ -247,7 +222,7 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 	f->r->dentries++;
 	if (!p || !S_ISDIR(p->rec.mode) || !c) {
 		f->r->dangling_dentries++;
-		say(f, "entry '%s' in %" PRIx64 " names %s inode %" PRIx64 "%s",
+		fsck_say(f, "entry '%s' in %" PRIx64 " names %s inode %" PRIx64 "%s",
 		    nm, parent, p && S_ISDIR(p->rec.mode) ? "a missing" :
 							     "(bad parent)",
 		    d->ino, f->repair ? ": removed" : "");
@@ -260,7 +235,7 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 	if (d->type != mds_mode_to_dt(c->rec.mode)) {
 		struct mds_dentry nd = { d->ino, mds_mode_to_dt(c->rec.mode) };
 
-		say(f, "entry '%s' in %" PRIx64 ": wrong file type%s", nm,
+		fsck_say(f, "entry '%s' in %" PRIx64 ": wrong file type%s", nm,
 		    parent, fixed(f));
 		if (f->repair) {
 			mds_put_dentry(f->b, parent, nm, &nd);
@@ -270,7 +245,7 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 	c->links++;
 	if (S_ISDIR(c->rec.mode)) {
 		if (c->links > 1) {
-			say(f, "directory %" PRIx64 " has a second entry '%s' "
+			fsck_say(f, "directory %" PRIx64 " has a second entry '%s' "
 			    "in %" PRIx64 "%s",
 			    d->ino, nm, parent, f->repair ? ": removed" : "");
 			f->r->dangling_dentries++;
@@ -284,26 +259,26 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 		p->subdirs++;
 		if (c->rec.parent != parent) {
 			f->r->bad_parent++;
-			say(f, "directory %" PRIx64 ": parent %" PRIx64
+			fsck_say(f, "directory %" PRIx64 ": parent %" PRIx64
 			    ", its entry is in %" PRIx64 "%s",
 			    d->ino, c->rec.parent, parent, fixed(f));
 			c->rec.parent = parent;
 			c->changed = 1;
 		}
 	}
-	return 0;
+	return fsck_add_link(c, parent, name, nlen);
 }
 
 /* ---- pass 3: inodes ---- */
 
-static int lost_found(struct fck *f, uint64_t *ino)
+int fsck_lost_found(struct fck *f, uint64_t *ino)
 {
 	struct mds_dentry d;
 	struct fent *root, *lf;
 	struct mds_inode r;
 	int rc = mds_lookup(f->m, MDS_ROOT_INO, "lost+found", &d);
 
-	if (rc == 0 && (lf = find(f, d.ino)) && S_ISDIR(lf->rec.mode)) {
+	if (rc == 0 && (lf = fsck_find(f, d.ino)) && S_ISDIR(lf->rec.mode)) {
 		*ino = d.ino;
 		return 0;
 	}
@@ -322,15 +297,35 @@ static int lost_found(struct fck *f, uint64_t *ino)
 	rc = add_inode(&r, f);
 	if (rc)
 		return rc;
-	lf = find(f, r.ino);
+	lf = fsck_find(f, r.ino);
 	lf->changed = 1;
 	lf->links = 1;
-	root = find(f, MDS_ROOT_INO);
+	root = fsck_find(f, MDS_ROOT_INO);
 	root->subdirs++;
 	d.ino = r.ino;
 	d.type = mds_mode_to_dt(r.mode);
 	mds_put_dentry(f->b, MDS_ROOT_INO, "lost+found", &d);
 	*ino = r.ino;
+	rc = fsck_add_link(lf, MDS_ROOT_INO, "lost+found", 10);
+	/* made here: its backtrace too (a failure shows in the check) */
+	if (rc == 0)
+		fsck_write_backtrace(f, &lf->rec, lf->lnk, lf->nlnk);
+	return rc;
+}
+
+int fsck_add_link(struct fent *e, uint64_t dir, const char *name,
+		  size_t nlen)
+{
+	struct fsck_link *n = realloc(e->lnk, (e->nlnk + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	e->lnk = n;
+	n[e->nlnk].dir = dir;
+	n[e->nlnk].name = strndup(name, nlen);
+	if (!n[e->nlnk].name)
+		return -ENOMEM;
+	e->nlnk++;
 	return 0;
 }
 
@@ -340,7 +335,7 @@ static int check_inodes(struct fck *f)
 	int have_lf = 0;
 
 	/* room for /lost+found now: the table must not move under e */
-	if ((f->n + 2) * 2 > f->cap && grow(f))
+	if ((f->n + 2) * 2 > f->cap && fsck_grow(f))
 		return -ENOMEM;
 	/* unreachable inodes first: they change counts */
 	for (size_t i = 0; i < f->cap; i++) {
@@ -349,7 +344,7 @@ static int check_inodes(struct fck *f)
 		if (e->used != 1 || e->ino == MDS_ROOT_INO || e->links)
 			continue;
 		if (e->rec.nlink == 0) {
-			say(f, "inode %" PRIx64 ": unlinked, not on the orphan "
+			fsck_say(f, "inode %" PRIx64 ": unlinked, not on the orphan "
 			    "list%s",
 			    e->ino, f->repair ? ": purged" : "");
 			f->r->orphans_purged++;
@@ -360,7 +355,7 @@ static int check_inodes(struct fck *f)
 			continue;
 		}
 		f->r->lost_inodes++;
-		say(f, "inode %" PRIx64 " (%s, %" PRIu64 " bytes) has no name%s",
+		fsck_say(f, "inode %" PRIx64 " (%s, %" PRIu64 " bytes) has no name%s",
 		    e->ino, S_ISDIR(e->rec.mode) ? "directory" : "file",
 		    e->rec.size, f->repair ? ": moved to /lost+found" : "");
 		if (!f->repair) {
@@ -368,10 +363,10 @@ static int check_inodes(struct fck *f)
 			continue;
 		}
 		if (!have_lf) {
-			int rc = lost_found(f, &lf);
+			int rc = fsck_lost_found(f, &lf);
 
 			if (rc) {
-				say(f, "cannot make /lost+found: %s",
+				fsck_say(f, "cannot make /lost+found: %s",
 				    cfs_strerror(rc));
 				f->r->errors++;
 				return rc;
@@ -382,11 +377,15 @@ static int check_inodes(struct fck *f)
 			char name[32];
 			struct mds_dentry d = { e->ino,
 						mds_mode_to_dt(e->rec.mode) };
-			struct fent *l = find(f, lf);
+			struct fent *l = fsck_find(f, lf);
 
 			snprintf(name, sizeof(name), "#%" PRIx64, e->ino);
 			mds_put_dentry(f->b, lf, name, &d);
 			e->links = 1;
+			/* its backtrace says where it is now */
+			if (fsck_add_link(e, lf, name, strlen(name)) == 0)
+				fsck_write_backtrace(f, &e->rec, e->lnk,
+						     e->nlnk);
 			if (S_ISDIR(e->rec.mode)) {
 				e->rec.parent = lf;
 				e->changed = 1;
@@ -404,7 +403,7 @@ static int check_inodes(struct fck *f)
 		want = S_ISDIR(e->rec.mode) ? 2 + e->subdirs : e->links;
 		if (e->rec.nlink != want) {
 			f->r->bad_nlink++;
-			say(f, "inode %" PRIx64 ": link count %u, should be "
+			fsck_say(f, "inode %" PRIx64 ": link count %u, should be "
 			    "%u%s",
 			    e->ino, e->rec.nlink, want, fixed(f));
 			e->rec.nlink = want;
@@ -446,7 +445,7 @@ static void scrub(struct fck *f, const char *name)
 	int rc = ol_scrub_object(f->ol, name, f->deep, f->repair, &s);
 
 	if (rc) {
-		say(f, "object %s: scrub failed: %s", name, cfs_strerror(rc));
+		fsck_say(f, "object %s: scrub failed: %s", name, cfs_strerror(rc));
 		f->r->errors++;
 		return;
 	}
@@ -454,146 +453,11 @@ static void scrub(struct fck *f, const char *name)
 		return;
 	f->r->bad_replicas += (uint64_t)(s.missing + s.size_diff +
 					 s.content_diff);
-	say(f, "object %s: %d copies missing, %d of another size, %d with "
+	fsck_say(f, "object %s: %d copies missing, %d of another size, %d with "
 	    "other bytes than osd.%d's%s",
 	    name, s.missing, s.size_diff, s.content_diff, s.auth_osd,
 	    s.repaired ? ": recopied" : "");
 	f->r->repaired += (uint64_t)s.repaired;
-}
-
-static const char *type_name(uint32_t mode)
-{
-	return S_ISDIR(mode) ? "directory" : S_ISLNK(mode) ? "symlink" :
-	       S_ISREG(mode) ? "file" : "special file";
-}
-
-/* Objects of inodes the metadata does not know, kept for adoption. */
-struct lost {
-	struct rc_obj *v;
-	size_t n, cap;
-};
-
-static int lost_add(struct lost *l, uint64_t ino, uint64_t objno,
-		    uint64_t size, const struct timespec *mt)
-{
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 64;
-		struct rc_obj *nv = realloc(l->v, nc * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		l->v = nv;
-		l->cap = nc;
-	}
-	l->v[l->n].ino = ino;
-	l->v[l->n].objno = objno;
-	l->v[l->n].size = size;
-	l->v[l->n].mtime = *mt;
-	l->n++;
-	return 0;
-}
-
-/*
- * Objects no inode accounts for are never deleted: each inode they name
- * becomes an entry /lost+found/#<ino> that adopts them (a file, or what
- * the backtrace of its object 0 says), as cephfs-data-scan's scan_inodes
- * links what it cannot place into lost+found.
- */
-static void adopt_lost(struct fck *f, struct lost *l)
-{
-	struct rc_inode *inos = NULL;
-	struct ol_layout deflt;
-	struct fent *lfe, *root;
-	uint64_t lf = 0, maxino = 0, lf_links = 0;
-	size_t n = 0;
-	int rc, made = 0;
-
-	if (l->n == 0)
-		return;
-	rc = rc_group(l->v, l->n, &inos, &n);
-	if (rc) {
-		say(f, "gathering the objects of unknown inodes: %s",
-		    cfs_strerror(rc));
-		f->r->errors++;
-		return;
-	}
-	ol_default_layout(f->ol, &deflt);
-	for (size_t i = 0; i < n; i++)
-		if (inos[i].ino > maxino)
-			maxino = inos[i].ino;
-	if (f->repair && f->m) {
-		/* numbers of those inodes are never handed out again */
-		rc = mds_alloc_above(f->m, maxino);
-		if (rc == 0 && (f->n + 2) * 2 > f->cap)
-			rc = grow(f);
-		if (rc == 0) {
-			struct mds_dentry d;
-
-			made = mds_lookup(f->m, MDS_ROOT_INO, "lost+found",
-					  &d) == -ENOENT;
-			rc = lost_found(f, &lf);
-		}
-		if (rc) {
-			say(f, "cannot make /lost+found: %s; the objects are "
-			    "left alone", cfs_strerror(rc));
-			f->r->errors++;
-			free(inos);
-			return;
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct rc_inode *ri = &inos[i];
-		struct mds_inode rec;
-		uint64_t bytes = 0;
-		char nm[32];
-
-		rc = rc_load(f->ol, ri);
-		if (rc) {
-			say(f, "inode %" PRIx64 ": reading its backtrace: %s; "
-			    "its objects are left alone", ri->ino,
-			    cfs_strerror(rc));
-			f->r->errors++;
-			continue;
-		}
-		rc_make_inode(ri, &deflt, getuid(), getgid(), &rec);
-		for (size_t k = 0; k < ri->nobjs; k++)
-			bytes += ri->objs[k].size;
-		snprintf(nm, sizeof(nm), "#%" PRIx64, ri->ino);
-		say(f, "%zu object(s) of inode %" PRIx64 " (%" PRIu64
-		    " bytes): no such inode (%s%s): %s /lost+found/%s",
-		    ri->nobjs, ri->ino, bytes, ri->has_bt ? "a " : "no ",
-		    ri->has_bt ? type_name(rec.mode) : "backtrace",
-		    f->repair ? "moved to" : "would go to", nm);
-		if (f->repair) {
-			struct mds_dentry d = { rec.ino,
-						mds_mode_to_dt(rec.mode) };
-
-			rec.nlink = S_ISDIR(rec.mode) ? 2 : 1;
-			rec.parent = S_ISDIR(rec.mode) ? lf : 0;
-			lf_links += S_ISDIR(rec.mode);
-			mds_put_inode(f->b, &rec);
-			if (S_ISLNK(rec.mode))
-				mds_put_symlink(f->b, rec.ino, ri->target,
-						ri->tlen);
-			mds_put_dentry(f->b, lf, nm, &d);
-			f->r->adopted++;
-			f->r->repaired += ri->nobjs;
-		}
-		rc_inode_free(ri);
-	}
-	free(inos);
-	if (!f->repair || !f->m)
-		return;
-	/* the link counts the earlier pass wrote do not know of these */
-	lfe = find(f, lf);
-	lfe->rec.nlink += (uint32_t)lf_links;
-	mds_put_inode(f->b, &lfe->rec);
-	if (made) {
-		root = find(f, MDS_ROOT_INO);
-		root->rec.nlink++;
-		mds_put_inode(f->b, &root->rec);
-	}
-	commit_batch(f);
 }
 
 static void check_objects(struct fck *f)
@@ -601,10 +465,10 @@ static void check_objects(struct fck *f)
 	const cfs_osdmap *map;
 	int rc = ol_obj_list(f->ol, collect_obj, f), min_size;
 	uint32_t pg_num, *unchecked;
-	struct lost lost = { 0 };
+	struct fsck_lost lost = { 0 };
 
 	if (rc) {
-		say(f, "listing the pool failed: %s", cfs_strerror(rc));
+		fsck_say(f, "listing the pool failed: %s", cfs_strerror(rc));
 		f->r->errors++;
 		return;
 	}
@@ -635,7 +499,7 @@ static void check_objects(struct fck *f)
 			scrub(f, name); /* a rados object of the user */
 			continue;
 		}
-		e = f->tab ? find(f, ino) : NULL;
+		e = f->tab ? fsck_find(f, ino) : NULL;
 		if (e && e->used != 1)
 			e = NULL;
 		if (!e) {
@@ -644,9 +508,9 @@ static void check_objects(struct fck *f)
 			scrub(f, name);
 			rc = ol_obj_stat_mtime(f->ol, name, &osize, &mt);
 			if (rc == 0)
-				rc = lost_add(&lost, ino, objno, osize, &mt);
+				rc = fsck_lost_add(&lost, ino, objno, osize, &mt);
 			if (rc) {
-				say(f, "object %s: %s", name, cfs_strerror(rc));
+				fsck_say(f, "object %s: %s", name, cfs_strerror(rc));
 				f->r->errors++;
 				continue;
 			}
@@ -658,7 +522,7 @@ static void check_objects(struct fck *f)
 			/* a damaged record: its objects cannot be placed in
 			 * the file, so nothing of them is touched */
 			if (objno == 0) {
-				say(f, "inode %" PRIx64 ": invalid layout; its "
+				fsck_say(f, "inode %" PRIx64 ": invalid layout; its "
 				    "objects are left alone", ino);
 				f->r->errors++;
 			}
@@ -675,9 +539,9 @@ static void check_objects(struct fck *f)
 			f->r->orphan_objects++;
 			f->r->orphan_bytes += osize;
 			f->r->errors++;
-			say(f, "object %s (%" PRIu64 " bytes): its inode is a "
+			fsck_say(f, "object %s (%" PRIu64 " bytes): its inode is a "
 			    "%s: left alone", name, osize,
-			    type_name(e->rec.mode));
+			    fsck_type_name(e->rec.mode));
 			continue;
 		}
 		if (objno > 0 &&
@@ -685,13 +549,13 @@ static void check_objects(struct fck *f)
 			ol_obj_stat(f->ol, name, &osize);
 			f->r->orphan_objects++;
 			f->r->orphan_bytes += osize;
-			say(f, "object %s (%" PRIu64 " bytes): past the end of "
+			fsck_say(f, "object %s (%" PRIu64 " bytes): past the end of "
 			    "its file%s", name, osize,
 			    f->repair ? ": removed" : "");
 			if (f->repair) {
 				rc = ol_obj_remove(f->ol, name);
 				if (rc && rc != -ENOENT) {
-					say(f, "removing %s: %s", name,
+					fsck_say(f, "removing %s: %s", name,
 					    cfs_strerror(rc));
 					f->r->errors++;
 				} else {
@@ -709,7 +573,7 @@ static void check_objects(struct fck *f)
 					 e->rec.layout.object_size;
 
 			f->r->beyond_eof++;
-			say(f, "object %s: %" PRIu64 " bytes, the file's size "
+			fsck_say(f, "object %s: %" PRIu64 " bytes, the file's size "
 			    "leaves it %" PRIu64 "%s",
 			    name, osize,
 			    ol_object_bytes(&e->rec.layout, objno, e->rec.size),
@@ -724,7 +588,7 @@ static void check_objects(struct fck *f)
 		if (!unchecked[ps])
 			continue;
 		cfs_pgid_str(map, ps, pgid, sizeof(pgid));
-		say(f, "pg %s: %d OSD(s) in its acting set, min_size %d: its "
+		fsck_say(f, "pg %s: %d OSD(s) in its acting set, min_size %d: its "
 		    "%u object(s) cannot be checked",
 		    pgid, cfs_osdmap_pg(map, ps)->nacting, min_size,
 		    unchecked[ps]);
@@ -733,7 +597,7 @@ static void check_objects(struct fck *f)
 	}
 	free(unchecked);
 	cfs_osdmap_put(map);
-	adopt_lost(f, &lost);
+	fsck_adopt_lost(f, &lost);
 	free(lost.v);
 	if (!f->repair || !f->tab)
 		return;
@@ -745,7 +609,7 @@ static void check_objects(struct fck *f)
 		rc = ol_truncate(f->ol, e->ino, &e->rec.layout, e->trim_bound,
 				 e->rec.size);
 		if (rc) {
-			say(f, "inode %" PRIx64 ": trimming failed: %s", e->ino,
+			fsck_say(f, "inode %" PRIx64 ": trimming failed: %s", e->ino,
 			    cfs_strerror(rc));
 			f->r->errors++;
 		} else {
@@ -760,7 +624,7 @@ static void cluster_msg(const char *line, void *arg)
 {
 	struct fck *f = arg;
 
-	say(f, "cluster: %s", line);
+	fsck_say(f, "cluster: %s", line);
 }
 
 int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
@@ -783,7 +647,7 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 	f.r = r;
 	rc = meta_open_store(c, 0, &f.db, &f.m, &state, err, sizeof(err));
 	if (rc && state == META_NONE) {
-		say(&f, "no filesystem metadata yet (never mounted): checking "
+		fsck_say(&f, "no filesystem metadata yet (never mounted): checking "
 		    "the objects and the cluster only");
 	} else if (rc) {
 		/* nothing can be checked against a store that is gone or
@@ -799,15 +663,15 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 		goto out;
 	}
 	if (f.m) {
-		rc = grow(&f);
+		rc = fsck_grow(&f);
 		if (rc == 0)
 			rc = mds_list_inodes(f.m, add_inode, &f);
 		if (rc == 0)
 			rc = mds_list_orphans(f.m, orphan_cb, &f);
 		if (rc == 0)
-			rc = commit_batch(&f);
-		if (rc == 0 && !find(&f, MDS_ROOT_INO)) {
-			say(&f, "the root directory is missing: cannot check "
+			rc = fsck_commit(&f);
+		if (rc == 0 && !fsck_find(&f, MDS_ROOT_INO)) {
+			fsck_say(&f, "the root directory is missing: cannot check "
 			    "the namespace");
 			r->errors++;
 			rc = CFS_ECORRUPT;
@@ -817,22 +681,24 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 		if (rc == 0)
 			rc = check_inodes(&f);
 		if (rc == 0)
-			rc = commit_batch(&f);
+			rc = fsck_commit(&f);
 		if (rc) {
-			say(&f, "checking the metadata failed: %s",
+			fsck_say(&f, "checking the metadata failed: %s",
 			    cfs_strerror(rc));
 			r->errors++;
 			goto out;
 		}
 	}
 	check_objects(&f);
+	if (f.m)
+		fsck_backtraces(&f);
 
 	memset(&cr, 0, sizeof(cr));
 	/* replicas were compared above (deep or not): the cluster check
 	 * looks at accounting and layout only */
 	rc = cfs_cluster_check(c, 0, &cr, cluster_msg, &f);
 	if (rc) {
-		say(&f, "cluster check failed: %s", cfs_strerror(rc));
+		fsck_say(&f, "cluster check failed: %s", cfs_strerror(rc));
 		r->errors++;
 	}
 	r->usage_drift = (uint64_t)cr.usage_mismatches;
@@ -843,6 +709,11 @@ out:
 	for (size_t i = 0; i < f.nobjs; i++)
 		free(f.objs[i]);
 	free(f.objs);
+	for (size_t i = 0; i < f.cap; i++) {
+		for (uint32_t k = 0; k < f.tab[i].nlnk; k++)
+			free(f.tab[i].lnk[k].name);
+		free(f.tab[i].lnk);
+	}
 	free(f.tab);
 	mds_close(f.m);
 	if (f.db) {

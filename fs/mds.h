@@ -114,6 +114,15 @@ void mds_put_xattr(kv_batch *b, uint64_t ino, const char *name,
 void mds_del_xattr(kv_batch *b, uint64_t ino, const char *name);
 void mds_put_orphan(kv_batch *b, uint64_t ino);
 void mds_del_orphan(kv_batch *b, uint64_t ino);
+/* Backtrace pending (bt_queue.c): a link to start from (name NULL: none). */
+void mds_put_btmark(kv_batch *b, uint64_t ino, uint64_t parent,
+		    const char *name);
+void mds_del_btmark(kv_batch *b, uint64_t ino);
+/* Every pending mark; name is not NUL-terminated (NULL: none). */
+int mds_list_btmarks(mds *m,
+		     int (*fn)(uint64_t ino, uint64_t parent, const char *name,
+			       size_t nlen, void *arg),
+		     void *arg);
 /* Delete the inode record, its symlink target, xattrs and orphan mark
  * (rec tells which of them can exist). */
 int mds_del_inode_all(mds *m, kv_batch *b, const struct mds_inode *rec);

@@ -566,6 +566,138 @@ static int write_store(struct rb *b, const char *path, const char *fsid)
 	return rc;
 }
 
+/* ---- 5: backtraces of what was placed otherwise ---- */
+
+static int dent_by_ino(const void *x, const void *y)
+{
+	const struct dent *a = *(struct dent *const *)x;
+	const struct dent *c = *(struct dent *const *)y;
+
+	if (a->ino != c->ino)
+		return a->ino < c->ino ? -1 : 1;
+	return a->dir < c->dir ? -1 : a->dir > c->dir ? 1
+						     : strcmp(a->name, c->name);
+}
+
+/* The first entry of ino in the sorted v[0..n). */
+static struct dent **first_of(struct dent **v, size_t n, uint64_t ino)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid]->ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo]->ino == ino ? &v[lo] : NULL;
+}
+
+static int same_links(const struct backtrace *bt, struct dent **d, size_t k)
+{
+	if (bt->nanc == 0 || 1 + bt->nlinks != k)
+		return 0;
+	for (size_t i = 0; i < k; i++) {
+		int found = 0;
+
+		for (size_t j = 0; j < 1 + bt->nlinks && !found; j++) {
+			const struct bt_dentry *x = j == 0 ? &bt->anc[0] :
+						    &bt->links[j - 1];
+
+			found = x->dirino == d[i]->dir &&
+				!strcmp(x->name, d[i]->name);
+		}
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The rebuilt tree is the truth now: an inode that had no backtrace, or
+ * sits elsewhere than its backtrace says (lost+found, a name another
+ * inode won, a directory remade), gets one that says where it is, so
+ * that fsck finds the result clean and a second rebuild the same tree.
+ */
+static int write_backtraces(struct rb *b)
+{
+	struct dent **v;
+	size_t n = 0;
+	int rc = 0;
+
+	for (size_t h = 0; h < DBUCKETS; h++)
+		for (struct dent *d = b->dtab[h]; d; d = d->next)
+			n += !d->gone;
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	n = 0;
+	for (size_t h = 0; h < DBUCKETS; h++)
+		for (struct dent *d = b->dtab[h]; d; d = d->next)
+			if (!d->gone)
+				v[n++] = d;
+	qsort(v, n, sizeof(*v), dent_by_ino);
+	for (size_t i = 0; i < n && rc == 0;) {
+		size_t k = 1, nanc = 1;
+		struct node *nd = find(b, v[i]->ino);
+		struct bt_dentry anc[64], links[64];
+		unsigned char buf[BT_MAX_ENCODED];
+		struct backtrace bt;
+		struct timespec now;
+		char name[64];
+		size_t len;
+
+		while (i + k < n && v[i + k]->ino == v[i]->ino)
+			k++;
+		if (nd->ri && nd->ri->has_bt &&
+		    same_links(&nd->ri->bt, &v[i], k)) {
+			i += k;
+			continue;
+		}
+		anc[0].dirino = v[i]->dir;
+		anc[0].name = v[i]->name;
+		while (nanc < 64 && anc[nanc - 1].dirino != MDS_ROOT_INO) {
+			struct dent **up = first_of(v, n, anc[nanc - 1].dirino);
+
+			if (!up)
+				break;
+			anc[nanc].dirino = (*up)->dir;
+			anc[nanc].name = (*up)->name;
+			nanc++;
+		}
+		for (size_t j = 1; j < k && j <= 64; j++) {
+			links[j - 1].dirino = v[i + j]->dir;
+			links[j - 1].name = v[i + j]->name;
+		}
+		memset(&bt, 0, sizeof(bt));
+		clock_gettime(CLOCK_REALTIME, &now);
+		bt.ino = nd->ino;
+		bt.mode = nd->rec.mode;
+		bt.uid = nd->rec.uid;
+		bt.gid = nd->rec.gid;
+		bt.rdev = nd->rec.rdev;
+		bt.mtime = nd->rec.mtime;
+		bt.stamp = (uint64_t)now.tv_sec * 1000000000ULL +
+			   (uint64_t)now.tv_nsec;
+		bt.layout = nd->rec.layout;
+		bt.anc = anc;
+		bt.nanc = nanc;
+		bt.links = links;
+		bt.nlinks = k - 1 < 64 ? k - 1 : 64;
+		rc = bt_encode(&bt, buf, sizeof(buf), &len);
+		ol_object_name(nd->ino, 0, name, sizeof(name));
+		if (rc == 0)
+			rc = ol_obj_setattr(b->ol, name, BT_XATTR, buf, len);
+		if (rc == 0)
+			b->r->backtraces++;
+		i += k;
+	}
+	free(v);
+	return rc;
+}
+
 /* DIR/mds -> DIR/mds.damaged-<time>[.N] */
 static int move_aside(const char *dir, char *to, size_t tolen)
 {
@@ -729,8 +861,18 @@ int fs_rebuild_metadata(cfs_cluster *c, objlayer *ol, int force,
 	rc = cfs_fsync_dir(dir);
 	if (rc == 0)
 		rc = meta_marker_write(dir, fsid, b.seq);
-	if (rc)
+	if (rc) {
 		snprintf(err, errlen, "%s: %s", dir, cfs_strerror(rc));
+		goto out;
+	}
+	rc = write_backtraces(&b);
+	if (rc)
+		snprintf(err, errlen, "the new metadata is in place; writing "
+			 "backtraces failed (%s): `crushfs fsck` rewrites them",
+			 cfs_strerror(rc));
+	else if (r->backtraces)
+		say(&b, "wrote %" PRIu64 " backtraces where the tree differs "
+		    "from them", r->backtraces);
 	goto out;
 fail:
 	snprintf(err, errlen, "rebuilding the metadata of %s: %s", dir,

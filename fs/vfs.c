@@ -240,6 +240,8 @@ int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
 		goto err_tab;
 	if (!v->opts.readonly) {
 		rc = mds_list_orphans(m, purge_orphan, v);
+		if (rc == 0)
+			rc = btq_resume(v);
 		if (rc)
 			goto err_tab;
 	}

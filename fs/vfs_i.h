@@ -132,5 +132,7 @@ int btq_flush(vfs *v, uint64_t ino, int sync, int final);
 /* The inode is being purged: drop what is pending, wait for a write in
  * flight. */
 void btq_forget(vfs *v, uint64_t ino);
+/* At mount: note again what a crash left pending (the store's marks). */
+int btq_resume(vfs *v);
 
 #endif
