@@ -679,7 +679,8 @@ void mds_put_btmark(kv_batch *b, uint64_t ino, uint64_t parent,
 	if (n > MDS_NAME_MAX)
 		n = 0;
 	put_le64(v, parent);
-	memcpy(v + 8, name, n);
+	if (n)
+		memcpy(v + 8, name, n);
 	kv_batch_put(b, k, key_ino(k, 'B', ino), v, n ? 8 + n : 0);
 }
 
