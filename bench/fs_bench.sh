@@ -9,7 +9,7 @@
 #   bench/fs_bench.sh [WORKDIR]     (default /var/tmp/crushfs-bench)
 #
 # Environment: CRUSHFS (binary, default build/crushfs), BENCH_SIZE_MB
-# (default 1024), BENCH_FILES (default 5000), BENCH_REPEAT (best of N,
+# (default 1024), BENCH_SIZES (pool sizes, default "1 3"), BENCH_FILES (default 5000), BENCH_REPEAT (best of N,
 # default 2), BENCH_SETTLE (seconds to wait before each small-file round,
 # default: vm.dirty_expire_centisecs / 100 + 1) and each sequential write.
 #
@@ -121,7 +121,7 @@ read -r pw pr pc ps pd < <(run_workloads "$W/mnt_pt" | tr '\n' ' ' |
 fusermount3 -u "$W/mnt_pt"
 
 declare -A R
-for size in 1 3; do
+for size in ${BENCH_SIZES:-1 3}; do
 	cl=$W/cluster$size
 	"$CRUSHFS" --cluster "$cl" mkfs --size $size --min-size 1 \
 		--osd-size $(((SIZE_MB * 3 / 12 + 512) ))M >/dev/null
@@ -139,8 +139,8 @@ for size in 1 3; do
 done
 
 ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
-read -r w1 r1 c1 s1 d1 rss1 <<<"${R[1]}"
-read -r w3 r3 c3 s3 d3 rss3 <<<"${R[3]}"
+read -r w1 r1 c1 s1 d1 rss1 <<<"${R[1]:-0 0 0 0 0 0}"
+read -r w3 r3 c3 s3 d3 rss3 <<<"${R[3]:-0 0 0 0 0 0}"
 echo
 echo "crushfs vs passthrough_ll: ${SIZE_MB} MiB sequential, $NFILES x 4 KiB files, best of $REPEAT"
 echo "kernel $(uname -r), $(nproc) CPUs, workdir $W ($(df --output=source "$W" | tail -1))"

@@ -93,26 +93,6 @@ int cli_parse_int(const struct cli_ctx *ctx, const char *opt, const char *s,
 	return 0;
 }
 
-int cli_parse_double(const struct cli_ctx *ctx, const char *opt,
-		     const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	/* strtod skips leading blanks and reads hex; accept what a user
-	 * means by a float and nothing around it. */
-	if (!*s || *s == ' ' || *s == '\t' || *s == '\n')
-		return cli_err(ctx, "%s: '%s' is not a number", opt, s);
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end)
-		return cli_err(ctx, "%s: '%s' is not a number", opt, s);
-	if (errno == ERANGE && isinf(v))
-		return cli_err(ctx, "%s: '%s' is out of range", opt, s);
-	*out = v;
-	return 0;
-}
-
 /* ---- options ---- */
 
 /* Compare an option name, '_' == '-' after the leading "--".  Returns the

@@ -65,11 +65,6 @@ int cli_parse_i64(const struct cli_ctx *ctx, const char *opt, const char *s,
 		  int64_t min, int64_t max, int64_t *out);
 int cli_parse_int(const struct cli_ctx *ctx, const char *opt, const char *s,
 		  int min, int max, int *out);
-/* A decimal float as strtod reads it ("0.5", "1e-3", "inf", "nan"), the
- * whole string and nothing else. */
-int cli_parse_double(const struct cli_ctx *ctx, const char *opt,
-		     const char *s, double *out);
-
 /* ---- options (args.c) ----
  * Long options match "--name", "--name=value" and, like Ceph's argument
  * parser, with '_' and '-' interchangeable after the leading dashes

@@ -392,10 +392,13 @@ static int max_result(const pl_map *m, const struct crush_opts *o)
 
 static void *make_work(const pl_map *m, int result_max)
 {
-	void *w = malloc(pl_work_size(m, result_max));
+	size_t n = pl_work_size(m, result_max); /* 0: map not finalized */
+	void *w = n ? malloc(n) : NULL;
 
-	if (w)
-		pl_work_init(m, w, result_max);
+	if (w && pl_work_init(m, w, result_max)) {
+		free(w);
+		w = NULL;
+	}
 	return w;
 }
 

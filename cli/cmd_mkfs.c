@@ -32,7 +32,7 @@ int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 	struct cfs_mkfs_opts o;
 	char err[1024] = "";
 	uint64_t sz;
-	int r, n;
+	int r;
 
 	cfs_mkfs_opts_init(&o);
 	for (int i = 0; i < argc; i++) {
@@ -75,22 +75,23 @@ int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 				return 1;
 		} else if ((r = cli_opt(ctx, argc, argv, &i, "--object-size",
 					&v))) {
+			/* the layout's bounds are osdsim's (mkfs says) */
 			if (r < 0 || size_opt(ctx, "--object-size", v,
-					      1ULL << 30, &sz))
+					      UINT32_MAX, &sz))
 				return 1;
 			o.object_size = (uint32_t)sz;
 		} else if ((r = cli_opt(ctx, argc, argv, &i, "--stripe-unit",
 					&v))) {
 			if (r < 0 || size_opt(ctx, "--stripe-unit", v,
-					      1ULL << 30, &sz))
+					      UINT32_MAX, &sz))
 				return 1;
 			o.stripe_unit = (uint32_t)sz;
 		} else if ((r = cli_opt(ctx, argc, argv, &i, "--stripe-count",
 					&v))) {
-			if (r < 0 || cli_parse_int(ctx, "--stripe-count", v, 1,
-						   65536, &n))
+			if (r < 0 || cli_parse_i64(ctx, "--stripe-count", v, 0,
+						   UINT32_MAX, &x))
 				return 1;
-			o.stripe_count = (uint32_t)n;
+			o.stripe_count = (uint32_t)x;
 		} else if ((r = cli_opt(ctx, argc, argv, &i, "--crush-map",
 					&v))) {
 			if (r < 0)

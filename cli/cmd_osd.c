@@ -102,22 +102,17 @@ static int pgs_of(const cfs_osdmap *m, int osd)
 /* ---- osd df ---- */
 
 struct df_row {
-	struct cfs_osd_info info;
-	struct cfs_osd_usage u;
-	uint64_t avail;
+	const struct cfs_osd_snap *o; /* in the health snapshot */
 	double util, var;
 	int pgs;
 };
 
-static const char *fullness(const cfs_osdmap *m, int osd, uint64_t used)
+static const char *fullness_name(int f)
 {
-	if (used >= cfs_osdmap_full_limit(m, osd))
-		return "full";
-	if (used >= cfs_osdmap_backfillfull_limit(m, osd))
-		return "backfillfull";
-	if (used >= cfs_osdmap_nearfull_limit(m, osd))
-		return "nearfull";
-	return NULL;
+	return f == CFS_FULLNESS_FULL		? "full"
+	       : f == CFS_FULLNESS_BACKFILLFULL ? "backfillfull"
+	       : f == CFS_FULLNESS_NEARFULL	? "nearfull"
+					       : NULL;
 }
 
 int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
@@ -128,10 +123,10 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 					     "OBJECTS", "STATUS", "%USE GRAPH" };
 	static const int right[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0 };
 	const cfs_osdmap *m;
+	struct cfs_health h;
 	struct tree t = { 0 };
 	struct df_row *rows;
-	int *order, n = 0, max;
-	uint64_t tot = 0, tot_used = 0, tot_avail = 0, tot_objs = 0;
+	int *order, n = 0, max, r;
 	uint64_t in_kb = 0, in_used = 0;
 	double avg, min_var = -1, max_var = -1, dev = 0, wsum = 0;
 
@@ -139,11 +134,19 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
 	max = cfs_osdmap_max_osd(m);
+	/* every OSD's usage read once: the rows, totals and statuses agree */
+	r = cfs_health_take(ctx->cluster, m, NULL, 0, NULL, &h);
+	if (r) {
+		cfs_osdmap_put(m);
+		return cc_err(ctx, "cannot take the usage snapshot: %s",
+			      cfs_strerror(r));
+	}
 	rows = calloc((size_t)max + 1, sizeof(*rows));
 	order = calloc((size_t)max + 1, sizeof(int));
 	if (!rows || !order) {
 		free(rows);
 		free(order);
+		cfs_health_free(&h);
 		cfs_osdmap_put(m);
 		return cc_err(ctx, "out of memory");
 	}
@@ -166,23 +169,15 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 		struct df_row *r = &rows[order[k]];
 		int id = order[k];
 
-		cfs_osdmap_osd(m, id, &r->info);
-		cfs_osd_usage(ctx->cluster, id, &r->u);
-		r->avail = r->u.used < r->info.capacity
-				   ? r->info.capacity - r->u.used
-				   : 0;
-		r->util = r->info.capacity
-				  ? 100.0 * (double)r->u.used /
-					    (double)r->info.capacity
+		r->o = &h.osd[id];
+		r->util = r->o->info.capacity
+				  ? 100.0 * (double)r->o->used /
+					    (double)r->o->info.capacity
 				  : 0;
 		r->pgs = pgs_of(m, id);
-		tot += r->info.capacity;
-		tot_used += r->u.used;
-		tot_avail += r->avail;
-		tot_objs += r->u.objects;
-		if (r->info.reweight && r->info.capacity) {
-			in_kb += r->info.capacity;
-			in_used += r->u.used;
+		if (r->o->info.reweight && r->o->info.capacity) {
+			in_kb += r->o->info.capacity;
+			in_used += r->o->used;
 		}
 	}
 	/* OSDUtilizationDumper: the average over in OSDs; VAR relative to it;
@@ -190,7 +185,7 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 	avg = in_kb ? 100.0 * (double)in_used / (double)in_kb : 0;
 	for (int k = 0; k < n; k++) {
 		struct df_row *r = &rows[order[k]];
-		double rw = w16(r->info.reweight), d;
+		double rw = w16(r->o->info.reweight), d;
 
 		r->var = avg ? r->util / avg : 1.0;
 		if (rw > 0) {
@@ -210,40 +205,40 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 
 		for (int k = 0; k < n; k++) {
 			struct df_row *r = &rows[order[k]];
-			const char *f = fullness(m, r->info.id, r->u.used);
+			const char *f = fullness_name(r->o->fullness);
 
 			char nm[32];
 
-			snprintf(nm, sizeof(nm), "osd.%d", r->info.id);
+			snprintf(nm, sizeof(nm), "osd.%d", r->o->info.id);
 			json_array_append_new(
 				nodes,
 				json_pack(
 					"{s:i, s:s, s:s, s:f, s:f, s:I, s:I, "
 					"s:I, s:I, s:I, s:I, s:f, s:f, s:i, "
 					"s:I, s:s, s:s}",
-					"id", r->info.id, "name", nm, "type",
+					"id", r->o->info.id, "name", nm, "type",
 					"osd", "crush_weight",
-					w16(r->info.crush_weight), "reweight",
-					w16(r->info.reweight), "kb",
-					(json_int_t)(r->info.capacity >> 10),
-					"kb_used", (json_int_t)(r->u.used >> 10),
-					"kb_avail", (json_int_t)(r->avail >> 10),
-					"bytes", (json_int_t)r->info.capacity,
-					"bytes_used", (json_int_t)r->u.used,
-					"bytes_avail", (json_int_t)r->avail,
+					w16(r->o->info.crush_weight), "reweight",
+					w16(r->o->info.reweight), "kb",
+					(json_int_t)(r->o->info.capacity >> 10),
+					"kb_used", (json_int_t)(r->o->used >> 10),
+					"kb_avail", (json_int_t)(r->o->avail >> 10),
+					"bytes", (json_int_t)r->o->info.capacity,
+					"bytes_used", (json_int_t)r->o->used,
+					"bytes_avail", (json_int_t)r->o->avail,
 					"utilization", r->util, "var", r->var,
 					"pgs", r->pgs, "objects",
-					(json_int_t)r->u.objects, "status",
-					r->info.up ? "up" : "down", "fullness",
+					(json_int_t)r->o->objects, "status",
+					r->o->info.up ? "up" : "down", "fullness",
 					f ? f : ""));
 		}
 		root = json_pack("{s:o, s:[], s:{s:I, s:I, s:I, s:I, s:f, s:f, "
 				 "s:f, s:f}}",
 				 "nodes", nodes, "stray", "summary", "total_kb",
-				 (json_int_t)(tot >> 10), "total_kb_used",
-				 (json_int_t)(tot_used >> 10), "total_kb_avail",
-				 (json_int_t)(tot_avail >> 10), "total_objects",
-				 (json_int_t)tot_objs, "average_utilization",
+				 (json_int_t)(h.total >> 10), "total_kb_used",
+				 (json_int_t)(h.used >> 10), "total_kb_avail",
+				 (json_int_t)(h.avail >> 10), "total_objects",
+				 (json_int_t)h.objects, "average_utilization",
 				 avg, "min_var", min_var, "max_var", max_var,
 				 "dev", dev);
 		cc_json_out(ctx, root);
@@ -253,7 +248,7 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 
 		for (int k = 0; k < n; k++) {
 			struct df_row *r = &rows[order[k]];
-			const char *f = fullness(m, r->info.id, r->u.used);
+			const char *f = fullness_name(r->o->fullness);
 			char bar[32];
 			int fill = (int)(r->util / 5.0 + 0.5);
 
@@ -262,44 +257,44 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 			for (int i = 0; i < 20; i++)
 				bar[i] = i < fill ? '#' : '.';
 			bar[20] = 0;
-			cc_table_cell(tb, "%d", r->info.id);
-			cc_weightf(a, sizeof(a), w16(r->info.crush_weight));
+			cc_table_cell(tb, "%d", r->o->info.id);
+			cc_weightf(a, sizeof(a), w16(r->o->info.crush_weight));
 			cc_table_cell(tb, "%s", a);
-			cc_weightf(a, sizeof(a), w16(r->info.reweight));
+			cc_weightf(a, sizeof(a), w16(r->o->info.reweight));
 			cc_table_cell(tb, "%s", a);
 			cc_table_cell(tb, "%s",
-				      cfs_format_size(r->info.capacity, a,
+				      cfs_format_size(r->o->info.capacity, a,
 						      sizeof(a)));
 			cc_table_cell(tb, "%s",
-				      cfs_format_size(r->u.used, a, sizeof(a)));
+				      cfs_format_size(r->o->used, a, sizeof(a)));
 			cc_table_cell(tb, "%s",
-				      cfs_format_size(r->avail, a, sizeof(a)));
+				      cfs_format_size(r->o->avail, a, sizeof(a)));
 			cc_lowprec(a, sizeof(a), r->util);
 			cc_table_cell(tb, "%s", a);
 			cc_lowprec(a, sizeof(a), r->var);
 			cc_table_cell(tb, "%s", a);
 			cc_table_cell(tb, "%d", r->pgs);
 			cc_table_cell(tb, "%llu",
-				      (unsigned long long)r->u.objects);
+				      (unsigned long long)r->o->objects);
 			cc_table_cell(tb, "%s%s%s%s",
-				      r->info.up ? "up" : "down",
-				      r->info.reweight ? "" : ",out",
+				      r->o->info.up ? "up" : "down",
+				      r->o->info.reweight ? "" : ",out",
 				      f ? "," : "", f ? f : "");
 			cc_table_cell(tb, "[%s]", bar);
 		}
 		cc_table_cell(tb, "%s", "");
 		cc_table_cell(tb, "%s", "");
 		cc_table_cell(tb, "%s", "TOTAL");
-		cc_table_cell(tb, "%s", cfs_format_size(tot, a, sizeof(a)));
+		cc_table_cell(tb, "%s", cfs_format_size(h.total, a, sizeof(a)));
 		cc_table_cell(tb, "%s",
-			      cfs_format_size(tot_used, b, sizeof(b)));
+			      cfs_format_size(h.used, b, sizeof(b)));
 		cc_table_cell(tb, "%s",
-			      cfs_format_size(tot_avail, c, sizeof(c)));
+			      cfs_format_size(h.avail, c, sizeof(c)));
 		cc_lowprec(a, sizeof(a), avg);
 		cc_table_cell(tb, "%s", a);
 		cc_table_cell(tb, "%s", "");
 		cc_table_cell(tb, "%s", "");
-		cc_table_cell(tb, "%llu", (unsigned long long)tot_objs);
+		cc_table_cell(tb, "%llu", (unsigned long long)h.objects);
 		cc_table_cell(tb, "%s", "");
 		cc_table_cell(tb, "%s", "");
 		cc_table_print(tb, ctx->out);
@@ -312,6 +307,7 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 	free(t.v);
 	free(rows);
 	free(order);
+	cfs_health_free(&h);
 	cfs_osdmap_put(m);
 	return 0;
 }
@@ -677,8 +673,9 @@ int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv)
 	int id, r;
 
 	if (cc_nargs(ctx, argc, argv, 2) || cc_osd_arg(ctx, argv[0], &id) ||
-	    cc_double_arg(ctx, "weight", argv[1], 0.0, 32767.0, &w))
-		return 1;
+	    cc_double_arg(ctx, "weight", argv[1], 0.0,
+			  (double)CFS_MAX_DEVICE_WEIGHT / CFS_WEIGHT_ONE, &w))
+		return 1; /* the map is kept as crushtool text: <= 100 */
 	/* CrushWrapper: (int)(weight * (float)0x10000) */
 	ww = (uint32_t)((float)w * (float)0x10000);
 	r = cfs_osd_crush_reweight(ctx->cluster, id, ww);
@@ -716,6 +713,7 @@ int ccmd_osd_add(struct cmd_ctx *ctx, int argc, char **argv)
 	const char *host = NULL;
 	uint64_t size = 0;
 	char buf[32], wb[32];
+	uint32_t w;
 	int id, r;
 
 	for (int i = 0; i < argc; i++) {
@@ -756,6 +754,13 @@ int ccmd_osd_add(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (size == 0 || size > (1ULL << 60))
 		return cc_err(ctx, "--size: out of range");
+	if (cfs_size_crush_weight(size, &w))
+		return cc_err(ctx,
+			      "--size %s: its crush weight (the size in TiB) "
+			      "would be over 100, the most a crush map allows; "
+			      "weights are relative: add it with --size 100T "
+			      "or less, then 'osd set-capacity'",
+			      cfs_format_size(size, buf, sizeof(buf)));
 	r = cfs_osd_add(ctx->cluster, host, size, &id);
 	if (r == -ENOTDIR)
 		return cc_err(ctx, "--host: '%s' names a device, not a bucket",

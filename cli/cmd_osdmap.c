@@ -245,10 +245,13 @@ static int om_load(struct cli_ctx *ctx, const struct om_opts *o,
 	    pl_map_rule_max_size(om->m, 0) >= o->size)
 		om->rule = 0;
 
-	om->work = malloc(pl_work_size(om->m, o->size));
-	if (!om->work)
-		return cli_err(ctx, "out of memory");
-	pl_work_init(om->m, om->work, o->size);
+	{
+		size_t n = pl_work_size(om->m, o->size); /* parsed: finalized */
+
+		om->work = n ? malloc(n) : NULL;
+		if (!om->work || pl_work_init(om->m, om->work, o->size))
+			return cli_err(ctx, "out of memory");
+	}
 	return 0;
 }
 

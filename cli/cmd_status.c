@@ -5,7 +5,6 @@
  * `ceph pg dump pgs_brief`).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +23,8 @@
 struct pgsum {
 	struct ol_pg_stat *pg; /* pg_num */
 	uint32_t n;
-	uint64_t objects, bytes, copies;
-	uint64_t degraded, misplaced, unfound;
+	uint64_t bytes;
+	struct cfs_pg_totals t;
 };
 
 static int gather(struct cmd_ctx *ctx, const cfs_osdmap *m, struct pgsum *s)
@@ -42,34 +41,53 @@ static int gather(struct cmd_ctx *ctx, const cfs_osdmap *m, struct pgsum *s)
 
 		if (r)
 			return r;
-		s->objects += s->pg[ps].objects;
+		s->t.objects += s->pg[ps].objects;
 		s->bytes += s->pg[ps].bytes;
-		s->degraded += s->pg[ps].degraded;
-		s->misplaced += s->pg[ps].misplaced;
-		s->unfound += s->pg[ps].unfound;
+		s->t.degraded += s->pg[ps].degraded;
+		s->t.misplaced += s->pg[ps].misplaced;
+		s->t.unfound += s->pg[ps].unfound;
+		s->t.scrub_errors += s->pg[ps].scrub_errors;
 	}
-	s->copies = s->objects * (uint64_t)p->size;
+	s->t.copies = s->t.objects * (uint64_t)p->size;
 	return 0;
 }
 
+/*
+ * The health snapshot (osdsim computes every check from one read of the
+ * OSDs' usage); the PG states objlayer gave go in as they are.
+ */
+static int take_health(struct cmd_ctx *ctx, const cfs_osdmap *m,
+		       const struct pgsum *s, struct cfs_health *h)
+{
+	struct cfs_pg_health *ph = calloc(s->n + 1, sizeof(*ph));
+	int r;
+
+	if (!ph)
+		return -ENOMEM;
+	for (uint32_t ps = 0; ps < s->n; ps++) {
+		const struct ol_pg_stat *g = &s->pg[ps];
+		unsigned f = g->state;
+
+		snprintf(ph[ps].pgid, sizeof(ph[ps].pgid), "%s", g->pgid);
+		ol_pg_state_str(f, ph[ps].state, sizeof(ph[ps].state));
+		ph[ps].flags =
+			(f & OL_PGS_ACTIVE ? 0 : CFS_PGH_INACTIVE) |
+			(f & OL_PGS_DOWN ? CFS_PGH_DOWN : 0) |
+			(f & OL_PGS_DEGRADED ? CFS_PGH_DEGRADED : 0) |
+			(f & OL_PGS_UNDERSIZED ? CFS_PGH_UNDERSIZED : 0) |
+			(f & OL_PGS_BACKFILL_TOOFULL ? CFS_PGH_BACKFILL_TOOFULL
+						     : 0) |
+			(f & OL_PGS_INCONSISTENT ? CFS_PGH_INCONSISTENT : 0);
+		ph[ps].nacting = g->nacting;
+		memcpy(ph[ps].acting, g->acting,
+		       sizeof(int) * (size_t)g->nacting);
+	}
+	r = cfs_health_take(ctx->cluster, m, ph, s->n, &s->t, h);
+	free(ph);
+	return r;
+}
+
 /* ---- health ---- */
-
-#define SEV_WARN 1
-#define SEV_ERR 2
-
-struct check {
-	const char *code;
-	int sev;
-	char summary[256];
-	char **detail;
-	int nd;
-};
-
-struct health {
-	struct check c[16];
-	int n;
-	int status;
-};
 
 /* "3/36 objects degraded (8.333%)", as ceph status words it. */
 static const char *objects_of(char *buf, size_t len, uint64_t n,
@@ -79,56 +97,6 @@ static const char *objects_of(char *buf, size_t len, uint64_t n,
 		 (unsigned long long)n, (unsigned long long)of, what,
 		 of ? 100.0 * (double)n / (double)of : 0.0);
 	return buf;
-}
-
-static struct check *add_check(struct health *h, const char *code, int sev)
-{
-	struct check *c = &h->c[h->n++];
-
-	memset(c, 0, sizeof(*c));
-	c->code = code;
-	c->sev = sev;
-	if (sev > h->status)
-		h->status = sev;
-	return c;
-}
-
-static void detail(struct check *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void detail(struct check *c, const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL, **nv;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (!s)
-		return;
-	nv = realloc(c->detail, sizeof(*nv) * (size_t)(c->nd + 1));
-	if (!nv) {
-		free(s);
-		return;
-	}
-	c->detail = nv;
-	c->detail[c->nd++] = s;
-}
-
-static void health_free(struct health *h)
-{
-	for (int i = 0; i < h->n; i++) {
-		for (int k = 0; k < h->c[i].nd; k++)
-			free(h->c[i].detail[k]);
-		free(h->c[i].detail);
-	}
-}
-
-static const char *status_name(int s)
-{
-	return s == SEV_ERR ? "HEALTH_ERR" : s == SEV_WARN ? "HEALTH_WARN"
-							   : "HEALTH_OK";
 }
 
 static void vec_str(char *buf, size_t len, const int *v, int n)
@@ -143,245 +111,51 @@ static void vec_str(char *buf, size_t len, const int *v, int n)
 		snprintf(buf + o, len - o, "]");
 }
 
-static int cmp_check(const void *a, const void *b)
-{
-	return strcmp(((const struct check *)a)->code,
-		      ((const struct check *)b)->code);
-}
-
-static void health_compute(struct cmd_ctx *ctx, const cfs_osdmap *m,
-			   const struct pgsum *s, struct health *h)
-{
-	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
-	int ndown = 0, nfull = 0, nbf = 0, nnf = 0, fo;
-	int inactive = 0, down = 0, degraded = 0, undersized = 0, toofull = 0;
-	double nr = cfs_osdmap_nearfull_ratio(m);
-	double br = cfs_osdmap_backfillfull_ratio(m);
-	double fr = cfs_osdmap_full_ratio(m);
-	struct check *c;
-	char v[128], st[128];
-
-	memset(h, 0, sizeof(*h));
-	for (int id = 0; id < cfs_osdmap_max_osd(m); id++) {
-		struct cfs_osd_info oi;
-		struct cfs_osd_usage u;
-
-		if (cfs_osdmap_osd(m, id, &oi))
-			continue;
-		if (!oi.up) {
-			ndown++;
-			continue;
-		}
-		cfs_osd_usage(ctx->cluster, id, &u);
-		if (u.used >= cfs_osdmap_full_limit(m, id))
-			nfull++;
-		else if (u.used >= cfs_osdmap_backfillfull_limit(m, id))
-			nbf++;
-		else if (u.used >= cfs_osdmap_nearfull_limit(m, id))
-			nnf++;
-	}
-	if (ndown) {
-		c = add_check(h, "OSD_DOWN", SEV_WARN);
-		snprintf(c->summary, sizeof(c->summary), "%d osds down", ndown);
-		for (int id = 0; id < cfs_osdmap_max_osd(m); id++) {
-			struct cfs_osd_info oi;
-			const pl_map *cm = cfs_osdmap_crush(m);
-			int parent, root = 0;
-			const char *rn;
-
-			if (cfs_osdmap_osd(m, id, &oi) || oi.up)
-				continue;
-			parent = pl_map_parent(cm, id);
-			for (int b = parent; b; b = pl_map_parent(cm, b))
-				root = b;
-			rn = root ? pl_map_item_name(cm, root) : NULL;
-			if (parent)
-				detail(c, "osd.%d (root=%s,host=%s) is down", id,
-				       rn ? rn : "?", oi.host);
-			else
-				detail(c, "osd.%d is down", id);
-		}
-	}
-	if (nfull || nbf || nnf) {
-		struct check *cf = NULL, *cb = NULL, *cn = NULL;
-
-		if (nfull) {
-			cf = add_check(h, "OSD_FULL", SEV_ERR);
-			snprintf(cf->summary, sizeof(cf->summary),
-				 "%d full osd(s)", nfull);
-		}
-		if (nbf) {
-			cb = add_check(h, "OSD_BACKFILLFULL", SEV_WARN);
-			snprintf(cb->summary, sizeof(cb->summary),
-				 "%d backfillfull osd(s)", nbf);
-		}
-		if (nnf) {
-			cn = add_check(h, "OSD_NEARFULL", SEV_WARN);
-			snprintf(cn->summary, sizeof(cn->summary),
-				 "%d nearfull osd(s)", nnf);
-		}
-		for (int id = 0; id < cfs_osdmap_max_osd(m); id++) {
-			struct cfs_osd_usage u;
-
-			if (!cfs_osdmap_is_up(m, id))
-				continue;
-			cfs_osd_usage(ctx->cluster, id, &u);
-			if (u.used >= cfs_osdmap_full_limit(m, id))
-				detail(cf, "osd.%d is full", id);
-			else if (u.used >= cfs_osdmap_backfillfull_limit(m, id))
-				detail(cb, "osd.%d is backfill full", id);
-			else if (u.used >= cfs_osdmap_nearfull_limit(m, id))
-				detail(cn, "osd.%d is near full", id);
-		}
-	}
-	if (br < nr || fr < br) {
-		c = add_check(h, "OSD_OUT_OF_ORDER_FULL", SEV_ERR);
-		snprintf(c->summary, sizeof(c->summary),
-			 "full ratio(s) out of order");
-		if (br < nr)
-			detail(c, "backfillfull_ratio (%g) < nearfull_ratio (%g), "
-				  "increased",
-			       br, nr);
-		if (fr < br)
-			detail(c, "full_ratio (%g) < backfillfull_ratio (%g), "
-				  "increased",
-			       fr, br);
-	}
-	if (cfs_osdmap_full_policy(m) == CFS_FULL_POOL &&
-	    cfs_pool_is_full(ctx->cluster, m, &fo)) {
-		c = add_check(h, "POOL_FULL", SEV_WARN);
-		snprintf(c->summary, sizeof(c->summary), "1 pool(s) full");
-		detail(c, "pool '%s' is full (osd.%d is full; full policy pool)",
-		       p->name, fo);
-	}
-	for (uint32_t ps = 0; ps < s->n; ps++) {
-		unsigned f = s->pg[ps].state;
-
-		if (!(f & OL_PGS_ACTIVE))
-			inactive++;
-		if (f & OL_PGS_DOWN)
-			down++;
-		if (f & OL_PGS_DEGRADED)
-			degraded++;
-		if (f & OL_PGS_UNDERSIZED)
-			undersized++;
-		if (f & OL_PGS_BACKFILL_TOOFULL)
-			toofull++;
-	}
-	if (inactive) {
-		c = add_check(h, "PG_AVAILABILITY", SEV_WARN);
-		if (down)
-			snprintf(c->summary, sizeof(c->summary),
-				 "Reduced data availability: %d pgs inactive, "
-				 "%d pgs down",
-				 inactive, down);
-		else
-			snprintf(c->summary, sizeof(c->summary),
-				 "Reduced data availability: %d pgs inactive",
-				 inactive);
-		for (uint32_t ps = 0; ps < s->n; ps++) {
-			if (s->pg[ps].state & OL_PGS_ACTIVE)
-				continue;
-			ol_pg_state_str(s->pg[ps].state, st, sizeof(st));
-			vec_str(v, sizeof(v), s->pg[ps].acting,
-				s->pg[ps].nacting);
-			detail(c, "pg %s is %s, acting %s", s->pg[ps].pgid, st,
-			       v);
-		}
-	}
-	if (s->degraded || degraded) {
-		size_t o = 0;
-
-		c = add_check(h, "PG_DEGRADED", SEV_WARN);
-		o += (size_t)snprintf(c->summary, sizeof(c->summary),
-				      "Degraded data redundancy: ");
-		if (s->degraded)
-			o += (size_t)snprintf(
-				c->summary + o, sizeof(c->summary) - o, "%s, ",
-				objects_of(v, sizeof(v), s->degraded,
-					   s->copies, "degraded"));
-		if (o < sizeof(c->summary))
-			o += (size_t)snprintf(c->summary + o,
-					      sizeof(c->summary) - o,
-					      "%d pgs degraded", degraded);
-		if (undersized && o < sizeof(c->summary))
-			snprintf(c->summary + o, sizeof(c->summary) - o,
-				 ", %d pgs undersized", undersized);
-		for (uint32_t ps = 0; ps < s->n; ps++) {
-			if (!(s->pg[ps].state & OL_PGS_DEGRADED))
-				continue;
-			ol_pg_state_str(s->pg[ps].state, st, sizeof(st));
-			vec_str(v, sizeof(v), s->pg[ps].acting,
-				s->pg[ps].nacting);
-			detail(c, "pg %s is %s, acting %s", s->pg[ps].pgid, st,
-			       v);
-		}
-	}
-	if (s->misplaced) {
-		c = add_check(h, "OBJECT_MISPLACED", SEV_WARN);
-		objects_of(c->summary, sizeof(c->summary), s->misplaced,
-			   s->copies, "misplaced");
-	}
-	if (s->unfound) {
-		c = add_check(h, "OBJECT_UNFOUND", SEV_WARN);
-		objects_of(c->summary, sizeof(c->summary), s->unfound,
-			   s->objects, "unfound");
-	}
-	if (toofull) {
-		c = add_check(h, "PG_BACKFILL_FULL", SEV_WARN);
-		snprintf(c->summary, sizeof(c->summary),
-			 "Low space hindering backfill (add storage if this "
-			 "doesn't resolve itself): %d pgs backfill_toofull",
-			 toofull);
-		for (uint32_t ps = 0; ps < s->n; ps++) {
-			if (!(s->pg[ps].state & OL_PGS_BACKFILL_TOOFULL))
-				continue;
-			ol_pg_state_str(s->pg[ps].state, st, sizeof(st));
-			vec_str(v, sizeof(v), s->pg[ps].acting,
-				s->pg[ps].nacting);
-			detail(c, "pg %s is %s, acting %s", s->pg[ps].pgid, st,
-			       v);
-		}
-	}
-	qsort(h->c, (size_t)h->n, sizeof(h->c[0]), cmp_check);
-}
-
-static json_t *health_json(const struct health *h)
+/* Ceph 16.2 (Monitor::get_health_status, health_check_t::dump): each
+ * check has severity, summary {message, count}, detail and muted; the
+ * health has the list of mutes (none here). */
+static json_t *health_json(const struct cfs_health *h)
 {
 	json_t *checks = json_object();
 
-	for (int i = 0; i < h->n; i++) {
+	for (int i = 0; i < h->nchecks; i++) {
+		const struct cfs_health_check *c = &h->checks[i];
 		json_t *d = json_array();
 
-		for (int k = 0; k < h->c[i].nd; k++)
+		for (int k = 0; k < c->ndetail; k++)
 			json_array_append_new(
-				d, json_pack("{s:s}", "message",
-					     h->c[i].detail[k]));
+				d, json_pack("{s:s}", "message", c->detail[k]));
 		json_object_set_new(
-			checks, h->c[i].code,
-			json_pack("{s:s, s:{s:s}, s:o}", "severity",
-				  status_name(h->c[i].sev), "summary",
-				  "message", h->c[i].summary, "detail", d));
+			checks, c->code,
+			json_pack("{s:s, s:{s:s, s:I}, s:o, s:b}", "severity",
+				  cfs_health_status_name(c->severity),
+				  "summary", "message", c->summary, "count",
+				  (json_int_t)c->count, "detail", d, "muted",
+				  c->muted));
 	}
-	return json_pack("{s:s, s:o}", "status", status_name(h->status),
-			 "checks", checks);
+	return json_pack("{s:s, s:o, s:[]}", "status",
+			 cfs_health_status_name(h->status), "checks", checks,
+			 "mutes");
 }
 
-static void health_detail_text(FILE *f, const struct health *h)
+static void health_detail_text(FILE *f, const struct cfs_health *h)
 {
-	for (int i = 0; i < h->n; i++) {
-		fprintf(f, "[%s] %s: %s\n", h->c[i].sev == SEV_ERR ? "ERR" : "WRN",
-			h->c[i].code, h->c[i].summary);
-		for (int k = 0; k < h->c[i].nd; k++)
-			fprintf(f, "    %s\n", h->c[i].detail[k]);
+	for (int i = 0; i < h->nchecks; i++) {
+		const struct cfs_health_check *c = &h->checks[i];
+
+		fprintf(f, "[%s] %s: %s\n",
+			c->severity == CFS_HEALTH_ERR ? "ERR" : "WRN", c->code,
+			c->summary);
+		for (int k = 0; k < c->ndetail; k++)
+			fprintf(f, "    %s\n", c->detail[k]);
 	}
 }
 
-static void health_line(FILE *f, const struct health *h)
+static void health_line(FILE *f, const struct cfs_health *h)
 {
-	fputs(status_name(h->status), f);
-	for (int i = 0; i < h->n; i++)
-		fprintf(f, "%s%s", i ? "; " : " ", h->c[i].summary);
+	fputs(cfs_health_status_name(h->status), f);
+	for (int i = 0; i < h->nchecks; i++)
+		fprintf(f, "%s%s", i ? "; " : " ", h->checks[i].summary);
 	fputc('\n', f);
 }
 
@@ -423,40 +197,47 @@ static int count_states(const struct pgsum *s, struct state_count *sc)
 	return n;
 }
 
+/* Gather the PGs and take the health snapshot; 0, or the exit status
+ * after one error line. */
+static int load(struct cmd_ctx *ctx, const cfs_osdmap *m, struct pgsum *s,
+		struct cfs_health *h, int with_pgs)
+{
+	int r = gather(ctx, m, s);
+
+	if (r) {
+		free(s->pg);
+		s->pg = NULL;
+		return cc_err(ctx, "cannot read the PGs: %s", cfs_strerror(r));
+	}
+	r = with_pgs ? take_health(ctx, m, s, h)
+		     : cfs_health_take(ctx->cluster, m, NULL, 0, NULL, h);
+	if (r) {
+		free(s->pg);
+		s->pg = NULL;
+		return cc_err(ctx, "cannot take the health snapshot: %s",
+			      cfs_strerror(r));
+	}
+	return 0;
+}
+
 int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;
 	const struct cfs_pool_info *p;
 	struct pgsum s;
-	struct health h;
+	struct cfs_health h;
 	struct state_count sc[64];
-	uint64_t total = 0, used = 0;
-	int nosd = 0, nup = 0, nin = 0, nst, r;
+	int nst, r;
 	char a[32], b[32], c[32], ob[96];
 
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
 	p = cfs_osdmap_pool(m);
-	r = gather(ctx, m, &s);
+	r = load(ctx, m, &s, &h, 1);
 	if (r) {
-		free(s.pg);
 		cfs_osdmap_put(m);
-		return cc_err(ctx, "cannot read the PGs: %s", cfs_strerror(r));
-	}
-	health_compute(ctx, m, &s, &h);
-	for (int id = 0; id < cfs_osdmap_max_osd(m); id++) {
-		struct cfs_osd_info oi;
-		struct cfs_osd_usage u;
-
-		if (cfs_osdmap_osd(m, id, &oi))
-			continue;
-		nosd++;
-		nup += oi.up;
-		nin += oi.reweight > 0;
-		cfs_osd_usage(ctx->cluster, id, &u);
-		total += oi.capacity;
-		used += u.used;
+		return r;
 	}
 	nst = count_states(&s, sc);
 	if (ctx->json) {
@@ -475,58 +256,58 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 				"s:I, s:I, s:I}, s:s}",
 				"fsid", cfs_osdmap_fsid(m), "health",
 				health_json(&h), "osdmap", "epoch",
-				(int)cfs_osdmap_epoch(m), "num_osds", nosd,
-				"num_up_osds", nup, "num_in_osds", nin,
-				"pgmap", "pgs_by_state", states, "num_pgs",
-				(int)s.n, "num_pools", 1, "num_objects",
-				(json_int_t)s.objects, "data_bytes",
+				(int)cfs_osdmap_epoch(m), "num_osds",
+				h.num_osds, "num_up_osds", h.num_up,
+				"num_in_osds", h.num_in, "pgmap",
+				"pgs_by_state", states, "num_pgs", (int)s.n,
+				"num_pools", 1, "num_objects",
+				(json_int_t)s.t.objects, "data_bytes",
 				(json_int_t)s.bytes, "bytes_used",
-				(json_int_t)used, "bytes_avail",
-				(json_int_t)(total > used ? total - used : 0),
-				"bytes_total", (json_int_t)total,
-				"degraded_objects", (json_int_t)s.degraded,
-				"degraded_total", (json_int_t)s.copies,
-				"misplaced_objects", (json_int_t)s.misplaced,
-				"misplaced_total", (json_int_t)s.copies,
-				"unfound_objects", (json_int_t)s.unfound,
-				"full_policy",
+				(json_int_t)h.used, "bytes_avail",
+				(json_int_t)h.raw_avail, "bytes_total",
+				(json_int_t)h.total, "degraded_objects",
+				(json_int_t)s.t.degraded, "degraded_total",
+				(json_int_t)s.t.copies, "misplaced_objects",
+				(json_int_t)s.t.misplaced, "misplaced_total",
+				(json_int_t)s.t.copies, "unfound_objects",
+				(json_int_t)s.t.unfound, "full_policy",
 				cfs_full_policy_name(cfs_osdmap_full_policy(m))));
 	} else {
 		FILE *f = ctx->out;
 		int w = 0;
 
 		fprintf(f, "  cluster:\n    id:     %s\n    health: %s\n",
-			cfs_osdmap_fsid(m), status_name(h.status));
-		for (int i = 0; i < h.n; i++)
-			fprintf(f, "            %s\n", h.c[i].summary);
+			cfs_osdmap_fsid(m), cfs_health_status_name(h.status));
+		for (int i = 0; i < h.nchecks; i++)
+			fprintf(f, "            %s\n", h.checks[i].summary);
 		fprintf(f, "\n  services:\n    osd: %d osds: %d up, %d in; "
 			   "epoch e%u\n",
-			nosd, nup, nin, cfs_osdmap_epoch(m));
+			h.num_osds, h.num_up, h.num_in, cfs_osdmap_epoch(m));
 		fprintf(f, "\n  data:\n    pools:   1 pools, %u pgs\n",
 			p->pg_num);
 		fprintf(f, "    objects: %llu objects, %s\n",
-			(unsigned long long)s.objects,
+			(unsigned long long)s.t.objects,
 			cfs_format_size(s.bytes, a, sizeof(a)));
 		fprintf(f, "    usage:   %s used, %s / %s avail\n",
-			cfs_format_size(used, a, sizeof(a)),
-			cfs_format_size(total > used ? total - used : 0, b,
-					sizeof(b)),
-			cfs_format_size(total, c, sizeof(c)));
+			cfs_format_size(h.used, a, sizeof(a)),
+			cfs_format_size(h.raw_avail, b, sizeof(b)),
+			cfs_format_size(h.total, c, sizeof(c)));
 		fprintf(f, "    pgs:     ");
 		{
 			int first = 1;
 
-			if (s.degraded) {
+			if (s.t.degraded) {
 				fprintf(f, "%s\n",
-					objects_of(ob, sizeof(ob), s.degraded,
-						   s.copies, "degraded"));
+					objects_of(ob, sizeof(ob), s.t.degraded,
+						   s.t.copies, "degraded"));
 				first = 0;
 			}
-			if (s.misplaced) {
+			if (s.t.misplaced) {
 				fprintf(f, "%s%s\n",
 					first ? "" : "             ",
-					objects_of(ob, sizeof(ob), s.misplaced,
-						   s.copies, "misplaced"));
+					objects_of(ob, sizeof(ob),
+						   s.t.misplaced, s.t.copies,
+						   "misplaced"));
 				first = 0;
 			}
 			for (int i = 0; i < nst; i++) {
@@ -545,13 +326,13 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 			if (first)
 				fputc('\n', f);
 		}
-		if (h.n) {
+		if (h.nchecks) {
 			fprintf(f, "\n");
 			health_line(f, &h);
 			health_detail_text(f, &h);
 		}
 	}
-	health_free(&h);
+	cfs_health_free(&h);
 	free(s.pg);
 	cfs_osdmap_put(m);
 	return 0;
@@ -561,7 +342,7 @@ int ccmd_health(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;
 	struct pgsum s;
-	struct health h;
+	struct cfs_health h;
 	int det = 0, r;
 
 	if (argc == 1 && !strcmp(argv[0], "detail"))
@@ -569,13 +350,11 @@ int ccmd_health(struct cmd_ctx *ctx, int argc, char **argv)
 	else if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
-	r = gather(ctx, m, &s);
+	r = load(ctx, m, &s, &h, 1);
 	if (r) {
-		free(s.pg);
 		cfs_osdmap_put(m);
-		return cc_err(ctx, "cannot read the PGs: %s", cfs_strerror(r));
+		return r;
 	}
-	health_compute(ctx, m, &s, &h);
 	if (ctx->json) {
 		cc_json_out(ctx, health_json(&h));
 	} else {
@@ -583,7 +362,7 @@ int ccmd_health(struct cmd_ctx *ctx, int argc, char **argv)
 		if (det)
 			health_detail_text(ctx->out, &h);
 	}
-	health_free(&h);
+	cfs_health_free(&h);
 	free(s.pg);
 	cfs_osdmap_put(m);
 	return 0;
@@ -603,7 +382,8 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 	const cfs_osdmap *m;
 	const struct cfs_pool_info *p;
 	struct pgsum s;
-	uint64_t total = 0, used = 0, pool_used = 0, max_avail;
+	struct cfs_health h;
+	uint64_t raw_max;
 	double pct, raw_pct;
 	char a[32];
 	int r;
@@ -612,61 +392,46 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
 	p = cfs_osdmap_pool(m);
-	r = gather(ctx, m, &s);
+	r = load(ctx, m, &s, &h, 0);
 	if (r) {
-		free(s.pg);
 		cfs_osdmap_put(m);
-		return cc_err(ctx, "cannot read the PGs: %s", cfs_strerror(r));
+		return r;
 	}
-	for (int id = 0; id < cfs_osdmap_max_osd(m); id++) {
-		struct cfs_osd_info oi;
-		struct cfs_osd_usage u;
-
-		if (cfs_osdmap_osd(m, id, &oi))
-			continue;
-		cfs_osd_usage(ctx->cluster, id, &u);
-		total += oi.capacity;
-		used += u.used;
-		if (cfs_osdmap_osd_in_rule(m, id))
-			pool_used += u.used;
-	}
-	max_avail = cfs_pool_max_avail(ctx->cluster, m);
-	raw_pct = total ? 100.0 * (double)used / (double)total : 0;
+	raw_pct = h.total ? 100.0 * (double)h.used / (double)h.total : 0;
 	/* PGMapDigest::dump_object_stat_sum: used / (used + avail), raw */
-	pct = (pool_used + max_avail * (uint64_t)p->size)
-		      ? 100.0 * (double)pool_used /
-				(double)(pool_used +
-					 max_avail * (uint64_t)p->size)
+	raw_max = h.max_avail * (uint64_t)p->size;
+	pct = (h.rule_used + raw_max)
+		      ? 100.0 * (double)h.rule_used /
+				(double)(h.rule_used + raw_max)
 		      : 0;
 	if (ctx->json) {
 		cc_json_out(
 			ctx,
 			json_pack("{s:{s:I, s:I, s:I, s:f}, s:[{s:s, s:I, "
 				  "s:{s:I, s:I, s:f, s:I, s:I}}]}",
-				  "stats", "total_bytes", (json_int_t)total,
-				  "total_avail_bytes",
-				  (json_int_t)(total > used ? total - used : 0),
-				  "total_used_raw_bytes", (json_int_t)used,
+				  "stats", "total_bytes", (json_int_t)h.total,
+				  "total_avail_bytes", (json_int_t)h.raw_avail,
+				  "total_used_raw_bytes", (json_int_t)h.used,
 				  "total_used_raw_ratio",
-				  total ? (double)used / (double)total : 0.0,
+				  h.total ? (double)h.used / (double)h.total
+					  : 0.0,
 				  "pools", "name", p->name, "id",
 				  (json_int_t)p->id, "stats", "stored",
 				  (json_int_t)s.bytes, "objects",
-				  (json_int_t)s.objects, "percent_used",
+				  (json_int_t)s.t.objects, "percent_used",
 				  pct / 100.0, "max_avail",
-				  (json_int_t)max_avail, "bytes_used",
-				  (json_int_t)pool_used));
+				  (json_int_t)h.max_avail, "bytes_used",
+				  (json_int_t)h.rule_used));
 	} else {
 		struct cc_table *t = cc_table_new(6, rh, rr);
 
 		fprintf(ctx->out, "--- RAW STORAGE ---\n");
 		cc_table_cell(t, "TOTAL");
-		cc_table_cell(t, "%s", cfs_format_size(total, a, sizeof(a)));
+		cc_table_cell(t, "%s", cfs_format_size(h.total, a, sizeof(a)));
 		cc_table_cell(t, "%s",
-			      cfs_format_size(total > used ? total - used : 0,
-					      a, sizeof(a)));
-		cc_table_cell(t, "%s", cfs_format_size(used, a, sizeof(a)));
-		cc_table_cell(t, "%s", cfs_format_size(used, a, sizeof(a)));
+			      cfs_format_size(h.raw_avail, a, sizeof(a)));
+		cc_table_cell(t, "%s", cfs_format_size(h.used, a, sizeof(a)));
+		cc_table_cell(t, "%s", cfs_format_size(h.used, a, sizeof(a)));
 		cc_table_cell(t, "%.2f", raw_pct);
 		cc_table_print(t, ctx->out);
 		cc_table_free(t);
@@ -676,15 +441,16 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 		cc_table_cell(t, "%lld", (long long)p->id);
 		cc_table_cell(t, "%u", p->pg_num);
 		cc_table_cell(t, "%s", cfs_format_size(s.bytes, a, sizeof(a)));
-		cc_table_cell(t, "%llu", (unsigned long long)s.objects);
+		cc_table_cell(t, "%llu", (unsigned long long)s.t.objects);
 		cc_table_cell(t, "%s",
-			      cfs_format_size(pool_used, a, sizeof(a)));
+			      cfs_format_size(h.rule_used, a, sizeof(a)));
 		cc_table_cell(t, "%.2f", pct);
 		cc_table_cell(t, "%s",
-			      cfs_format_size(max_avail, a, sizeof(a)));
+			      cfs_format_size(h.max_avail, a, sizeof(a)));
 		cc_table_print(t, ctx->out);
 		cc_table_free(t);
 	}
+	cfs_health_free(&h);
 	free(s.pg);
 	cfs_osdmap_put(m);
 	return 0;

@@ -44,12 +44,13 @@ struct pmap *pmap_create(const pl_map *m, int result_max)
 	p->nthreads = cpus < 1 ? 1 : cpus > PMAP_MAX_THREADS ?
 		PMAP_MAX_THREADS : (int)cpus;
 	for (int i = 0; i < p->nthreads; i++) {
-		p->work[i] = malloc(pl_work_size(m, result_max));
-		if (!p->work[i]) {
+		size_t n = pl_work_size(m, result_max);
+
+		p->work[i] = n ? malloc(n) : NULL;
+		if (!p->work[i] || pl_work_init(m, p->work[i], result_max)) {
 			pmap_destroy(p);
 			return NULL;
 		}
-		pl_work_init(m, p->work[i], result_max);
 	}
 	return p;
 }

@@ -64,8 +64,14 @@ static int ol_set_bt_cb(void *ctx, uint64_t ino, const void *bt, size_t len,
 		rc = ol_obj_write_full(ctx, name, data, dlen);
 	if (rc == 0)
 		rc = ol_obj_setattr(ctx, name, BT_XATTR, bt, len);
-	if (rc == 0 && sync)
-		rc = ol_obj_sync(ctx, name);
+	if (rc == 0 && sync) {
+		struct ol_layout l;
+
+		/* every object of the inode that exists (the index's), object
+		 * 0 with its attributes among them */
+		ol_default_layout(ctx, &l);
+		rc = ol_sync(ctx, ino, &l, 0);
+	}
 	return rc;
 }
 

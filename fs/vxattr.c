@@ -9,7 +9,11 @@
  *
  * They are not listed by listxattr (like CephFS's).  Setting
  * crushfs.layout or a field is allowed on an empty regular file only
- * (CephFS: "setting layouts on files with data is not allowed").
+ * (CephFS: "setting layouts on files with data is not allowed"), and only
+ * to a layout CephFS would take (file_layout_t::is_valid: 64 KiB
+ * multiples, object size a multiple of the stripe unit, stripe_count >= 1)
+ * within our bounds (stripe_count <= 65536, objects <= 1 GiB): EINVAL
+ * otherwise, as the MDS answers (osdsim's cfs_layout_check).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -220,9 +224,9 @@ int vxattr_set_layout(vfs *v, const struct mds_inode *in, const char *name,
 	}
 	if (rc)
 		return rc;
-	/* ol_layout_valid()'s rules, plus a sane object size cap. */
-	if (l.stripe_unit == 0 || l.stripe_count == 0 || l.object_size == 0 ||
-	    l.object_size % l.stripe_unit || l.object_size > (1u << 30))
+	/* CephFS's file_layout_t::is_valid and our bounds (the MDS answers
+	 * EINVAL too): a layout nothing can use is never stored */
+	if (!ol_layout_valid(&l))
 		return -EINVAL;
 	*out = l;
 	return 0;

@@ -70,56 +70,98 @@ ssize_t ol_read(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	return (ssize_t)done;
 }
 
+/* The objects a file has (the index knows), not the ones its size
+ * allows: a sparse 1 PiB file with 3 bytes has one. */
+struct objlist {
+	uint64_t *no, *size;
+	size_t n, cap;
+	int err;
+};
+
+static int collect(uint64_t objectno, uint64_t size, void *arg)
+{
+	struct objlist *l = arg;
+
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 16;
+		uint64_t *a = realloc(l->no, nc * sizeof(*a));
+		uint64_t *b = a ? realloc(l->size, nc * sizeof(*b)) : NULL;
+
+		if (a)
+			l->no = a;
+		if (!a || !b)
+			return l->err = -ENOMEM;
+		l->size = b;
+		l->cap = nc;
+	}
+	l->no[l->n] = objectno;
+	l->size[l->n++] = size;
+	return 0;
+}
+
+static int file_objects(objlayer *ol, uint64_t ino, struct objlist *l)
+{
+	int r = ol_file_objects(ol, ino, collect, l);
+
+	return r ? r : l->err;
+}
+
 int ol_truncate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		uint64_t old_size, uint64_t new_size)
 {
-	uint64_t n;
+	struct objlist ob = { 0 };
+	uint64_t keep_size = new_size < old_size ? new_size : old_size;
 	char name[64];
-	int r = 0;
+	int r;
 
 	if (!ol_layout_valid(l))
 		return -EINVAL;
-	if (new_size >= old_size)
-		return 0; /* growing: the new bytes are a hole */
-	n = ol_object_count(l, old_size);
-	for (uint64_t o = 0; o < n; o++) {
-		uint64_t was = ol_object_bytes(l, o, old_size);
-		uint64_t now = ol_object_bytes(l, o, new_size);
+	/* Shrinking cuts at the new end.  Growing cuts at the old end too:
+	 * bytes an object holds past it (left by a crash before the size
+	 * was saved) must read as the zeros of the new range. */
+	r = file_objects(ol, ino, &ob);
+	for (size_t i = 0; i < ob.n; i++) {
+		uint64_t now = ol_object_bytes(l, ob.no[i], keep_size);
 		int e;
 
-		if (now >= was)
+		if (now >= ob.size[i])
 			continue;
-		ol_object_name(ino, o, name, sizeof(name));
+		ol_object_name(ino, ob.no[i], name, sizeof(name));
 		/* object 0 stays, empty: it carries the file's attributes
 		 * (the backtrace), as CephFS keeps it on a truncate */
-		e = now || o == 0 ? obj_truncate(ol, name, now)
-				  : obj_remove(ol, name, 1);
+		e = now || ob.no[i] == 0 ? obj_truncate(ol, name, now)
+					 : obj_remove(ol, name, 1);
 		if (e && !r)
 			r = e;
 	}
+	free(ob.no);
+	free(ob.size);
 	return r;
 }
 
-/* op on every object of a file of that size; the first error, after
- * trying them all (one unreachable object must not stop the others). */
+/* op on every object the file has; the first error, after trying them
+ * all (one unreachable object must not stop the others). */
 static int each_object(objlayer *ol, uint64_t ino,
-		       const struct ol_layout *l, uint64_t size,
+		       const struct ol_layout *l,
 		       int (*op)(objlayer *, const char *))
 {
-	uint64_t n = ol_object_count(l, size);
+	struct objlist ob = { 0 };
 	char name[64];
-	int r = 0;
+	int r;
 
 	if (!ol_layout_valid(l))
 		return -EINVAL;
-	for (uint64_t o = 0; o < n; o++) {
+	r = file_objects(ol, ino, &ob);
+	for (size_t i = 0; i < ob.n; i++) {
 		int e;
 
-		ol_object_name(ino, o, name, sizeof(name));
+		ol_object_name(ino, ob.no[i], name, sizeof(name));
 		e = op(ol, name);
 		if (e && !r)
 			r = e;
 	}
+	free(ob.no);
+	free(ob.size);
 	return r;
 }
 
@@ -131,13 +173,34 @@ static int remove_if_there(objlayer *ol, const char *name)
 int ol_remove(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	      uint64_t size)
 {
-	return each_object(ol, ino, l, size, remove_if_there);
+	(void)size; /* every object of the file goes, past its size too */
+	return each_object(ol, ino, l, remove_if_there);
 }
 
 int ol_sync(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	    uint64_t size)
 {
-	return each_object(ol, ino, l, size, obj_sync);
+	int r;
+
+	(void)size;
+	r = each_object(ol, ino, l, obj_sync);
+	/* the index says which version is current: durable with the data */
+	if (!r)
+		r = cfs_index_sync(ol->c);
+	return r;
+}
+
+static int add_size(uint64_t objectno, uint64_t size, void *arg)
+{
+	(void)objectno;
+	*(uint64_t *)arg += size;
+	return 0;
+}
+
+int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)
+{
+	*bytes = 0;
+	return ol_file_objects(ol, ino, add_size, bytes);
 }
 
 /* ---- whole objects ---- */
@@ -190,43 +253,25 @@ int ol_obj_remove(objlayer *ol, const char *name)
 	return obj_remove(ol, name, 0);
 }
 
-int ol_obj_sync(objlayer *ol, const char *name)
+static int list_one(const char *name, const struct cfs_objinfo *oi, int op,
+		    void *arg)
 {
-	return obj_sync(ol, name);
+	(void)oi;
+	(void)op;
+	ol_names_add(arg, name);
+	return 0;
 }
 
-/* The objects of one PG, in name order: those with a current copy on
- * some holder. */
-static int pg_objects(objlayer *ol, uint32_t ps, struct ol_names *out)
-{
-	cfs_cluster *c = ol->c;
-	struct cfs_pg_copies pc;
-	int r;
-
-	cfs_pg_lock(c, ps);
-	r = cfs_pg_copies_load(c, ps, &pc);
-	while (!r && !out->err && cfs_pg_copies_next(&pc))
-		for (int i = 0; i < pc.n; i++)
-			if (pc.at[i] &&
-			    !cfs_pg_is_missing(c, ps, pc.osd[i], pc.name)) {
-				ol_names_add(out, pc.name);
-				break;
-			}
-	cfs_pg_unlock(c, ps);
-	cfs_pg_copies_free(&pc);
-	return r ? r : out->err;
-}
-
+/* The objects that exist are the index's (a file nobody wrote through the
+ * layer is no object); collected first so fn may do I/O on them. */
 int ol_obj_list(objlayer *ol, int (*fn)(const char *name, void *arg),
 		void *arg)
 {
 	struct ol_names all = { 0 };
-	int r = 0;
+	int r = cfs_index_foreach(ol->c, "", 0, list_one, &all);
 
-	for (uint32_t ps = 0; ps < ol->pg_num && !r; ps++)
-		r = pg_objects(ol, ps, &all);
 	if (!r)
-		ol_names_sort_unique(&all);
+		r = all.err;
 	for (size_t i = 0; i < all.n && !r; i++)
 		r = fn(all.v[i], arg);
 	ol_names_free(all.v, all.n);

@@ -44,7 +44,9 @@ struct ol_extent {
 };
 
 /* ---- striping math (pure) ---- */
-/* Valid: stripe_unit > 0, object_size % stripe_unit == 0, count >= 1. */
+/* Valid as CephFS's file_layout_t::is_valid (stripe_unit and object_size
+ * multiples of 64 KiB, object_size a multiple of stripe_unit, count >= 1),
+ * count <= CFS_MAX_STRIPE_COUNT, object_size <= 1 GiB (cfs_layout_check). */
 int ol_layout_valid(const struct ol_layout *l);
 /* Split [off, off+len) into per-object extents in file order; returns the
  * number of extents written (at most max), or -E2BIG if max is too small
@@ -74,11 +76,14 @@ ssize_t ol_write(objlayer *ol, uint64_t ino, const struct ol_layout *l,
  * missing objects read as zeros; returns bytes read (0 at/after EOF). */
 ssize_t ol_read(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		uint64_t file_size, uint64_t off, void *buf, size_t len);
-/* Shrink or grow a file from old_size to new_size: objects past the end are
- * removed, the last one truncated.  Always allowed, even when full. */
+/* Shrink or grow a file from old_size to new_size: what objects hold past
+ * min(old_size, new_size) is cut (objects left empty are removed), so a
+ * grown range reads as zeros.  Visits the objects the file has, not its
+ * size.  Always allowed, even when full. */
 int ol_truncate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		uint64_t old_size, uint64_t new_size);
-/* Remove every object of a file of `size` bytes.  Always allowed. */
+/* Remove every object of the file (size is ignored: the object index
+ * knows them, past the size too).  Always allowed. */
 int ol_remove(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	      uint64_t size);
 /* Make the file's objects durable (fsync on every replica). */
@@ -99,7 +104,6 @@ struct timespec;
 int ol_obj_stat_mtime(objlayer *ol, const char *name, uint64_t *size,
 		      struct timespec *mtime);
 int ol_obj_remove(objlayer *ol, const char *name);
-int ol_obj_sync(objlayer *ol, const char *name);
 /* Calls fn for each object of the pool (each name once). */
 int ol_obj_list(objlayer *ol, int (*fn)(const char *name, void *arg),
 		void *arg);
@@ -137,8 +141,6 @@ struct ol_space {
 };
 int ol_space(objlayer *ol, struct ol_space *s);
 
-/* The cluster the layer runs on. */
-cfs_cluster *ol_cluster(objlayer *ol);
 /* Largest object the layer writes (Ceph's osd_max_object_size is 128 MiB;
  * we allow layouts up to 1 GiB objects). */
 #define OL_MAX_OBJECT_SIZE (1ULL << 30)
@@ -157,12 +159,14 @@ cfs_cluster *ol_cluster(objlayer *ol);
 #define OL_PGS_BACKFILL_TOOFULL 0x080 /* ... and one is backfillfull */
 #define OL_PGS_PEERED 0x100	      /* below min_size: no I/O */
 #define OL_PGS_UNFOUND 0x200	      /* objects with no current copy */
+#define OL_PGS_INCONSISTENT 0x400     /* copies found bad, not repaired */
 
 struct ol_pg_stat {
 	uint32_t ps;
 	char pgid[32];
 	uint64_t objects, bytes;
 	uint64_t degraded, misplaced, unfound; /* object copies */
+	uint64_t scrub_errors;		       /* damaged copies */
 	unsigned state;
 	int up[16], nup, up_primary;
 	int acting[16], nacting, acting_primary;
@@ -172,6 +176,47 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	       struct ol_pg_stat *st);
 /* "active+clean", in Ceph's pg_state_string order. */
 void ol_pg_state_str(unsigned state, char *buf, size_t len);
+
+/* ---- scrub and repair (scrub.c), Ceph's PG scrub / deep-scrub / repair ----
+ * A scrub compares every copy of every object of a PG with the object
+ * index: presence, version, size (and, deep, every block's crc32c).  Bad
+ * copies are marked damaged (health: OSD_SCRUB_ERRORS, PG_DAMAGED, state
+ * +inconsistent).  A repair then picks the authoritative copy - the
+ * copies that verify, newest version first, then the majority of equal
+ * contents; never "the primary" by default - and rebuilds every other
+ * acting copy from it; a copy that does not verify is never the source. */
+struct ol_scrub_stats {
+	uint64_t objects, copies, bytes;
+	uint64_t errors;   /* bad copies found */
+	uint64_t repaired; /* copies rebuilt */
+	uint64_t unfound;  /* objects with no good copy left */
+	uint64_t stray;	   /* copies of objects the index does not know */
+	uint32_t pgs;
+};
+#define OL_SCRUB_DEEP 0x1
+#define OL_SCRUB_REPAIR 0x2
+int ol_scrub_pg(objlayer *ol, uint32_t ps, int flags,
+		struct ol_scrub_stats *st,
+		void (*msg)(const char *line, void *arg), void *arg);
+/* Repair one object now (a reader found a bad copy). */
+int ol_repair_object(objlayer *ol, const char *name,
+		     struct ol_scrub_stats *st);
+/* Which copy is authoritative: among those that verify, the wanted
+ * version if any has it, else the newest; among equals the majority of
+ * identical contents (digest), ties to the first (acting order).  -1 if
+ * none verifies.  Pure: unit-tested on every combination. */
+struct ol_copy_view {
+	int present, verifies;
+	uint64_t version;
+	uint32_t digest; /* crc32c of the data */
+};
+int ol_choose_auth(const struct ol_copy_view *v, int n, uint64_t want);
+/* Bytes the file's objects hold (st_blocks: what is allocated). */
+int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes);
+/* Objects of inode ino that exist (from the index), in name order. */
+int ol_file_objects(objlayer *ol, uint64_t ino,
+		    int (*fn)(uint64_t objectno, uint64_t size, void *arg),
+		    void *arg);
 
 /* ---- rebalance (rebalance.c) ----
  * Moves every object to where the current map puts it: copies to acting

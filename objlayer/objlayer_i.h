@@ -25,15 +25,6 @@ struct objlayer {
 pthread_rwlock_t *ol_objlock(objlayer *ol, const char *name);
 
 /*
- * Where a current copy of `name` lives: the first acting OSD that holds the
- * PG and does not miss the object, else another up holder that does not.
- * Needs cfs_pg_lock.  Returns the OSD, -1 if none; *nholders gets how many
- * OSDs hold the PG at all (0: a PG that never had data).
- */
-int ol_pick_source(objlayer *ol, const cfs_osdmap *m,
-		   const struct cfs_pg_mapping *pg, const char *name,
-		   int *nholders);
-/*
  * Every object name the PG may hold (the union of its holders' folders and
  * missing sets): the missing set of a new backfill target.  Needs
  * cfs_pg_lock.  Free with ol_names_free.
@@ -52,7 +43,47 @@ void ol_names_sort_unique(struct ol_names *a);
  * object missing when the PG has data elsewhere).  Needs cfs_pg_lock. */
 int ol_ensure_holder(objlayer *ol, uint32_t ps, int t);
 
-/* Object operations (replicate.c): 0 / bytes, or -errno. */
+/* One object operation's view of the map (objio.c). */
+struct objop {
+	const cfs_osdmap *m;
+	const struct cfs_pool_info *pool;
+	const struct cfs_pg_mapping *pg;
+	uint32_t ps;
+	char pgid[32];
+};
+void ol_op_begin(objlayer *ol, const char *name, struct objop *op);
+void ol_op_end(struct objop *op);
+
+/* A copy against the index entry oi: good, absent, or bad (*why says
+ * how); deep also reads every block.  -errno for other failures. */
+#define OL_COPY_GOOD 0
+#define OL_COPY_ABSENT 1
+#define OL_COPY_BAD 2
+int ol_copy_check(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+		  const struct cfs_objinfo *oi, int deep, const char **why);
+/* Log a bad copy and mark it damaged (missing until repaired). */
+void ol_note_damage(objlayer *ol, const struct objop *op, int osd,
+		    const char *name, const char *why, int pg_locked);
+/* OSDs that may hold a current copy, best first (acting, then up old
+ * holders), none missing it; cand has room for CFS_MAX_REP + 256.  Needs
+ * cfs_pg_lock. */
+int ol_candidates(objlayer *ol, const struct objop *op, const char *name,
+		  int *cand);
+/* Rebuild dst's copy from the first good one among cand. */
+int ol_recover_copy(objlayer *ol, const struct objop *op, const char *name,
+		    const struct cfs_objinfo *oi, int dst, const int *cand,
+		    int nc);
+/* Settle every interrupted change and, on a new index, rebuild it from
+ * the copies (settle.c).  At open, before any I/O. */
+int ol_settle(objlayer *ol);
+/* Scrub one object (flags OL_SCRUB_*); *auth_osd gets the copy taken as
+ * authoritative (-1 if none was needed or found). */
+int ol_scrub_one(objlayer *ol, const char *name, int flags,
+		 struct ol_scrub_stats *st,
+		 void (*msg)(const char *line, void *arg), void *arg,
+		 int *auth_osd);
+
+/* Object operations (objio.c): 0 / bytes, or -errno. */
 #define F_FULL 0x1 /* replace the whole object (write_full) */
 int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	      size_t len, int flags);

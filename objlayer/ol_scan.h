@@ -19,12 +19,11 @@ struct ol_scrub {
 
 /*
  * Compare the copies of `name` on its PG's acting set, as Ceph's scrub
- * does: the authoritative copy is the primary's when it is current, else
- * the first acting (then up) OSD holding a current one.  Copies that are
- * absent, marked missing, of another size, or (deep) of other bytes are
- * counted; with repair they are replaced by a copy of the authoritative
- * one (written to a temporary file, verified, renamed: cfs_obj_copy).
- * An object no OSD holds is a hole: nothing to do.
+ * does (objlayer.h "scrub and repair"): copies that are absent, stale or
+ * (deep) do not match their checksums are counted in `missing`; with
+ * repair they are rebuilt from the authoritative copy, chosen by checksum
+ * and version, then majority - never the primary by default.  size_diff
+ * and content_diff stay 0 (a wrong size or wrong bytes is a bad copy).
  */
 int ol_scrub_object(objlayer *ol, const char *name, int deep, int repair,
 		    struct ol_scrub *s);

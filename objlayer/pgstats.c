@@ -141,6 +141,13 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 				     : OL_PGS_BACKFILL_WAIT;
 	if (st->unfound)
 		st->state |= OL_PGS_UNFOUND;
+	/* Ceph keeps a PG inconsistent from the scrub (or read) that found a
+	 * bad copy until a repair fixed it */
+	cfs_pg_lock(ol->c, ps);
+	st->scrub_errors = cfs_pg_damaged_count(ol->c, ps);
+	cfs_pg_unlock(ol->c, ps);
+	if (st->scrub_errors)
+		st->state |= OL_PGS_INCONSISTENT;
 	if ((st->state & OL_PGS_ACTIVE) &&
 	    !(st->state & (OL_PGS_UNDERSIZED | OL_PGS_DEGRADED |
 			   OL_PGS_BACKFILL_WAIT | OL_PGS_BACKFILL_TOOFULL |
@@ -163,6 +170,7 @@ void ol_pg_state_str(unsigned s, char *buf, size_t len)
 		{ OL_PGS_UNFOUND, "recovery_unfound" },
 		{ OL_PGS_UNDERSIZED, "undersized" },
 		{ OL_PGS_DEGRADED, "degraded" },
+		{ OL_PGS_INCONSISTENT, "inconsistent" },
 		{ OL_PGS_REMAPPED, "remapped" },
 		{ OL_PGS_BACKFILL_WAIT, "backfill_wait" },
 		{ OL_PGS_BACKFILL_TOOFULL, "backfill_toofull" },

@@ -196,10 +196,13 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 			st->pgs_changed++;
 
 		for (size_t k = 0; k < w.n && !rc; k++) {
-			int ti = w.v[k].t, t = pg->acting[ti], src, src_has = 0;
+			int ti = w.v[k].t, t = pg->acting[ti], nc, exists;
+			int cand[CFS_MAX_REP + 256];
 			const char *name = w.v[k].name;
 			pthread_rwlock_t *lk = ol_objlock(ol, name);
-			uint64_t cur = 0, src_size = 0, bytes = 0;
+			uint64_t cur = 0, bytes = 0;
+			struct cfs_objinfo oi;
+			struct objop op;
 			cfs_obj *o;
 			int r = 0;
 
@@ -212,30 +215,31 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 				pthread_rwlock_unlock(lk);
 				continue; /* a write brought it up to date */
 			}
-			src = ol_pick_source(ol, m, pg, name, NULL);
+			ol_op_begin(ol, name, &op);
+			nc = ol_candidates(ol, &op, name, cand);
 			cfs_pg_unlock(c, ps);
-			if (src < 0) {
+			/* the index says whether the object exists: a copy
+			 * is rebuilt from a good one, or a stale one goes */
+			exists = cfs_index_get(c, name, &oi) == 0;
+			if (exists && nc == 0) {
 				blocked = 1;
+				ol_op_end(&op);
 				pthread_rwlock_unlock(lk);
 				continue;
-			}
-			if (cfs_obj_open(c, src, ps, name, 0, &o) == 0) {
-				src_has = 1;
-				src_size = cfs_obj_size(o);
-				cfs_obj_put(o);
 			}
 			if (cfs_obj_open(c, t, ps, name, 0, &o) == 0) {
 				cur = cfs_obj_size(o);
 				cfs_obj_put(o);
 			}
-			if (src_has) {
-				uint64_t grow = src_size > cur ? src_size - cur : 0;
+			if (exists) {
+				uint64_t grow = oi.size > cur ? oi.size - cur : 0;
 
 				r = cfs_osd_reserve(
 					c, t, grow,
 					cfs_osdmap_backfillfull_limit(m, t));
 				if (r) {
 					toofull[ti] = 1;
+					ol_op_end(&op);
 					pthread_rwlock_unlock(lk);
 					cfs_log(CFS_LOG_INFO,
 						"rebalance: osd.%d is "
@@ -246,23 +250,26 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 						ps);
 					continue;
 				}
-				r = cfs_obj_copy(c, src, t, ps, name, &bytes);
+				r = ol_recover_copy(ol, &op, name, &oi, t, cand,
+						    nc);
+				bytes = oi.size;
 				cfs_osd_unreserve(c, t, grow);
 			} else {
 				r = cfs_obj_remove(c, t, ps, name);
 			}
+			ol_op_end(&op);
 			if (r) {
 				errors = 1;
 				cfs_log(CFS_LOG_ERR,
 					"rebalance: pg %lld.%x: copying '%s' "
-					"from osd.%d to osd.%d failed: %s",
+					"to osd.%d failed: %s",
 					(long long)cfs_osdmap_pool(m)->id, ps,
-					name, src, t, cfs_strerror(r));
+					name, t, cfs_strerror(r));
 			} else {
 				cfs_pg_lock(c, ps);
 				cfs_pg_clear_missing(c, ps, t, name);
 				cfs_pg_unlock(c, ps);
-				if (src_has) {
+				if (exists) {
 					st->objects_copied++;
 					st->bytes_copied += bytes;
 				}

@@ -21,10 +21,15 @@
 
 #include "objlayer_i.h"
 
+_Static_assert(OL_MAX_OBJECT_SIZE == CFS_MAX_OBJECT_SIZE,
+	       "one object size limit for layouts and object I/O");
+
+/* CephFS's file_layout_t::is_valid plus the simulator's bounds on
+ * stripe_count and object_size: one rule, osdsim's cfs_layout_check(). */
 int ol_layout_valid(const struct ol_layout *l)
 {
-	return l && l->stripe_unit > 0 && l->stripe_count >= 1 &&
-	       l->object_size > 0 && l->object_size % l->stripe_unit == 0;
+	return l && cfs_layout_check(l->stripe_unit, l->stripe_count,
+				     l->object_size, NULL, NULL, 0) == 0;
 }
 
 static uint64_t eff_su(const struct ol_layout *l)

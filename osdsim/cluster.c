@@ -25,6 +25,7 @@
 
 #include <uuid/uuid.h>
 
+#include "kv.h"
 #include "osdsim_i.h"
 #include "placement.h"
 #include "util.h"
@@ -45,18 +46,6 @@ void cfs_mkfs_opts_init(struct cfs_mkfs_opts *o)
 	o->stripe_count = 1;
 	o->crush_rule = -1;
 	o->full_policy = CFS_FULL_OSD;
-}
-
-/* crush weight of a device of `size` bytes: its size in TiB (Ceph's
- * osd_crush_initial_weight = -1), at least 0.001, the smallest weight
- * crushtool's three-decimal text keeps. */
-static uint32_t size_weight(uint64_t size)
-{
-	uint64_t w = (size >> 24); /* (size << 16) >> 40 without overflow */
-
-	if (w > 0x7fffffff)
-		w = 0x7fffffff;
-	return w < CFS_MIN_CRUSH_WEIGHT ? CFS_MIN_CRUSH_WEIGHT : (uint32_t)w;
 }
 
 static int msg(char *err, size_t errlen, int r, const char *fmt, ...)
@@ -87,6 +76,26 @@ static int check_opts(const struct cfs_mkfs_opts *o, char *err, size_t len)
 	if (o->osd_size == 0 || o->osd_size > (1ULL << 60))
 		return msg(err, len, -EINVAL,
 			   "--osd-size: must be more than 0 and at most 1 EiB");
+	if (!o->crush_map) {
+		/* the crush weights come from the size: the map must be one
+		 * crushtool can read back (device <= 100, root <= 65535) */
+		uint32_t w;
+		char sz[32];
+
+		if (cfs_size_crush_weight(o->osd_size, &w))
+			return msg(err, len, -EINVAL,
+				   "--osd-size %s: its crush weight (the size "
+				   "in TiB) would be over 100, the most a crush "
+				   "map allows; weights are relative: use 100T "
+				   "or less, or a --crush-map with --osd-size",
+				   cfs_format_size(o->osd_size, sz, sizeof(sz)));
+		if ((uint64_t)w * (uint64_t)o->nosds > CFS_MAX_BUCKET_WEIGHT)
+			return msg(err, len, -EINVAL,
+				   "--osd-size: %d OSDs of this size weigh "
+				   "over 65535 (TiB), more than a crush bucket "
+				   "allows",
+				   o->nosds);
+	}
 	if (o->pg_num < 1 || o->pg_num > 65536)
 		return msg(err, len, -EINVAL, "--pg-num %u: must be 1..65536",
 			   o->pg_num);
@@ -101,20 +110,18 @@ static int check_opts(const struct cfs_mkfs_opts *o, char *err, size_t len)
 		return msg(err, len, -EINVAL,
 			   "--min-size %d: must be 1..%d (the pool size)",
 			   o->min_size, o->size);
-	if (o->object_size < 4096)
-		return msg(err, len, -EINVAL,
-			   "--object-size %u: must be at least 4 KiB",
-			   o->object_size);
-	if (o->stripe_unit &&
-	    (o->stripe_unit > o->object_size ||
-	     o->object_size % o->stripe_unit))
-		return msg(err, len, -EINVAL,
-			   "--stripe-unit %u: must divide the object size %u",
-			   o->stripe_unit, o->object_size);
-	if (o->stripe_count < 1 || o->stripe_count > 65536)
-		return msg(err, len, -EINVAL,
-			   "--stripe-count %u: must be 1..65536",
-			   o->stripe_count);
+	{
+		static const char *const names[3] = {
+			"--stripe-unit", "--stripe-count", "--object-size"
+		};
+		/* --stripe-unit defaults to the object size */
+		uint32_t su = o->stripe_unit ? o->stripe_unit : o->object_size;
+		int r = cfs_layout_check(su, o->stripe_count, o->object_size,
+					 names, err, len);
+
+		if (r)
+			return r;
+	}
 	if (o->full_policy != CFS_FULL_OSD && o->full_policy != CFS_FULL_POOL)
 		return msg(err, len, -EINVAL, "bad full policy");
 	if (o->pool_name && (!*o->pool_name || strlen(o->pool_name) > 60))
@@ -140,7 +147,7 @@ static int mkfs_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
 			goto fail;
 		}
 		for (int i = 0; i < o->nosds; i++)
-			w[i] = size_weight(o->osd_size);
+			cfs_size_crush_weight(o->osd_size, &w[i]); /* checked */
 		r = pl_map_build_simple(o->nosds, o->nhosts, w, &m->crush);
 		free(w);
 		if (r) {
@@ -301,6 +308,21 @@ static int write_tree(const char *tmp, const struct cfs_osdmap *m)
 	r = cfs_mkdirs(p, 0755);
 	if (r)
 		return r;
+	/* an empty object index: its absence later means it was lost */
+	r = cfs_pathf(p, sizeof(p), "%s/pglog", tmp);
+	if (r)
+		return r;
+	{
+		kv *db;
+
+		r = kv_open_rocksdb(p, 1, &db);
+		if (r)
+			return r;
+		r = kv_sync(db);
+		kv_close(db);
+		if (r)
+			return r;
+	}
 	r = cfs_pathf(p, sizeof(p), "%s/usage.json", tmp);
 	if (r)
 		return r;
@@ -572,6 +594,9 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 			    cfs_strerror(r));
 		goto fail;
 	}
+	r = index_open(c, err, errlen);
+	if (r)
+		goto fail;
 	*out = c;
 	return 0;
 fail:
@@ -601,6 +626,7 @@ void cfs_cluster_close(cfs_cluster *c)
 				c->dir, cfs_strerror(r));
 	}
 	fdcache_destroy(c->fdc);
+	index_close(c);
 	pgstate_free(c);
 	if (c->stores) {
 		for (int i = 0; i < CFS_MAX_OSD; i++)

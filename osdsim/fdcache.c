@@ -25,20 +25,6 @@
 #include "osdsim_i.h"
 #include "util.h"
 
-struct cfs_obj {
-	struct fdcache *fc;
-	struct osd_store *store;
-	int osd;
-	uint32_t ps;
-	char *name;
-	uint64_t hash;
-	int fd;
-	uint64_t size;
-	int ref;
-	int doomed; /* forgotten while referenced: close at last put */
-	struct cfs_obj *hnext;
-	struct cfs_obj *prev, *next; /* LRU, only while ref == 0 */
-};
 
 struct fdcache {
 	cfs_cluster *c;
@@ -131,6 +117,8 @@ static void obj_free(struct cfs_obj *o)
 {
 	if (o->fd >= 0)
 		close(o->fd);
+	csum_reset(&o->cs);
+	pthread_mutex_destroy(&o->csum_lock);
 	free(o->name);
 	free(o);
 }
@@ -283,6 +271,9 @@ int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 	o->fd = fd;
 	o->size = (uint64_t)st.st_size;
 	o->ref = 1;
+	pthread_mutex_init(&o->csum_lock, NULL);
+	if (created)
+		csum_init_new(&o->cs);
 
 	pthread_mutex_lock(&fc->lock);
 	other = lookup(fc, h, osd, ps, name);
@@ -330,11 +321,71 @@ uint64_t cfs_obj_size(const cfs_obj *o)
 
 ssize_t cfs_obj_pread(cfs_obj *o, void *buf, size_t len, uint64_t off)
 {
+	ssize_t got;
+	int r;
+
 	if (off >= o->size)
 		return 0;
 	if (len > o->size - off)
 		len = (size_t)(o->size - off);
-	return cfs_read_full(o->fd, buf, len, (int64_t)off);
+	got = cfs_read_full(o->fd, buf, len, (int64_t)off);
+	if (got < 0)
+		return got;
+	if ((size_t)got != len)
+		return -EBADMSG; /* the file is shorter than its record */
+	/* never return bytes the copy's checksums do not vouch for */
+	pthread_mutex_lock(&o->csum_lock);
+	r = csum_verify_range(o, buf, len, off);
+	pthread_mutex_unlock(&o->csum_lock);
+	return r ? r : got;
+}
+
+int cfs_obj_verify(cfs_obj *o)
+{
+	int r;
+
+	pthread_mutex_lock(&o->csum_lock);
+	r = csum_verify_range(o, NULL, o->size, 0);
+	pthread_mutex_unlock(&o->csum_lock);
+	return r;
+}
+
+int cfs_obj_version(cfs_obj *o, uint64_t *version)
+{
+	int r;
+
+	pthread_mutex_lock(&o->csum_lock);
+	r = csum_load(o);
+	if (!r && !o->cs.valid)
+		r = -EBADMSG;
+	if (!r)
+		*version = o->cs.version;
+	pthread_mutex_unlock(&o->csum_lock);
+	return r;
+}
+
+int cfs_obj_commit(cfs_obj *o, uint64_t version)
+{
+	int r;
+
+	pthread_mutex_lock(&o->csum_lock);
+	r = csum_load(o);
+	if (!r)
+		r = csum_store(o, version);
+	pthread_mutex_unlock(&o->csum_lock);
+	return r;
+}
+
+int cfs_obj_rebuild_csum(cfs_obj *o, uint64_t version)
+{
+	int r;
+
+	pthread_mutex_lock(&o->csum_lock);
+	r = csum_rebuild(o);
+	if (!r)
+		r = csum_store(o, version);
+	pthread_mutex_unlock(&o->csum_lock);
+	return r;
 }
 
 /* After a failed write the file may have grown partly: account what the
@@ -350,44 +401,108 @@ static void resync_size(cfs_obj *o)
 	}
 }
 
+/* A copy is changed only when its record vouches for what it holds: a
+ * partial write would otherwise bless rotten bytes with fresh checksums. */
+static int csum_writable(cfs_obj *o)
+{
+	int r = csum_load(o);
+
+	if (!r && !o->cs.valid)
+		r = -EBADMSG;
+	return r;
+}
+
 int cfs_obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off)
 {
 	cfs_cluster *c = o->fc->c;
+	uint64_t old;
 	int r = usage_mark_dirty(c);
 
 	if (r)
 		return r;
 	if (off + len < off || off + len > (uint64_t)INT64_MAX)
 		return -EFBIG;
+	pthread_mutex_lock(&o->csum_lock);
+	r = csum_writable(o);
+	if (r)
+		goto out;
+	old = o->size;
 	r = cfs_write_full(o->fd, buf, len, (int64_t)off);
 	if (r) {
 		resync_size(o);
-		return r;
+		o->cs.valid = 0;
+		goto out;
 	}
 	if (off + len > o->size) {
 		store_account(o->store, (int64_t)(off + len - o->size), 0);
 		o->size = off + len;
 	}
-	return 0;
+	r = csum_after_write(o, old, buf, len, off);
+out:
+	pthread_mutex_unlock(&o->csum_lock);
+	return r;
 }
 
 int cfs_obj_truncate(cfs_obj *o, uint64_t size)
 {
 	cfs_cluster *c = o->fc->c;
+	uint64_t old;
 	int r = usage_mark_dirty(c);
 
 	if (r)
 		return r;
 	if (size > (uint64_t)INT64_MAX)
 		return -EFBIG;
+	pthread_mutex_lock(&o->csum_lock);
+	r = csum_writable(o);
+	if (r)
+		goto out;
+	old = o->size;
 	if (ftruncate(o->fd, (off_t)size) < 0) {
 		r = -errno;
 		resync_size(o);
-		return r;
+		o->cs.valid = 0;
+		goto out;
 	}
 	store_account(o->store, (int64_t)size - (int64_t)o->size, 0);
 	o->size = size;
-	return 0;
+	r = csum_after_truncate(o, old);
+out:
+	pthread_mutex_unlock(&o->csum_lock);
+	return r;
+}
+
+int cfs_obj_reset(cfs_obj *o)
+{
+	cfs_cluster *c = o->fc->c;
+	int r = usage_mark_dirty(c);
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&o->csum_lock);
+	if (ftruncate(o->fd, 0) < 0) {
+		r = -errno;
+		resync_size(o);
+		o->cs.valid = 0;
+	} else {
+		store_account(o->store, -(int64_t)o->size, 0);
+		o->size = 0;
+		csum_init_new(&o->cs);
+	}
+	pthread_mutex_unlock(&o->csum_lock);
+	return r;
+}
+
+int cfs_obj_has_record(cfs_obj *o)
+{
+	int r;
+
+	pthread_mutex_lock(&o->csum_lock);
+	r = csum_load(o);
+	if (!r)
+		r = o->cs.present;
+	pthread_mutex_unlock(&o->csum_lock);
+	return r;
 }
 
 int cfs_obj_sync(cfs_obj *o)

@@ -1,10 +1,29 @@
 /*
- * health.c - space figures of the pool: `ceph df` MAX AVAIL and the pool
- * full flag of policy `pool`.
+ * health.c - space figures of the pool (`ceph df` MAX AVAIL, the pool full
+ * flag of policy `pool`) and the health snapshot that `status`, `health`,
+ * `osd df` and `df` format: every OSD's usage read once, every figure
+ * computed from those reads (the checks themselves: health_checks.c).
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "osdsim_i.h"
+
+/* used[osd] for every OSD of m, read once each (0 for absent ids). */
+static void read_usage(cfs_cluster *c, const cfs_osdmap *m, uint64_t *used,
+		       uint64_t *objects)
+{
+	for (int osd = 0; osd < m->max_osd; osd++) {
+		struct cfs_osd_usage u = { 0, 0 };
+
+		if (cfs_osdmap_exists(m, osd))
+			cfs_osd_usage(c, osd, &u);
+		used[osd] = u.used;
+		if (objects)
+			objects[osd] = u.objects;
+	}
+}
 
 /*
  * PGMap::get_rule_avail (Ceph 16.2): for each OSD under the rule, the bytes
@@ -15,13 +34,12 @@
  * then divides by the pool's raw used rate (its size, replicated).  The
  * float/double mix is Ceph's.
  */
-uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m)
+static uint64_t max_avail_of(const cfs_osdmap *m, const uint64_t *used)
 {
 	float fratio = (float)m->full_ratio;
 	int64_t min = -1;
 
 	for (int osd = 0; osd < m->max_osd; osd++) {
-		struct cfs_osd_usage u;
 		int64_t kb, kb_avail, proj;
 		double unusable, avail;
 		float share = m->rule_share ? m->rule_share[osd] : 0;
@@ -32,11 +50,11 @@ uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m)
 		if (m->osds[osd].reweight == 0 || m->osds[osd].capacity == 0 ||
 		    share == 0)
 			continue;
-		cfs_osd_usage(c, osd, &u);
 		kb = (int64_t)(m->osds[osd].capacity >> 10);
-		kb_avail = u.used >= m->osds[osd].capacity
+		kb_avail = used[osd] >= m->osds[osd].capacity
 				   ? 0
-				   : (int64_t)((m->osds[osd].capacity - u.used) >>
+				   : (int64_t)((m->osds[osd].capacity -
+						used[osd]) >>
 					       10);
 		unusable = (double)kb * (1.0 - fratio);
 		avail = (double)kb_avail - unusable;
@@ -52,8 +70,36 @@ uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m)
 	return (uint64_t)min / (uint64_t)m->pool.size;
 }
 
+/* The first up+in OSD of the rule at or over full_ratio, or -1. */
+static int pool_full_osd_of(const cfs_osdmap *m, const uint64_t *used)
+{
+	for (int osd = 0; osd < m->max_osd; osd++) {
+		if (!m->in_rule || !m->in_rule[osd] ||
+		    !cfs_osdmap_is_up(m, osd) || !cfs_osdmap_is_in(m, osd))
+			continue;
+		if (used[osd] >= cfs_osdmap_full_limit(m, osd))
+			return osd;
+	}
+	return -1;
+}
+
+uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m)
+{
+	uint64_t *used = calloc((size_t)m->max_osd + 1, sizeof(*used));
+	uint64_t r;
+
+	if (!used)
+		return 0; /* no memory: claim no room rather than room */
+	read_usage(c, m, used, NULL);
+	r = max_avail_of(m, used);
+	free(used);
+	return r;
+}
+
 int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osdout)
 {
+	/* one OSD at a time: the write path calls this, and needs no
+	 * consistent picture, only whether some OSD is full now */
 	for (int osd = 0; osd < m->max_osd; osd++) {
 		struct cfs_osd_usage u;
 
@@ -68,4 +114,89 @@ int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osdout)
 		}
 	}
 	return 0;
+}
+
+static int fullness_of(const cfs_osdmap *m, int osd, uint64_t used)
+{
+	if (used >= cfs_osdmap_full_limit(m, osd))
+		return CFS_FULLNESS_FULL;
+	if (used >= cfs_osdmap_backfillfull_limit(m, osd))
+		return CFS_FULLNESS_BACKFILLFULL;
+	if (used >= cfs_osdmap_nearfull_limit(m, osd))
+		return CFS_FULLNESS_NEARFULL;
+	return CFS_FULLNESS_NONE;
+}
+
+int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
+		    const struct cfs_pg_health *pgs, uint32_t npgs,
+		    const struct cfs_pg_totals *tot, struct cfs_health *h)
+{
+	uint64_t *used, *objs;
+	int r;
+
+	memset(h, 0, sizeof(*h));
+	h->pool_full_osd = -1;
+	h->max_osd = m->max_osd;
+	h->osd = calloc((size_t)m->max_osd + 1, sizeof(*h->osd));
+	used = calloc((size_t)m->max_osd + 1, sizeof(*used));
+	objs = calloc((size_t)m->max_osd + 1, sizeof(*objs));
+	if (!h->osd || !used || !objs) {
+		r = -ENOMEM;
+		goto out;
+	}
+	/* the one read: everything below uses used[] and objs[] */
+	read_usage(c, m, used, objs);
+	for (int id = 0; id < m->max_osd; id++) {
+		struct cfs_osd_snap *o = &h->osd[id];
+
+		if (cfs_osdmap_osd(m, id, &o->info))
+			continue;
+		o->in = o->info.reweight > 0;
+		o->in_rule = cfs_osdmap_osd_in_rule(m, id);
+		o->used = used[id];
+		o->objects = objs[id];
+		o->avail = o->used < o->info.capacity
+				   ? o->info.capacity - o->used
+				   : 0;
+		o->fullness = fullness_of(m, id, o->used);
+		h->num_osds++;
+		h->num_up += o->info.up;
+		h->num_in += o->in;
+		h->total += o->info.capacity;
+		h->used += o->used;
+		h->avail += o->avail;
+		h->objects += o->objects;
+		if (o->in_rule)
+			h->rule_used += o->used;
+	}
+	h->raw_avail = h->total > h->used ? h->total - h->used : 0;
+	h->max_avail = max_avail_of(m, used);
+	h->pool_full_osd = pool_full_osd_of(m, used);
+	h->pool_full = h->pool_full_osd >= 0;
+	r = health_checks(h, m, pgs, npgs, tot);
+out:
+	free(used);
+	free(objs);
+	if (r)
+		cfs_health_free(h);
+	return r;
+}
+
+void cfs_health_free(struct cfs_health *h)
+{
+	for (int i = 0; i < h->nchecks; i++) {
+		for (int k = 0; k < h->checks[i].ndetail; k++)
+			free(h->checks[i].detail[k]);
+		free(h->checks[i].detail);
+	}
+	h->nchecks = 0;
+	free(h->osd);
+	h->osd = NULL;
+}
+
+const char *cfs_health_status_name(int s)
+{
+	return s == CFS_HEALTH_ERR	? "HEALTH_ERR"
+	       : s == CFS_HEALTH_WARN ? "HEALTH_WARN"
+				      : "HEALTH_OK";
 }

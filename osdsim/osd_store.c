@@ -354,15 +354,6 @@ static int scan_store(cfs_cluster *c, struct osd_store *s, int cleanup,
 	return r;
 }
 
-int cfs_osd_scan(cfs_cluster *c, int osd, struct cfs_osd_usage *u)
-{
-	struct osd_store *s = store_get(c, osd);
-
-	if (!s)
-		return -ENOENT;
-	return scan_store(c, s, 0, u);
-}
-
 /* ---- usage persistence ---- */
 
 int usage_mark_dirty(cfs_cluster *c)
@@ -538,8 +529,10 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
 {
 	struct osd_store *ds = store_get(c, dst), *ss = store_get(c, src);
 	char rel[PATH_MAX], tmp[PATH_MAX];
-	char *a = NULL, *b = NULL;
+	struct obj_csum cs = { 0 };
+	char *a = NULL;
 	uint64_t size, off;
+	uint32_t run = 0, run2 = 0;
 	struct stat st;
 	int sfd = -1, tfd = -1, r, existed;
 
@@ -560,9 +553,12 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
 		goto out;
 	}
 	size = (uint64_t)st.st_size;
+	/* the source must vouch for itself before anything is written */
+	r = csum_copy_begin(sfd, size, &cs);
+	if (r)
+		goto out;
 	a = malloc(COPY_CHUNK);
-	b = malloc(COPY_CHUNK);
-	if (!a || !b) {
+	if (!a) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -589,29 +585,37 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
 			r = -EIO; /* the source shrank under us */
 			goto fail;
 		}
-		r = cfs_write_full(tfd, a, want, (int64_t)off);
+		r = csum_copy_check(&cs, size, a, want, off, &run);
+		if (!r)
+			r = cfs_write_full(tfd, a, want, (int64_t)off);
 		if (r)
 			goto fail;
 		off += want;
 	}
+	r = csum_copy_xattrs(sfd, tfd);
+	if (r)
+		goto fail;
 	if (fsync(tfd) < 0) {
 		r = -errno;
 		goto fail;
 	}
-	/* verify before the copy replaces anything */
+	/* read the new copy back against the same checksums before it
+	 * replaces anything */
 	for (off = 0; off < size;) {
 		size_t want = size - off > COPY_CHUNK ? COPY_CHUNK
 						      : (size_t)(size - off);
-		ssize_t g1 = cfs_read_full(sfd, a, want, (int64_t)off);
-		ssize_t g2 = g1 < 0 ? 0 : cfs_read_full(tfd, b, want,
-							(int64_t)off);
+		ssize_t got = cfs_read_full(tfd, a, want, (int64_t)off);
 
-		if (g1 < 0 || g2 < 0) {
-			r = (int)(g1 < 0 ? g1 : g2);
+		if (got < 0) {
+			r = (int)got;
 			goto fail;
 		}
-		if ((size_t)g1 != want || (size_t)g2 != want ||
-		    memcmp(a, b, want)) {
+		if ((size_t)got != want) {
+			r = -EIO;
+			goto fail;
+		}
+		r = csum_copy_check(&cs, size, a, want, off, &run2);
+		if (r) {
 			r = -EIO;
 			goto fail;
 		}
@@ -636,8 +640,8 @@ out:
 		close(tfd);
 	if (sfd >= 0)
 		close(sfd);
+	csum_reset(&cs);
 	free(a);
-	free(b);
 	return r;
 }
 

@@ -432,13 +432,29 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 	FIELD(get_int(pool, "object_size", 1, UINT32_MAX, &v),
 	      "pool.object_size");
 	m->pool.object_size = (uint32_t)v;
-	FIELD(get_int(pool, "stripe_unit", 1, m->pool.object_size, &v) ||
-		      m->pool.object_size % (uint32_t)v,
+	FIELD(get_int(pool, "stripe_unit", 1, UINT32_MAX, &v),
 	      "pool.stripe_unit");
 	m->pool.stripe_unit = (uint32_t)v;
-	FIELD(get_int(pool, "stripe_count", 1, 65536, &v),
+	FIELD(get_int(pool, "stripe_count", 1, UINT32_MAX, &v),
 	      "pool.stripe_count");
 	m->pool.stripe_count = (uint32_t)v;
+	{
+		static const char *const names[3] = {
+			"pool.stripe_unit", "pool.stripe_count",
+			"pool.object_size"
+		};
+		char why[160];
+
+		/* the default layout of every new file: the same rule as
+		 * mkfs and the layout xattrs */
+		if (cfs_layout_check(m->pool.stripe_unit,
+				     m->pool.stripe_count,
+				     m->pool.object_size, names, why,
+				     sizeof(why))) {
+			r = bad(err, errlen, path, why);
+			goto fail;
+		}
+	}
 
 	osds = json_object_get(root, "osds");
 	FIELD(!json_is_array(osds), "osds");
@@ -701,6 +717,19 @@ int cfs_set_full_policy(cfs_cluster *c, int policy)
 }
 
 /* The first bucket that no other bucket holds (a root), 0 if none. */
+int cfs_size_crush_weight(uint64_t bytes, uint32_t *weight)
+{
+	/* (bytes << 16) >> 40 without the overflow of bytes << 16 past
+	 * 256 TiB: the weight truncated to 16.16, as the mon's float
+	 * conversion truncates */
+	uint64_t w = bytes >> 24;
+
+	if (w > CFS_MAX_DEVICE_WEIGHT)
+		return -ERANGE;
+	*weight = w < CFS_MIN_CRUSH_WEIGHT ? CFS_MIN_CRUSH_WEIGHT : (uint32_t)w;
+	return 0;
+}
+
 static int first_root(const pl_map *cm)
 {
 	for (int pos = 0; pos < pl_map_max_buckets(cm); pos++) {
@@ -723,7 +752,7 @@ int cfs_osd_add(cfs_cluster *c, const char *host, uint64_t size, int *idout)
 
 	if (!host || !*host || strlen(host) > 60)
 		return -EINVAL;
-	if (size == 0 || size > (uint64_t)INT64_MAX)
+	if (size == 0 || cfs_size_crush_weight(size, &w))
 		return -ERANGE;
 	r = update_begin(c, &n);
 	if (r)
@@ -737,13 +766,6 @@ int cfs_osd_add(cfs_cluster *c, const char *host, uint64_t size, int *idout)
 		r = -ENOSPC;
 		goto fail;
 	}
-	/* crush weight = size in TiB (osd_crush_initial_weight = -1), at
-	 * least the smallest non-zero weight so the OSD can take data. */
-	w = (uint32_t)((size * (uint64_t)CFS_WEIGHT_ONE) >> 40);
-	if ((size >> 40) >= 0x8000)
-		w = 0x7fffffff;
-	if (w < CFS_MIN_CRUSH_WEIGHT)
-		w = CFS_MIN_CRUSH_WEIGHT;
 	if (pl_map_item_by_name(n->crush, host, &hid) == 0) {
 		if (hid >= 0) {
 			r = -ENOTDIR; /* the name is a device, not a bucket */

@@ -76,6 +76,21 @@ void cfs_mkfs_opts_init(struct cfs_mkfs_opts *o);
 int cfs_mkfs(const char *dir, const struct cfs_mkfs_opts *o, char *err,
 	     size_t errlen);
 
+/* ---- file layouts (layout.c) ---- */
+#define CFS_MIN_STRIPE_UNIT 65536u	   /* CephFS CEPH_MIN_STRIPE_UNIT */
+#define CFS_MAX_STRIPE_COUNT 65536	   /* ours: see layout.c */
+#define CFS_MAX_OBJECT_SIZE (1ULL << 30) /* = objlayer's OL_MAX_OBJECT_SIZE */
+/*
+ * CephFS's file_layout_t::is_valid plus our two bounds: stripe_unit and
+ * object_size non-zero multiples of 64 KiB, object_size a multiple of
+ * stripe_unit and at most 1 GiB, stripe_count 1..CFS_MAX_STRIPE_COUNT.
+ * 0, or -EINVAL with one line in err (if err) naming the field as names[]
+ * calls them (stripe unit, count, object size; NULL: "stripe_unit"...).
+ */
+int cfs_layout_check(uint64_t stripe_unit, uint64_t stripe_count,
+		     uint64_t object_size, const char *const names[3],
+		     char *err, size_t errlen);
+
 /* ---- opening ---- */
 #define CFS_OPEN_RDONLY 0x1 /* shared lock, never writes anything */
 int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
@@ -158,8 +173,22 @@ int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight);
 int cfs_osd_crush_reweight(cfs_cluster *c, int osd, uint32_t weight);
 int cfs_osd_primary_affinity(cfs_cluster *c, int osd, uint32_t aff);
 int cfs_osd_set_capacity(cfs_cluster *c, int osd, uint64_t bytes);
+/*
+ * The crush weight (16.16) of a device of `bytes`: its size in TiB, as a
+ * Ceph OSD sets it when it first boots (osd_crush_initial_weight = -1:
+ * statfs total / 2^40, OSD::update_crush_location), computed without
+ * overflow for any size; at least 0.001 (CFS_MIN_CRUSH_WEIGHT), the
+ * smallest weight crushtool's three-decimal text keeps.  -ERANGE over 100
+ * TiB: the cluster keeps its map as crushtool text, and crushtool refuses
+ * a device weight over 100 ("device weight limited to 100",
+ * CRUSH_MAX_DEVICE_WEIGHT), so such a map could not be read back.
+ */
+#define CFS_MAX_DEVICE_WEIGHT (100u * CFS_WEIGHT_ONE)
+#define CFS_MAX_BUCKET_WEIGHT (65535u * CFS_WEIGHT_ONE)
+int cfs_size_crush_weight(uint64_t bytes, uint32_t *weight);
 /* New OSD (lowest free id) under host bucket `host` (created under the
- * first root when missing), crush weight = size in TiB as Ceph sets it. */
+ * first root when missing), crush weight cfs_size_crush_weight(size):
+ * -ERANGE past 100 TiB. */
 int cfs_osd_add(cfs_cluster *c, const char *host, uint64_t size, int *id);
 /* Ratios in (0, 1]. */
 int cfs_set_full_ratio(cfs_cluster *c, double r);
@@ -173,8 +202,6 @@ struct cfs_osd_usage {
 	uint64_t objects; /* object files held */
 };
 void cfs_osd_usage(cfs_cluster *c, int osd, struct cfs_osd_usage *u);
-/* Scan an OSD directory: what is really on disk. */
-int cfs_osd_scan(cfs_cluster *c, int osd, struct cfs_osd_usage *u);
 
 /*
  * Space reservation: before writing, reserve the bytes a write adds on each
@@ -193,11 +220,34 @@ int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 		 int flags, cfs_obj **out);
 void cfs_obj_put(cfs_obj *o);
 uint64_t cfs_obj_size(const cfs_obj *o);
+/*
+ * Every copy carries a checksum record (crc32c per block) and the object
+ * version it holds (objcsum.c).  Reads verify what they return: -EBADMSG
+ * when the bytes or the record do not match (the copy is rotten, torn by a
+ * crash, or has no record).  Writes and truncates update the record in
+ * memory and refuse (-EBADMSG) to change a copy it does not vouch for;
+ * cfs_obj_commit() then stores it with the new version, after the data.
+ */
 /* Short count at end of object. */
 ssize_t cfs_obj_pread(cfs_obj *o, void *buf, size_t len, uint64_t off);
 /* All or -errno; usage follows the new size. */
 int cfs_obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off);
 int cfs_obj_truncate(cfs_obj *o, uint64_t size);
+int cfs_obj_commit(cfs_obj *o, uint64_t version);
+/* Empty the copy with a fresh record (a write_full, or a leftover file
+ * of an object that does not exist). */
+int cfs_obj_reset(cfs_obj *o);
+/* 1 if the copy carries a checksum record (valid or not). */
+int cfs_obj_has_record(cfs_obj *o);
+/* The version the copy's record names; -EBADMSG without a valid record. */
+int cfs_obj_version(cfs_obj *o, uint64_t *version);
+/* Read and check every block: 0 or -EBADMSG (deep scrub). */
+int cfs_obj_verify(cfs_obj *o);
+/* Trust the data as it is: compute a new record (adopting copies made
+ * before checksums existed). */
+int cfs_obj_rebuild_csum(cfs_obj *o, uint64_t version);
+/* crc32c (Castagnoli), chainable: crc of A||B = cfs_crc32c(crc(A), B). */
+uint32_t cfs_crc32c(uint32_t crc, const void *buf, size_t len);
 int cfs_obj_sync(cfs_obj *o);
 struct timespec;
 int cfs_obj_mtime(cfs_obj *o, struct timespec *ts);
@@ -205,9 +255,11 @@ int cfs_obj_mtime(cfs_obj *o, struct timespec *ts);
 int cfs_obj_remove(cfs_cluster *c, int osd, uint32_t ps, const char *name);
 /*
  * Copy an object from src to dst (same PG): a temporary file is written,
- * fsynced, compared with the source, then renamed over the old copy, so a
- * reader never sees a half-copied object and an interruption leaves the old
- * copy.  -ENOENT if src lacks it.  *bytes gets the object size.  Used by
+ * fsynced, checked against the source's checksums, then renamed over the
+ * old copy, so a reader never sees a half-copied object and an interruption
+ * leaves the old copy.  The copy carries the source's record and every
+ * user.crushfs.* xattr.  -ENOENT if src lacks it, -EBADMSG if the source
+ * fails its checksums (a bad copy never spreads).  *bytes gets the object size.  Used by
  * recovery and rebalance; the caller reserves space on dst.
  */
 int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
@@ -267,6 +319,16 @@ int cfs_pg_mark_missing(cfs_cluster *c, uint32_t ps, int osd,
 int cfs_pg_clear_missing(cfs_cluster *c, uint32_t ps, int osd,
 			 const char *name);
 int cfs_pg_flush(cfs_cluster *c, uint32_t ps);
+/* A copy found bad (checksum, version or size wrong, or absent while the
+ * object exists): missing, and counted as damaged (health's "scrub
+ * errors", the PG "inconsistent") until cfs_pg_clear_missing() after it
+ * was repaired.  Persisted before returning. */
+int cfs_pg_mark_damaged(cfs_cluster *c, uint32_t ps, int osd,
+			const char *name);
+int cfs_pg_is_damaged(cfs_cluster *c, uint32_t ps, int osd,
+		      const char *name);
+/* Damaged copies in the PG, over all holders. */
+size_t cfs_pg_damaged_count(cfs_cluster *c, uint32_t ps);
 
 /* Every object of a PG on any of its holders, in name order (a merge of
  * the holders' sorted listings).  Load with cfs_pg_lock held; each
@@ -298,13 +360,134 @@ ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, uint32_t ps,
 int cfs_obj_removexattr(cfs_cluster *c, int osd, uint32_t ps,
 			const char *name, const char *key);
 
-/* ---- health and space (health.c) ---- */
+/*
+ * ---- the object index (objindex.c): which objects exist ----
+ * Ceph's PG log in miniature: every object of the pool with its current
+ * version and size.  A copy is current when its checksum record names that
+ * version; an object absent here does not exist (a hole), whatever files
+ * say.  Intents record a change in flight before any copy is touched, so
+ * an interrupted change is found and settled at the next open.
+ */
+struct cfs_objinfo {
+	uint64_t version;
+	uint64_t size;
+};
+#define CFS_INTENT_WRITE 1
+#define CFS_INTENT_REMOVE 2
+/* -ENOENT when the object does not exist. */
+int cfs_index_get(cfs_cluster *c, const char *name, struct cfs_objinfo *oi);
+/* A new version, larger than every one handed out before (0 + *err on
+ * failure). */
+uint64_t cfs_index_next_version(cfs_cluster *c, int *err);
+/* Record a change in flight (next NULL: a remove). */
+int cfs_index_intent(cfs_cluster *c, const char *name,
+		     const struct cfs_objinfo *next);
+/* The change in flight for name (-ENOENT: none); op is CFS_INTENT_*. */
+int cfs_index_get_intent(cfs_cluster *c, const char *name,
+			 struct cfs_objinfo *next, int *op);
+/* Record the object's state (NULL: it no longer exists) and drop its
+ * intent, in one batch. */
+int cfs_index_set(cfs_cluster *c, const char *name,
+		  const struct cfs_objinfo *oi);
+/* Objects (or, with intents, changes in flight; op is CFS_INTENT_*) whose
+ * name starts with prefix, in name order; fn returning non-zero stops. */
+int cfs_index_foreach(cfs_cluster *c, const char *prefix, int intents,
+		      int (*fn)(const char *name,
+				const struct cfs_objinfo *oi, int op,
+				void *arg),
+		      void *arg);
+/* Make every index change durable (WAL fsync). */
+int cfs_index_sync(cfs_cluster *c);
+/* 1 when this open created the index (it must be rebuilt from copies). */
+int cfs_index_is_new(const cfs_cluster *c);
+
+/* ---- health and space (health.c, health_checks.c) ---- */
 /* `ceph df` MAX AVAIL of the pool (PGMap::get_rule_avail / raw used rate):
  * bytes writable before the first OSD of the rule reaches full_ratio. */
 uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m);
 /* 1 if the pool refuses writes under policy `pool` (a full OSD in its
  * rule); *osd gets that OSD. */
 int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osd);
+
+/*
+ * A health snapshot: what `status`, `health [detail]`, `osd df` and `df`
+ * show, computed from ONE read of every OSD's usage on one osdmap.  Writes
+ * go on meanwhile, so reading usage twice could disagree with itself (an
+ * OSD crossing full_ratio between a count and its detail lines); every
+ * figure and check here comes from the same reads, as Ceph's monitor
+ * computes health from one PGMap and OSDMap pair.
+ *
+ * PG checks need PG states, which objlayer computes (ol_pg_stat); the
+ * caller passes them as struct cfs_pg_health, or none (npgs 0).
+ */
+enum cfs_health_status { CFS_HEALTH_OK = 0, CFS_HEALTH_WARN = 1,
+			 CFS_HEALTH_ERR = 2 };
+enum cfs_fullness { CFS_FULLNESS_NONE = 0, CFS_FULLNESS_NEARFULL,
+		    CFS_FULLNESS_BACKFILLFULL, CFS_FULLNESS_FULL };
+
+/* What the checks need of one PG. */
+#define CFS_PGH_INACTIVE 0x01	      /* not active (peered or down) */
+#define CFS_PGH_DOWN 0x02
+#define CFS_PGH_DEGRADED 0x04
+#define CFS_PGH_UNDERSIZED 0x08
+#define CFS_PGH_BACKFILL_TOOFULL 0x10
+#define CFS_PGH_INCONSISTENT 0x20     /* damaged copies not repaired */
+struct cfs_pg_health {
+	char pgid[32];	 /* "1.1f" */
+	char state[128]; /* "active+undersized+degraded" */
+	unsigned flags;	 /* CFS_PGH_* */
+	int acting[CFS_MAX_REP], nacting;
+};
+/* Object totals over all PGs (copies = objects * pool size). */
+struct cfs_pg_totals {
+	uint64_t objects, copies, degraded, misplaced, unfound;
+	uint64_t scrub_errors; /* damaged copies (cfs_pg_mark_damaged) */
+};
+
+struct cfs_osd_snap {
+	struct cfs_osd_info info; /* info.exists 0: no such OSD id */
+	int in;			  /* reweight > 0 */
+	int in_rule;		  /* under the pool rule's take roots */
+	uint64_t used, objects;	  /* the one read of its usage */
+	uint64_t avail;		  /* capacity - used, 0 when over */
+	int fullness;		  /* enum cfs_fullness of used */
+};
+
+/* One health check (Ceph health_check_t, with the `muted` flag its JSON
+ * carries; crushfs has no `health mute`, so it is always 0). */
+struct cfs_health_check {
+	const char *code;  /* "OSD_FULL" */
+	int severity;	   /* CFS_HEALTH_WARN or CFS_HEALTH_ERR */
+	char summary[256];
+	int64_t count;	   /* what the check is about: OSDs, PGs, objects */
+	int muted;
+	char **detail;	   /* ndetail lines */
+	int ndetail;
+};
+
+#define CFS_HEALTH_MAX_CHECKS 16
+struct cfs_health {
+	int status; /* worst severity: enum cfs_health_status */
+	struct cfs_health_check checks[CFS_HEALTH_MAX_CHECKS]; /* by code */
+	int nchecks;
+
+	int max_osd;
+	struct cfs_osd_snap *osd; /* max_osd entries, indexed by id */
+	int num_osds, num_up, num_in;
+	uint64_t total, used, objects; /* over existing OSDs */
+	uint64_t avail;	    /* the sum of each OSD's avail (osd df) */
+	uint64_t raw_avail; /* total - used, 0 when over (status, df) */
+	uint64_t rule_used; /* used by the OSDs under the pool's rule */
+	uint64_t max_avail; /* cfs_pool_max_avail() of these reads */
+	int pool_full, pool_full_osd; /* cfs_pool_is_full() of them */
+};
+/* Take a snapshot on m (which the caller keeps referenced); pgs may be
+ * NULL with npgs 0, tot NULL.  -ENOMEM; free with cfs_health_free(). */
+int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
+		    const struct cfs_pg_health *pgs, uint32_t npgs,
+		    const struct cfs_pg_totals *tot, struct cfs_health *h);
+void cfs_health_free(struct cfs_health *h);
+const char *cfs_health_status_name(int status); /* "HEALTH_WARN" */
 
 /* ---- cluster check (check.c) ---- */
 struct cfs_check_report {

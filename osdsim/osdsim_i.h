@@ -57,6 +57,10 @@ struct name_set {
 struct pg_holder {
 	int osd;
 	struct name_set missing;
+	/* copies found bad (checksum, version, size, absent): a subset of
+	 * missing, kept apart so health can say "inconsistent" until they
+	 * are repaired (Ceph's scrub errors) */
+	struct name_set damaged;
 };
 
 struct pg_state {
@@ -67,6 +71,36 @@ struct pg_state {
 };
 
 struct fdcache;
+
+/* One open object copy (fdcache.c), with its checksum record
+ * (objcsum.c). */
+struct obj_csum {
+	int loaded;	  /* the xattr was read (or the file is new) */
+	int valid;	  /* ... and described this copy */
+	int present;	  /* the copy has a record at all (else: made
+			   * before checksums existed, or just created) */
+	unsigned shift;	  /* checksum block = 1 << shift bytes */
+	uint64_t version; /* object version this copy holds */
+	uint32_t n, cap;  /* blocks in use / allocated */
+	uint32_t *crc;	  /* crc32c of each block (the last may be short) */
+};
+
+struct cfs_obj {
+	struct fdcache *fc;
+	struct osd_store *store;
+	int osd;
+	uint32_t ps;
+	char *name;
+	uint64_t hash;
+	int fd;
+	uint64_t size;
+	int ref;
+	int doomed; /* forgotten while referenced: close at last put */
+	struct cfs_obj *hnext;
+	struct cfs_obj *prev, *next; /* LRU, only while ref == 0 */
+	pthread_mutex_t csum_lock;   /* readers load the record lazily */
+	struct obj_csum cs;
+};
 
 struct cfs_cluster {
 	char *dir;
@@ -88,6 +122,12 @@ struct cfs_cluster {
 	atomic_int usage_dirty; /* usage.dirty written in this session */
 
 	struct fdcache *fdc;
+
+	/* the object index (objindex.c) */
+	struct kv *index;
+	int index_new; /* created by this open: rebuild from the OSDs */
+	pthread_mutex_t version_lock;
+	uint64_t version_next, version_hw;
 };
 
 /* osdmap.c */
@@ -131,12 +171,47 @@ void pg_dirname(int64_t pool, uint32_t ps, char *buf, size_t len);
 int pg_dirname_parse(const char *s, int64_t pool, uint32_t pg_num,
 		     uint32_t *ps);
 
+/* health_checks.c: fill h->checks and h->status from the snapshot's
+ * OSD figures (h->osd) and the PG states given. */
+int health_checks(struct cfs_health *h, const cfs_osdmap *m,
+		  const struct cfs_pg_health *pgs, uint32_t npgs,
+		  const struct cfs_pg_totals *tot);
+
 /* fdcache.c */
 int fdcache_create(cfs_cluster *c, struct fdcache **out);
 void fdcache_destroy(struct fdcache *fc);
 /* Drop the cached fd of one object (it is being replaced or removed). */
 void fdcache_forget(struct fdcache *fc, int osd, uint32_t ps,
 		    const char *name);
+
+/* objcsum.c: per-copy checksums (see there) */
+void csum_reset(struct obj_csum *cs);
+/* Record state after the file was created empty. */
+void csum_init_new(struct obj_csum *cs);
+int csum_load(cfs_obj *o);
+/* Blocks touched by a write of [off, off+len) (buf) to a copy that was
+ * old_size bytes, now o->size: recompute their checksums. */
+int csum_after_write(cfs_obj *o, uint64_t old_size, const void *buf,
+		     size_t len, uint64_t off);
+int csum_after_truncate(cfs_obj *o, uint64_t old_size);
+/* Write the record (version) to the copy's xattr. */
+int csum_store(cfs_obj *o, uint64_t version);
+/* Verify [off, off+len) of a copy (buf holds those bytes when not NULL,
+ * else they are read).  -EBADMSG on mismatch or no record. */
+int csum_verify_range(cfs_obj *o, const void *buf, size_t len, uint64_t off);
+/* A new record computed from the data (the copy is trusted). */
+int csum_rebuild(cfs_obj *o);
+/* Copy every user.crushfs.* xattr of sfd to dfd. */
+int csum_copy_xattrs(int sfd, int dfd);
+/* Verify a copy while streaming it: load the record of sfd (size bytes),
+ * then feed the data in order; -EBADMSG at the first bad block. */
+int csum_copy_begin(int sfd, uint64_t size, struct obj_csum *cs);
+int csum_copy_check(const struct obj_csum *cs, uint64_t size,
+		    const void *buf, size_t len, uint64_t off, uint32_t *run);
+
+/* objindex.c */
+int index_open(cfs_cluster *c, char *err, size_t errlen);
+void index_close(cfs_cluster *c);
 
 /* pgstate.c */
 int pgstate_init(cfs_cluster *c);

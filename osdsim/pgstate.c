@@ -115,8 +115,10 @@ void pgstate_free(cfs_cluster *c)
 	for (uint32_t i = 0; i < c->pg_num; i++) {
 		struct pg_state *p = &c->pgs[i];
 
-		for (int k = 0; k < p->nh; k++)
+		for (int k = 0; k < p->nh; k++) {
 			nameset_free(&p->h[k].missing);
+			nameset_free(&p->h[k].damaged);
+		}
 		free(p->h);
 		pthread_mutex_destroy(&p->lock);
 	}
@@ -172,7 +174,7 @@ static int pgstate_persist(cfs_cluster *c, uint32_t ps)
 {
 	struct pg_state *p = &c->pgs[ps];
 	char path[PATH_MAX], *text;
-	json_t *root, *miss;
+	json_t *root, *miss, *dmg;
 	int any = 0, r;
 
 	if (c->rdonly)
@@ -182,26 +184,36 @@ static int pgstate_persist(cfs_cluster *c, uint32_t ps)
 		return r;
 	root = json_object();
 	miss = json_object();
-	if (!root || !miss) {
+	dmg = json_object();
+	if (!root || !miss || !dmg) {
 		json_decref(root);
 		json_decref(miss);
+		json_decref(dmg);
 		return -ENOMEM;
 	}
 	for (int k = 0; k < p->nh; k++) {
 		json_t *arr;
 		char key[16];
 
-		if (!p->h[k].missing.n)
-			continue;
-		any = 1;
-		arr = json_array();
-		for (size_t i = 0; i < p->h[k].missing.n; i++)
-			json_array_append_new(
-				arr, json_string(p->h[k].missing.v[i]));
 		snprintf(key, sizeof(key), "%d", p->h[k].osd);
-		json_object_set_new(miss, key, arr);
+		if (p->h[k].missing.n) {
+			any = 1;
+			arr = json_array();
+			for (size_t i = 0; i < p->h[k].missing.n; i++)
+				json_array_append_new(
+					arr, json_string(p->h[k].missing.v[i]));
+			json_object_set_new(miss, key, arr);
+		}
+		if (p->h[k].damaged.n) {
+			arr = json_array();
+			for (size_t i = 0; i < p->h[k].damaged.n; i++)
+				json_array_append_new(
+					arr, json_string(p->h[k].damaged.v[i]));
+			json_object_set_new(dmg, key, arr);
+		}
 	}
 	json_object_set_new(root, "missing", miss);
+	json_object_set_new(root, "damaged", dmg);
 	p->dirty = 0;
 	if (!any) {
 		json_decref(root);
@@ -225,13 +237,47 @@ static int pgstate_persist(cfs_cluster *c, uint32_t ps)
 	return r;
 }
 
+static int load_sets(struct pg_state *p, json_t *obj, int damaged,
+		     const char *path, char *err, size_t errlen)
+{
+	const char *key;
+	json_t *arr;
+
+	json_object_foreach(obj, key, arr)
+	{
+		char *end;
+		long osd = strtol(key, &end, 10);
+		struct pg_holder *h;
+		size_t i;
+		json_t *v;
+
+		if (*end || osd < 0 || osd >= CFS_MAX_OSD ||
+		    !json_is_array(arr)) {
+			snprintf(err, errlen, "%s: bad entry '%s'", path, key);
+			return CFS_ECORRUPT;
+		}
+		h = holder_find(p, (int)osd);
+		if (!h)
+			continue; /* folder gone: nothing to protect */
+		json_array_foreach(arr, i, v)
+		{
+			if (!json_is_string(v))
+				continue;
+			if (nameset_add(damaged ? &h->damaged : &h->missing,
+					json_string_value(v)) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static int load_missing(cfs_cluster *c, uint32_t ps, const char *path,
 			char *err, size_t errlen)
 {
 	struct pg_state *p = &c->pgs[ps];
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je), *miss, *arr;
-	const char *key;
+	json_t *root = json_load_file(path, 0, &je), *miss, *dmg;
+	int r;
 
 	if (!root) {
 		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column,
@@ -244,35 +290,12 @@ static int load_missing(cfs_cluster *c, uint32_t ps, const char *path,
 		snprintf(err, errlen, "%s: field 'missing' is missing", path);
 		return CFS_ECORRUPT;
 	}
-	json_object_foreach(miss, key, arr)
-	{
-		char *end;
-		long osd = strtol(key, &end, 10);
-		struct pg_holder *h;
-		size_t i;
-		json_t *v;
-
-		if (*end || osd < 0 || osd >= CFS_MAX_OSD ||
-		    !json_is_array(arr)) {
-			json_decref(root);
-			snprintf(err, errlen, "%s: bad entry '%s'", path, key);
-			return CFS_ECORRUPT;
-		}
-		h = holder_find(p, (int)osd);
-		if (!h)
-			continue; /* folder gone: nothing to protect */
-		json_array_foreach(arr, i, v)
-		{
-			if (!json_is_string(v))
-				continue;
-			if (nameset_add(&h->missing, json_string_value(v)) < 0) {
-				json_decref(root);
-				return -ENOMEM;
-			}
-		}
-	}
+	dmg = json_object_get(root, "damaged");
+	r = load_sets(p, miss, 0, path, err, errlen);
+	if (!r && json_is_object(dmg))
+		r = load_sets(p, dmg, 1, path, err, errlen);
 	json_decref(root);
-	return 0;
+	return r;
 }
 
 int pgstate_load(cfs_cluster *c, char *err, size_t errlen)
@@ -400,6 +423,7 @@ int cfs_pg_add_holder(cfs_cluster *c, uint32_t ps, int osd,
 	return 0;
 undo:
 	nameset_free(&h->missing);
+	nameset_free(&h->damaged);
 	{
 		int pos = (int)(h - p->h);
 
@@ -423,8 +447,9 @@ int cfs_pg_drop_holder(cfs_cluster *c, uint32_t ps, int osd)
 	r = cfs_pg_remove_dir(c, osd, ps);
 	if (r)
 		return r;
-	had = h->missing.n > 0;
+	had = h->missing.n > 0 || h->damaged.n > 0;
 	nameset_free(&h->missing);
+	nameset_free(&h->damaged);
 	pos = (int)(h - p->h);
 	memmove(p->h + pos, p->h + pos + 1,
 		sizeof(*p->h) * (size_t)(p->nh - pos - 1));
@@ -487,6 +512,8 @@ int cfs_pg_clear_missing(cfs_cluster *c, uint32_t ps, int osd,
 
 	if (!h)
 		return 0;
+	if (nameset_del(&h->damaged, name) > 0)
+		c->pgs[ps].dirty = 1;
 	r = nameset_del(&h->missing, name);
 	if (r <= 0)
 		return r;
@@ -507,4 +534,45 @@ int cfs_pg_flush(cfs_cluster *c, uint32_t ps)
 	if (!r)
 		c->pgs[ps].dirty = 0;
 	return r;
+}
+
+int cfs_pg_mark_damaged(cfs_cluster *c, uint32_t ps, int osd,
+			const char *name)
+{
+	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+	int r1, r2, r;
+
+	if (!h)
+		return -ENOENT;
+	r1 = nameset_add(&h->missing, name);
+	r2 = nameset_add(&h->damaged, name);
+	if (r1 < 0 || r2 < 0)
+		return -ENOMEM;
+	if (!r1 && !r2)
+		return 0;
+	r = pgstate_persist(c, ps);
+	if (r) {
+		if (r1)
+			nameset_del(&h->missing, name);
+		if (r2)
+			nameset_del(&h->damaged, name);
+	}
+	return r;
+}
+
+int cfs_pg_is_damaged(cfs_cluster *c, uint32_t ps, int osd, const char *name)
+{
+	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+
+	return h && h->damaged.n && nameset_find(&h->damaged, name, NULL);
+}
+
+size_t cfs_pg_damaged_count(cfs_cluster *c, uint32_t ps)
+{
+	struct pg_state *p = &c->pgs[ps];
+	size_t n = 0;
+
+	for (int k = 0; k < p->nh; k++)
+		n += p->h[k].damaged.n;
+	return n;
 }

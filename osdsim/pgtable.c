@@ -166,6 +166,7 @@ int osdmap_finish(struct cfs_osdmap *m)
 	const struct cfs_pool_info *pool = &m->pool;
 	int size = pool->size, raw[CFS_MAX_REP];
 	void *work = NULL;
+	size_t wsize;
 	int r;
 
 	free(m->weights);
@@ -181,14 +182,19 @@ int osdmap_finish(struct cfs_osdmap *m)
 		return r;
 	m->weights = calloc((size_t)m->max_osd + 1, sizeof(uint32_t));
 	m->pgs = calloc(pool->pg_num, sizeof(*m->pgs));
-	work = malloc(pl_work_size(m->crush, size));
+	wsize = pl_work_size(m->crush, size); /* finalized just above */
+	work = wsize ? malloc(wsize) : NULL;
 	if (!m->weights || !m->pgs || !work) {
 		free(work);
-		return -ENOMEM;
+		return wsize ? -ENOMEM : -EINVAL;
 	}
 	for (int i = 0; i < m->max_osd; i++)
 		m->weights[i] = m->osds[i].exists ? m->osds[i].reweight : 0;
-	pl_work_init(m->crush, work, size);
+	r = pl_work_init(m->crush, work, size);
+	if (r) {
+		free(work);
+		return r;
+	}
 
 	for (uint32_t ps = 0; ps < pool->pg_num; ps++) {
 		struct cfs_pg_mapping *pg = &m->pgs[ps];

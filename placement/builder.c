@@ -570,6 +570,7 @@ int pl_map_finalize(pl_map *m)
 	m->max_devices = maxdev;
 	m->working_size = ws;
 	m->finalized = 1;
+	m->generation++; /* workspaces laid out before are stale */
 	return 0;
 }
 
@@ -751,18 +752,6 @@ int pl_map_type_by_name(const pl_map *m, const char *name, int *type)
 int pl_map_item_by_name(const pl_map *m, const char *name, int *id)
 {
 	return find_name(m->items, m->nitems, name, id);
-}
-
-int pl_map_rule_by_name(const pl_map *m, const char *name, int *ruleno)
-{
-	for (uint32_t r = 0; r < m->max_rules; r++) {
-		if (m->rules[r] && m->rules[r]->name &&
-		    strcmp(m->rules[r]->name, name) == 0) {
-			*ruleno = (int)r;
-			return 0;
-		}
-	}
-	return -ENOENT;
 }
 
 int pl_map_device_in_buckets(const pl_map *m, int id)

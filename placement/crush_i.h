@@ -73,7 +73,8 @@ struct pl_map {
 	int ndevices;
 
 	size_t working_size; /* bytes for per-bucket permutation state */
-	int finalized;
+	int finalized;	     /* working_size matches the buckets */
+	uint32_t generation; /* bumped by each pl_map_finalize */
 };
 
 /* Per-bucket permutation cache for uniform buckets (Ceph crush_work_bucket) */
@@ -87,6 +88,10 @@ struct pl_work_bucket {
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 
 struct pl_work {
+	/* the map and finalization it was laid out for: a workspace sized
+	 * for other buckets would be written past its end */
+	const struct pl_map *map;
+	uint32_t generation;
 	struct pl_work_bucket **work; /* index -1-id */
 	int result_max;
 	int *a, *b, *c;

@@ -10,6 +10,7 @@
  *
  * This file must not include an allocator header (CI greps for it).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "crush_i.h"
@@ -295,21 +296,30 @@ static void choose_indep(const struct choose_ctx *cx,
 	count_tries(cx->work, map, ftotal);
 }
 
+/* Only a finalized map knows its workspace size (Ceph's crush_work_size
+ * reads map->working_size, which crush_finalize computes); an unfinalized
+ * one may have buckets larger than working_size says. */
 size_t pl_work_size(const pl_map *m, int result_max)
 {
+	if (!m || !m->finalized)
+		return 0;
 	if (result_max < 0)
 		result_max = 0;
 	return sizeof(struct pl_work) + m->working_size +
 	       3 * (size_t)result_max * sizeof(int);
 }
 
-void pl_work_init(const pl_map *m, void *v, int result_max)
+int pl_work_init(const pl_map *m, void *v, int result_max)
 {
 	struct pl_work *w = v;
 	char *p = (char *)v + sizeof(struct pl_work);
 	int32_t b;
 
+	if (!m || !m->finalized || !v)
+		return -EINVAL; /* nothing written */
 	memset(w, 0, sizeof(*w));
+	w->map = m;
+	w->generation = m->generation;
 	/* same 8-byte aligned layout pl_map_finalize sized */
 	w->work = (struct pl_work_bucket **)p;
 	p += ALIGN8((size_t)m->max_buckets * sizeof(struct pl_work_bucket *));
@@ -329,6 +339,7 @@ void pl_work_init(const pl_map *m, void *v, int result_max)
 	w->a = (int *)p;
 	w->b = w->a + w->result_max;
 	w->c = w->b + w->result_max;
+	return 0;
 }
 
 const uint32_t *pl_work_choose_tries(const void *work, int *n)
@@ -337,13 +348,6 @@ const uint32_t *pl_work_choose_tries(const void *work, int *n)
 
 	*n = PL_CHOOSE_TRIES_MAX;
 	return w->choose_tries;
-}
-
-void pl_work_reset_choose_tries(void *work)
-{
-	struct pl_work *w = work;
-
-	memset(w->choose_tries, 0, sizeof(w->choose_tries));
 }
 
 int pl_do_rule(const pl_map *map, int ruleno, int x, int *result,
@@ -368,6 +372,12 @@ int pl_do_rule(const pl_map *map, int ruleno, int x, int *result,
 	int stable = map->chooseleaf_stable;
 
 	if ((uint32_t)ruleno >= map->max_rules || !map->rules[ruleno])
+		return 0;
+	/* a map changed since the workspace was laid out (or never
+	 * finalized) could need more permutation space than it has:
+	 * nothing is mapped rather than memory overwritten */
+	if (!map->finalized || cw->map != map ||
+	    cw->generation != map->generation)
 		return 0;
 	if (result_max > cw->result_max)
 		result_max = cw->result_max;

@@ -176,20 +176,25 @@ const char *pl_map_item_name(const pl_map *m, int id);
 /* -ENOENT when unknown */
 int pl_map_type_by_name(const pl_map *m, const char *name, int *type);
 int pl_map_item_by_name(const pl_map *m, const char *name, int *id);
-int pl_map_rule_by_name(const pl_map *m, const char *name, int *ruleno);
 /* 1 if device id appears in some bucket (CrushWrapper::check_item_present) */
 int pl_map_device_in_buckets(const pl_map *m, int id);
 int pl_map_device_declared(const pl_map *m, int id);
 
 /* ---- mapping (mapper.c) ---- */
 /* Bytes of workspace one thread needs to map up to result_max items. */
+/* 0 if the map is not finalized (pl_map_finalize): no workspace can be
+ * sized for it. */
 size_t pl_work_size(const pl_map *m, int result_max);
-/* Lay out a workspace in caller memory (suitably aligned, e.g. malloc). */
-void pl_work_init(const pl_map *m, void *work, int result_max);
+/* Lay out a workspace in caller memory (suitably aligned, e.g. malloc) of
+ * pl_work_size() bytes.  -EINVAL (nothing written) on a map that is not
+ * finalized. */
+int pl_work_init(const pl_map *m, void *work, int result_max);
 /*
  * Run rule ruleno for input x.  weights[0..weight_max) are the reweight
  * values per device (0..0x10000; 0 = out).  Returns the number of items in
  * result[] (at most result_max); indep rules fill holes with PL_ITEM_NONE.
+ * 0 when work was laid out for another map, or before the map last
+ * changed (pl_map_finalize since, or not finalized now).
  */
 int pl_do_rule(const pl_map *m, int ruleno, int x, int *result,
 	       int result_max, const uint32_t *weights, int weight_max,
@@ -199,7 +204,6 @@ int pl_do_rule(const pl_map *m, int ruleno, int x, int *result,
  * workspace (never in the map).  Returns the array of n entries.
  */
 const uint32_t *pl_work_choose_tries(const void *work, int *n);
-void pl_work_reset_choose_tries(void *work);
 
 /* ---- parsing (parse.c) ---- */
 /*

@@ -141,6 +141,8 @@ Changing weights and capacities, each a new epoch:
   [WRN] OBJECT_MISPLACED: 1/18 objects misplaced (5.556%)
   [ERR] OSD_FULL: 1 full osd(s)
       osd.7 is full
+  $ crushfs --cluster cl -f json health detail
+  {"status":"HEALTH_ERR","checks":{"OBJECT_MISPLACED":{"severity":"HEALTH_WARN","summary":{"message":"1/18 objects misplaced (5.556%)","count":1},"detail":[],"muted":false},"OSD_FULL":{"severity":"HEALTH_ERR","summary":{"message":"1 full osd(s)","count":1},"detail":[{"message":"osd.7 is full"}],"muted":false}},"mutes":[]}
 
 An OSD past full_ratio (osd.7: 2 MiB, holding more) refuses the writes of
 its PGs; other PGs go on; deleting frees space at once:

@@ -24,13 +24,19 @@ M=$T/new
 must_fail "mkfs: --osd-size: '12Q' is not a size" cf "$M" mkfs --osd-size 12Q
 must_fail "mkfs: --osd-size: '-1' is not a size" cf "$M" mkfs --osd-size -1
 must_fail "mkfs: --osd-size: '0' is out of range" cf "$M" mkfs --osd-size 0
-must_fail "mkfs: --object-size 3000: must be at least 4 KiB" cf "$M" mkfs --object-size 3000
+must_fail "mkfs: --object-size 3000: must be a non-zero multiple of 64 KiB" cf "$M" mkfs --object-size 3000
+must_fail "mkfs: --object-size 2147483648: must be at most 1 GiB" cf "$M" mkfs --object-size 2G
+must_fail "mkfs: --stripe-unit 4096: must be a non-zero multiple of 64 KiB" cf "$M" mkfs --stripe-unit 4K
+must_fail "mkfs: --stripe-count 0: must be 1..65536" cf "$M" mkfs --stripe-count 0
+must_fail "mkfs: --stripe-count 4294967295: must be 1..65536" cf "$M" mkfs --stripe-count 4294967295
+must_fail "mkfs: --stripe-count 65537: must be 1..65536" cf "$M" mkfs --stripe-count 65537
+must_fail "mkfs: --stripe-count: '4294967296' is out of range" cf "$M" mkfs --stripe-count 4294967296
 must_fail "mkfs: --pg-num: 'abc' is not a number" cf "$M" mkfs --pg-num abc
 must_fail "mkfs: --size: '0' is out of range" cf "$M" mkfs --size 0
 must_fail "mkfs: --min-size 4: must be 1..3" cf "$M" mkfs --min-size 4
 must_fail "mkfs: --hosts 13: must be 1..12" cf "$M" mkfs --hosts 13
 must_fail "mkfs: --full-policy: 'most' is not osd or pool" cf "$M" mkfs --full-policy most
-must_fail "mkfs: --stripe-unit 3145728: must divide the object size" cf "$M" mkfs --stripe-unit 3M
+must_fail "mkfs: --stripe-unit 3145728: must divide the object size 4194304" cf "$M" mkfs --stripe-unit 3M
 must_fail "mkfs: --osds: missing value" cf "$M" mkfs --osds
 [ ! -e "$M" ] || fail "a refused mkfs created $M"
 ok "mkfs: bad options refused, nothing created"

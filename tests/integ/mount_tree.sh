@@ -128,6 +128,34 @@ assert os.getxattr(f, 'crushfs.layout.object_size') == b'4194304'
 " || fail "xattrs"
 ok "xattrs: set/get/list/remove, CREATE/REPLACE, 64 KiB values, dirs"
 
+# ---- layouts are bounded as CephFS bounds them (EINVAL), so no layout
+# can make one small file cost the daemon minutes ----
+py "
+import errno, os, time
+f = '$M/lay'
+open(f, 'w').close()
+for name, v in [('stripe_count', b'4294967295'), ('stripe_count', b'0'),
+                ('stripe_count', b'65537'), ('stripe_unit', b'4096'),
+                ('object_size', b'2147483648'), ('stripe_unit', b'3145728')]:
+    try:
+        os.setxattr(f, 'crushfs.layout.' + name, v)
+        raise SystemExit('%s=%s accepted' % (name, v))
+    except OSError as e:
+        assert e.errno == errno.EINVAL, (name, v, e)
+assert os.getxattr(f, 'crushfs.layout') == b'stripe_unit=4194304 stripe_count=1 object_size=4194304 pool=1'
+os.setxattr(f, 'crushfs.layout.stripe_count', b'65536')
+t = time.time()
+fd = os.open(f, os.O_WRONLY)
+os.write(fd, b'ab')
+os.fsync(fd)
+os.close(fd)
+os.unlink(f)
+took = time.time() - t
+assert took < 10, 'a 2-byte file with the largest stripe_count took %.1f s' % took
+print('largest stripe_count: write+fsync+unlink of 2 bytes in %.2f s' % took)
+" || fail "layout bounds"
+ok "layout xattrs: out-of-bounds values EINVAL, the largest stripe_count stays cheap"
+
 # ---- unlinked but open: data stays until the last close ----
 py "
 import os

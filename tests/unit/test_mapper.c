@@ -30,7 +30,7 @@ static void mapper_init(struct mapper *mp, pl_map *m, int result_max)
 	mp->m = m;
 	mp->work = malloc(pl_work_size(m, result_max));
 	assert_non_null(mp->work);
-	pl_work_init(m, mp->work, result_max);
+	assert_int_equal(pl_work_init(m, mp->work, result_max), 0);
 	mp->nweights = pl_map_max_devices(m);
 	assert_true(mp->nweights <= 256);
 	for (int i = 0; i < mp->nweights; i++)
@@ -391,7 +391,11 @@ static void *map_thread(void *p)
 
 	for (int i = 0; i < 12; i++)
 		w[i] = W1;
-	pl_work_init(ta->m, work, 3);
+	if (!work || pl_work_init(ta->m, work, 3)) {
+		free(work);
+		ta->ok = 0; /* no cmocka asserts off the main thread */
+		return NULL;
+	}
 	ta->ok = 1;
 	for (int x = 0; x < 20000; x++) {
 		pl_do_rule(ta->m, 0, x, out, 3, w, 12, work);
@@ -487,9 +491,85 @@ static void test_legacy_tunables_no_duplicates(void **state)
 	mapper_free(&mp);
 }
 
+/*
+ * The `finalized` flag (Ceph crush_finalize): a workspace is sized from the
+ * map's working_size, which only pl_map_finalize computes.  An unfinalized
+ * map gets no workspace (size 0, -EINVAL, nothing written), and a
+ * workspace laid out before the map changed maps nothing instead of
+ * writing past its end (a uniform bucket's permutation grows with it; run
+ * under ASan, the old code overflowed here).
+ */
+static void test_unfinalized_workspace(void **state)
+{
+	pl_map *m = pl_map_create(), *other;
+	int items[6] = { 0, 1, 2, 3, 4, 5 }, id, r, out[3];
+	uint32_t w[6] = { W1, W1, W1, W1, W1, W1 };
+	struct pl_rule_step steps[3] = { { PL_RULE_TAKE, 0, 0 },
+					 { PL_RULE_CHOOSE_FIRSTN, 0, 0 },
+					 { PL_RULE_EMIT, 0, 0 } };
+	unsigned char buf[256];
+	void *old, *fresh;
+	size_t n;
+
+	(void)state;
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(pl_map_add_device(m, i, NULL), 0);
+	assert_int_equal(pl_map_add_bucket(m, -1, PL_BUCKET_UNIFORM, 0, 1, 3,
+					   items, w, &id),
+			 0);
+	steps[0].arg1 = id;
+	assert_int_equal(pl_map_add_rule(m, 0, 1, 1, 10, 3, steps, &r), 0);
+
+	/* never finalized: no size, no layout, nothing written */
+	assert_int_equal(pl_work_size(m, 3), 0);
+	memset(buf, 0xab, sizeof(buf));
+	assert_int_equal(pl_work_init(m, buf, 3), -EINVAL);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0xab);
+	assert_int_equal(pl_work_size(NULL, 3), 0);
+	assert_int_equal(pl_work_init(NULL, buf, 3), -EINVAL);
+
+	assert_int_equal(pl_map_finalize(m), 0);
+	n = pl_work_size(m, 3);
+	assert_true(n > 0);
+	old = malloc(n);
+	assert_non_null(old);
+	assert_int_equal(pl_work_init(m, old, 3), 0);
+	assert_int_equal(pl_do_rule(m, 0, 7, out, 3, w, 6, old), 3);
+
+	/* a new bucket unfinalizes the map: nothing sizes or maps */
+	assert_int_equal(pl_map_add_bucket(m, -2, PL_BUCKET_UNIFORM, 0, 1, 3,
+					   items + 3, w, NULL),
+			 0);
+	assert_int_equal(pl_work_size(m, 3), 0);
+	assert_int_equal(pl_do_rule(m, 0, 7, out, 3, w, 6, old), 0);
+
+	/* finalized again, and the root grown by one (its permutation is
+	 * one longer than the old workspace holds): the old workspace
+	 * maps nothing, a fresh one maps */
+	assert_int_equal(pl_map_finalize(m), 0);
+	assert_int_equal(pl_do_rule(m, 0, 7, out, 3, w, 6, old), 0);
+	assert_int_equal(pl_map_bucket_add_item(m, id, 3, W1), 0);
+	assert_int_equal(pl_do_rule(m, 0, 7, out, 3, w, 6, old), 0);
+	n = pl_work_size(m, 3);
+	fresh = malloc(n);
+	assert_non_null(fresh);
+	assert_int_equal(pl_work_init(m, fresh, 3), 0);
+	assert_int_equal(pl_do_rule(m, 0, 7, out, 3, w, 6, fresh), 3);
+
+	/* a workspace of one map is no workspace for another */
+	assert_int_equal(pl_map_build_simple(6, 3, NULL, &other), 0);
+	assert_int_equal(pl_do_rule(other, 0, 7, out, 3, w, 6, fresh), 0);
+	pl_map_destroy(other);
+	free(old);
+	free(fresh);
+	pl_map_destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unfinalized_workspace),
 		cmocka_unit_test(test_firstn_no_duplicates),
 		cmocka_unit_test(test_hierarchy_distinct_hosts),
 		cmocka_unit_test(test_straw2_reweight_moves_only_that_item),

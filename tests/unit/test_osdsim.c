@@ -169,7 +169,7 @@ static void test_pg_table_semantics(void **state)
 	(void)state;
 	for (int i = 0; i < 12; i++)
 		w[i] = 0x10000;
-	pl_work_init(cm, work, 3);
+	assert_int_equal(pl_work_init(cm, work, 3), 0);
 	for (uint32_t ps = 0; ps < 32; ps++) {
 		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
 
@@ -187,6 +187,12 @@ static void test_pg_table_semantics(void **state)
 	assert_int_equal(cfs_osd_mark_down(f->c, 0), 0);
 	m = cfs_osdmap_get(f->c);
 	cm = cfs_osdmap_crush(m);
+	/* a workspace belongs to one map (the new epoch has its own) */
+	assert_int_equal(pl_do_rule(cm, 0, 1, raw, 3, w, 12, work), 0);
+	free(work);
+	work = malloc(pl_work_size(cm, 3));
+	assert_non_null(work);
+	assert_int_equal(pl_work_init(cm, work, 3), 0);
 	for (uint32_t ps = 0; ps < 32; ps++) {
 		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
 		int k = 0;
@@ -408,6 +414,155 @@ static void test_corrupt_cluster_json(void **state)
 	fx_free(f);
 }
 
+/* Size -> crush weight: TiB in 16.16, as a Ceph OSD sets it at first boot;
+ * no overflow at 256 TiB (it used to give 512 TiB the weight 0.00099);
+ * over 100 (TiB) refused, the device weight crush map text allows. */
+static void test_size_crush_weight(void **state)
+{
+	static const struct {
+		uint64_t bytes;
+		int r;
+		uint32_t w;
+	} c[] = {
+		{ 0, 0, 65 },		    /* at least 0.001 */
+		{ 64ULL << 20, 0, 65 },
+		{ 1ULL << 30, 0, 65 },	    /* 64: below 0.001 */
+		{ 2ULL << 30, 0, 128 },
+		{ 64ULL << 30, 0, 0x1000 },
+		{ 1ULL << 40, 0, 0x10000 }, /* 1 TiB: weight 1 */
+		{ 3ULL << 39, 0, 0x18000 }, /* 1.5 TiB */
+		{ 100ULL << 40, 0, 100u << 16 },
+		{ (100ULL << 40) + (1ULL << 24) - 1, 0, 100u << 16 },
+		{ (100ULL << 40) + (1ULL << 24), -ERANGE, 0 },
+		{ 255ULL << 40, -ERANGE, 0 },
+		{ 256ULL << 40, -ERANGE, 0 }, /* the old overflow point */
+		{ 512ULL << 40, -ERANGE, 0 },
+		{ 1ULL << 50, -ERANGE, 0 },
+		{ 1ULL << 60, -ERANGE, 0 },
+		{ UINT64_MAX, -ERANGE, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		uint32_t w = 12345;
+		int r = cfs_size_crush_weight(c[i].bytes, &w);
+
+		if (r != c[i].r || (r == 0 && w != c[i].w))
+			fail_msg("%llu bytes: %d weight %u, want %d weight %u",
+				 (unsigned long long)c[i].bytes, r, w, c[i].r,
+				 c[i].w);
+	}
+}
+
+/* osd add and mkfs take their weights from that one helper. */
+static void test_osd_add_weights(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct cfs_mkfs_opts o;
+	struct cfs_osd_info oi;
+	const cfs_osdmap *m;
+	char err[512], path[512];
+	uint32_t e0;
+	int id;
+
+	(void)state;
+	assert_int_equal(cfs_osd_add(f->c, "big", 64ULL << 40, &id), 0);
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_osdmap_osd(m, id, &oi), 0);
+	assert_int_equal(oi.crush_weight, 64u << 16);
+	assert_int_equal(oi.capacity, 64ULL << 40);
+	e0 = cfs_osdmap_epoch(m);
+	cfs_osdmap_put(m);
+	assert_int_equal(cfs_osd_add(f->c, "big", 100ULL << 40, &id), 0);
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_osdmap_osd(m, id, &oi), 0);
+	assert_int_equal(oi.crush_weight, 100u << 16);
+	cfs_osdmap_put(m);
+	/* 512 TiB and more: refused, the map unchanged */
+	assert_int_equal(cfs_osd_add(f->c, "big", 512ULL << 40, &id), -ERANGE);
+	assert_int_equal(cfs_osd_add(f->c, "big", 1ULL << 50, &id), -ERANGE);
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_osdmap_epoch(m), e0 + 1);
+	cfs_osdmap_put(m);
+	/* after a reopen (the map read back from its text) still 64 */
+	fx_close(f);
+	fx_open(f);
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_osdmap_osd(m, 12, &oi), 0);
+	assert_int_equal(oi.crush_weight, 64u << 16);
+	cfs_osdmap_put(m);
+
+	cfs_mkfs_opts_init(&o);
+	snprintf(path, sizeof(path), "%s/big", f->root);
+	o.osd_size = 512ULL << 40;
+	assert_int_equal(cfs_mkfs(path, &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--osd-size 512 TiB"));
+	assert_int_not_equal(access(path, F_OK), 0);
+	fx_free(f);
+}
+
+/* The pool's layout: CephFS's rule (64 KiB multiples, object size a
+ * multiple of the unit) and our bounds, at mkfs and in cluster.json. */
+static void test_layout_limits(void **state)
+{
+	static const struct {
+		uint32_t os, su, sc;
+		const char *msg;
+	} bad[] = {
+		{ 4096, 0, 1, "--object-size 4096: must be a non-zero multiple "
+			       "of 64 KiB" },
+		{ 4u << 20, 4096, 1, "--stripe-unit 4096: must be a non-zero "
+				      "multiple of 64 KiB" },
+		{ 4u << 20, 3u << 20, 1, "--stripe-unit 3145728: must divide "
+					  "the object size 4194304" },
+		{ 2u << 30, 0, 1, "--object-size 2147483648: must be at most "
+				   "1 GiB" },
+		{ 4u << 20, 0, 0, "--stripe-count 0: must be 1..65536" },
+		{ 4u << 20, 0, 65537, "--stripe-count 65537: must be 1..65536" },
+		{ 4u << 20, 0, UINT32_MAX, "--stripe-count 4294967295: must "
+					    "be 1..65536" },
+	};
+	struct fixture *f = fx_new(NULL);
+	struct cfs_mkfs_opts o;
+	char err[512], path[512], *text, *p;
+	cfs_cluster *c;
+	size_t len;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cfs_mkfs_opts_init(&o);
+		o.osd_size = 64 << 20;
+		o.object_size = bad[i].os;
+		o.stripe_unit = bad[i].su;
+		o.stripe_count = bad[i].sc;
+		snprintf(path, sizeof(path), "%s/l%zu", f->root, i);
+		assert_int_equal(cfs_mkfs(path, &o, err, sizeof(err)), -EINVAL);
+		if (strncmp(err, bad[i].msg, strlen(bad[i].msg)))
+			fail_msg("%s, not %s", err, bad[i].msg);
+		assert_int_not_equal(access(path, F_OK), 0);
+	}
+	/* a cluster.json whose layout was edited by hand: refused at open */
+	fx_close(f);
+	snprintf(path, sizeof(path), "%s/cluster.json", f->dir);
+	assert_int_equal(cfs_read_file(path, &text, &len), 0);
+	p = strstr(text, "\"stripe_count\":");
+	assert_non_null(p);
+	{
+		FILE *fp = fopen(path, "w");
+
+		assert_non_null(fp);
+		fprintf(fp, "%.*s\"stripe_count\": 4294967295%s",
+			(int)(p - text), text, strpbrk(p + 15, ",}"));
+		fclose(fp);
+	}
+	free(text);
+	assert_int_equal(cfs_cluster_open(f->dir, 0, &c, err, sizeof(err)),
+			 CFS_ECORRUPT);
+	assert_non_null(strstr(err, "pool.stripe_count 4294967295: must be "
+				    "1..65536"));
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +575,9 @@ int main(void)
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_live_swap),
 		cmocka_unit_test(test_corrupt_cluster_json),
+		cmocka_unit_test(test_size_crush_weight),
+		cmocka_unit_test(test_osd_add_weights),
+		cmocka_unit_test(test_layout_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

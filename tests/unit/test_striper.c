@@ -132,6 +132,52 @@ static void test_too_small_and_invalid(void **state)
 	assert_int_equal(ol_file_to_extents(&l, UINT64_MAX, 2, e, 2), -EINVAL);
 }
 
+/* CephFS's file_layout_t::is_valid (src/common/fs_types.cc): 64 KiB
+ * multiples, object size a multiple of the unit, count >= 1; plus our
+ * bounds: count <= 65536, objects <= 1 GiB. */
+static void test_layout_rules(void **state)
+{
+	static const struct {
+		uint32_t su, sc, os;
+		int valid;
+	} c[] = {
+		{ 4 * M, 1, 4 * M, 1 },
+		{ 64 * K, 1, 64 * K, 1 },
+		{ 64 * K, 65536, 1024 * M, 1 },
+		{ 1 * M, 3, 2 * M, 1 },
+		{ 4 * K, 1, 4 * M, 0 },		/* unit under 64 KiB */
+		{ 96 * K, 1, 192 * K, 0 },	/* not a 64 KiB multiple */
+		{ 64 * K, 1, 100 * K, 0 },	/* object likewise */
+		{ 128 * K, 1, 64 * K, 0 },	/* object smaller than unit */
+		{ 128 * K, 1, 192 * K, 0 },	/* unit does not divide */
+		{ 0, 1, 4 * M, 0 },
+		{ 4 * M, 1, 0, 0 },
+		{ 4 * M, 0, 4 * M, 0 },
+		{ 4 * M, 65537, 4 * M, 0 },
+		{ 4 * M, UINT32_MAX, 4 * M, 0 }, /* the daemon-hanging one */
+		{ 64 * K, 1, 1024 * M + 64 * K, 0 },
+		{ 64 * K, 1, 4032 * M, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct ol_layout l = { c[i].su, c[i].sc, c[i].os, 1 };
+
+		if (ol_layout_valid(&l) != c[i].valid)
+			fail_msg("layout %u/%u/%u: valid %d, expected %d",
+				 c[i].su, c[i].sc, c[i].os, ol_layout_valid(&l),
+				 c[i].valid);
+		if (!c[i].valid) {
+			struct ol_extent e[1];
+
+			assert_int_equal(ol_file_to_extents(&l, 0, 2, e, 1),
+					 -EINVAL);
+			assert_int_equal(ol_object_count(&l, 2), 0);
+		}
+	}
+	assert_false(ol_layout_valid(NULL));
+}
+
 static void test_names(void **state)
 {
 	char buf[64];
@@ -194,7 +240,7 @@ static void test_tiling(void **state)
 	const struct ol_layout ls[] = { { 4 * M, 1, 4 * M, 1 },
 					{ 1 * M, 3, 2 * M, 1 },
 					{ 64 * K, 4, 256 * K, 1 },
-					{ 4 * K, 7, 12 * K, 1 } };
+					{ 64 * K, 7, 192 * K, 1 } };
 	struct ol_extent e[4096];
 
 	(void)state;
@@ -229,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_small_units),
 		cmocka_unit_test(test_count_one_quirk),
 		cmocka_unit_test(test_too_small_and_invalid),
+		cmocka_unit_test(test_layout_rules),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_object_count),
 		cmocka_unit_test(test_object_bytes),

@@ -1045,6 +1045,61 @@ static void test_virtual_xattrs(void **state)
 			 -ENODATA);
 }
 
+/* Layout values as CephFS bounds them (file_layout_t::is_valid, EINVAL)
+ * plus our stripe_count and object size limits; a refused value leaves
+ * the layout as it was. */
+static void test_layout_bounds(void **state)
+{
+	static const struct {
+		const char *name, *value;
+	} bad[] = {
+		{ "crushfs.layout.stripe_count", "0" },
+		{ "crushfs.layout.stripe_count", "65537" },
+		{ "crushfs.layout.stripe_count", "4294967295" },
+		{ "crushfs.layout.stripe_count", "4294967296" },
+		{ "crushfs.layout.stripe_count", "-1" },
+		{ "crushfs.layout.stripe_unit", "4096" },	/* < 64 KiB */
+		{ "crushfs.layout.stripe_unit", "100000" },	/* not x 64K */
+		{ "crushfs.layout.stripe_unit", "196608" },	/* 4M % 192K */
+		{ "crushfs.layout.stripe_unit", "8388608" },	/* > object */
+		{ "crushfs.layout.object_size", "65536" },	/* < unit */
+		{ "crushfs.layout.object_size", "4259840" },	/* % unit */
+		{ "crushfs.layout", "object_size=2147483648 stripe_unit=65536" },
+		{ "crushfs.layout", "object_size=4096 stripe_unit=4096" },
+		{ "crushfs.layout", "stripe_unit=0" },
+	};
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "lay");
+	char buf[256];
+	ssize_t n;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r = vfs_setxattr(f->v, a, bad[i].name, bad[i].value,
+				     strlen(bad[i].value), 0);
+
+		if (r != -EINVAL)
+			fail_msg("%s=%s: %d, not -EINVAL", bad[i].name,
+				 bad[i].value, r);
+		n = vfs_getxattr(f->v, a, "crushfs.layout", buf,
+				 sizeof(buf) - 1);
+		assert_true(n > 0);
+		buf[n] = '\0';
+		assert_string_equal(buf, "stripe_unit=4194304 stripe_count=1 "
+					 "object_size=4194304 pool=1");
+	}
+	/* the edges that are allowed */
+	assert_int_equal(vfs_setxattr(f->v, a, "crushfs.layout.stripe_count",
+				      "65536", 5, 0), 0);
+	assert_int_equal(vfs_setxattr(f->v, a, "crushfs.layout",
+				      "stripe_unit=65536 object_size=1073741824",
+				      40, 0), 0);
+	n = vfs_getxattr(f->v, a, "crushfs.layout", buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_string_equal(buf, "stripe_unit=65536 stripe_count=65536 "
+				 "object_size=1073741824 pool=1");
+}
+
 static void test_statfs_access(void **state)
 {
 	struct fixture *f = *state;
@@ -1388,6 +1443,7 @@ int main(void)
 		BOTH(test_readdir),
 		BOTH(test_xattrs),
 		BOTH(test_virtual_xattrs),
+		BOTH(test_layout_bounds),
 		BOTH(test_statfs_access),
 		BOTH(test_setgid_dir),
 		BOTH(test_killpriv),

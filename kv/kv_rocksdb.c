@@ -216,13 +216,8 @@ static const struct kv_engine rocks_engine = {
 	.seq = rocks_seq,
 };
 
-int kv_open_rocksdb(const char *path, int create, kv **out)
-{
-	return kv_open_rocksdb_msg(path, create, out, NULL, 0);
-}
-
-int kv_open_rocksdb_msg(const char *path, int create, kv **out, char *msg,
-			size_t msglen)
+static int open_rocks(const char *path, int create, int rdonly, kv **out,
+		      char *msg, size_t msglen)
 {
 	struct kv_rocks *r = calloc(1, sizeof(*r));
 	char *err = NULL;
@@ -265,7 +260,10 @@ int kv_open_rocksdb_msg(const char *path, int create, kv **out, char *msg,
 	 * an empty store and the filesystem came up empty (issue 8). */
 	rocksdb_options_set_wal_recovery_mode(r->opts, 0);
 	rocksdb_writeoptions_set_sync(r->wo_sync, 1);
-	r->db = rocksdb_open(r->opts, path, &err);
+	/* read-only: no LOCK taken, so a reader can look while a writer
+	 * elsewhere holds the store (it sees what was flushed) */
+	r->db = rdonly ? rocksdb_open_for_read_only(r->opts, path, 0, &err)
+		       : rocksdb_open(r->opts, path, &err);
 	if (err) {
 		/* the caller says what it means (one line): with msg, the
 		 * engine's words go there instead of the log */
@@ -283,4 +281,20 @@ int kv_open_rocksdb_msg(const char *path, int create, kv **out, char *msg,
 err:
 	rocks_free(r);
 	return rc;
+}
+
+int kv_open_rocksdb(const char *path, int create, kv **out)
+{
+	return open_rocks(path, create, 0, out, NULL, 0);
+}
+
+int kv_open_rocksdb_msg(const char *path, int create, kv **out, char *msg,
+			size_t msglen)
+{
+	return open_rocks(path, create, 0, out, msg, msglen);
+}
+
+int kv_open_rocksdb_rdonly(const char *path, kv **out)
+{
+	return open_rocks(path, 0, 1, out, NULL, 0);
 }

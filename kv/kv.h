@@ -31,6 +31,8 @@ int kv_open_rocksdb(const char *path, int create, kv **out);
  * (nothing is logged). */
 int kv_open_rocksdb_msg(const char *path, int create, kv **out, char *msg,
 			size_t msglen);
+/* Open for reading only (no lock; writes fail). */
+int kv_open_rocksdb_rdonly(const char *path, kv **out);
 /* A fresh, empty in-memory store. */
 int kv_open_mem(kv **out);
 void kv_close(kv *db);

@@ -1,0 +1,773 @@
+/*
+ * objio.c - one object's I/O over its PG's acting set: write, read,
+ * truncate, remove, sync.
+ *
+ * What makes a copy good: the object index (osdsim objindex.c) names the
+ * object's current version and size; a copy is good when its checksum
+ * record names that version, its size matches and (on every read) the
+ * bytes returned match their crc32c.  A copy that is absent, stale or
+ * rotten is never returned: the read goes to the next good copy, the bad
+ * one is marked damaged (logged with PG, object and OSD; health shows it
+ * as Ceph's OSD_SCRUB_ERRORS / PG_DAMAGED) and rebuilt from a good copy
+ * at once when it belongs to the acting set.  An object the index does
+ * not know is a hole, whatever files say: zeros only come from holes.
+ *
+ * A change: (1) decide per acting OSD whether its copy can take the change
+ * in place, must first be rebuilt from a good copy, or starts fresh;
+ * (2) reserve space on all of them (a refusal changes nothing); (3) write
+ * the intent (new version and size) to the index; (4) change the copies,
+ * each one's data before its record; (5) record the new version and drop
+ * the intent in one batch.  A crash anywhere leaves copies that each
+ * verify as the old or the new version (or not at all), and the intent
+ * says which object to settle at the next open (settle.c): the newest
+ * version that verifies wins, as Ceph's peering takes the newest log.
+ *
+ * min_size: a PG with fewer acting OSDs than min_size is inactive; reads
+ * and writes fail at once with -EIO and one log line naming the PG (Ceph
+ * would block; we never hang).  Deletes and truncates go on with whatever
+ * OSDs are up, so space can always be freed.
+ *
+ * Locks, always in this order: the PG's pgio (shared), the object's stripe
+ * lock, then cfs_pg_lock for short state decisions.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "objlayer_i.h"
+#include "util.h"
+
+static void op_begin(objlayer *ol, const char *name, struct objop *op)
+{
+	op->m = cfs_osdmap_get(ol->c);
+	op->pool = cfs_osdmap_pool(op->m);
+	cfs_object_to_pg(op->m, name, NULL, &op->ps);
+	op->pg = cfs_osdmap_pg(op->m, op->ps);
+	cfs_pgid_str(op->m, op->ps, op->pgid, sizeof(op->pgid));
+}
+
+static void op_end(struct objop *op)
+{
+	cfs_osdmap_put(op->m);
+}
+
+static int check_name(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (n == 0)
+		return -EINVAL;
+	if (n > 200)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int in_set(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+/* Size of the object's file on osd, 0 if absent. */
+static uint64_t size_on(cfs_cluster *c, int osd, uint32_t ps, const char *name)
+{
+	cfs_obj *o;
+	uint64_t s;
+
+	if (cfs_obj_open(c, osd, ps, name, 0, &o))
+		return 0;
+	s = cfs_obj_size(o);
+	cfs_obj_put(o);
+	return s;
+}
+
+int ol_copy_check(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+		  const struct cfs_objinfo *oi, int deep, const char **why)
+{
+	cfs_obj *o;
+	uint64_t v;
+	int r = cfs_obj_open(c, osd, ps, name, 0, &o);
+
+	*why = NULL;
+	if (r == -ENOENT) {
+		*why = "copy is missing";
+		return OL_COPY_ABSENT;
+	}
+	if (r)
+		return r;
+	r = cfs_obj_version(o, &v);
+	if (r == -EBADMSG) {
+		*why = "checksum record missing or damaged";
+		r = OL_COPY_BAD;
+	} else if (!r && v != oi->version) {
+		*why = v < oi->version ? "copy is stale (older version)"
+				       : "copy has an unknown newer version";
+		r = OL_COPY_BAD;
+	} else if (!r && cfs_obj_size(o) != oi->size) {
+		*why = "copy has the wrong size";
+		r = OL_COPY_BAD;
+	} else if (!r && deep) {
+		r = cfs_obj_verify(o);
+		if (r == -EBADMSG) {
+			*why = "data does not match its checksums";
+			r = OL_COPY_BAD;
+		}
+	}
+	cfs_obj_put(o);
+	return r ? r : OL_COPY_GOOD;
+}
+
+void ol_note_damage(objlayer *ol, const struct objop *op, int osd,
+		    const char *name, const char *why, int pg_locked)
+{
+	int r;
+
+	if (!pg_locked)
+		cfs_pg_lock(ol->c, op->ps);
+	r = cfs_pg_mark_damaged(ol->c, op->ps, osd, name);
+	if (!pg_locked)
+		cfs_pg_unlock(ol->c, op->ps);
+	cfs_log(CFS_LOG_ERR, "pg %s: object '%s' on osd.%d: %s%s%s%s",
+		op->pgid, name, osd, why,
+		!r ? "; copy not used, marked for repair"
+		: cfs_cluster_rdonly(ol->c)
+			? "; copy not used (read-only: run 'crushfs pg repair "
+			: "; copy not used (cannot record it: run 'crushfs pg "
+			  "repair ",
+		r ? op->pgid : "", r ? "')" : "");
+}
+
+/* The OSDs that may hold a current copy, best first: acting (primary
+ * first) then up holders outside it; none in its missing set.  Needs
+ * cfs_pg_lock.  Returns the count. */
+static int candidates(objlayer *ol, const struct objop *op, const char *name,
+		      int *cand, int *nholders)
+{
+	int h[256], nh = cfs_pg_holders(ol->c, op->ps, h, 256), nc = 0;
+
+	if (nholders)
+		*nholders = nh;
+	for (int i = 0; i < op->pg->nacting; i++) {
+		int a = op->pg->acting[i];
+
+		if (cfs_pg_is_holder(ol->c, op->ps, a) &&
+		    !cfs_pg_is_missing(ol->c, op->ps, a, name))
+			cand[nc++] = a;
+	}
+	for (int i = 0; i < nh; i++)
+		if (cfs_osdmap_is_up(op->m, h[i]) &&
+		    !in_set(op->pg->acting, op->pg->nacting, h[i]) &&
+		    !cfs_pg_is_missing(ol->c, op->ps, h[i], name))
+			cand[nc++] = h[i];
+	return nc;
+}
+
+int ol_candidates(objlayer *ol, const struct objop *op, const char *name,
+		  int *cand)
+{
+	return candidates(ol, op, name, cand, NULL);
+}
+
+/*
+ * Make dst's copy a good one, copied from the first candidate that
+ * verifies (each source is checked against the index and, while copying,
+ * against its checksums, so a bad copy never spreads).  Sources found bad
+ * are marked damaged.  Called with the object's lock held exclusively,
+ * without cfs_pg_lock.
+ */
+int ol_recover_copy(objlayer *ol, const struct objop *op, const char *name,
+		    const struct cfs_objinfo *oi, int dst, const int *cand,
+		    int nc)
+{
+	int r = -EIO;
+
+	for (int i = 0; i < nc; i++) {
+		const char *why;
+		int st;
+
+		if (cand[i] == dst)
+			continue;
+		st = ol_copy_check(ol->c, cand[i], op->ps, name, oi, 0, &why);
+		if (st == OL_COPY_ABSENT || st == OL_COPY_BAD) {
+			ol_note_damage(ol, op, cand[i], name, why, 0);
+			continue;
+		}
+		if (st < 0) {
+			r = st;
+			continue;
+		}
+		r = cfs_obj_copy(ol->c, cand[i], dst, op->ps, name, NULL);
+		if (r == -EBADMSG) {
+			ol_note_damage(ol, op, cand[i], name,
+				       "data does not match its checksums", 0);
+			continue;
+		}
+		if (r == 0 || r == -ENOSPC)
+			return r;
+	}
+	if (r == -EBADMSG)
+		r = -EIO;
+	return r;
+}
+
+enum { ACT_WRITE, ACT_RECOVER, ACT_FRESH };
+
+/*
+ * Write len bytes at off of object `name` (with F_FULL: make the object
+ * exactly buf).  0 or -errno; nothing is changed on -ENOSPC.
+ */
+int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
+	      size_t len, int flags)
+{
+	cfs_cluster *c = ol->c;
+	struct objop op;
+	pthread_rwlock_t *ol_lock;
+	int t[CFS_MAX_REP], nt, act[CFS_MAX_REP] = { 0 };
+	int failed[CFS_MAX_REP] = { 0 }, cand[CFS_MAX_REP + 256], nc;
+	uint64_t resv[CFS_MAX_REP] = { 0 };
+	int h[256], nh, r = 0, fo, exists, nok = 0;
+	struct cfs_objinfo oi = { 0, 0 }, next;
+	int full = flags & F_FULL;
+
+	if ((r = check_name(name)))
+		return r;
+	if (off + len < off || off + len > OL_MAX_OBJECT_SIZE)
+		return -EFBIG;
+	op_begin(ol, name, &op);
+	nt = op.pg->nacting;
+	if (nt < op.pool->min_size) {
+		cfs_log(CFS_LOG_ERR,
+			"pg %s is inactive: %d OSD(s) up in its acting set, "
+			"min_size %d; write to '%s' refused",
+			op.pgid, nt, op.pool->min_size, name);
+		op_end(&op);
+		return -EIO;
+	}
+	memcpy(t, op.pg->acting, sizeof(int) * (size_t)nt);
+	ol_lock = ol_objlock(ol, name);
+	pthread_rwlock_rdlock(&ol->pgio[op.ps]);
+	pthread_rwlock_wrlock(ol_lock);
+
+	r = cfs_index_get(c, name, &oi);
+	exists = r == 0;
+	if (r && r != -ENOENT) {
+		r = -EIO;
+		goto unlock;
+	}
+	r = 0;
+	cfs_pg_lock(c, op.ps);
+	if (cfs_osdmap_full_policy(op.m) == CFS_FULL_POOL &&
+	    cfs_pool_is_full(c, op.m, &fo)) {
+		cfs_log(CFS_LOG_INFO,
+			"pool '%s' is full (osd.%d); write to '%s' refused",
+			op.pool->name, fo, name);
+		r = -ENOSPC;
+		goto unlock_state;
+	}
+	nc = candidates(ol, &op, name, cand, &nh);
+	/* what each acting copy needs before it can take the change */
+	for (int i = 0; i < nt; i++) {
+		int holder = cfs_pg_is_holder(c, op.ps, t[i]);
+		const char *why;
+		int st;
+
+		if (full || !exists) {
+			act[i] = ACT_FRESH; /* a leftover file is no data */
+			continue;
+		}
+		if (!holder || cfs_pg_is_missing(c, op.ps, t[i], name)) {
+			act[i] = ACT_RECOVER;
+			continue;
+		}
+		st = ol_copy_check(c, t[i], op.ps, name, &oi, 0, &why);
+		if (st == OL_COPY_GOOD) {
+			act[i] = ACT_WRITE;
+		} else if (st == OL_COPY_ABSENT || st == OL_COPY_BAD) {
+			ol_note_damage(ol, &op, t[i], name, why, 1);
+			act[i] = ACT_RECOVER;
+		} else {
+			r = -EIO;
+			goto unlock_state;
+		}
+	}
+	nc = candidates(ol, &op, name, cand, NULL);
+	for (int i = 0; i < nt; i++)
+		if (act[i] == ACT_RECOVER && nc == 0) {
+			cfs_log(CFS_LOG_ERR,
+				"pg %s: no up OSD has a current copy of '%s'; "
+				"write refused",
+				op.pgid, name);
+			r = -EIO;
+			goto unlock_state;
+		}
+	next.size = full ? len : off + len;
+	if (exists && !full && oi.size > next.size)
+		next.size = oi.size;
+	/* space on every replica first: a refused write changes nothing */
+	for (int i = 0; i < nt; i++) {
+		uint64_t cur = size_on(c, t[i], op.ps, name);
+		uint64_t fin = next.size;
+
+		resv[i] = fin > cur ? fin - cur : 0;
+		r = cfs_osd_reserve(c, t[i], resv[i],
+				    cfs_osdmap_full_limit(op.m, t[i]));
+		if (r) {
+			cfs_log(CFS_LOG_INFO,
+				"pg %s: osd.%d is full; write to '%s' refused",
+				op.pgid, t[i], name);
+			for (int k = 0; k < i; k++)
+				cfs_osd_unreserve(c, t[k], resv[k]);
+			memset(resv, 0, sizeof(resv));
+			goto unlock_state;
+		}
+	}
+	/* holders outside the acting set miss this write: note it first */
+	nh = cfs_pg_holders(c, op.ps, h, 256);
+	for (int i = 0; i < nh && !r; i++)
+		if (!in_set(t, nt, h[i]))
+			r = cfs_pg_mark_missing(c, op.ps, h[i], name);
+	for (int i = 0; i < nt && !r; i++)
+		r = ol_ensure_holder(ol, op.ps, t[i]);
+	if (!r) {
+		next.version = cfs_index_next_version(c, &r);
+		if (!r)
+			r = cfs_index_intent(c, name, &next);
+	}
+	if (r)
+		goto unreserve_state;
+	cfs_pg_unlock(c, op.ps);
+
+	/* the data, then each copy's record */
+	for (int i = 0; i < nt; i++) {
+		cfs_obj *o;
+		int e = 0;
+
+		if (act[i] == ACT_RECOVER)
+			e = ol_recover_copy(ol, &op, name, &oi, t[i], cand, nc);
+		if (!e)
+			e = cfs_obj_open(c, t[i], op.ps, name, CFS_OBJ_CREATE,
+					 &o);
+		if (!e) {
+			uint64_t v;
+
+			if (act[i] == ACT_FRESH &&
+			    (cfs_obj_size(o) > 0 || cfs_obj_version(o, &v)))
+				e = cfs_obj_reset(o);
+			if (!e && len)
+				e = cfs_obj_pwrite(o, buf, len, off);
+			if (!e && cfs_obj_size(o) < next.size)
+				e = cfs_obj_truncate(o, next.size);
+			if (!e)
+				e = cfs_obj_commit(o, next.version);
+			cfs_obj_put(o);
+		}
+		/* the store has accounted what it wrote: release now, so
+		 * concurrent writers do not see these bytes twice */
+		cfs_osd_unreserve(c, t[i], resv[i]);
+		resv[i] = 0;
+		if (e) {
+			failed[i] = 1;
+			if (!r)
+				r = e;
+		} else {
+			nok++;
+		}
+	}
+
+	cfs_pg_lock(c, op.ps);
+	for (int i = 0; i < nt; i++) {
+		if (failed[i]) {
+			/* this copy is in an unknown state now */
+			cfs_pg_mark_missing(c, op.ps, t[i], name);
+			cfs_log(CFS_LOG_ERR,
+				"pg %s: write of '%s' on osd.%d failed: %s",
+				op.pgid, name, t[i], cfs_strerror(r));
+		} else {
+			cfs_pg_clear_missing(c, op.ps, t[i], name);
+		}
+	}
+	{
+		/* one good copy makes the write: the others are missing
+		 * and get rebuilt from it; none leaves the old version */
+		int e = cfs_index_set(c, name,
+				      nok ? &next : exists ? &oi : NULL);
+
+		if (e && !r)
+			r = e;
+	}
+	if (r && r != -ENOSPC && r != -EDQUOT)
+		r = -EIO;
+	goto unlock_state;
+
+unreserve_state:
+	for (int i = 0; i < nt; i++)
+		cfs_osd_unreserve(c, t[i], resv[i]);
+unlock_state:
+	cfs_pg_unlock(c, op.ps);
+unlock:
+	pthread_rwlock_unlock(ol_lock);
+	pthread_rwlock_unlock(&ol->pgio[op.ps]);
+	op_end(&op);
+	return r;
+}
+
+/* Rebuild the damaged acting copies of an object found by a reader. */
+static void repair_acting(objlayer *ol, const char *name)
+{
+	struct ol_scrub_stats st = { 0 };
+
+	ol_repair_object(ol, name, &st);
+}
+
+/*
+ * A copy newer than the index is current when a write of that version was
+ * in flight (its intent is still there): a crash after the copies were
+ * written and before the index was; only a read-only process meets it,
+ * the next read-write open settles it (settle.c) the same way.
+ */
+static int unsettled(cfs_cluster *c, const char *name, uint64_t v)
+{
+	struct cfs_objinfo next;
+	int op;
+
+	return cfs_index_get_intent(c, name, &next, &op) == 0 &&
+	       op == CFS_INTENT_WRITE && next.version == v;
+}
+
+static void oi_copy_newer(struct cfs_objinfo *oi, cfs_obj *o, uint64_t v)
+{
+	oi->version = v;
+	oi->size = cfs_obj_size(o);
+}
+
+/*
+ * Read up to len bytes at off of object `name`.  Returns bytes read (short
+ * at the object's end), -ENOENT if the object does not exist; *size gets
+ * the object's size.
+ */
+ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
+		 size_t len, uint64_t *size, struct timespec *mtime)
+{
+	cfs_cluster *c = ol->c;
+	struct objop op;
+	pthread_rwlock_t *lk;
+	int cand[CFS_MAX_REP + 256], nc, bad_acting = 0;
+	struct cfs_objinfo oi;
+	ssize_t r;
+
+	if ((r = check_name(name)))
+		return r;
+	op_begin(ol, name, &op);
+	if (op.pg->nacting < op.pool->min_size) {
+		cfs_log(CFS_LOG_ERR,
+			"pg %s is inactive: %d OSD(s) up in its acting set, "
+			"min_size %d; read of '%s' refused",
+			op.pgid, op.pg->nacting, op.pool->min_size, name);
+		op_end(&op);
+		return -EIO;
+	}
+	lk = ol_objlock(ol, name);
+	pthread_rwlock_rdlock(&ol->pgio[op.ps]);
+	pthread_rwlock_rdlock(lk);
+
+	r = cfs_index_get(c, name, &oi);
+	if (r) {
+		if (r != -ENOENT)
+			r = -EIO;
+		goto out; /* -ENOENT: a hole */
+	}
+	cfs_pg_lock(c, op.ps);
+	nc = candidates(ol, &op, name, cand, NULL);
+	cfs_pg_unlock(c, op.ps);
+
+	r = -EIO;
+	for (int i = 0; i < nc; i++) {
+		cfs_obj *o;
+		const char *why = NULL;
+		uint64_t v = 0;
+		int e = cfs_obj_open(c, cand[i], op.ps, name, 0, &o);
+
+		if (e == -ENOENT) {
+			why = "copy is missing";
+		} else if (e) {
+			cfs_log(CFS_LOG_WARN,
+				"pg %s: read of '%s' on osd.%d failed: %s",
+				op.pgid, name, cand[i], cfs_strerror(e));
+			continue;
+		} else {
+			e = cfs_obj_version(o, &v);
+			if (!e && v > oi.version && unsettled(c, name, v))
+				oi_copy_newer(&oi, o, v);
+			if (e)
+				why = "checksum record missing or damaged";
+			else if (v != oi.version)
+				why = v < oi.version
+					      ? "copy is stale (older version)"
+					      : "copy has an unknown newer "
+						"version";
+			else if (cfs_obj_size(o) != oi.size)
+				why = "copy has the wrong size";
+			if (!why) {
+				if (size)
+					*size = oi.size;
+				if (mtime)
+					cfs_obj_mtime(o, mtime);
+				r = len ? cfs_obj_pread(o, buf, len, off) : 0;
+				if (r == -EBADMSG)
+					why = "data does not match its "
+					      "checksums";
+			}
+			cfs_obj_put(o);
+		}
+		if (why) {
+			ol_note_damage(ol, &op, cand[i], name, why, 0);
+			bad_acting |= in_set(op.pg->acting, op.pg->nacting,
+					     cand[i]);
+			r = -EIO;
+			continue;
+		}
+		if (r >= 0)
+			break;
+		cfs_log(CFS_LOG_WARN, "pg %s: read of '%s' on osd.%d failed: %s",
+			op.pgid, name, cand[i], cfs_strerror((int)r));
+	}
+	if (r < 0 && r != -ENOENT) {
+		cfs_log(CFS_LOG_ERR,
+			"pg %s: no good copy of '%s' on any up OSD; read "
+			"refused",
+			op.pgid, name);
+		r = -EIO;
+	}
+out:
+	pthread_rwlock_unlock(lk);
+	pthread_rwlock_unlock(&ol->pgio[op.ps]);
+	op_end(&op);
+	/* repaired on the spot (outside the read lock) when a good copy
+	 * was found: Ceph's read error handling rewrites the bad copy too */
+	if (bad_acting && r >= 0 && !cfs_cluster_rdonly(c))
+		repair_acting(ol, name);
+	return r;
+}
+
+/* Delete an object everywhere it can be reached.  -ENOENT if it does not
+ * exist.  Allowed when full and below min_size (one up OSD suffices). */
+int obj_remove(objlayer *ol, const char *name, int quiet_enoent)
+{
+	cfs_cluster *c = ol->c;
+	struct objop op;
+	pthread_rwlock_t *lk;
+	struct cfs_objinfo oi;
+	int h[256], nh, r = 0;
+
+	if ((r = check_name(name)))
+		return r;
+	op_begin(ol, name, &op);
+	if (op.pg->nacting == 0) {
+		cfs_log(CFS_LOG_ERR,
+			"pg %s has no OSD up; remove of '%s' refused",
+			op.pgid, name);
+		op_end(&op);
+		return -EIO;
+	}
+	lk = ol_objlock(ol, name);
+	pthread_rwlock_rdlock(&ol->pgio[op.ps]);
+	pthread_rwlock_wrlock(lk);
+	r = cfs_index_get(c, name, &oi);
+	if (r) {
+		r = r == -ENOENT ? (quiet_enoent ? 0 : -ENOENT) : -EIO;
+		goto out_nolock;
+	}
+	cfs_pg_lock(c, op.ps);
+	r = cfs_index_intent(c, name, NULL);
+	nh = cfs_pg_holders(c, op.ps, h, 256);
+	/* down holders keep their copy: note that it is stale, first */
+	for (int i = 0; i < nh && !r; i++)
+		if (!cfs_osdmap_is_up(op.m, h[i]))
+			r = cfs_pg_mark_missing(c, op.ps, h[i], name);
+	for (int i = 0; i < nh && !r; i++) {
+		if (!cfs_osdmap_is_up(op.m, h[i]))
+			continue;
+		r = cfs_obj_remove(c, h[i], op.ps, name);
+		if (!r)
+			cfs_pg_clear_missing(c, op.ps, h[i], name);
+		else
+			cfs_pg_mark_missing(c, op.ps, h[i], name);
+	}
+	if (!r)
+		r = cfs_index_set(c, name, NULL);
+	if (r && r != -ENOENT) {
+		cfs_log(CFS_LOG_ERR, "pg %s: remove of '%s' failed: %s",
+			op.pgid, name, cfs_strerror(r));
+		r = -EIO;
+	}
+	cfs_pg_unlock(c, op.ps);
+out_nolock:
+	pthread_rwlock_unlock(lk);
+	pthread_rwlock_unlock(&ol->pgio[op.ps]);
+	op_end(&op);
+	return r;
+}
+
+/* Shrink an object to size (never grows it).  Allowed when full. */
+int obj_truncate(objlayer *ol, const char *name, uint64_t size)
+{
+	cfs_cluster *c = ol->c;
+	struct objop op;
+	pthread_rwlock_t *lk;
+	int h[256], nh, r = 0, nok = 0, cand[CFS_MAX_REP + 256], nc;
+	int t[CFS_MAX_REP], nt, act[CFS_MAX_REP] = { 0 };
+	uint64_t resv[CFS_MAX_REP] = { 0 };
+	struct cfs_objinfo oi, next;
+
+	if ((r = check_name(name)))
+		return r;
+	op_begin(ol, name, &op);
+	nt = op.pg->nacting;
+	if (nt == 0) {
+		cfs_log(CFS_LOG_ERR,
+			"pg %s has no OSD up; truncate of '%s' refused",
+			op.pgid, name);
+		op_end(&op);
+		return -EIO;
+	}
+	memcpy(t, op.pg->acting, sizeof(int) * (size_t)nt);
+	lk = ol_objlock(ol, name);
+	pthread_rwlock_rdlock(&ol->pgio[op.ps]);
+	pthread_rwlock_wrlock(lk);
+	r = cfs_index_get(c, name, &oi);
+	if (r || oi.size <= size) {
+		/* no such object (a hole already), or nothing to cut */
+		r = r == -ENOENT ? 0 : r ? -EIO : 0;
+		goto out_nolock;
+	}
+	cfs_pg_lock(c, op.ps);
+	nc = candidates(ol, &op, name, cand, NULL);
+	if (nc == 0) {
+		cfs_log(CFS_LOG_ERR,
+			"pg %s: no up OSD has a current copy of '%s'; truncate "
+			"refused",
+			op.pgid, name);
+		r = -EIO;
+		goto out;
+	}
+	for (int i = 0; i < nt; i++) {
+		const char *why;
+		int st = OL_COPY_ABSENT;
+
+		if (cfs_pg_is_holder(c, op.ps, t[i]) &&
+		    !cfs_pg_is_missing(c, op.ps, t[i], name))
+			st = ol_copy_check(c, t[i], op.ps, name, &oi, 0, &why);
+		else
+			why = NULL;
+		if (st == OL_COPY_GOOD) {
+			act[i] = ACT_WRITE;
+			continue;
+		}
+		if (st < 0) {
+			r = -EIO;
+			goto out;
+		}
+		if (why)
+			ol_note_damage(ol, &op, t[i], name, why, 1);
+		act[i] = ACT_RECOVER;
+		/* a rebuilt copy is the old size until it is cut: it frees
+		 * space, so only the hard limit applies */
+		resv[i] = oi.size;
+		r = cfs_osd_reserve(c, t[i], resv[i], UINT64_MAX);
+		if (r) {
+			resv[i] = 0;
+			goto unreserve;
+		}
+	}
+	nh = cfs_pg_holders(c, op.ps, h, 256);
+	for (int i = 0; i < nh && !r; i++)
+		if (!in_set(t, nt, h[i]))
+			r = cfs_pg_mark_missing(c, op.ps, h[i], name);
+	for (int i = 0; i < nt && !r; i++)
+		r = ol_ensure_holder(ol, op.ps, t[i]);
+	next.size = size;
+	if (!r)
+		next.version = cfs_index_next_version(c, &r);
+	if (!r)
+		r = cfs_index_intent(c, name, &next);
+	if (r)
+		goto unreserve;
+	nc = candidates(ol, &op, name, cand, NULL);
+	cfs_pg_unlock(c, op.ps);
+	for (int i = 0; i < nt; i++) {
+		cfs_obj *o;
+		int e = 0;
+
+		if (act[i] == ACT_RECOVER)
+			e = ol_recover_copy(ol, &op, name, &oi, t[i], cand, nc);
+		cfs_osd_unreserve(c, t[i], resv[i]);
+		resv[i] = 0;
+		if (!e)
+			e = cfs_obj_open(c, t[i], op.ps, name, 0, &o);
+		if (!e) {
+			e = cfs_obj_truncate(o, size);
+			if (!e)
+				e = cfs_obj_commit(o, next.version);
+			cfs_obj_put(o);
+		}
+		cfs_pg_lock(c, op.ps);
+		if (e) {
+			cfs_pg_mark_missing(c, op.ps, t[i], name);
+			cfs_log(CFS_LOG_ERR,
+				"pg %s: truncate of '%s' on osd.%d failed: %s",
+				op.pgid, name, t[i], cfs_strerror(e));
+		} else {
+			cfs_pg_clear_missing(c, op.ps, t[i], name);
+			nok++;
+		}
+		cfs_pg_unlock(c, op.ps);
+	}
+	cfs_pg_lock(c, op.ps);
+	r = cfs_index_set(c, name, nok ? &next : &oi);
+	if (!r && !nok)
+		r = -EIO;
+unreserve:
+	for (int i = 0; i < nt; i++)
+		cfs_osd_unreserve(c, t[i], resv[i]);
+out:
+	cfs_pg_unlock(c, op.ps);
+out_nolock:
+	pthread_rwlock_unlock(lk);
+	pthread_rwlock_unlock(&ol->pgio[op.ps]);
+	op_end(&op);
+	return r;
+}
+
+int obj_sync(objlayer *ol, const char *name)
+{
+	cfs_cluster *c = ol->c;
+	struct objop op;
+	int r = 0;
+
+	op_begin(ol, name, &op);
+	for (int i = 0; i < op.pg->nacting; i++) {
+		cfs_obj *o;
+
+		if (cfs_obj_open(c, op.pg->acting[i], op.ps, name, 0, &o))
+			continue;
+		if (!r)
+			r = cfs_obj_sync(o);
+		cfs_obj_put(o);
+	}
+	op_end(&op);
+	return r ? -EIO : 0;
+}
+
+void ol_op_begin(objlayer *ol, const char *name, struct objop *op)
+{
+	op_begin(ol, name, op);
+}
+
+void ol_op_end(struct objop *op)
+{
+	op_end(op);
+}

@@ -1,0 +1,475 @@
+/*
+ * scrub.c - scrub, deep scrub and repair of PGs (Ceph's PG::scrub,
+ * PGBackend::be_compare_scrubmaps / be_select_auth_object), and settling
+ * what a crash left in flight.
+ *
+ * The authoritative copy is chosen by what the copies prove, never by
+ * where they sit: only copies that verify (record valid, every block's
+ * crc32c right) can be chosen; the version the object index names wins,
+ * else the newest; among equal versions the majority of identical data.
+ * Every other acting copy is rebuilt from it through cfs_obj_copy(),
+ * which checks the source's checksums once more while copying.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "objlayer_i.h"
+#include "util.h"
+
+int ol_choose_auth(const struct ol_copy_view *v, int n, uint64_t want)
+{
+	uint64_t best = 0;
+	int have_want = 0, any = 0, auth = -1, votes = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!v[i].present || !v[i].verifies)
+			continue;
+		any = 1;
+		if (want && v[i].version == want)
+			have_want = 1;
+		if (v[i].version > best)
+			best = v[i].version;
+	}
+	if (!any)
+		return -1;
+	if (have_want)
+		best = want;
+	for (int i = 0; i < n; i++) {
+		int c = 0;
+
+		if (!v[i].present || !v[i].verifies || v[i].version != best)
+			continue;
+		for (int k = 0; k < n; k++)
+			if (v[k].present && v[k].verifies &&
+			    v[k].version == best && v[k].digest == v[i].digest)
+				c++;
+		if (c > votes) {
+			votes = c;
+			auth = i;
+		}
+	}
+	return auth;
+}
+
+/* Look at one copy: present, verifies (every block), version, digest. */
+static void view_copy(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+		      struct ol_copy_view *v, uint64_t *size)
+{
+	static const size_t chunk = 1 << 20;
+	cfs_obj *o;
+	char *buf;
+
+	memset(v, 0, sizeof(*v));
+	*size = 0;
+	if (cfs_obj_open(c, osd, ps, name, 0, &o))
+		return;
+	v->present = 1;
+	*size = cfs_obj_size(o);
+	buf = malloc(chunk);
+	if (buf && cfs_obj_version(o, &v->version) == 0) {
+		uint64_t off = 0;
+
+		v->verifies = 1;
+		while (off < *size) {
+			ssize_t got = cfs_obj_pread(o, buf, chunk, off);
+
+			if (got <= 0) {
+				v->verifies = 0;
+				break;
+			}
+			v->digest = cfs_crc32c(v->digest, buf, (size_t)got);
+			off += (uint64_t)got;
+		}
+	}
+	free(buf);
+	cfs_obj_put(o);
+}
+
+static void say(void (*msg)(const char *, void *), void *arg,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(void (*msg)(const char *, void *), void *arg,
+		const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (msg)
+		msg(line, arg);
+	else
+		cfs_log(CFS_LOG_INFO, "%s", line);
+}
+
+/*
+ * Check every copy of one object and rebuild the acting copies that are
+ * not the authoritative one.  newest: settle after a crash (the newest
+ * verifying version wins over the index's).  Takes the object's lock.
+ */
+static int settle_object(objlayer *ol, const char *name, int newest,
+			 int repair, struct ol_scrub_stats *st,
+			 void (*msg)(const char *, void *), void *arg,
+			 int *auth_osd)
+{
+	cfs_cluster *c = ol->c;
+	struct objop op;
+	pthread_rwlock_t *lk = ol_objlock(ol, name);
+	struct ol_copy_view v[CFS_MAX_REP + 64];
+	uint64_t sz[CFS_MAX_REP + 64];
+	int osd[CFS_MAX_REP + 64], n = 0, h[256], nh, auth, r = 0;
+	struct cfs_objinfo oi;
+	int known;
+
+	ol_op_begin(ol, name, &op);
+	pthread_rwlock_rdlock(&ol->pgio[op.ps]);
+	pthread_rwlock_wrlock(lk);
+	r = cfs_index_get(c, name, &oi);
+	known = r == 0;
+	if (r && r != -ENOENT) {
+		r = -EIO;
+		goto out;
+	}
+	r = 0;
+	cfs_pg_lock(c, op.ps);
+	for (int i = 0; i < op.pg->nacting; i++)
+		osd[n++] = op.pg->acting[i];
+	nh = cfs_pg_holders(c, op.ps, h, 256);
+	for (int i = 0; i < nh && n < CFS_MAX_REP + 64; i++) {
+		int dup = 0;
+
+		for (int k = 0; k < n; k++)
+			dup |= osd[k] == h[i];
+		if (!dup && cfs_osdmap_is_up(op.m, h[i]))
+			osd[n++] = h[i];
+	}
+	cfs_pg_unlock(c, op.ps);
+	for (int i = 0; i < n; i++)
+		view_copy(c, osd[i], op.ps, name, &v[i], &sz[i]);
+	if (!known && !newest) {
+		for (int i = 0; i < n; i++)
+			if (v[i].present) {
+				st->stray++;
+				say(msg, arg,
+				    "pg %s: object '%s' on osd.%d is not in "
+				    "the object index (stray copy, left alone)",
+				    op.pgid, name, osd[i]);
+			}
+		goto out;
+	}
+	st->objects++;
+	auth = ol_choose_auth(v, n, newest ? 0 : known ? oi.version : 0);
+	if (auth < 0) {
+		if (known) {
+			st->unfound++;
+			say(msg, arg,
+			    "pg %s: object '%s': no copy verifies on any up "
+			    "OSD (unfound)",
+			    op.pgid, name);
+			r = -EIO;
+		}
+		if (!known)
+			cfs_index_set(c, name, NULL); /* drop the intent */
+		else if (newest)
+			cfs_index_set(c, name, &oi);
+		goto out;
+	}
+	if (auth_osd)
+		*auth_osd = osd[auth];
+	if (!known || oi.version != v[auth].version || oi.size != sz[auth]) {
+		oi.version = v[auth].version;
+		oi.size = sz[auth];
+	}
+	st->bytes += oi.size;
+	for (int i = 0; i < n; i++) {
+		int acting = i < op.pg->nacting;
+		int good = v[i].present && v[i].verifies &&
+			   v[i].version == oi.version &&
+			   v[i].digest == v[auth].digest && sz[i] == oi.size;
+		int e;
+
+		st->copies += v[i].present;
+		cfs_pg_lock(c, op.ps);
+		if (good) {
+			cfs_pg_clear_missing(c, op.ps, osd[i], name);
+			cfs_pg_unlock(c, op.ps);
+			continue;
+		}
+		if (!acting) {
+			/* an old holder: stale, rebalance cleans it */
+			cfs_pg_mark_missing(c, op.ps, osd[i], name);
+			cfs_pg_unlock(c, op.ps);
+			continue;
+		}
+		st->errors++;
+		say(msg, arg, "pg %s: object '%s' on osd.%d: %s", op.pgid,
+		    name, osd[i],
+		    !v[i].present    ? "copy is missing"
+		    : !v[i].verifies ? "data does not match its checksums"
+		    : v[i].version != oi.version
+			    ? "copy has another version"
+			    : "copy differs from the authoritative copy");
+		e = ol_ensure_holder(ol, op.ps, osd[i]);
+		if (!e)
+			e = cfs_pg_mark_damaged(c, op.ps, osd[i], name);
+		cfs_pg_unlock(c, op.ps);
+		if (e || !repair)
+			continue;
+		e = cfs_osd_reserve(c, osd[i], oi.size,
+				    cfs_osdmap_full_limit(op.m, osd[i]));
+		if (!e) {
+			e = cfs_obj_copy(c, osd[auth], osd[i], op.ps, name,
+					 NULL);
+			cfs_osd_unreserve(c, osd[i], oi.size);
+		}
+		cfs_pg_lock(c, op.ps);
+		if (!e) {
+			cfs_pg_clear_missing(c, op.ps, osd[i], name);
+			st->repaired++;
+			say(msg, arg,
+			    "pg %s: object '%s' on osd.%d repaired from "
+			    "osd.%d",
+			    op.pgid, name, osd[i], osd[auth]);
+		} else {
+			say(msg, arg,
+			    "pg %s: object '%s' on osd.%d: repair failed: %s",
+			    op.pgid, name, osd[i], cfs_strerror(e));
+		}
+		cfs_pg_unlock(c, op.ps);
+	}
+	r = cfs_index_set(c, name, &oi);
+	cfs_pg_flush(c, op.ps);
+out:
+	pthread_rwlock_unlock(lk);
+	pthread_rwlock_unlock(&ol->pgio[op.ps]);
+	ol_op_end(&op);
+	return r;
+}
+
+int ol_repair_object(objlayer *ol, const char *name,
+		     struct ol_scrub_stats *st)
+{
+	return settle_object(ol, name, 0, 1, st, NULL, NULL, NULL);
+}
+
+/* 1 when every acting copy looks current without reading its data. */
+static int shallow_ok(objlayer *ol, const char *name,
+		      const struct cfs_objinfo *oi)
+{
+	struct objop op;
+	int ok = 1;
+
+	ol_op_begin(ol, name, &op);
+	for (int k = 0; k < op.pg->nacting; k++) {
+		const char *why;
+
+		if (ol_copy_check(ol->c, op.pg->acting[k], op.ps, name, oi, 0,
+				  &why) != OL_COPY_GOOD)
+			ok = 0;
+	}
+	ol_op_end(&op);
+	return ok;
+}
+
+int ol_scrub_one(objlayer *ol, const char *name, int flags,
+		 struct ol_scrub_stats *st,
+		 void (*msg)(const char *line, void *arg), void *arg,
+		 int *auth_osd)
+{
+	struct cfs_objinfo oi;
+
+	if (auth_osd)
+		*auth_osd = -1;
+	if (!(flags & OL_SCRUB_DEEP) &&
+	    cfs_index_get(ol->c, name, &oi) == 0 && shallow_ok(ol, name, &oi)) {
+		st->objects++;
+		st->bytes += oi.size;
+		return 0;
+	}
+	return settle_object(ol, name, 0, flags & OL_SCRUB_REPAIR, st, msg,
+			     arg, auth_osd);
+}
+
+struct pg_names {
+	const cfs_osdmap *m;
+	uint32_t ps;
+	struct ol_names *a;
+};
+
+static int pick_pg(const char *name, const struct cfs_objinfo *oi, int op,
+		   void *arg)
+{
+	struct pg_names *p = arg;
+	uint32_t ps;
+
+	(void)oi;
+	(void)op;
+	cfs_object_to_pg(p->m, name, NULL, &ps);
+	if (ps == p->ps)
+		ol_names_add(p->a, name);
+	return 0;
+}
+
+int ol_scrub_pg(objlayer *ol, uint32_t ps, int flags,
+		struct ol_scrub_stats *st,
+		void (*msg)(const char *line, void *arg), void *arg)
+{
+	struct ol_names a = { 0 };
+	struct pg_names p = { cfs_osdmap_get(ol->c), ps, &a };
+	char **files = NULL;
+	size_t nfiles = 0;
+	int r;
+
+	/* every object the index or any holder knows of */
+	r = cfs_index_foreach(ol->c, "", 0, pick_pg, &p);
+	cfs_pg_lock(ol->c, ps);
+	if (!r)
+		r = ol_pg_all_names(ol, ps, &files, &nfiles);
+	cfs_pg_unlock(ol->c, ps);
+	for (size_t i = 0; i < nfiles; i++)
+		ol_names_add(&a, files[i]);
+	ol_names_free(files, nfiles);
+	if (!r)
+		r = a.err;
+	ol_names_sort_unique(&a);
+	st->pgs++;
+	for (size_t i = 0; i < a.n && !r; i++) {
+		int e = ol_scrub_one(ol, a.v[i], flags, st, msg, arg, NULL);
+
+		if (e && e != -EIO)
+			r = e;
+	}
+	ol_names_free(a.v, a.n);
+	cfs_osdmap_put(p.m);
+	return r;
+}
+
+/* ---- at open ---- */
+
+static int add_name(const char *name, const struct cfs_objinfo *oi, int op,
+		    void *arg)
+{
+	struct ol_names *lists = arg;
+
+	(void)oi;
+	ol_names_add(&lists[op == CFS_INTENT_REMOVE], name);
+	return 0;
+}
+
+/* A copy made before checksums existed gets a record (version 1) when no
+ * copy of its object has one: the data is trusted as it is, as the
+ * previous version trusted it. */
+static void adopt_legacy(objlayer *ol, const char *name, uint32_t ps)
+{
+	int h[256], nh = cfs_pg_holders(ol->c, ps, h, 256), any = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < nh; i++) {
+			cfs_obj *o;
+
+			if (cfs_obj_open(ol->c, h[i], ps, name, 0, &o))
+				continue;
+			if (pass == 0)
+				any |= cfs_obj_has_record(o) == 1;
+			else if (!any && cfs_obj_has_record(o) == 0)
+				cfs_obj_rebuild_csum(o, 1);
+			cfs_obj_put(o);
+		}
+}
+
+int ol_settle(objlayer *ol)
+{
+	cfs_cluster *c = ol->c;
+	struct ol_scrub_stats st = { 0 };
+	struct ol_names l[2] = { { 0 }, { 0 } }, a;
+	int r = 0;
+
+	if (cfs_cluster_rdonly(c))
+		return 0;
+	if (cfs_index_is_new(c)) {
+		/* no index: every object on the OSDs is settled as after a
+		 * crash (newest verifying copy), which rebuilds the index */
+		const cfs_osdmap *m = cfs_osdmap_get(c);
+
+		for (uint32_t ps = 0; ps < ol->pg_num && !r; ps++) {
+			char **names = NULL;
+			size_t n = 0;
+
+			cfs_pg_lock(c, ps);
+			r = ol_pg_all_names(ol, ps, &names, &n);
+			for (size_t i = 0; i < n && !r; i++)
+				adopt_legacy(ol, names[i], ps);
+			cfs_pg_unlock(c, ps);
+			for (size_t i = 0; i < n && !r; i++) {
+				struct cfs_objinfo next = { 0, 0 };
+
+				/* an intent makes settle_object take the
+				 * newest copy */
+				r = cfs_index_intent(c, names[i], &next);
+			}
+			ol_names_free(names, n);
+		}
+		cfs_osdmap_put(m);
+		if (r)
+			return r;
+	}
+	r = cfs_index_foreach(c, "", 1, add_name, l);
+	if (!r)
+		r = l[0].err ? l[0].err : l[1].err;
+	/* a remove in flight is finished */
+	for (size_t i = 0; i < l[1].n && !r; i++)
+		r = obj_remove(ol, l[1].v[i], 1);
+	ol_names_free(l[1].v, l[1].n);
+	a = l[0];
+	for (size_t i = 0; i < a.n && !r; i++) {
+		int e = settle_object(ol, a.v[i], 1, 1, &st, NULL, NULL, NULL);
+
+		if (e && e != -EIO)
+			r = e;
+	}
+	if (a.n)
+		cfs_log(CFS_LOG_INFO,
+			"settled %zu object change(s) left in flight: %" PRIu64
+			" cop(ies) rebuilt, %" PRIu64 " unfound",
+			a.n, st.repaired, st.unfound);
+	ol_names_free(a.v, a.n);
+	return r;
+}
+
+/* ---- objects of one file ---- */
+
+struct file_scan {
+	int (*fn)(uint64_t objectno, uint64_t size, void *arg);
+	void *arg;
+	size_t plen;
+};
+
+static int file_one(const char *name, const struct cfs_objinfo *oi, int op,
+		    void *arg)
+{
+	struct file_scan *f = arg;
+	char *end;
+	unsigned long long no;
+
+	(void)op;
+	no = strtoull(name + f->plen, &end, 16);
+	if (*end || end == name + f->plen)
+		return 0; /* not one of ours */
+	return f->fn(no, oi->size, f->arg);
+}
+
+int ol_file_objects(objlayer *ol, uint64_t ino,
+		    int (*fn)(uint64_t objectno, uint64_t size, void *arg),
+		    void *arg)
+{
+	char prefix[32];
+	struct file_scan f = { fn, arg, 0 };
+
+	snprintf(prefix, sizeof(prefix), "%llx.", (unsigned long long)ino);
+	f.plen = strlen(prefix);
+	return cfs_index_foreach(ol->c, prefix, 0, file_one, &f);
+}

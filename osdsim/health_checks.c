@@ -1,0 +1,338 @@
+/*
+ * health_checks.c - the health checks of a snapshot (health.c), worded as
+ * Ceph 16.2 words them: OSDMap::check_health (OSD_DOWN, OSD_FULL,
+ * OSD_BACKFILLFULL, OSD_NEARFULL, OSD_OUT_OF_ORDER_FULL, POOL_FULL) and
+ * PGMap::get_health_checks (PG_AVAILABILITY, PG_DEGRADED,
+ * OBJECT_MISPLACED, OBJECT_UNFOUND, PG_BACKFILL_FULL).
+ *
+ * Everything is read from the snapshot (h->osd and the PG states given),
+ * never from live usage: a check's summary, count and detail lines are
+ * then always about the same OSDs.  Checks are sorted by code, as Ceph's
+ * health_check_map_t (a std::map) lists them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "osdsim_i.h"
+#include "placement.h"
+
+struct hc {
+	struct cfs_health *h;
+	int err; /* -ENOMEM once a line could not be kept */
+};
+
+static struct cfs_health_check *add(struct hc *x, const char *code, int sev,
+				    int64_t count)
+{
+	struct cfs_health *h = x->h;
+	struct cfs_health_check *c;
+
+	if (h->nchecks >= CFS_HEALTH_MAX_CHECKS) {
+		x->err = -ENOSPC; /* more codes than the table holds: a bug */
+		return NULL;
+	}
+	c = &h->checks[h->nchecks++];
+	memset(c, 0, sizeof(*c));
+	c->code = code;
+	c->severity = sev;
+	c->count = count;
+	if (sev > h->status)
+		h->status = sev;
+	return c;
+}
+
+static void summary(struct cfs_health_check *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void summary(struct cfs_health_check *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->summary, sizeof(c->summary), fmt, ap);
+	va_end(ap);
+}
+
+static void detail(struct hc *x, struct cfs_health_check *c, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
+
+static void detail(struct hc *x, struct cfs_health_check *c, const char *fmt,
+		   ...)
+{
+	va_list ap;
+	char *s = NULL, **nv;
+
+	if (!c)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s) {
+		x->err = -ENOMEM;
+		return;
+	}
+	nv = realloc(c->detail, sizeof(*nv) * (size_t)(c->ndetail + 1));
+	if (!nv) {
+		free(s);
+		x->err = -ENOMEM;
+		return;
+	}
+	c->detail = nv;
+	c->detail[c->ndetail++] = s;
+}
+
+/* "3/36 objects degraded (8.333%)", as ceph status words it. */
+static int objects_of(char *buf, size_t len, uint64_t n, uint64_t of,
+		      const char *what)
+{
+	return snprintf(buf, len, "%llu/%llu objects %s (%.3f%%)",
+			(unsigned long long)n, (unsigned long long)of, what,
+			of ? 100.0 * (double)n / (double)of : 0.0);
+}
+
+static void vec_str(char *buf, size_t len, const int *v, int n)
+{
+	size_t o = (size_t)snprintf(buf, len, "[");
+
+	for (int i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%d", i ? "," : "",
+				      v[i]);
+	if (o < len)
+		snprintf(buf + o, len - o, "]");
+}
+
+static void osd_checks(struct hc *x, const cfs_osdmap *m)
+{
+	const struct cfs_health *h = x->h;
+	const pl_map *cm = cfs_osdmap_crush(m);
+	int ndown = 0, n[CFS_FULLNESS_FULL + 1] = { 0 };
+	struct cfs_health_check *c, *by[CFS_FULLNESS_FULL + 1] = { NULL };
+
+	for (int id = 0; id < h->max_osd; id++) {
+		const struct cfs_osd_snap *o = &h->osd[id];
+
+		if (!o->info.exists)
+			continue;
+		if (!o->info.up)
+			ndown++;
+		else
+			n[o->fullness]++;
+	}
+	if (ndown) {
+		c = add(x, "OSD_DOWN", CFS_HEALTH_WARN, ndown);
+		summary(c, "%d osds down", ndown);
+		for (int id = 0; id < h->max_osd; id++) {
+			const struct cfs_osd_snap *o = &h->osd[id];
+			int parent, root = 0;
+			const char *rn;
+
+			if (!o->info.exists || o->info.up)
+				continue;
+			parent = pl_map_parent(cm, id);
+			for (int b = parent; b; b = pl_map_parent(cm, b))
+				root = b;
+			rn = root ? pl_map_item_name(cm, root) : NULL;
+			if (parent)
+				detail(x, c, "osd.%d (root=%s,host=%s) is down",
+				       id, rn ? rn : "?", o->info.host);
+			else
+				detail(x, c, "osd.%d is down", id);
+		}
+	}
+	if (n[CFS_FULLNESS_FULL]) {
+		by[CFS_FULLNESS_FULL] = add(x, "OSD_FULL", CFS_HEALTH_ERR,
+					    n[CFS_FULLNESS_FULL]);
+		summary(by[CFS_FULLNESS_FULL], "%d full osd(s)",
+			n[CFS_FULLNESS_FULL]);
+	}
+	if (n[CFS_FULLNESS_BACKFILLFULL]) {
+		by[CFS_FULLNESS_BACKFILLFULL] =
+			add(x, "OSD_BACKFILLFULL", CFS_HEALTH_WARN,
+			    n[CFS_FULLNESS_BACKFILLFULL]);
+		summary(by[CFS_FULLNESS_BACKFILLFULL],
+			"%d backfillfull osd(s)",
+			n[CFS_FULLNESS_BACKFILLFULL]);
+	}
+	if (n[CFS_FULLNESS_NEARFULL]) {
+		by[CFS_FULLNESS_NEARFULL] =
+			add(x, "OSD_NEARFULL", CFS_HEALTH_WARN,
+			    n[CFS_FULLNESS_NEARFULL]);
+		summary(by[CFS_FULLNESS_NEARFULL], "%d nearfull osd(s)",
+			n[CFS_FULLNESS_NEARFULL]);
+	}
+	for (int id = 0; id < h->max_osd; id++) {
+		static const char *const what[] = {
+			[CFS_FULLNESS_NEARFULL] = "near full",
+			[CFS_FULLNESS_BACKFILLFULL] = "backfill full",
+			[CFS_FULLNESS_FULL] = "full",
+		};
+		const struct cfs_osd_snap *o = &h->osd[id];
+
+		if (o->info.exists && o->info.up && o->fullness)
+			detail(x, by[o->fullness], "osd.%d is %s", id,
+			       what[o->fullness]);
+	}
+}
+
+static void ratio_checks(struct hc *x, const cfs_osdmap *m)
+{
+	double nr = cfs_osdmap_nearfull_ratio(m);
+	double br = cfs_osdmap_backfillfull_ratio(m);
+	double fr = cfs_osdmap_full_ratio(m);
+	struct cfs_health_check *c;
+
+	if (br >= nr && fr >= br)
+		return;
+	c = add(x, "OSD_OUT_OF_ORDER_FULL", CFS_HEALTH_ERR,
+		(br < nr) + (fr < br));
+	summary(c, "full ratio(s) out of order");
+	if (br < nr)
+		detail(x, c, "backfillfull_ratio (%g) < nearfull_ratio (%g), "
+			     "increased",
+		       br, nr);
+	if (fr < br)
+		detail(x, c, "full_ratio (%g) < backfillfull_ratio (%g), "
+			     "increased",
+		       fr, br);
+}
+
+static void pool_checks(struct hc *x, const cfs_osdmap *m)
+{
+	struct cfs_health_check *c;
+
+	if (cfs_osdmap_full_policy(m) != CFS_FULL_POOL || !x->h->pool_full)
+		return;
+	c = add(x, "POOL_FULL", CFS_HEALTH_WARN, 1);
+	summary(c, "1 pool(s) full");
+	detail(x, c, "pool '%s' is full (osd.%d is full; full policy pool)",
+	       cfs_osdmap_pool(m)->name, x->h->pool_full_osd);
+}
+
+/* One detail line per PG with any of the flags. */
+static void pg_lines(struct hc *x, struct cfs_health_check *c,
+		     const struct cfs_pg_health *pgs, uint32_t npgs,
+		     unsigned flags)
+{
+	char v[160];
+
+	for (uint32_t i = 0; i < npgs; i++) {
+		if (!(pgs[i].flags & flags))
+			continue;
+		vec_str(v, sizeof(v), pgs[i].acting, pgs[i].nacting);
+		detail(x, c, "pg %s is %s, acting %s", pgs[i].pgid,
+		       pgs[i].state, v);
+	}
+}
+
+static void pg_checks(struct hc *x, const struct cfs_pg_health *pgs,
+		      uint32_t npgs, const struct cfs_pg_totals *t)
+{
+	static const struct cfs_pg_totals none;
+	int inactive = 0, down = 0, degraded = 0, undersized = 0, toofull = 0;
+	int inconsistent = 0;
+	struct cfs_health_check *c;
+	char v[128];
+
+	if (!t)
+		t = &none;
+	for (uint32_t i = 0; i < npgs; i++) {
+		unsigned f = pgs[i].flags;
+
+		inactive += !!(f & CFS_PGH_INACTIVE);
+		down += !!(f & CFS_PGH_DOWN);
+		degraded += !!(f & CFS_PGH_DEGRADED);
+		undersized += !!(f & CFS_PGH_UNDERSIZED);
+		toofull += !!(f & CFS_PGH_BACKFILL_TOOFULL);
+		inconsistent += !!(f & CFS_PGH_INCONSISTENT);
+	}
+	if (inactive) {
+		c = add(x, "PG_AVAILABILITY", CFS_HEALTH_WARN, inactive);
+		if (down)
+			summary(c, "Reduced data availability: %d pgs "
+				   "inactive, %d pgs down",
+				inactive, down);
+		else
+			summary(c, "Reduced data availability: %d pgs inactive",
+				inactive);
+		pg_lines(x, c, pgs, npgs, CFS_PGH_INACTIVE);
+	}
+	if (t->degraded || degraded) {
+		char objs[160] = "";
+
+		c = add(x, "PG_DEGRADED", CFS_HEALTH_WARN, degraded);
+		if (t->degraded) {
+			objects_of(v, sizeof(v), t->degraded, t->copies,
+				   "degraded");
+			snprintf(objs, sizeof(objs), "%s, ", v);
+		}
+		if (undersized)
+			summary(c, "Degraded data redundancy: %s%d pgs "
+				   "degraded, %d pgs undersized",
+				objs, degraded, undersized);
+		else
+			summary(c, "Degraded data redundancy: %s%d pgs degraded",
+				objs, degraded);
+		pg_lines(x, c, pgs, npgs, CFS_PGH_DEGRADED);
+	}
+	if (t->misplaced) {
+		c = add(x, "OBJECT_MISPLACED", CFS_HEALTH_WARN,
+			(int64_t)t->misplaced);
+		if (c)
+			objects_of(c->summary, sizeof(c->summary),
+				   t->misplaced, t->copies, "misplaced");
+	}
+	if (t->unfound) {
+		c = add(x, "OBJECT_UNFOUND", CFS_HEALTH_WARN,
+			(int64_t)t->unfound);
+		if (c)
+			objects_of(c->summary, sizeof(c->summary), t->unfound,
+				   t->objects, "unfound");
+	}
+	if (t->scrub_errors) {
+		/* Ceph: "N scrub errors" and "Possible data damage: N pg(s)
+		 * inconsistent" (PGMap::get_health_checks), errors until a
+		 * repair clears them */
+		c = add(x, "OSD_SCRUB_ERRORS", CFS_HEALTH_ERR,
+			(int64_t)t->scrub_errors);
+		summary(c, "%llu scrub errors",
+			(unsigned long long)t->scrub_errors);
+		c = add(x, "PG_DAMAGED", CFS_HEALTH_ERR, inconsistent);
+		summary(c, "Possible data damage: %d pg%s inconsistent",
+			inconsistent, inconsistent == 1 ? "" : "s");
+		pg_lines(x, c, pgs, npgs, CFS_PGH_INCONSISTENT);
+	}
+	if (toofull) {
+		c = add(x, "PG_BACKFILL_FULL", CFS_HEALTH_WARN, toofull);
+		summary(c, "Low space hindering backfill (add storage if this "
+			   "doesn't resolve itself): %d pgs backfill_toofull",
+			toofull);
+		pg_lines(x, c, pgs, npgs, CFS_PGH_BACKFILL_TOOFULL);
+	}
+}
+
+static int cmp_check(const void *a, const void *b)
+{
+	return strcmp(((const struct cfs_health_check *)a)->code,
+		      ((const struct cfs_health_check *)b)->code);
+}
+
+int health_checks(struct cfs_health *h, const cfs_osdmap *m,
+		  const struct cfs_pg_health *pgs, uint32_t npgs,
+		  const struct cfs_pg_totals *tot)
+{
+	struct hc x = { h, 0 };
+
+	h->status = CFS_HEALTH_OK;
+	osd_checks(&x, m);
+	ratio_checks(&x, m);
+	pool_checks(&x, m);
+	pg_checks(&x, pgs, npgs, tot);
+	qsort(h->checks, (size_t)h->nchecks, sizeof(h->checks[0]), cmp_check);
+	return x.err;
+}

@@ -1,0 +1,298 @@
+/*
+ * objindex.c - the object index: which objects exist, at which version and
+ * size.  Ceph's PG log in miniature (pg_log_t / the object_info_t each
+ * write bumps): it is what tells a missing copy from a hole, and which of
+ * several differing copies is current.
+ *
+ * A RocksDB store at DIR/pglog (kv.h).  All keys:
+ *
+ *   "o" <pool be64> <object name>  -> <version le64> <size le64>
+ *   "i" <pool be64> <object name>  -> <version le64> <size le64> <op u8>
+ *                                     an intent: a change in flight (op 1
+ *                                     write, 2 remove), written before the
+ *                                     first copy is touched and deleted in
+ *                                     the batch that records the result
+ *   "v"                            -> <version le64>: versions below it
+ *                                     may have been handed out
+ *
+ * Names sort by bytes, so the objects of one inode ("%llx." prefix) are one
+ * range: removing a sparse 1 PiB file visits the objects it has, not the
+ * 268 million it could have.
+ *
+ * Versions are cluster-wide and only grow (Ceph's eversion_t also never
+ * goes back): a copy left on a down OSD before an object was removed and
+ * recreated can never pass for the new one.  They are handed out from
+ * memory and the high-water mark is persisted a block ahead, so a write
+ * costs no extra RocksDB write for its version.
+ *
+ * Changes are not synced; cfs_index_sync() is (the fs's fsync calls it).
+ * A kill -9 loses nothing (RocksDB's WAL is written at each commit).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kv.h"
+#include "osdsim_i.h"
+#include "util.h"
+
+#define VERSION_BLOCK 65536
+
+static size_t make_key(char tag, int64_t pool, const char *name, char *k,
+		       size_t len)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (9 + n > len)
+		return 0;
+	k[0] = tag;
+	for (int i = 0; i < 8; i++)
+		k[1 + i] = (char)((uint64_t)pool >> (56 - 8 * i));
+	memcpy(k + 9, name, n);
+	return 9 + n;
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+int index_open(cfs_cluster *c, char *err, size_t errlen)
+{
+	char path[4096];
+	void *v = NULL;
+	size_t vl;
+	int r, existed;
+
+	snprintf(path, sizeof(path), "%s/pglog", c->dir);
+	existed = access(path, F_OK) == 0;
+	if (c->rdonly) {
+		if (!existed) {
+			snprintf(err, errlen,
+				 "%s: object index missing; open the cluster "
+				 "read-write once (e.g. 'crushfs --cluster %s "
+				 "scrub') to rebuild it from the OSDs",
+				 path, c->dir);
+			return CFS_ECORRUPT;
+		}
+		r = kv_open_rocksdb_rdonly(path, &c->index);
+	} else {
+		r = kv_open_rocksdb(path, 1, &c->index);
+	}
+	if (r) {
+		snprintf(err, errlen, "%s: cannot open the object index: %s",
+			 path, cfs_strerror(r));
+		return r;
+	}
+	c->index_new = !existed;
+	r = kv_get(c->index, "v", 1, &v, &vl);
+	if (r == 0 && vl == 8)
+		c->version_next = get64(v);
+	else if (r && r != -ENOENT) {
+		free(v);
+		snprintf(err, errlen, "%s: cannot read the object index: %s",
+			 path, cfs_strerror(r));
+		return r;
+	}
+	free(v);
+	if (c->version_next == 0)
+		c->version_next = 1;
+	c->version_hw = c->version_next;
+	pthread_mutex_init(&c->version_lock, NULL);
+	return 0;
+}
+
+void index_close(cfs_cluster *c)
+{
+	if (!c->index)
+		return;
+	kv_close(c->index);
+	c->index = NULL;
+	pthread_mutex_destroy(&c->version_lock);
+}
+
+int cfs_index_is_new(const cfs_cluster *c)
+{
+	return c->index_new;
+}
+
+uint64_t cfs_index_next_version(cfs_cluster *c, int *err)
+{
+	uint64_t v;
+
+	*err = 0;
+	pthread_mutex_lock(&c->version_lock);
+	if (c->version_next >= c->version_hw) {
+		unsigned char b[8];
+		int r;
+
+		put64(b, c->version_hw + VERSION_BLOCK);
+		r = kv_put(c->index, "v", 1, b, 8);
+		if (r) {
+			pthread_mutex_unlock(&c->version_lock);
+			*err = r;
+			return 0;
+		}
+		c->version_hw += VERSION_BLOCK;
+	}
+	v = c->version_next++;
+	pthread_mutex_unlock(&c->version_lock);
+	return v;
+}
+
+int cfs_index_get(cfs_cluster *c, const char *name, struct cfs_objinfo *oi)
+{
+	char k[300];
+	size_t kl = make_key('o', c->pool_id, name, k, sizeof(k));
+	void *v = NULL;
+	size_t vl = 0;
+	int r;
+
+	if (!kl)
+		return -ENAMETOOLONG;
+	r = kv_get(c->index, k, kl, &v, &vl);
+	if (r)
+		return r;
+	if (vl != 16) {
+		free(v);
+		cfs_log(CFS_LOG_ERR, "%s/pglog: damaged entry for '%s'",
+			c->dir, name);
+		return CFS_ECORRUPT;
+	}
+	oi->version = get64(v);
+	oi->size = get64((unsigned char *)v + 8);
+	free(v);
+	return 0;
+}
+
+int cfs_index_get_intent(cfs_cluster *c, const char *name,
+			 struct cfs_objinfo *next, int *op)
+{
+	char k[300];
+	size_t kl = make_key('i', c->pool_id, name, k, sizeof(k));
+	void *v = NULL;
+	size_t vl = 0;
+	int r;
+
+	if (!kl)
+		return -ENAMETOOLONG;
+	r = kv_get(c->index, k, kl, &v, &vl);
+	if (r)
+		return r;
+	if (vl != 17) {
+		free(v);
+		return CFS_ECORRUPT;
+	}
+	next->version = get64(v);
+	next->size = get64((unsigned char *)v + 8);
+	*op = ((unsigned char *)v)[16];
+	free(v);
+	return 0;
+}
+
+int cfs_index_intent(cfs_cluster *c, const char *name,
+		     const struct cfs_objinfo *next)
+{
+	char k[300];
+	unsigned char v[17];
+	size_t kl = make_key('i', c->pool_id, name, k, sizeof(k));
+
+	if (!kl)
+		return -ENAMETOOLONG;
+	if (c->rdonly)
+		return -EROFS;
+	put64(v, next ? next->version : 0);
+	put64(v + 8, next ? next->size : 0);
+	v[16] = next ? 1 : 2;
+	return kv_put(c->index, k, kl, v, sizeof(v));
+}
+
+int cfs_index_set(cfs_cluster *c, const char *name,
+		  const struct cfs_objinfo *oi)
+{
+	char k[300];
+	unsigned char v[16];
+	size_t kl = make_key('o', c->pool_id, name, k, sizeof(k));
+	kv_batch *b;
+	int r;
+
+	if (!kl)
+		return -ENAMETOOLONG;
+	if (c->rdonly)
+		return -EROFS;
+	b = kv_batch_new();
+	if (!b)
+		return -ENOMEM;
+	if (oi) {
+		put64(v, oi->version);
+		put64(v + 8, oi->size);
+		kv_batch_put(b, k, kl, v, sizeof(v));
+	} else {
+		kv_batch_delete(b, k, kl);
+	}
+	k[0] = 'i';
+	kv_batch_delete(b, k, kl);
+	r = kv_batch_commit(c->index, b, 0);
+	kv_batch_free(b);
+	return r;
+}
+
+struct scan_ctx {
+	int (*fn)(const char *name, const struct cfs_objinfo *oi, int op,
+		  void *arg);
+	void *arg;
+	int intents;
+};
+
+static int scan_one(const void *key, size_t klen, const void *val,
+		    size_t vlen, void *arg)
+{
+	struct scan_ctx *s = arg;
+	struct cfs_objinfo oi;
+	char name[300];
+	int op = 0;
+
+	if (klen <= 9 || klen - 9 >= sizeof(name) ||
+	    vlen != (s->intents ? 17u : 16u))
+		return CFS_ECORRUPT;
+	memcpy(name, (const char *)key + 9, klen - 9);
+	name[klen - 9] = '\0';
+	oi.version = get64(val);
+	oi.size = get64((const unsigned char *)val + 8);
+	if (s->intents)
+		op = ((const unsigned char *)val)[16];
+	return s->fn(name, &oi, op, s->arg);
+}
+
+int cfs_index_foreach(cfs_cluster *c, const char *prefix, int intents,
+		      int (*fn)(const char *name,
+				const struct cfs_objinfo *oi, int op,
+				void *arg),
+		      void *arg)
+{
+	char k[300];
+	size_t kl = make_key(intents ? 'i' : 'o', c->pool_id, prefix, k,
+			     sizeof(k));
+	struct scan_ctx s = { fn, arg, intents };
+
+	if (!kl)
+		return -ENAMETOOLONG;
+	return kv_scan(c->index, k, kl, NULL, 0, scan_one, &s);
+}
+
+int cfs_index_sync(cfs_cluster *c)
+{
+	return c->rdonly ? 0 : kv_sync(c->index);
+}

@@ -1,0 +1,429 @@
+/*
+ * test_integrity.c - checksums of object copies (osdsim objcsum.c), the
+ * object index (objindex.c), the authoritative-copy choice (objlayer
+ * scrub.c) and what reads do with missing, stale and rotten copies.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cluster_fixture.h"
+
+#define KB 1024u
+#define MB (1024u * 1024u)
+
+static void test_crc32c(void **state)
+{
+	const char *s = "123456789";
+
+	(void)state;
+	/* the check value of CRC-32C (Castagnoli) */
+	assert_int_equal(cfs_crc32c(0, s, 9), 0xe3069283u);
+	/* chainable */
+	assert_int_equal(cfs_crc32c(cfs_crc32c(0, s, 4), s + 4, 5),
+			 0xe3069283u);
+	assert_int_equal(cfs_crc32c(0, s, 0), 0);
+}
+
+static uint32_t object_ps(struct fixture *f, const char *name)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	uint32_t ps;
+
+	cfs_object_to_pg(m, name, NULL, &ps);
+	cfs_osdmap_put(m);
+	return ps;
+}
+
+/* Random writes, appends and truncates on one copy, checked against a
+ * reference buffer after every step: the record always verifies the whole
+ * copy, also after a reopen (record read back from the xattr), and across
+ * the block-size change past 32 MiB. */
+static void test_record_follows_writes(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	const size_t cap = 40 * MB;
+	unsigned char *ref = calloc(1, cap), *buf = malloc(cap);
+	uint32_t ps = object_ps(f, "csum-obj");
+	uint64_t size = 0, v;
+	unsigned seed = 7;
+	cfs_obj *o;
+
+	(void)state;
+	assert_int_equal(cfs_obj_open(f->c, 0, ps, "csum-obj", 0, &o),
+			 -ENOENT);
+	assert_int_equal(cfs_pg_add_holder(f->c, ps, 0, NULL, 0), 0);
+	assert_int_equal(cfs_obj_open(f->c, 0, ps, "csum-obj",
+				      CFS_OBJ_CREATE, &o),
+			 0);
+	for (int step = 0; step < 300; step++) {
+		uint64_t off, len;
+		int kind;
+
+		seed = seed * 1103515245u + 12345u;
+		kind = (seed >> 16) % 8;
+		if (kind < 3) { /* overwrite inside or across the end */
+			off = size ? (seed >> 8) % size : 0;
+			len = 1 + (seed >> 4) % (200 * KB);
+		} else if (kind < 5) { /* append */
+			off = size;
+			len = 1 + (seed >> 3) % (70 * KB);
+		} else if (kind < 6) { /* past the end: a gap of zeros */
+			off = size + (seed >> 5) % (100 * KB);
+			len = 1 + (seed >> 7) % (10 * KB);
+		} else { /* truncate down or up */
+			off = (seed >> 6) % (size + 300 * KB + 1);
+			len = 0;
+		}
+		if (step == 250) { /* one big write crosses 32 MiB */
+			off = 30 * MB;
+			len = 5 * MB;
+		}
+		if (off + len > cap)
+			continue;
+		if (len) {
+			fx_pattern(ref + off, len, seed);
+			assert_int_equal(cfs_obj_pwrite(o, ref + off, len, off),
+					 0);
+			if (off > size)
+				memset(ref + size, 0, off - size);
+			if (off + len > size)
+				size = off + len;
+		} else {
+			assert_int_equal(cfs_obj_truncate(o, off), 0);
+			if (off > size)
+				memset(ref + size, 0, off - size);
+			size = off;
+		}
+		assert_int_equal(cfs_obj_size(o), size);
+		assert_int_equal(cfs_obj_commit(o, (uint64_t)step + 1), 0);
+		if (step % 25 == 0 || step == 250) {
+			assert_int_equal(cfs_obj_verify(o), 0);
+			assert_int_equal(cfs_obj_pread(o, buf, size, 0),
+					 (ssize_t)size);
+			assert_memory_equal(buf, ref, size);
+			/* reopen: the record comes back from the xattr */
+			cfs_obj_put(o);
+			fx_close(f);
+			fx_open(f);
+			assert_int_equal(cfs_obj_open(f->c, 0, ps, "csum-obj",
+						      0, &o),
+					 0);
+			assert_int_equal(cfs_obj_version(o, &v), 0);
+			assert_int_equal(v, (uint64_t)step + 1);
+			assert_int_equal(cfs_obj_verify(o), 0);
+		}
+	}
+	cfs_obj_put(o);
+	free(ref);
+	free(buf);
+	fx_free(f);
+}
+
+/* Bytes changed behind the store's back: reads of the blocks that hold
+ * them fail with -EBADMSG, others still succeed; a damaged or missing
+ * record makes the copy unusable. */
+static void test_rot_is_caught(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	uint32_t ps = object_ps(f, "rot");
+	char path[512], *buf = malloc(MB), *got = malloc(MB);
+	uint64_t v;
+	cfs_obj *o;
+	int fd;
+
+	(void)state;
+	fx_pattern(buf, MB, 3);
+	assert_int_equal(cfs_pg_add_holder(f->c, ps, 2, NULL, 0), 0);
+	assert_int_equal(cfs_obj_open(f->c, 2, ps, "rot", CFS_OBJ_CREATE, &o),
+			 0);
+	assert_int_equal(cfs_obj_pwrite(o, buf, MB, 0), 0);
+	assert_int_equal(cfs_obj_commit(o, 5), 0);
+	cfs_obj_put(o);
+	assert_int_equal(cfs_obj_path(f->c, 2, ps, "rot", path, sizeof(path)),
+			 0);
+	fx_close(f);
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "XXXX", 4, 300000), 4);
+	close(fd);
+	fx_open(f);
+	assert_int_equal(cfs_obj_open(f->c, 2, ps, "rot", 0, &o), 0);
+	/* 300000 lies in the fifth 64 KiB block */
+	assert_int_equal(cfs_obj_pread(o, got, 64 * KB, 0), 64 * KB);
+	assert_int_equal(cfs_obj_pread(o, got, 10, 300000 - 5), -EBADMSG);
+	assert_int_equal(cfs_obj_pread(o, got, 64 * KB, 4 * 64 * KB),
+			 -EBADMSG);
+	assert_int_equal(cfs_obj_verify(o), -EBADMSG);
+	/* a changed copy cannot be blessed by a partial write */
+	assert_int_equal(cfs_obj_pwrite(o, "y", 1, 5), 0);
+	assert_int_equal(cfs_obj_verify(o), -EBADMSG);
+	cfs_obj_put(o);
+	fx_close(f);
+	/* the record itself damaged or gone */
+	assert_int_equal(setxattr(path, "user.crushfs.csum", "junk", 4, 0), 0);
+	fx_open(f);
+	assert_int_equal(cfs_obj_open(f->c, 2, ps, "rot", 0, &o), 0);
+	assert_int_equal(cfs_obj_version(o, &v), -EBADMSG);
+	assert_int_equal(cfs_obj_pread(o, got, 10, 0), -EBADMSG);
+	assert_int_equal(cfs_obj_pwrite(o, "y", 1, 5), -EBADMSG);
+	assert_int_equal(cfs_obj_has_record(o), 1);
+	cfs_obj_put(o);
+	fx_close(f);
+	assert_int_equal(removexattr(path, "user.crushfs.csum"), 0);
+	fx_open(f);
+	assert_int_equal(cfs_obj_open(f->c, 2, ps, "rot", 0, &o), 0);
+	assert_int_equal(cfs_obj_has_record(o), 0);
+	assert_int_equal(cfs_obj_pread(o, got, 10, 0), -EBADMSG);
+	cfs_obj_put(o);
+	free(buf);
+	free(got);
+	fx_free(f);
+}
+
+/* Every combination of good / bad / missing copies for size 2 and 3, with
+ * current and stale versions: the choice is always a good copy of the
+ * wanted version when one exists, else the newest good one, never a bad
+ * or missing copy, and -1 only when no copy verifies. */
+static void test_choose_auth_combinations(void **state)
+{
+	(void)state;
+	for (int n = 2; n <= 3; n++) {
+		int total = 1;
+
+		for (int i = 0; i < n; i++)
+			total *= 4; /* missing, bad, good v1, good v2 */
+		for (int code = 0; code < total; code++) {
+			struct ol_copy_view v[3];
+			int c = code, any = 0, a;
+
+			for (int i = 0; i < n; i++, c /= 4) {
+				memset(&v[i], 0, sizeof(v[i]));
+				v[i].present = c % 4 != 0;
+				v[i].verifies = c % 4 >= 2;
+				v[i].version = c % 4 == 3 ? 2 : 1;
+				v[i].digest = (uint32_t)v[i].version * 77;
+				any |= v[i].verifies;
+			}
+			for (uint64_t want = 0; want <= 2; want++) {
+				a = ol_choose_auth(v, n, want);
+				if (!any) {
+					assert_int_equal(a, -1);
+					continue;
+				}
+				assert_true(a >= 0 && a < n);
+				assert_true(v[a].present && v[a].verifies);
+				{
+					/* the wanted version when a good
+					 * copy has it, else the newest */
+					uint64_t exp = 0;
+					int has_want = 0;
+
+					for (int i = 0; i < n; i++) {
+						if (!v[i].verifies)
+							continue;
+						has_want |= v[i].version ==
+							    want;
+						if (v[i].version > exp)
+							exp = v[i].version;
+					}
+					if (want && has_want)
+						exp = want;
+					assert_int_equal(v[a].version, exp);
+				}
+			}
+		}
+	}
+}
+
+/* Same version, different data (a copy written without our layer): the
+ * majority wins; a tie goes to the first (acting order). */
+static void test_choose_auth_majority(void **state)
+{
+	struct ol_copy_view v[3] = {
+		{ 1, 1, 4, 111 },
+		{ 1, 1, 4, 222 },
+		{ 1, 1, 4, 222 },
+	};
+
+	(void)state;
+	assert_int_equal(ol_choose_auth(v, 3, 4), 1);
+	v[2].digest = 333;
+	assert_int_equal(ol_choose_auth(v, 3, 4), 0);
+	v[0].verifies = 0;
+	assert_int_equal(ol_choose_auth(v, 3, 4), 1);
+}
+
+struct seen {
+	char names[8][64];
+	uint64_t size[8];
+	int n;
+};
+
+static int see(const char *name, const struct cfs_objinfo *oi, int op,
+	       void *arg)
+{
+	struct seen *s = arg;
+
+	(void)op;
+	if (s->n < 8) {
+		snprintf(s->names[s->n], 64, "%s", name);
+		s->size[s->n++] = oi->size;
+	}
+	return 0;
+}
+
+/* The index: versions only grow (also across reopen), prefix scans find
+ * one file's objects, intents are listed until settled. */
+static void test_index(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct cfs_objinfo oi = { 0, 0 };
+	struct seen s = { 0 };
+	uint64_t v1, v2;
+	int e;
+
+	(void)state;
+	v1 = cfs_index_next_version(f->c, &e);
+	assert_int_equal(e, 0);
+	v2 = cfs_index_next_version(f->c, &e);
+	assert_true(v2 > v1);
+	fx_close(f);
+	fx_open(f);
+	assert_true(cfs_index_next_version(f->c, &e) > v2);
+
+	oi.version = 9;
+	oi.size = 100;
+	assert_int_equal(cfs_index_intent(f->c, "10.00000001", &oi), 0);
+	assert_int_equal(cfs_index_foreach(f->c, "", 1, see, &s), 0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(cfs_index_get(f->c, "10.00000001", &oi), -ENOENT);
+	oi.version = 9;
+	assert_int_equal(cfs_index_set(f->c, "10.00000001", &oi), 0);
+	assert_int_equal(cfs_index_set(f->c, "10.00000000", &oi), 0);
+	assert_int_equal(cfs_index_set(f->c, "100.00000000", &oi), 0);
+	s.n = 0;
+	assert_int_equal(cfs_index_foreach(f->c, "", 1, see, &s), 0);
+	assert_int_equal(s.n, 0); /* the intent went with the set */
+	assert_int_equal(cfs_index_foreach(f->c, "10.", 0, see, &s), 0);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.names[0], "10.00000000");
+	assert_string_equal(s.names[1], "10.00000001");
+	assert_int_equal(cfs_index_set(f->c, "10.00000000", NULL), 0);
+	assert_int_equal(cfs_index_get(f->c, "10.00000000", &oi), -ENOENT);
+	fx_free(f);
+}
+
+/* Through the object layer: a missing primary copy is not a hole, a
+ * rotten one is not returned, and the written data comes back. */
+static void test_reads_skip_bad_copies(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char *buf = malloc(MB), *got = malloc(MB), path[512];
+	struct ol_placement p;
+	int fd;
+
+	(void)state;
+	fx_pattern(buf, MB, 11);
+	assert_int_equal(ol_obj_write_full(f->ol, "x", buf, MB), 0);
+	assert_int_equal(ol_locate(f->ol, "x", &p), 0);
+	assert_int_equal(ol_object_path(f->ol, "x", p.acting_primary, path,
+					 sizeof(path)),
+			 0);
+	assert_int_equal(unlink(path), 0);
+	fx_close(f);
+	fx_open(f);
+	memset(got, 0, MB);
+	assert_int_equal(ol_obj_read(f->ol, "x", 0, got, MB), MB);
+	assert_memory_equal(got, buf, MB);
+	/* rebuilt on the spot (the fixture opens read-write) */
+	assert_int_equal(access(path, F_OK), 0);
+	fx_close(f);
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "rot", 3, 12345), 3);
+	close(fd);
+	fx_open(f);
+	assert_int_equal(ol_obj_read(f->ol, "x", 12000, got, 1000), 1000);
+	assert_memory_equal(got, buf + 12000, 1000);
+	/* an object the index does not know is a hole, even when a file
+	 * of that name is lying around */
+	assert_int_equal(ol_obj_read(f->ol, "never-written", 0, got, 10),
+			 -ENOENT);
+	free(buf);
+	free(got);
+	fx_free(f);
+}
+
+/* Killed after every copy was written, before the index was: the intent
+ * names the new version; a read-only reader serves it, and the next
+ * read-write open settles the index on it. */
+static void test_unsettled_write(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char newb[100] = "new version", got[100], err[256];
+	struct cfs_objinfo oi, next;
+	struct ol_placement p;
+	cfs_cluster *ro;
+	objlayer *rol;
+		int e;
+
+	(void)state;
+	assert_int_equal(ol_obj_write_full(f->ol, "u", "old version", 11), 0);
+	assert_int_equal(cfs_index_get(f->c, "u", &oi), 0);
+	assert_int_equal(ol_locate(f->ol, "u", &p), 0);
+	next.version = cfs_index_next_version(f->c, &e);
+	next.size = 11;
+	assert_int_equal(cfs_index_intent(f->c, "u", &next), 0);
+	for (int i = 0; i < p.nacting; i++) {
+		const cfs_osdmap *m = cfs_osdmap_get(f->c);
+		uint32_t ps;
+		cfs_obj *o;
+
+		cfs_object_to_pg(m, "u", NULL, &ps);
+		cfs_osdmap_put(m);
+		assert_int_equal(cfs_obj_open(f->c, p.acting[i], ps, "u", 0,
+					      &o),
+				 0);
+		assert_int_equal(cfs_obj_pwrite(o, newb, 11, 0), 0);
+		assert_int_equal(cfs_obj_commit(o, next.version), 0);
+		cfs_obj_put(o);
+	}
+	fx_close(f);
+	assert_int_equal(cfs_cluster_open(f->dir, CFS_OPEN_RDONLY, &ro, err,
+					  sizeof(err)),
+			 0);
+	assert_int_equal(ol_open(ro, &rol), 0);
+	assert_int_equal(ol_obj_read(rol, "u", 0, got, sizeof(got)), 11);
+	assert_memory_equal(got, "new version", 11);
+	ol_close(rol);
+	cfs_cluster_close(ro);
+	fx_open(f); /* settles */
+	assert_int_equal(cfs_index_get(f->c, "u", &oi), 0);
+	assert_int_equal(oi.version, next.version);
+	assert_int_equal(cfs_index_get_intent(f->c, "u", &next, &e), -ENOENT);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crc32c),
+		cmocka_unit_test(test_record_follows_writes),
+		cmocka_unit_test(test_rot_is_caught),
+		cmocka_unit_test(test_choose_auth_combinations),
+		cmocka_unit_test(test_choose_auth_majority),
+		cmocka_unit_test(test_index),
+		cmocka_unit_test(test_reads_skip_bad_copies),
+		cmocka_unit_test(test_unsettled_write),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
