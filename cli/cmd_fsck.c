@@ -198,7 +198,7 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 	found = r.orphans_purged + r.dangling_dentries + r.bad_nlink +
 		r.bad_parent + r.lost_inodes + r.orphan_objects +
 		r.beyond_eof + r.bad_replicas + r.usage_drift +
-		r.cluster_problems + r.bad_backtraces;
+		r.cluster_problems + r.bad_backtraces + r.count_drift;
 	printf("checked %" PRIu64 " inodes, %" PRIu64 " entries, %" PRIu64
 	       " objects\n",
 	       r.inodes, r.dentries, r.objects);

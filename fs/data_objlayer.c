@@ -93,6 +93,12 @@ static int ol_remove_bt_cb(void *ctx, uint64_t ino)
 	return rc == -ENOENT ? 0 : rc;
 }
 
+static int ol_fallocate_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
+			   uint64_t off, uint64_t len, enum ol_falloc_mode mode)
+{
+	return ol_fallocate(ctx, ino, l, off, len, mode);
+}
+
 const struct vfs_data_ops vfs_objlayer_ops = {
 	.write = ol_write_cb,
 	.read = ol_read_cb,
@@ -105,5 +111,6 @@ const struct vfs_data_ops vfs_objlayer_ops = {
 	.set_backtrace = ol_set_bt_cb,
 	.get_backtrace = ol_get_bt_cb,
 	.remove_backtrace = ol_remove_bt_cb,
+	.fallocate = ol_fallocate_cb,
 };
 

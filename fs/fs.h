@@ -117,6 +117,7 @@ struct fs_fsck_report {
 	uint64_t bad_replicas;		/* copies missing or differing */
 	uint64_t usage_drift;		/* OSDs whose accounting is off */
 	uint64_t cluster_problems;	/* stray files, misfiled objects */
+	uint64_t count_drift;		/* stored inode count (statfs) off */
 	uint64_t repaired;
 	int errors;			/* problems that could not be fixed */
 	/* what could not be checked: objects of PGs with fewer OSDs than

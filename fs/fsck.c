@@ -144,6 +144,39 @@ int fsck_commit(struct fck *f)
 	return f->b ? rc : -ENOMEM;
 }
 
+/* Where a file's object bytes may end: its size, or its preallocated end
+ * (fallocate with KEEP_SIZE; vn_data_end() in the daemon). */
+static uint64_t data_end(struct fck *f, const struct mds_inode *rec)
+{
+	uint64_t end;
+
+	if (!(rec->flags & MDS_F_PREALLOC) ||
+	    mds_get_prealloc(f->m, rec->ino, &end) || end < rec->size)
+		return rec->size;
+	return end;
+}
+
+/* The inode count statfs reports against a count of the records. */
+static void check_count(struct fck *f)
+{
+	uint64_t stored, actual;
+	int rc = mds_recount_inodes(f->m, f->repair, &stored, &actual);
+
+	if (rc) {
+		fsck_say(f, "counting the inodes failed: %s", cfs_strerror(rc));
+		f->r->errors++;
+		return;
+	}
+	stored += (uint64_t)f->ino_delta; /* what the repairs changed */
+	if (stored == actual)
+		return;
+	f->r->count_drift++;
+	fsck_say(f, "inode count: %" PRIu64 " stored, %" PRIu64 " counted%s",
+	    stored, actual, fixed(f));
+	if (f->repair)
+		f->r->repaired++;
+}
+
 /* ---- pass 1: the orphan list ---- */
 
 static int purge(struct fck *f, const struct mds_inode *rec)
@@ -151,11 +184,12 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 	int rc = 0;
 
 	if (S_ISREG(rec->mode))
-		rc = ol_remove(f->ol, rec->ino, &rec->layout, rec->size);
-	if (rc == 0 && (!S_ISREG(rec->mode) || rec->size == 0)) {
+		rc = ol_remove(f->ol, rec->ino, &rec->layout,
+			       data_end(f, rec));
+	if (rc == 0 && !S_ISREG(rec->mode)) {
 		char name[64];
 
-		/* object 0 holds the backtrace even without data */
+		/* object 0 of a directory or symlink holds its backtrace */
 		ol_object_name(rec->ino, 0, name, sizeof(name));
 		rc = ol_obj_remove(f->ol, name);
 		if (rc == -ENOENT)
@@ -165,9 +199,13 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 		/* whatever the record says: leave nothing behind */
 		struct mds_inode all = *rec;
 
-		all.flags |= MDS_F_XATTRS;
+		all.flags |= MDS_F_XATTRS | MDS_F_PREALLOC;
 		mds_del_symlink(f->b, rec->ino);
-		rc = mds_del_inode_all(f->m, f->b, &all);
+		rc = mds_inode_exists(f->m, rec->ino);
+		if (rc > 0)
+			f->ino_delta--;
+		if (rc >= 0)
+			rc = mds_del_inode_all(f->m, f->b, &all);
 	}
 	if (rc) {
 		fsck_say(f, "inode %" PRIx64 ": purge failed: %s", rec->ino,
@@ -297,6 +335,7 @@ int fsck_lost_found(struct fck *f, uint64_t *ino)
 	rc = add_inode(&r, f);
 	if (rc)
 		return rc;
+	f->ino_delta++;
 	lf = fsck_find(f, r.ino);
 	lf->changed = 1;
 	lf->links = 1;
@@ -483,7 +522,7 @@ static void check_objects(struct fck *f)
 	}
 	for (size_t i = 0; i < f->nobjs; i++) {
 		const char *name = f->objs[i];
-		uint64_t ino, objno, osize = 0;
+		uint64_t ino, objno, osize = 0, end;
 		struct fent *e;
 		uint32_t ps;
 
@@ -544,8 +583,9 @@ static void check_objects(struct fck *f)
 			    fsck_type_name(e->rec.mode));
 			continue;
 		}
-		if (objno > 0 &&
-		    objno >= ol_object_count(&e->rec.layout, e->rec.size)) {
+		/* objects may reach past the size up to a preallocated end */
+		end = data_end(f, &e->rec);
+		if (objno > 0 && objno >= ol_object_count(&e->rec.layout, end)) {
 			ol_obj_stat(f->ol, name, &osize);
 			f->r->orphan_objects++;
 			f->r->orphan_bytes += osize;
@@ -566,8 +606,7 @@ static void check_objects(struct fck *f)
 		}
 		scrub(f, name);
 		if (ol_obj_stat(f->ol, name, &osize) == 0 &&
-		    osize > ol_object_bytes(&e->rec.layout, objno,
-					    e->rec.size)) {
+		    osize > ol_object_bytes(&e->rec.layout, objno, end)) {
 			uint64_t sc = e->rec.layout.stripe_count;
 			uint64_t bound = (objno / sc + 1) * sc *
 					 e->rec.layout.object_size;
@@ -576,7 +615,7 @@ static void check_objects(struct fck *f)
 			fsck_say(f, "object %s: %" PRIu64 " bytes, the file's size "
 			    "leaves it %" PRIu64 "%s",
 			    name, osize,
-			    ol_object_bytes(&e->rec.layout, objno, e->rec.size),
+			    ol_object_bytes(&e->rec.layout, objno, end),
 			    f->repair ? ": trimmed" : "");
 			if (bound > e->trim_bound)
 				e->trim_bound = bound;
@@ -607,7 +646,7 @@ static void check_objects(struct fck *f)
 		if (e->used != 1 || !e->trim_bound)
 			continue;
 		rc = ol_truncate(f->ol, e->ino, &e->rec.layout, e->trim_bound,
-				 e->rec.size);
+				 data_end(f, &e->rec));
 		if (rc) {
 			fsck_say(f, "inode %" PRIx64 ": trimming failed: %s", e->ino,
 			    cfs_strerror(rc));
@@ -682,6 +721,8 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 			rc = check_inodes(&f);
 		if (rc == 0)
 			rc = fsck_commit(&f);
+		if (rc == 0)
+			check_count(&f);
 		if (rc) {
 			fsck_say(&f, "checking the metadata failed: %s",
 			    cfs_strerror(rc));

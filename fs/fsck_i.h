@@ -43,6 +43,7 @@ struct fck {
 	struct fent *tab;
 	size_t cap, n;
 	kv_batch *b;
+	int64_t ino_delta; /* inode records the repairs add (-: delete) */
 	char **objs;
 	size_t nobjs, objcap;
 };

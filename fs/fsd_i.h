@@ -27,6 +27,8 @@ struct fsd {
 	vfs *v;
 	double attr_timeout, entry_timeout, negative_timeout;
 	unsigned max_write;
+	/* POSIX ACLs on: the kernel leaves the umask to us (DONT_MASK) */
+	int dont_mask;
 	/* daemon */
 	char *cluster_dir, *mountpoint;
 	cfs_cluster *c;

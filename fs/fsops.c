@@ -35,8 +35,23 @@ static void cred_of(fuse_req_t req, struct vfs_cred *c)
 	memset(c, 0, sizeof(*c));
 	c->uid = ctx->uid;
 	c->gid = ctx->gid;
-	/* The kernel applied the umask already (no FUSE_CAP_DONT_MASK). */
-	c->umask = 0;
+	/* With POSIX ACLs the umask is ours to apply (a parent's default
+	 * ACL replaces it); otherwise the kernel applied it already. */
+	c->umask = fsd_of(req)->dont_mask ? ctx->umask : 0;
+}
+
+/* The caller's supplementary groups too (in g32, 64 at most). */
+static void cred_groups(fuse_req_t req, struct vfs_cred *c, uint32_t *g32)
+{
+	gid_t groups[64];
+	int n = fuse_req_getgroups(req, 64, groups);
+
+	if (n > 64)
+		n = 64;
+	for (int i = 0; i < n; i++)
+		g32[i] = groups[i];
+	c->ngroups = n > 0 ? n : 0;
+	c->groups = g32;
 }
 
 static void to_fuse_entry(fuse_req_t req, const struct vfs_entry *e,
@@ -85,6 +100,16 @@ static void fsops_init(void *userdata, struct fuse_conn_info *conn)
 		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
 	if (conn->capable & FUSE_CAP_READDIRPLUS)
 		conn->want |= FUSE_CAP_READDIRPLUS;
+	/* POSIX ACLs, enforced by the kernel, kept consistent with the mode
+	 * here (vfs_acl.c); the umask then is ours (posix_acl_create()). */
+	if ((conn->capable & FUSE_CAP_POSIX_ACL) &&
+	    (conn->capable & FUSE_CAP_DONT_MASK)) {
+		conn->want |= FUSE_CAP_POSIX_ACL | FUSE_CAP_DONT_MASK;
+		d->dont_mask = 1;
+	} else {
+		cfs_log(CFS_LOG_WARN, "the kernel offers no POSIX ACLs: "
+			"ACL xattrs are stored but not enforced");
+	}
 	conn->want &= ~FUSE_CAP_SPLICE_READ;
 	conn->want &= ~FUSE_CAP_SPLICE_WRITE;
 	conn->want &= ~FUSE_CAP_SPLICE_MOVE;
@@ -380,6 +405,27 @@ static void fsops_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 	fuse_reply_err(req, -vfs_fsync(vfs_of(req), file_of(fi), datasync));
 }
 
+static void fsops_fallocate(fuse_req_t req, fuse_ino_t ino, int mode,
+			    off_t offset, off_t length,
+			    struct fuse_file_info *fi)
+{
+	struct fuse_session *se = fsd_of(req)->se;
+	struct vfs_cred c;
+	int rc, changed;
+
+	cred_of(req, &c);
+	if (offset < 0 || length <= 0)
+		rc = -EINVAL;
+	else
+		rc = vfs_fallocate(vfs_of(req), &c, file_of(fi), mode,
+				   (uint64_t)offset, (uint64_t)length);
+	changed = vfs_file_attr_changed(file_of(fi));
+	fuse_reply_err(req, -rc);
+	/* setuid/setgid went: as after a write */
+	if (changed)
+		fuse_lowlevel_notify_inval_inode(se, ino, -1, 0);
+}
+
 static void fsops_opendir(fuse_req_t req, fuse_ino_t ino,
 			  struct fuse_file_info *fi)
 {
@@ -490,8 +536,14 @@ static void fsops_statfs(fuse_req_t req, fuse_ino_t ino)
 static void fsops_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			   const char *value, size_t size, int flags)
 {
-	fuse_reply_err(req, -vfs_setxattr(vfs_of(req), ino, name, value, size,
-					  flags));
+	struct vfs_cred c;
+	uint32_t g32[64];
+
+	cred_of(req, &c);
+	if (!strncmp(name, "system.posix_acl_", 17))
+		cred_groups(req, &c, g32); /* the setgid rule needs them */
+	fuse_reply_err(req, -vfs_setxattr_as(vfs_of(req), &c, ino, name,
+					     value, size, flags));
 }
 
 static void fsops_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
@@ -548,18 +600,10 @@ static void fsops_removexattr(fuse_req_t req, fuse_ino_t ino,
 static void fsops_access(fuse_req_t req, fuse_ino_t ino, int mask)
 {
 	struct vfs_cred c;
-	gid_t groups[64];
 	uint32_t g32[64];
-	int n;
 
 	cred_of(req, &c);
-	n = fuse_req_getgroups(req, 64, groups);
-	if (n > 64)
-		n = 64;
-	for (int i = 0; i < n; i++)
-		g32[i] = groups[i];
-	c.ngroups = n > 0 ? n : 0;
-	c.groups = g32;
+	cred_groups(req, &c, g32);
 	fuse_reply_err(req, -vfs_access(vfs_of(req), &c, ino, mask));
 }
 
@@ -586,6 +630,7 @@ const struct fuse_lowlevel_ops fsd_ops = {
 	.flush = fsops_flush,
 	.release = fsops_release,
 	.fsync = fsops_fsync,
+	.fallocate = fsops_fallocate,
 	.opendir = fsops_opendir,
 	.readdir = fsops_readdir,
 	.readdirplus = fsops_readdirplus,

@@ -210,6 +210,7 @@ static int flush_purged(vfs *v)
 	struct mds_inode *list;
 	size_t n;
 	kv_batch *b;
+	int64_t gone = 0;
 	int rc = 0;
 
 	pthread_mutex_lock(&v->plock);
@@ -223,10 +224,15 @@ static int flush_purged(vfs *v)
 	b = kv_batch_new();
 	if (!b)
 		rc = -ENOMEM;
-	for (size_t i = 0; rc == 0 && i < n; i++)
-		rc = mds_del_inode_all(v->m, b, &list[i]);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		rc = mds_inode_exists(v->m, list[i].ino);
+		if (rc > 0)
+			gone++;
+		if (rc >= 0)
+			rc = mds_del_inode_all(v->m, b, &list[i]);
+	}
 	if (rc == 0)
-		rc = kv_batch_commit(v->db, b, 0);
+		rc = mds_commit_counted(v->m, b, -gone, 0);
 	kv_batch_free(b);
 	if (rc)
 		cfs_log(CFS_LOG_ERR, "deleting the records of %zu purged "
@@ -249,7 +255,8 @@ int vn_purge_rec(vfs *v, const struct mds_inode *rec, int defer)
 		return 0;
 	btq_forget(v, rec->ino);
 	if (S_ISREG(rec->mode)) {
-		rc = v->d->remove(v->dctx, rec->ino, &rec->layout, rec->size);
+		rc = v->d->remove(v->dctx, rec->ino, &rec->layout,
+				  vn_data_end(v, rec));
 		if (rc) {
 			cfs_log(CFS_LOG_ERR,
 				"inode %llx: removing its objects failed: %s; "
@@ -258,9 +265,9 @@ int vn_purge_rec(vfs *v, const struct mds_inode *rec, int defer)
 			return rc;
 		}
 	}
-	/* object 0 holds the backtrace even without data (remove above
-	 * takes it with the data otherwise) */
-	if ((!S_ISREG(rec->mode) || rec->size == 0) &&
+	/* object 0 of a directory, symlink or device holds its backtrace
+	 * (a file's goes with its objects above: all that exist) */
+	if (!S_ISREG(rec->mode) &&
 	    v->d->remove_backtrace &&
 	    (rc = v->d->remove_backtrace(v->dctx, rec->ino)) != 0) {
 		cfs_log(CFS_LOG_ERR,
@@ -294,9 +301,14 @@ int vn_purge_rec(vfs *v, const struct mds_inode *rec, int defer)
 	b = kv_batch_new();
 	if (!b)
 		return -ENOMEM;
-	rc = mds_del_inode_all(v->m, b, rec);
-	if (rc == 0)
-		rc = kv_batch_commit(v->db, b, 0);
+	rc = mds_inode_exists(v->m, rec->ino);
+	if (rc >= 0) {
+		int64_t gone = rc;
+
+		rc = mds_del_inode_all(v->m, b, rec);
+		if (rc == 0)
+			rc = mds_commit_counted(v->m, b, -gone, 0);
+	}
 	kv_batch_free(b);
 	if (rc)
 		cfs_log(CFS_LOG_ERR, "inode %llx: deleting its records: %s",

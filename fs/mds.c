@@ -8,10 +8,16 @@
  *   "Cversion"               format version, u32 LE (MDS_FORMAT)
  *   "Cfsid"                  the cluster fsid (text) this metadata belongs to
  *   "Cnextino"               first inode number not yet reserved, u64 LE
+ *   "Cinodes"                how many inode records there are, u64 LE: kept
+ *                            in the batches that add or delete them
+ *                            (mds_commit_counted), so statfs needs no scan
  *   'I' ino                  inode record (MDS_INODE_REC_LEN bytes, below)
  *   'D' parent name          directory entry -> child ino (u64 LE) + DT_* byte
  *   'S' ino                  symlink target (bytes, no NUL)
  *   'X' ino name             extended attribute value
+ *   'P' ino                  preallocated end, u64 LE: objects may hold
+ *                            (zero) bytes past the size up to here
+ *                            (fallocate KEEP_SIZE; inode flag MDS_F_PREALLOC)
  *   'O' ino                  orphan: nlink reached 0 while the inode was still
  *                            referenced; its objects and records are removed on
  *                            the last close/forget, or at the next mount /
@@ -50,7 +56,13 @@ struct mds {
 	kv *db;
 	pthread_mutex_t alloc_lock;
 	uint64_t next_ino, limit_ino;
+	/* inode records in the store (see "Cinodes"); count_lock spans the
+	 * commit of every batch that changes it */
+	pthread_mutex_t count_lock;
+	uint64_t ninodes;
 };
+
+static int count_inodes(kv *db, uint64_t *n);
 
 /* ---- byte helpers ---- */
 
@@ -240,6 +252,8 @@ int mds_format(kv *db, const char *fsid, uint32_t uid, uint32_t gid)
 	kv_batch_put(b, "Cnextino", 8, v, 8);
 	if (fsid)
 		kv_batch_put(b, "Cfsid", 5, fsid, strlen(fsid));
+	put_le64(v, 1);
+	kv_batch_put(b, "Cinodes", 7, v, 8);
 	put_le32(v, MDS_FORMAT);
 	kv_batch_put(b, "Cversion", 8, v, 4);
 	rc = kv_batch_commit(db, b, 1);
@@ -292,6 +306,16 @@ int mds_open(kv *db, const char *fsid, mds **out)
 	/* Numbers between next and the stored limit may have been handed
 	 * out before a crash: start at the limit. */
 	m->next_ino = m->limit_ino = next;
+	pthread_mutex_init(&m->count_lock, NULL);
+	/* A store from before the counter: count once (the next counted
+	 * commit stores it). */
+	rc = get_u64(db, "Cinodes", &m->ninodes);
+	if (rc == -ENOENT)
+		rc = count_inodes(db, &m->ninodes);
+	if (rc) {
+		mds_close(m);
+		return rc;
+	}
 	*out = m;
 	return 0;
 }
@@ -301,6 +325,7 @@ void mds_close(mds *m)
 	if (!m)
 		return;
 	pthread_mutex_destroy(&m->alloc_lock);
+	pthread_mutex_destroy(&m->count_lock);
 	free(m);
 }
 
@@ -731,8 +756,127 @@ int mds_del_inode_all(mds *m, kv_batch *b, const struct mds_inode *rec)
 	if (S_ISLNK(rec->mode))
 		kv_batch_delete(b, k, key_ino(k, 'S', rec->ino));
 	kv_batch_delete(b, k, key_ino(k, 'O', rec->ino));
+	if (rec->flags & MDS_F_PREALLOC)
+		kv_batch_delete(b, k, key_ino(k, 'P', rec->ino));
 	if (!(rec->flags & MDS_F_XATTRS))
 		return 0;
 	return kv_scan(m->db, k, key_ino(k, 'X', rec->ino), NULL, 0,
 		       del_xattr_cb, b);
+}
+
+/* ---- the inode count ---- */
+
+static int count_cb(const void *key, size_t klen, const void *val,
+		    size_t vlen, void *arg)
+{
+	(void)key, (void)val, (void)vlen;
+	if (klen == 9)
+		++*(uint64_t *)arg;
+	return 0;
+}
+
+static int count_inodes(kv *db, uint64_t *n)
+{
+	*n = 0;
+	return kv_scan(db, "I", 1, NULL, 0, count_cb, n);
+}
+
+int mds_inode_exists(mds *m, uint64_t ino)
+{
+	unsigned char k[9];
+	int rc = kv_get(m->db, k, key_ino(k, 'I', ino), NULL, NULL);
+
+	return rc == 0 ? 1 : rc == -ENOENT ? 0 : rc;
+}
+
+uint64_t mds_inode_count(mds *m)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&m->count_lock);
+	n = m->ninodes;
+	pthread_mutex_unlock(&m->count_lock);
+	return n;
+}
+
+int mds_commit_counted(mds *m, kv_batch *b, int64_t delta, int sync)
+{
+	unsigned char v[8];
+	uint64_t n;
+	int rc;
+
+	/* The lock spans the commit: counted batches reach the store in the
+	 * order of their counts, so the stored count is never stale. */
+	pthread_mutex_lock(&m->count_lock);
+	n = m->ninodes + (uint64_t)delta;
+	if (delta < 0 && (uint64_t)-delta > m->ninodes)
+		n = 0;
+	put_le64(v, n);
+	kv_batch_put(b, "Cinodes", 7, v, 8);
+	rc = kv_batch_commit(m->db, b, sync);
+	if (rc == 0)
+		m->ninodes = n;
+	pthread_mutex_unlock(&m->count_lock);
+	return rc;
+}
+
+int mds_recount_inodes(mds *m, int fix, uint64_t *stored, uint64_t *actual)
+{
+	uint64_t s = 0, n;
+	int rc;
+
+	pthread_mutex_lock(&m->count_lock);
+	rc = get_u64(m->db, "Cinodes", &s);
+	if (rc == -ENOENT)
+		rc = 0;
+	if (rc == 0)
+		rc = count_inodes(m->db, &n);
+	if (rc == 0 && fix && s != n) {
+		unsigned char v[8];
+
+		put_le64(v, n);
+		rc = kv_put(m->db, "Cinodes", 7, v, 8);
+	}
+	if (rc == 0) {
+		m->ninodes = n;
+		*stored = s;
+		*actual = n;
+	}
+	pthread_mutex_unlock(&m->count_lock);
+	return rc;
+}
+
+/* ---- preallocated ends (fallocate with KEEP_SIZE) ---- */
+
+int mds_get_prealloc(mds *m, uint64_t ino, uint64_t *end)
+{
+	unsigned char k[9];
+	void *val;
+	size_t len;
+	int rc = kv_get(m->db, k, key_ino(k, 'P', ino), &val, &len);
+
+	if (rc)
+		return rc;
+	if (len != 8) {
+		free(val);
+		return CFS_ECORRUPT;
+	}
+	*end = get_le64(val);
+	free(val);
+	return 0;
+}
+
+void mds_put_prealloc(kv_batch *b, uint64_t ino, uint64_t end)
+{
+	unsigned char k[9], v[8];
+
+	put_le64(v, end);
+	kv_batch_put(b, k, key_ino(k, 'P', ino), v, 8);
+}
+
+void mds_del_prealloc(kv_batch *b, uint64_t ino)
+{
+	unsigned char k[9];
+
+	kv_batch_delete(b, k, key_ino(k, 'P', ino));
 }

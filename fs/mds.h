@@ -42,6 +42,10 @@ struct mds_inode {
 /* The inode has (or had) extended attributes: deleting it must look for
  * them.  Spares the common delete a key scan. */
 #define MDS_F_XATTRS 0x1
+/* Objects may hold (zero) bytes past the size, up to the end in the
+ * inode's 'P' record (fallocate with KEEP_SIZE): truncate and delete
+ * must reach that far. */
+#define MDS_F_PREALLOC 0x2
 
 /* Directory entry as stored: the child and its DT_* type. */
 struct mds_dentry {
@@ -126,6 +130,25 @@ int mds_list_btmarks(mds *m,
 /* Delete the inode record, its symlink target, xattrs and orphan mark
  * (rec tells which of them can exist). */
 int mds_del_inode_all(mds *m, kv_batch *b, const struct mds_inode *rec);
+
+/* ---- the inode count (statfs), kept with the records ---- */
+/* Inode records in the store, from memory. */
+uint64_t mds_inode_count(mds *m);
+/* 1 when ino has a record, 0 when not, -errno: a purge counts only the
+ * records it really deletes. */
+int mds_inode_exists(mds *m, uint64_t ino);
+/* Commit b, which adds (delta > 0) or deletes (delta < 0) that many inode
+ * records, with the count updated in the same batch.  Use it for every
+ * batch that creates or deletes inode records. */
+int mds_commit_counted(mds *m, kv_batch *b, int64_t delta, int sync);
+/* Count the records (a scan: fsck); with fix, store the true count when
+ * the stored one differs.  *stored is 0 when none was stored. */
+int mds_recount_inodes(mds *m, int fix, uint64_t *stored, uint64_t *actual);
+
+/* ---- preallocated ends (MDS_F_PREALLOC) ---- */
+int mds_get_prealloc(mds *m, uint64_t ino, uint64_t *end);
+void mds_put_prealloc(kv_batch *b, uint64_t ino, uint64_t end);
+void mds_del_prealloc(kv_batch *b, uint64_t ino);
 
 /* ---- encodings (exposed for tests and fsck) ---- */
 #define MDS_INODE_REC_LEN 128

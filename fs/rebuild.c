@@ -555,6 +555,12 @@ static int write_store(struct rb *b, const char *path, const char *fsid)
 	/* take_inos: new numbers above everything found */
 	if (rc == 0)
 		rc = mds_alloc_above(m, b->max_ino);
+	/* and the inode count statfs reports */
+	if (rc == 0) {
+		uint64_t stored, actual;
+
+		rc = mds_recount_inodes(m, 1, &stored, &actual);
+	}
 	if (rc == 0) {
 		b->r->next_ino = mds_next_ino(m);
 		rc = kv_sync(db);

@@ -64,6 +64,9 @@ struct vfs_data_ops {
 			     int sync);
 	int (*get_backtrace)(void *ctx, uint64_t ino, void **bt, size_t *len);
 	int (*remove_backtrace)(void *ctx, uint64_t ino);
+	/* ol_fallocate's contract */
+	int (*fallocate)(void *ctx, uint64_t ino, const struct ol_layout *l,
+			 uint64_t off, uint64_t len, enum ol_falloc_mode mode);
 };
 extern const struct vfs_data_ops vfs_objlayer_ops;
 
@@ -153,6 +156,13 @@ int vfs_flush(vfs *v, vfs_file *f);
 int vfs_fsync(vfs *v, vfs_file *f, int datasync);
 int vfs_release(vfs *v, vfs_file *f);
 uint64_t vfs_file_ino(const vfs_file *f);
+/* fallocate(2) (vfs_falloc.c).  mode: 0, FALLOC_FL_KEEP_SIZE,
+ * FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, FALLOC_FL_ZERO_RANGE with or
+ * without KEEP_SIZE (the modes FUSE passes); others -EOPNOTSUPP.  Space is
+ * really allocated (-ENOSPC as for a write); without KEEP_SIZE the file
+ * grows to off + len.  c: the caller (NULL: root), as for vfs_write. */
+int vfs_fallocate(vfs *v, const struct vfs_cred *c, vfs_file *f, int mode,
+		  uint64_t off, uint64_t len);
 /* 1 (once) when a write through f changed the inode's mode (setuid
  * cleared): the kernel's cached attributes must be dropped. */
 int vfs_file_attr_changed(vfs_file *f);
@@ -172,9 +182,14 @@ int vfs_fsyncdir(vfs *v, vfs_dir *d);
 int vfs_releasedir(vfs *v, vfs_dir *d);
 
 /* ---- extended attributes ---- */
-/* flags: 0, XATTR_CREATE, XATTR_REPLACE. */
+/* flags: 0, XATTR_CREATE, XATTR_REPLACE.  "system.posix_acl_access" and
+ * "system.posix_acl_default" are POSIX ACLs kept consistent with the mode
+ * (vfs_acl.c); c (the caller, NULL: root) decides whether setting an
+ * access ACL keeps setgid. */
 int vfs_setxattr(vfs *v, uint64_t ino, const char *name, const void *val,
 		 size_t size, int flags);
+int vfs_setxattr_as(vfs *v, const struct vfs_cred *c, uint64_t ino,
+		    const char *name, const void *val, size_t size, int flags);
 /* size 0: return the value's length; too small: -ERANGE. */
 ssize_t vfs_getxattr(vfs *v, uint64_t ino, const char *name, void *buf,
 		     size_t size);

@@ -1,11 +1,17 @@
 /*
- * vfs_i.h - layouts shared by vfs.c, inode_table.c and vxattr.c.
+ * vfs_i.h - layouts and helpers shared by the vfs*.c files, inode_table.c
+ * and vxattr.c.
  */
 #ifndef CRUSHFS_VFS_I_H
 #define CRUSHFS_VFS_I_H
 
+#include <errno.h>
 #include <pthread.h>
+#include <string.h>
+#include <time.h>
 
+#include "kv.h"
+#include "util.h"
 #include "vfs.h"
 
 /* Every open file and directory handle is on its vfs's list, so that an
@@ -134,5 +140,166 @@ int btq_flush(vfs *v, uint64_t ino, int sync, int final);
 void btq_forget(vfs *v, uint64_t ino);
 /* At mount: note again what a crash left pending (the store's marks). */
 int btq_resume(vfs *v);
+
+/* ---- helpers shared by the vfs*.c files (vfs.c) ---- */
+void fill_entry(struct vnode *vn, struct vfs_entry *e);
+/* Lock the record mutexes of up to 4 vnodes in inode order (no dups). */
+int lock_set(struct vnode **in, int n, struct vnode **out);
+/* Parent of a directory (from its record). */
+uint64_t dir_parent(struct vnode *dv);
+/* A live directory, pinned: -ENOTDIR, -ENOENT (removed) otherwise. */
+int get_dir(vfs *v, uint64_t ino, struct vnode **out);
+void handle_add(vfs *v, struct vfs_handle *h, int is_dir);
+void handle_del(vfs *v, struct vfs_handle *h);
+/* vfs_names.c: a new inode and its entry in parent (create, mknod,
+ * mkdir, symlink); *out, when given, gets it pinned. */
+int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
+	      const char *name, mode_t mode, dev_t rdev, const char *target,
+	      uint32_t nopen, struct vfs_entry *e, struct vnode **out);
+/* vfs_file.c: change the size of a regular file (setattr, O_TRUNC). */
+int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch);
+/* vfs_file.c: what a write by c through f clears (setuid/setgid, file
+ * capabilities). */
+int kill_privs(vfs *v, const struct vfs_cred *c, vfs_file *f);
+/* vfs_acl.c: POSIX ACLs (the xattrs below) kept consistent with the
+ * mode. */
+#define ACL_XATTR_ACCESS "system.posix_acl_access"
+#define ACL_XATTR_DEFAULT "system.posix_acl_default"
+#define ACL_T_ACCESS 1
+#define ACL_T_DEFAULT 2
+/* ACL_T_* of an xattr name, 0 for other names. */
+int acl_name_type(const char *name);
+/* setxattr (val != NULL) or removexattr of an ACL; c: the caller (NULL:
+ * root), for the setgid rule.  Takes vn->m. */
+int acl_set(vfs *v, const struct vfs_cred *c, struct vnode *vn, int type,
+	    const void *val, size_t size, int flags);
+/* chmod to r->mode: the stored access ACL, updated, goes into b; 1 when
+ * it did, 0 when r has none, -errno. */
+int acl_chmod(vfs *v, const struct mds_inode *r, kv_batch *b);
+/* A new inode r in directory dir: inherit dir's default ACL into b
+ * (r->mode and r->flags adjusted), or apply umask when it has none. */
+int acl_inherit(vfs *v, const struct mds_inode *dir, struct mds_inode *r,
+		uint32_t umask, kv_batch *b);
+/* vfs_falloc.c: where a file's object bytes may end: its size, or past
+ * it up to a preallocated end (MDS_F_PREALLOC). */
+uint64_t vn_data_end(vfs *v, const struct mds_inode *r);
+/* Truncate to size <= the current size of a file with a preallocated
+ * end: objects trimmed from that end, the record dropped.  I/O lock held
+ * exclusively, vn->m not held. */
+int vn_trim_prealloc(vfs *v, struct vnode *vn, uint64_t size);
+
+#define VFS_LINK_MAX 65000
+/* Files may not end past this offset (ext4's s_maxbytes is smaller). */
+#define VFS_MAX_FILE_SIZE ((uint64_t)INT64_MAX)
+
+static inline void now(struct timespec *ts)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+}
+
+static inline int ts_le(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec <= b->tv_nsec);
+}
+
+static inline int check_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0)
+		return -ENOENT;
+	if (n > MDS_NAME_MAX)
+		return -ENAMETOOLONG;
+	if (strchr(name, '/'))
+		return -EINVAL;
+	return 0;
+}
+
+static inline int is_dot(const char *name)
+{
+	return !strcmp(name, ".") || !strcmp(name, "..");
+}
+
+static inline void ns_rd(vfs *v)
+{
+	pthread_rwlock_rdlock(&v->ns);
+}
+
+static inline void ns_wr(vfs *v)
+{
+	pthread_rwlock_wrlock(&v->ns);
+}
+
+static inline void ns_un(vfs *v)
+{
+	pthread_rwlock_unlock(&v->ns);
+}
+
+/* 0 if directory ino is empty (it may be removed or replaced), else
+ * -ENOTEMPTY or the store's error. */
+static inline int dir_emptiness(struct vfs *v, uint64_t ino)
+{
+	int rc = mds_dir_empty(v->m, ino);
+
+	return rc < 0 ? rc : rc == 0 ? -ENOTEMPTY : 0;
+}
+
+static inline void unlock_set(struct vnode **set, int k)
+{
+	for (int i = k - 1; i >= 0; i--)
+		pthread_mutex_unlock(&set[i]->m);
+}
+
+static inline int in_group(const struct vfs_cred *c, uint32_t gid)
+{
+	if (c->gid == gid)
+		return 1;
+	for (int i = 0; i < c->ngroups; i++)
+		if (c->groups[i] == gid)
+			return 1;
+	return 0;
+}
+
+/* Commit b, which adds (delta > 0) or deletes inode records, with the
+ * inode count (statfs). */
+static inline int commit_counted(vfs *v, kv_batch *b, int64_t delta)
+{
+	int rc = mds_commit_counted(v->m, b, delta, 0);
+
+	if (rc)
+		cfs_log(CFS_LOG_ERR, "metadata commit failed: %s",
+			cfs_strerror(rc));
+	return rc;
+}
+
+/* Commit b; on success the new records become the in-memory truth and
+ * are clean. */
+static inline int commit(vfs *v, kv_batch *b)
+{
+	int rc = kv_batch_commit(v->db, b, 0);
+
+	if (rc)
+		cfs_log(CFS_LOG_ERR, "metadata commit failed: %s",
+			cfs_strerror(rc));
+	return rc;
+}
+
+/* Mode bits a write/chown/truncate by an unprivileged user clears
+ * (should_remove_suid() in Linux). */
+static inline uint32_t kill_bits(uint32_t mode)
+{
+	uint32_t k = 0;
+
+	if (!S_ISREG(mode))
+		return 0;
+	if (mode & S_ISUID)
+		k |= S_ISUID;
+	if ((mode & S_ISGID) && (mode & S_IXGRP))
+		k |= S_ISGID;
+	return k;
+}
+
+#define XATTR_CAPS "security.capability"
 
 #endif

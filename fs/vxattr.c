@@ -194,7 +194,7 @@ int vxattr_set_layout(vfs *v, const struct mds_inode *in, const char *name,
 		return -EPERM; /* crushfs.placement is read-only */
 	if (!S_ISREG(in->mode))
 		return -EINVAL;
-	if (in->size != 0)
+	if (in->size != 0 || (in->flags & MDS_F_PREALLOC))
 		return -ENOTEMPTY;
 	if (!strcmp(f, "layout")) {
 		/* "key=value key=value ..." */

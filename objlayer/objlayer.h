@@ -90,6 +90,25 @@ int ol_remove(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 int ol_sync(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	    uint64_t size);
 
+/* ---- fallocate (falloc.c) ----
+ * The object side of fallocate(2) on [off, off+len); file sizes are the
+ * caller's business (KEEP_SIZE or not).  ALLOCATE: the range's holes
+ * (missing objects, space past an object's end) become stored zeros on
+ * every replica, space reserved as for a write: -ENOSPC when an OSD would
+ * cross full_ratio, or at once when the range needs more than the pool's
+ * MAX AVAIL.  ZERO: the range reads zeros and is allocated (a write of
+ * zeros).  PUNCH: the range reads zeros and takes no new space: objects
+ * it covers whole are removed, ranges reaching an object's end truncate
+ * it, others are overwritten with zeros (refused on a full OSD, as any
+ * write).  Returns 0 or -errno; a failure may leave a prefix done. */
+enum ol_falloc_mode {
+	OL_FALLOC_ALLOCATE,
+	OL_FALLOC_PUNCH,
+	OL_FALLOC_ZERO,
+};
+int ol_fallocate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
+		 uint64_t off, uint64_t len, enum ol_falloc_mode mode);
+
 /* ---- whole objects by name (rados put/get/stat/rm/ls) ---- */
 int ol_obj_write_full(objlayer *ol, const char *name, const void *buf,
 		      size_t len);

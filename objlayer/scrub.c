@@ -107,6 +107,45 @@ static void say(void (*msg)(const char *, void *), void *arg,
 }
 
 /*
+ * A change was in flight and no copy verifies: every copy was being
+ * rewritten when the process died (a pool of size 1 has one).  The bytes
+ * are what the interrupted write left - as on a local disk after a crash,
+ * some of it landed - so the first present copy (acting order) is taken
+ * as it is, with a new record, rather than the whole object being lost.
+ * Only for objects with an intent: a copy that rots later is never
+ * adopted.
+ */
+static int adopt_torn(cfs_cluster *c, const struct objop *op, const char *name,
+		      const int *osd, struct ol_copy_view *v, uint64_t *sz,
+		      int n, void (*msg)(const char *, void *), void *arg)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t ver;
+		cfs_obj *o;
+		int e;
+
+		if (!v[i].present ||
+		    cfs_obj_open(c, osd[i], op->ps, name, 0, &o))
+			continue;
+		ver = cfs_index_next_version(c, &e);
+		if (!e)
+			e = cfs_obj_rebuild_csum(o, ver);
+		cfs_obj_put(o);
+		if (e)
+			continue;
+		view_copy(c, osd[i], op->ps, name, &v[i], &sz[i]);
+		if (!v[i].verifies)
+			continue;
+		say(msg, arg,
+		    "pg %s: object '%s': no copy verified after an "
+		    "interrupted write; osd.%d's copy taken as it was left",
+		    op->pgid, name, osd[i]);
+		return i;
+	}
+	return -1;
+}
+
+/*
  * Check every copy of one object and rebuild the acting copies that are
  * not the authoritative one.  newest: settle after a crash (the newest
  * verifying version wins over the index's).  Takes the object's lock.
@@ -163,6 +202,8 @@ static int settle_object(objlayer *ol, const char *name, int newest,
 	}
 	st->objects++;
 	auth = ol_choose_auth(v, n, newest ? 0 : known ? oi.version : 0);
+	if (auth < 0 && newest)
+		auth = adopt_torn(c, &op, name, osd, v, sz, n, msg, arg);
 	if (auth < 0) {
 		if (known) {
 			st->unfound++;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A random sequence of at least 10,000 operations (write/read/truncate/
-# rename/link/unlink/... at random offsets, through short- and long-lived
-# descriptors) applied to the mount and to a plain reference directory;
+# rename/link/unlink/fallocate in every mode FUSE passes/... at random
+# offsets, through short- and long-lived descriptors) applied to the
+# mount and to a plain reference directory;
 # every result and errno, and at the end every byte, must agree.  Small
 # objects (256 KiB) so that operations cross many object boundaries.
 . "$(dirname "$0")/lib/mount_common.sh"

@@ -28,13 +28,17 @@ struct fake_store {
 	struct fake_chunk *head;
 	/* bytes still writable; UINT64_MAX = unlimited */
 	uint64_t budget;
-	int writes, reads, truncates, removes, syncs;
-	uint64_t last_removed_ino;
+	int writes, reads, truncates, removes, syncs, fallocs;
+	uint64_t last_removed_ino, last_removed_size;
+	uint64_t last_trunc_old, last_trunc_new;
+	int last_falloc_mode;
+	uint64_t last_falloc_off, last_falloc_len;
 	uint64_t space_total, space_used, space_avail;
 };
 
 static struct fake_store fake = { .m = PTHREAD_MUTEX_INITIALIZER,
-				  .budget = UINT64_MAX };
+				  .budget = UINT64_MAX,
+				  .space_avail = UINT64_MAX };
 
 static struct fake_chunk *fake_find(uint64_t ino, uint64_t idx, int create)
 {
@@ -143,6 +147,8 @@ static int fake_truncate(void *ctx, uint64_t ino, const struct ol_layout *l,
 	(void)ctx, (void)l, (void)old_size;
 	pthread_mutex_lock(&fake.m);
 	fake.truncates++;
+	fake.last_trunc_old = old_size;
+	fake.last_trunc_new = new_size;
 	fake_drop(ino, new_size);
 	pthread_mutex_unlock(&fake.m);
 	return 0;
@@ -155,6 +161,7 @@ static int fake_remove(void *ctx, uint64_t ino, const struct ol_layout *l,
 	pthread_mutex_lock(&fake.m);
 	fake.removes++;
 	fake.last_removed_ino = ino;
+	fake.last_removed_size = size;
 	fake_drop(ino, 0);
 	pthread_mutex_unlock(&fake.m);
 	return 0;
@@ -200,6 +207,41 @@ static int fake_locate(void *ctx, const char *name, struct ol_placement *p)
 	return 0;
 }
 
+/* ol_fallocate's contract in miniature: an allocation or zeroing takes
+ * len bytes of the budget (all or nothing: -ENOSPC), a punch or zeroing
+ * clears the bytes. */
+static int fake_fallocate(void *ctx, uint64_t ino, const struct ol_layout *l,
+			  uint64_t off, uint64_t len, enum ol_falloc_mode mode)
+{
+	(void)ctx, (void)l;
+	pthread_mutex_lock(&fake.m);
+	fake.fallocs++;
+	fake.last_falloc_mode = (int)mode;
+	fake.last_falloc_off = off;
+	fake.last_falloc_len = len;
+	if (mode != OL_FALLOC_PUNCH && fake.budget != UINT64_MAX) {
+		if (len > fake.budget) {
+			pthread_mutex_unlock(&fake.m);
+			return -ENOSPC;
+		}
+		fake.budget -= len;
+	}
+	for (uint64_t o = off; o < off + len;) {
+		size_t in = o % FAKE_CHUNK;
+		uint64_t n = FAKE_CHUNK - in;
+		struct fake_chunk *c =
+			fake_find(ino, o / FAKE_CHUNK, mode != OL_FALLOC_PUNCH);
+
+		if (n > off + len - o)
+			n = off + len - o;
+		if (c && mode != OL_FALLOC_ALLOCATE)
+			memset(c->data + in, 0, (size_t)n);
+		o += n;
+	}
+	pthread_mutex_unlock(&fake.m);
+	return 0;
+}
+
 static const struct vfs_data_ops fake_ops = {
 	.write = fake_write,
 	.read = fake_read,
@@ -209,6 +251,7 @@ static const struct vfs_data_ops fake_ops = {
 	.space = fake_space,
 	.default_layout = fake_layout,
 	.locate = fake_locate,
+	.fallocate = fake_fallocate,
 };
 
 static void fake_reset(void)
@@ -222,9 +265,11 @@ static void fake_reset(void)
 		free(c);
 	}
 	fake.budget = UINT64_MAX;
+	fake.space_avail = UINT64_MAX;
 	fake.writes = fake.reads = fake.truncates = fake.removes = 0;
-	fake.syncs = 0;
-	fake.last_removed_ino = 0;
+	fake.syncs = fake.fallocs = 0;
+	fake.last_removed_ino = fake.last_removed_size = 0;
+	fake.last_trunc_old = fake.last_trunc_new = 0;
 	pthread_mutex_unlock(&fake.m);
 }
 

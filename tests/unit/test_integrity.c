@@ -412,6 +412,49 @@ static void test_unsettled_write(void **state)
 	fx_free(f);
 }
 
+/* Size 1: the one copy was being rewritten when the process died (data
+ * changed, record not yet): settled by taking the copy as it was left,
+ * not by losing the object. */
+static void test_torn_single_copy(void **state)
+{
+	struct cfs_mkfs_opts o;
+	struct fixture *f;
+	struct cfs_objinfo next;
+	struct ol_placement p;
+	char got[64];
+	uint32_t ps;
+	cfs_obj *ob;
+	int e;
+
+	(void)state;
+	cfs_mkfs_opts_init(&o);
+	o.osd_size = 64ULL << 20;
+	o.pg_num = 32;
+	o.size = 1;
+	o.min_size = 1;
+	f = fx_new(&o);
+	assert_int_equal(ol_obj_write_full(f->ol, "t", "0123456789", 10), 0);
+	assert_int_equal(ol_locate(f->ol, "t", &p), 0);
+	assert_int_equal(p.nacting, 1);
+	next.version = cfs_index_next_version(f->c, &e);
+	next.size = 10;
+	assert_int_equal(cfs_index_intent(f->c, "t", &next), 0);
+	{
+		const cfs_osdmap *m = cfs_osdmap_get(f->c);
+
+		cfs_object_to_pg(m, "t", NULL, &ps);
+		cfs_osdmap_put(m);
+	}
+	assert_int_equal(cfs_obj_open(f->c, p.acting[0], ps, "t", 0, &ob), 0);
+	assert_int_equal(cfs_obj_pwrite(ob, "AB", 2, 3), 0); /* no commit */
+	cfs_obj_put(ob);
+	fx_close(f);
+	fx_open(f);
+	assert_int_equal(ol_obj_read(f->ol, "t", 0, got, sizeof(got)), 10);
+	assert_memory_equal(got, "012AB56789", 10);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_reads_skip_bad_copies),
 		cmocka_unit_test(test_unsettled_write),
+		cmocka_unit_test(test_torn_single_copy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

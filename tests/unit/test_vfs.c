@@ -173,6 +173,15 @@ static int teardown(void **state)
 		vfs_counts(f->v, &cached, &lookups);
 		check_consistent(f);
 		assert_int_equal(mds_list_orphans(f->m, no_orphan_cb, NULL), 0);
+		{
+			/* the inode count statfs reports is exact */
+			uint64_t stored, actual;
+
+			assert_int_equal(mds_recount_inodes(f->m, 0, &stored,
+							    &actual),
+					 0);
+			assert_int_equal(stored, actual);
+		}
 		close_vfs(f);
 	}
 	kv_close(f->db);

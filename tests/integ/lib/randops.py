@@ -7,15 +7,32 @@ usage: randops.py MOUNT_DIR REF_DIR [--ops N] [--seed S] [--max-off BYTES]
 
 Operations: pwrite/pread at random offsets (crossing object boundaries),
 append, truncate (up and down), create, rename (over existing names too),
-link, unlink, mkdir/rmdir, fsync, and the same through long-lived open
-descriptors, so that files renamed or unlinked while open are exercised.
-Errors must match too (same errno on both sides).
+link, unlink, mkdir/rmdir, fsync, fallocate in every mode FUSE passes
+(0, KEEP_SIZE, PUNCH_HOLE|KEEP_SIZE, ZERO_RANGE with and without
+KEEP_SIZE), and the same through long-lived open descriptors, so that
+files renamed or unlinked while open are exercised.  Errors must match
+too (same errno on both sides).
 """
 import argparse
+import ctypes
 import errno
 import os
 import random
 import sys
+
+FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE, FALLOC_FL_ZERO_RANGE = 1, 2, 0x10
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_longlong,
+                            ctypes.c_longlong]
+
+
+def fallocate(fd, mode, off, ln):
+    """fallocate(2) with a mode (os.posix_fallocate has none); the size
+    after it, so that both sides' sizes are compared too."""
+    if _libc.fallocate(fd, mode, off, ln) != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e))
+    return os.fstat(fd).st_size
 
 
 def main():
@@ -25,6 +42,8 @@ def main():
     ap.add_argument("--ops", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--max-off", type=int, default=6 << 20)
+    ap.add_argument("--falloc-weight", type=int, default=6,
+                    help="weight of fallocate among the operations (0: none)")
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.randrange(1 << 30)
     print(f"randops: seed {seed}, {a.ops} operations")
@@ -36,6 +55,19 @@ def main():
 
     for root in roots:
         os.makedirs(os.path.join(root, "d"), exist_ok=True)
+
+    # every mode FUSE passes on; ZERO_RANGE only where the reference
+    # filesystem has it (ext4 does, tmpfs does not)
+    fmodes = [0, FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE]
+    probe = os.path.join(a.ref, ".falloc-probe")
+    fd = os.open(probe, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fallocate(fd, FALLOC_FL_ZERO_RANGE, 0, 4096)
+        fmodes += [FALLOC_FL_ZERO_RANGE, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE]
+    except OSError as e:
+        print(f"randops: no ZERO_RANGE in the reference directory ({e.strerror}); not tried")
+    os.close(fd)
+    os.unlink(probe)
 
     def both(fn):
         """Run fn(root, side) on both trees; results (or errnos) must agree."""
@@ -64,8 +96,9 @@ def main():
         op = rnd.choices(
             ["write", "read", "append", "trunc", "create", "rename", "link",
              "unlink", "mkdir", "rmdir", "fsync", "open", "fdwrite",
-             "fdread", "close", "stat"],
-            weights=[20, 15, 5, 6, 4, 5, 2, 4, 1, 1, 1, 3, 6, 4, 3, 5])[0]
+             "fdread", "close", "stat", "falloc", "fdfalloc"],
+            weights=[20, 15, 5, 6, 4, 5, 2, 4, 1, 1, 1, 3, 6, 4, 3, 5,
+                     a.falloc_weight, a.falloc_weight // 2])[0]
         counts[op] = counts.get(op, 0) + 1
         n = rnd.choice(names)
         m = rnd.choice(names)
@@ -139,6 +172,23 @@ def main():
                 raise SystemExit(f"op {i} (open {n}): {res}")
             if res[0] >= 0:
                 fds[slot] = tuple(res)
+        elif op == "falloc":
+            mode = rnd.choice(fmodes)
+            # now and then a punch to "the end of everything"
+            fl = (1 << 40) if mode & FALLOC_FL_PUNCH_HOLE and rnd.random() < 0.1 else max(ln, 1)
+
+            def f(root, side):
+                fd = os.open(os.path.join(root, n), os.O_RDWR)
+                try:
+                    return fallocate(fd, mode, off, fl)
+                finally:
+                    os.close(fd)
+            both(f)
+        elif op == "fdfalloc" and fds:
+            slot = rnd.choice(sorted(fds))
+            fdpair = fds[slot]
+            mode = rnd.choice(fmodes)
+            both(lambda root, side: fallocate(fdpair[side], mode, off, max(ln, 1)))
         elif op in ("fdwrite", "fdread", "close") and fds:
             slot = rnd.choice(sorted(fds))
             fdpair = fds[slot]
