@@ -99,7 +99,13 @@ static int ol_fallocate_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
 	return ol_fallocate(ctx, ino, l, off, len, mode);
 }
 
+static int ol_allocated_cb(void *ctx, uint64_t ino, uint64_t *bytes)
+{
+	return ol_file_bytes(ctx, ino, bytes);
+}
+
 const struct vfs_data_ops vfs_objlayer_ops = {
+	.allocated = ol_allocated_cb,
 	.write = ol_write_cb,
 	.read = ol_read_cb,
 	.truncate = ol_truncate_cb,

@@ -63,6 +63,7 @@ static void to_fuse_entry(fuse_req_t req, const struct vfs_entry *e,
 	fe->ino = e->ino;
 	fe->generation = e->generation;
 	fe->attr = e->attr;
+	vfs_fill_blocks(vfs_of(req), &fe->attr);
 	fe->attr_timeout = d->attr_timeout;
 	fe->entry_timeout = d->entry_timeout;
 }
@@ -170,10 +171,12 @@ static void fsops_getattr(fuse_req_t req, fuse_ino_t ino,
 	(void)fi;
 	fsd_after_init(fsd_of(req));
 	rc = vfs_getattr(vfs_of(req), ino, &st);
-	if (rc)
+	if (rc) {
 		fuse_reply_err(req, -rc);
-	else
-		fuse_reply_attr(req, &st, fsd_of(req)->attr_timeout);
+		return;
+	}
+	vfs_fill_blocks(vfs_of(req), &st);
+	fuse_reply_attr(req, &st, fsd_of(req)->attr_timeout);
 }
 
 static void fsops_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
@@ -204,10 +207,12 @@ static void fsops_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		set |= VFS_SET_CTIME;
 	cred_of(req, &c);
 	rc = vfs_setattr(vfs_of(req), &c, ino, attr, set, &st);
-	if (rc)
+	if (rc) {
 		fuse_reply_err(req, -rc);
-	else
-		fuse_reply_attr(req, &st, fsd_of(req)->attr_timeout);
+		return;
+	}
+	vfs_fill_blocks(vfs_of(req), &st);
+	fuse_reply_attr(req, &st, fsd_of(req)->attr_timeout);
 }
 
 static void fsops_readlink(fuse_req_t req, fuse_ino_t ino)

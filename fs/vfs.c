@@ -42,6 +42,15 @@ void vfs_fill_stat(const struct mds_inode *r, struct stat *st)
 	st->st_ctim = r->ctime;
 }
 
+void vfs_fill_blocks(vfs *v, struct stat *st)
+{
+	uint64_t bytes;
+
+	if (S_ISREG(st->st_mode) && v->d->allocated &&
+	    v->d->allocated(v->dctx, st->st_ino, &bytes) == 0)
+		st->st_blocks = (blkcnt_t)((bytes + 511) / 512);
+}
+
 void fill_entry(struct vnode *vn, struct vfs_entry *e)
 {
 	pthread_mutex_lock(&vn->m);

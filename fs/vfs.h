@@ -67,6 +67,8 @@ struct vfs_data_ops {
 	/* ol_fallocate's contract */
 	int (*fallocate)(void *ctx, uint64_t ino, const struct ol_layout *l,
 			 uint64_t off, uint64_t len, enum ol_falloc_mode mode);
+	/* bytes the file's objects hold (ol_file_bytes); NULL: size */
+	int (*allocated)(void *ctx, uint64_t ino, uint64_t *bytes);
 };
 extern const struct vfs_data_ops vfs_objlayer_ops;
 
@@ -105,6 +107,9 @@ int vfs_lookup(vfs *v, uint64_t parent, const char *name,
 	       struct vfs_entry *e);
 void vfs_forget(vfs *v, uint64_t ino, uint64_t nlookup);
 int vfs_getattr(vfs *v, uint64_t ino, struct stat *st);
+/* st_blocks of a regular file from what its objects hold, not its size
+ * (a sparse file's du is its data), as a local filesystem reports it. */
+void vfs_fill_blocks(vfs *v, struct stat *st);
 /* to_set: VFS_SET_* bits; st supplies the values; the result in out. */
 #define VFS_SET_MODE (1 << 0)
 #define VFS_SET_UID (1 << 1)

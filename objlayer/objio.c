@@ -214,6 +214,30 @@ int ol_recover_copy(objlayer *ol, const struct objop *op, const char *name,
 	return r;
 }
 
+/*
+ * The start of a change to the acting set t (cfs_pg_lock held): holders
+ * outside it miss the change (noted first), every target becomes a
+ * holder, and the intent with a new version goes to the index before any
+ * copy is touched.  next->size is set by the caller; next->version here.
+ */
+static int begin_change(objlayer *ol, const struct objop *op,
+			const char *name, const int *t, int nt,
+			struct cfs_objinfo *next)
+{
+	int h[256], nh = cfs_pg_holders(ol->c, op->ps, h, 256), r = 0;
+
+	for (int i = 0; i < nh && !r; i++)
+		if (!in_set(t, nt, h[i]))
+			r = cfs_pg_mark_missing(ol->c, op->ps, h[i], name);
+	for (int i = 0; i < nt && !r; i++)
+		r = ol_ensure_holder(ol, op->ps, t[i]);
+	if (!r)
+		next->version = cfs_index_next_version(ol->c, &r);
+	if (!r)
+		r = cfs_index_intent(ol->c, name, next);
+	return r;
+}
+
 enum { ACT_WRITE, ACT_RECOVER, ACT_FRESH };
 
 /*
@@ -229,7 +253,7 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	int t[CFS_MAX_REP], nt, act[CFS_MAX_REP] = { 0 };
 	int failed[CFS_MAX_REP] = { 0 }, cand[CFS_MAX_REP + 256], nc;
 	uint64_t resv[CFS_MAX_REP] = { 0 };
-	int h[256], nh, r = 0, fo, exists, nok = 0;
+	int r = 0, fo, exists, nok = 0;
 	struct cfs_objinfo oi = { 0, 0 }, next;
 	int full = flags & F_FULL;
 
@@ -268,7 +292,6 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 		r = -ENOSPC;
 		goto unlock_state;
 	}
-	nc = candidates(ol, &op, name, cand, &nh);
 	/* what each acting copy needs before it can take the change */
 	for (int i = 0; i < nt; i++) {
 		int holder = cfs_pg_is_holder(c, op.ps, t[i]);
@@ -325,18 +348,7 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 			goto unlock_state;
 		}
 	}
-	/* holders outside the acting set miss this write: note it first */
-	nh = cfs_pg_holders(c, op.ps, h, 256);
-	for (int i = 0; i < nh && !r; i++)
-		if (!in_set(t, nt, h[i]))
-			r = cfs_pg_mark_missing(c, op.ps, h[i], name);
-	for (int i = 0; i < nt && !r; i++)
-		r = ol_ensure_holder(ol, op.ps, t[i]);
-	if (!r) {
-		next.version = cfs_index_next_version(c, &r);
-		if (!r)
-			r = cfs_index_intent(c, name, &next);
-	}
+	r = begin_change(ol, &op, name, t, nt, &next);
 	if (r)
 		goto unreserve_state;
 	cfs_pg_unlock(c, op.ps);
@@ -618,7 +630,7 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 	cfs_cluster *c = ol->c;
 	struct objop op;
 	pthread_rwlock_t *lk;
-	int h[256], nh, r = 0, nok = 0, cand[CFS_MAX_REP + 256], nc;
+	int r = 0, nok = 0, cand[CFS_MAX_REP + 256], nc;
 	int t[CFS_MAX_REP], nt, act[CFS_MAX_REP] = { 0 };
 	uint64_t resv[CFS_MAX_REP] = { 0 };
 	struct cfs_objinfo oi, next;
@@ -683,17 +695,8 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 			goto unreserve;
 		}
 	}
-	nh = cfs_pg_holders(c, op.ps, h, 256);
-	for (int i = 0; i < nh && !r; i++)
-		if (!in_set(t, nt, h[i]))
-			r = cfs_pg_mark_missing(c, op.ps, h[i], name);
-	for (int i = 0; i < nt && !r; i++)
-		r = ol_ensure_holder(ol, op.ps, t[i]);
 	next.size = size;
-	if (!r)
-		next.version = cfs_index_next_version(c, &r);
-	if (!r)
-		r = cfs_index_intent(c, name, &next);
+	r = begin_change(ol, &op, name, t, nt, &next);
 	if (r)
 		goto unreserve;
 	nc = candidates(ol, &op, name, cand, NULL);

@@ -152,10 +152,12 @@ uint64_t cfs_index_next_version(cfs_cluster *c, int *err)
 	return v;
 }
 
-int cfs_index_get(cfs_cluster *c, const char *name, struct cfs_objinfo *oi)
+/* The value of key (tag, name), which must be vlen bytes. */
+static int get_value(cfs_cluster *c, char tag, const char *name,
+		     unsigned char *out, size_t want)
 {
 	char k[300];
-	size_t kl = make_key('o', c->pool_id, name, k, sizeof(k));
+	size_t kl = make_key(tag, c->pool_id, name, k, sizeof(k));
 	void *v = NULL;
 	size_t vl = 0;
 	int r;
@@ -165,40 +167,40 @@ int cfs_index_get(cfs_cluster *c, const char *name, struct cfs_objinfo *oi)
 	r = kv_get(c->index, k, kl, &v, &vl);
 	if (r)
 		return r;
-	if (vl != 16) {
+	if (vl != want) {
 		free(v);
 		cfs_log(CFS_LOG_ERR, "%s/pglog: damaged entry for '%s'",
 			c->dir, name);
 		return CFS_ECORRUPT;
 	}
-	oi->version = get64(v);
-	oi->size = get64((unsigned char *)v + 8);
+	memcpy(out, v, want);
 	free(v);
+	return 0;
+}
+
+int cfs_index_get(cfs_cluster *c, const char *name, struct cfs_objinfo *oi)
+{
+	unsigned char v[16];
+	int r = get_value(c, 'o', name, v, sizeof(v));
+
+	if (r)
+		return r;
+	oi->version = get64(v);
+	oi->size = get64(v + 8);
 	return 0;
 }
 
 int cfs_index_get_intent(cfs_cluster *c, const char *name,
 			 struct cfs_objinfo *next, int *op)
 {
-	char k[300];
-	size_t kl = make_key('i', c->pool_id, name, k, sizeof(k));
-	void *v = NULL;
-	size_t vl = 0;
-	int r;
+	unsigned char v[17];
+	int r = get_value(c, 'i', name, v, sizeof(v));
 
-	if (!kl)
-		return -ENAMETOOLONG;
-	r = kv_get(c->index, k, kl, &v, &vl);
 	if (r)
 		return r;
-	if (vl != 17) {
-		free(v);
-		return CFS_ECORRUPT;
-	}
 	next->version = get64(v);
-	next->size = get64((unsigned char *)v + 8);
-	*op = ((unsigned char *)v)[16];
-	free(v);
+	next->size = get64(v + 8);
+	*op = v[16];
 	return 0;
 }
 
