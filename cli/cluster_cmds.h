@@ -31,6 +31,12 @@ struct cmd_ctx {
 	int tty;	   /* err is a terminal: progress may be drawn */
 	const char *cmd;   /* "osd out": the prefix of error lines */
 	const char *args;  /* the synopsis, for usage errors */
+	/* Data streams (`rados put NAME -`, `rados get NAME -`): the
+	 * process's stdin/stdout, or in the daemon the client's, passed
+	 * over the admin socket (-1: none came).  watch_fd >= 0 is the
+	 * client's connection: transfers stop when it goes away
+	 * (cfs_read_watch / cfs_write_watch). */
+	int in_fd, out_fd, watch_fd;
 };
 
 typedef int (*cluster_cmd_fn)(struct cmd_ctx *ctx, int argc, char **argv);

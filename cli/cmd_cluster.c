@@ -102,6 +102,9 @@ int cluster_cmd_exec(const struct cluster_cmd *cmd, const char *dir,
 	ctx.cmd = cmd->name;
 	ctx.args = cmd->args;
 	ctx.tty = isatty(fileno(err));
+	ctx.in_fd = STDIN_FILENO;
+	ctx.out_fd = fileno(out);
+	ctx.watch_fd = -1;
 	r = cfs_cluster_open(dir, (cmd->flags & CCMD_WRITE) ? 0
 							    : CFS_OPEN_RDONLY,
 			     &ctx.cluster, msg, sizeof(msg));

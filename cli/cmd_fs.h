@@ -43,8 +43,9 @@ int cli_forward(struct cli_ctx *ctx, int argc, char **argv, int *status);
 
 /* The daemon side: run a forwarded command line (global options first)
  * against the daemon's cluster (fs_admin_fn, see fs.h). */
+struct fs_admin_io;
 int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
-		  char **argv, FILE *out, FILE *err, void *arg);
+		  char **argv, const struct fs_admin_io *io, void *arg);
 
 /* locate, runnable in the CLI (offline) and in the daemon. */
 int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,

@@ -5,9 +5,11 @@
  * (cli_admin_run).
  *
  *   crushfs [--cluster DIR] mount MNT [-f] [-d] [-o OPTS]
- *   crushfs umount MNT
+ *   crushfs umount [--timeout S] MNT
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -92,19 +94,56 @@ int cmd_mount(struct cli_ctx *ctx, int argc, char **argv)
 	return rc ? 1 : 0;
 }
 
+static void umount_progress(const char *line, void *arg)
+{
+	const struct cli_ctx *ctx = arg;
+
+	fprintf(stderr, "crushfs: %s: %s\n", ctx->cmd, line);
+}
+
 int cmd_umount(struct cli_ctx *ctx, int argc, char **argv)
 {
-	char err[512];
+	struct fs_umount_opts o = { -1, umount_progress, ctx };
+	const char *mnt = NULL, *v;
+	char err[PATH_MAX * 2 + 512];
+	int rc;
 
-	if (argc == 1 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help"))) {
-		cli_usage_line(stdout, ctx->entry);
-		return 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || cli_flag(argv[i], "--help")) {
+			cli_usage_line(stdout, ctx->entry);
+			puts("  --timeout S  wait at most S seconds for the daemon "
+			     "to finish (default: as\n"
+			     "               long as it takes, with progress "
+			     "every few seconds); exit 1\n"
+			     "               saying so if it is still at work");
+			return 0;
+		}
+		rc = cli_opt(ctx, argc, argv, &i, "--timeout", &v);
+		if (rc < 0)
+			return 1;
+		if (rc) {
+			char *end;
+
+			errno = 0;
+			o.timeout = strtod(v, &end);
+			if (end == v || *end || errno ||
+			    !(o.timeout >= 0 && o.timeout <= 1e9))
+				return cli_err(ctx, "--timeout: '%s' is not a "
+					       "number of seconds", v);
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_err(ctx, "unknown option '%s'", argv[i]);
+		} else if (!mnt) {
+			mnt = argv[i];
+		} else {
+			return cli_err(ctx, "unexpected argument '%s'",
+				       argv[i]);
+		}
 	}
-	if (argc != 1) {
+	if (!mnt) {
 		cli_usage_line(stderr, ctx->entry);
 		return 1;
 	}
-	if (fs_umount(argv[0], err, sizeof(err)) != 0)
+	if (fs_umount(mnt, &o, err, sizeof(err)) != 0)
 		return cli_err(ctx, "%s", err);
 	return 0;
 }
@@ -137,7 +176,9 @@ int cli_forward(struct cli_ctx *ctx, int argc, char **argv, int *status)
 	for (int i = 0; i < argc; i++)
 		fargv[n++] = argv[i];
 	fflush(stdout);
-	rc = fs_admin_call(ctx->cluster, n, fargv, stdout, stderr, status);
+	/* stdin and stdout go along: `rados put NAME -` / `get NAME -` */
+	rc = fs_admin_call_io(ctx->cluster, n, fargv, STDIN_FILENO,
+			      STDOUT_FILENO, stdout, stderr, status);
 	free(words);
 	free(fargv);
 	if (rc == -ENOENT || rc == -ECONNREFUSED)
@@ -165,8 +206,9 @@ static const struct admin_cmd admin_cmds[] = {
 };
 
 int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
-		  char **argv, FILE *out, FILE *err, void *arg)
+		  char **argv, const struct fs_admin_io *io, void *arg)
 {
+	FILE *out = io->out, *err = io->err;
 	struct cli_ctx ctx;
 	struct cli_env env = { c, ol, meta, out, err };
 	const struct admin_cmd *best = NULL;
@@ -223,6 +265,9 @@ int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
 		cc.json = ctx.format == CLI_FMT_JSON;
 		cc.cmd = cbest->name;
 		cc.args = cbest->args;
+		cc.in_fd = io->in_fd;
+		cc.out_fd = io->out_fd;
+		cc.watch_fd = io->watch_fd;
 		r = cbest->fn(&cc, argc - i - best_n, argv + i + best_n);
 		fflush(out);
 		return r;

@@ -35,6 +35,25 @@ static const char *pool_name(struct cmd_ctx *ctx, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The descriptor FILE means for a transfer: "-" is the command's stdin or
+ * stdout (in the daemon: the client's, passed over the admin socket).
+ * -1 with the error line said when there is none.
+ */
+static int std_fd(struct cmd_ctx *ctx, int fd, const char *what)
+{
+	if (fd < 0)
+		cc_err(ctx, "%s: not available here (the mounted daemon got no "
+			    "descriptors from this client)", what);
+	return fd;
+}
+
+/* "-" is named for what it is in error lines. */
+static const char *fname(const char *file, const char *std)
+{
+	return strcmp(file, "-") ? file : std;
+}
+
 static int name_ok(struct cmd_ctx *ctx, const char *name)
 {
 	if (!*name)
@@ -59,43 +78,53 @@ int ccmd_rados_put(struct cmd_ctx *ctx, int argc, char **argv)
 	if (name_ok(ctx, name))
 		return 1;
 	pool_name(ctx, pool, sizeof(pool));
-	fd = strcmp(file, "-") ? open(file, O_RDONLY | O_CLOEXEC) : 0;
-	if (fd < 0)
+	if (!strcmp(file, "-")) {
+		if ((fd = std_fd(ctx, ctx->in_fd, "stdin")) < 0)
+			return 1;
+	} else if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
 		return cc_err(ctx, "%s: %s", file, strerror(errno));
+	}
 	buf = malloc(PUT_WHOLE);
 	if (!buf) {
-		if (fd)
+		if (strcmp(file, "-"))
 			close(fd);
 		return cc_err(ctx, "out of memory");
 	}
 	for (;;) {
-		n = cfs_read_full(fd, buf, PUT_WHOLE, -1);
+		char why[640];
+
+		n = cfs_read_watch(fd, buf, PUT_WHOLE, ctx->watch_fd);
 		if (n < 0) {
-			cc_err(ctx, "%s: %s", file, strerror((int)-n));
-			r = 1;
-			break;
-		}
-		if (off == 0)
+			snprintf(why, sizeof(why), "%s: %s",
+				 fname(file, "stdin"),
+				 n == -ECANCELED ? "the client went away" :
+						   strerror((int)-n));
+			r = -1;
+		} else if (off == 0) {
 			r = ol_obj_write_full(ctx->ol, name, buf, (size_t)n);
-		else if (n)
+		} else if (n) {
 			r = ol_obj_write(ctx->ol, name, off, buf, (size_t)n);
-		if (r) {
+		}
+		if (r < 0 && n >= 0) {
+			char most[64] = "";
+
 			if (r == -EFBIG)
-				cc_err(ctx,
-				       "error putting %s/%s: (%d) %s (objects "
-				       "are at most %llu MiB)",
-				       pool, name, EFBIG, strerror(EFBIG),
-				       (unsigned long long)(OL_MAX_OBJECT_SIZE >>
-							    20));
-			else
-				cc_err(ctx, "error putting %s/%s: (%d) %s", pool,
-				       name, -r, cfs_strerror(r));
+				snprintf(most, sizeof(most),
+					 " (objects are at most %llu MiB)",
+					 (unsigned long long)(OL_MAX_OBJECT_SIZE
+							      >> 20));
+			snprintf(why, sizeof(why),
+				 "error putting %s/%s: (%d) %s%s", pool, name,
+				 -r, cfs_strerror(r), most);
+		}
+		if (r) {
+			/* One line, with what is left of the object. */
 			if (off)
-				fprintf(ctx->err,
-					"crushfs: %s: object '%s' holds the "
-					"first %llu bytes only\n",
-					ctx->cmd, name,
-					(unsigned long long)off);
+				cc_err(ctx, "%s (object '%s' holds the first "
+				       "%llu bytes only)", why, name,
+				       (unsigned long long)off);
+			else
+				cc_err(ctx, "%s", why);
 			r = 1;
 			break;
 		}
@@ -104,7 +133,7 @@ int ccmd_rados_put(struct cmd_ctx *ctx, int argc, char **argv)
 			break;
 	}
 	free(buf);
-	if (fd)
+	if (strcmp(file, "-"))
 		close(fd);
 	if (!r && ctx->json)
 		cc_json_out(ctx, json_pack("{s:s, s:s, s:I}", "pool", pool,
@@ -142,7 +171,10 @@ int ccmd_rados_get(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 	} else {
 		fflush(ctx->out);
-		fd = fileno(ctx->out);
+		if ((fd = std_fd(ctx, ctx->out_fd, "stdout")) < 0) {
+			free(buf);
+			return 1;
+		}
 	}
 	r = 0;
 	for (;;) {
@@ -155,9 +187,11 @@ int ccmd_rados_get(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		if (n == 0)
 			break;
-		r = cfs_write_full(fd, buf, (size_t)n, -1);
+		r = cfs_write_watch(fd, buf, (size_t)n, ctx->watch_fd);
 		if (r) {
-			r = cc_err(ctx, "%s: %s", file, strerror(-r));
+			r = cc_err(ctx, "%s: %s", fname(file, "stdout"),
+				   r == -ECANCELED ? "the client went away" :
+						     strerror(-r));
 			break;
 		}
 		off += (uint64_t)n;
@@ -319,7 +353,7 @@ int ccmd_rados_bench(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct bench b;
 	uint64_t total = 1ULL << 30, obj = 4ULL << 20;
-	int threads = 1, cleanup = 1, dosync = 1, r = 0;
+	int threads = 1, cleanup = 1, dosync = 1, r = 0, started;
 	const char *mode = NULL, *prefix = "benchmark_data";
 	pthread_t th[64];
 	double t0, t1, mbps;
@@ -373,9 +407,13 @@ int ccmd_rados_bench(struct cmd_ctx *ctx, int argc, char **argv)
 			b.buf[k] = (char)(k * 2654435761u >> 13);
 	}
 	t0 = secs();
-	for (int i = 0; i < threads; i++)
-		pthread_create(&th[i], NULL, bench_worker, &b);
-	for (int i = 0; i < threads; i++)
+	/* as many workers as can start; none: this thread does the work */
+	for (started = 0; started < threads; started++)
+		if (pthread_create(&th[started], NULL, bench_worker, &b) != 0)
+			break;
+	if (started == 0)
+		bench_worker(&b);
+	for (int i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 	if (b.write && dosync)
 		sync();

@@ -19,9 +19,12 @@
  * ctx->entry (for cli_usage_line) and the arguments after the name; it
  * returns the exit status.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cluster_cmds.h"
@@ -49,8 +52,8 @@ static const struct cli_command commands[] = {
 	  "--test-map-pgs-dump`", 0 },
 	{ "mount", cmd_mount, "MNT [-f] [-d] [-o OPTS]",
 	  "mount the filesystem (daemonizes unless -f)", 0 },
-	{ "umount", cmd_umount, "MNT",
-	  "unmount a crushfs mount and wait for its daemon", 0 },
+	{ "umount", cmd_umount, "[--timeout S] MNT",
+	  "unmount a crushfs mount and wait for its daemon to exit", 0 },
 	{ "locate", cmd_locate, "PATH",
 	  "every object of a file: PG, up/acting OSDs, paths on disk",
 	  CLI_JSON },
@@ -125,6 +128,28 @@ static int is_prefix_word(const char *w)
 	return 0;
 }
 
+/*
+ * A standard descriptor the caller closed (`<&-`) must stay closed for
+ * what reads or writes it, and must not be handed out to the next open()
+ * or socket(): a `rados put NAME -` would read the cluster's lock file or
+ * its own admin socket connection.  Fill the slot with a descriptor on
+ * which I/O fails with EBADF, as on a closed one.
+ */
+static void hold_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int p;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		p = open("/", O_PATH | O_CLOEXEC);
+		if (p >= 0 && p != fd) {
+			dup3(p, fd, O_CLOEXEC);
+			close(p);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_ctx ctx = { 0 };
@@ -132,6 +157,7 @@ int main(int argc, char **argv)
 	int i = 1, best_n = 0, r;
 	const char *v;
 
+	hold_std_fds();
 	ctx.cluster = getenv("CRUSHFS_CLUSTER");
 	if (!ctx.cluster || !*ctx.cluster)
 		ctx.cluster = "./cluster";

@@ -7,6 +7,9 @@
  *   request:  "CFSA" argc cwdlen cwd {len arg}*argc
  *   response: "CFSR" status outlen out errlen err
  * The built-in command "__mountinfo" answers "MOUNTPOINT\nPID\n".
+ * The magic may carry two descriptors (SCM_RIGHTS): the client's stdin
+ * and stdout, which a command such as `rados put NAME -` reads or writes
+ * directly (out/err stay buffered and come back with the response).
  *
  * Each connection runs in a thread of its own with a private working
  * directory (unshare(CLONE_FS)), the client's, so relative paths in
@@ -168,17 +171,24 @@ static void serve(struct asok *a, int fd)
 	char *obuf = NULL, *ebuf = NULL;
 	size_t olen = 0, elen = 0;
 	uint32_t argc = 0, i;
-	int status = 1, rc;
+	int status = 1, rc, fds[CFS_MAX_PASSED_FDS], nfds = 0;
 	FILE *out = NULL, *err = NULL;
+	struct fs_admin_io io = { NULL, NULL, -1, -1, fd };
 	struct timeval tv = { 30, 0 };
 
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (read_all(fd, magic, 4) || memcmp(magic, "CFSA", 4))
+	if (cfs_recv_fds(fd, magic, 4, fds, &nfds, CFS_MAX_PASSED_FDS))
 		return;
+	if (nfds == 2) { /* stdin, stdout */
+		io.in_fd = fds[0];
+		io.out_fd = fds[1];
+	}
+	if (memcmp(magic, "CFSA", 4))
+		goto out;
 	if (recv_u32(fd, &argc) || argc == 0 || argc > MAX_ARGS)
-		return;
+		goto out;
 	if (recv_str(fd, &cwd, 4096, NULL))
-		return;
+		goto out;
 	argv = calloc(argc + 1, sizeof(*argv));
 	if (!argv)
 		goto out;
@@ -208,8 +218,10 @@ static void serve(struct asok *a, int fd)
 						      "%s%s", i ? " " : "",
 						      argv[i]);
 			cfs_log(CFS_LOG_INFO, "admin socket: %s", line);
+			io.out = out;
+			io.err = err;
 			status = d->admin(d->c, d->ol, &d->meta, (int)argc,
-					  argv, out, err, d->admin_arg);
+					  argv, &io, d->admin_arg);
 		}
 	}
 	fclose(out);
@@ -226,6 +238,9 @@ static void serve(struct asok *a, int fd)
 		rc = send_u32(fd, (uint32_t)elen);
 	if (rc == 0)
 		rc = write_all(fd, ebuf, elen);
+	if (rc)
+		cfs_log(CFS_LOG_INFO, "admin socket: %s: the client left "
+			"before the answer (%s)", argv[0], cfs_strerror(rc));
 out:
 	if (out)
 		fclose(out);
@@ -238,6 +253,8 @@ out:
 			free(argv[i]);
 	free(argv);
 	free(cwd);
+	for (int k = 0; k < nfds; k++)
+		close(fds[k]);
 }
 
 static void *conn_thread(void *arg)
@@ -374,6 +391,9 @@ void asok_stop(struct asok *a)
 	close(a->lfd);
 	/* Let commands in progress finish: they use the cluster. */
 	pthread_mutex_lock(&a->lock);
+	if (a->active)
+		cfs_log(CFS_LOG_INFO, "waiting for %d admin socket command(s) "
+			"to finish", a->active);
 	while (a->active)
 		pthread_cond_wait(&a->idle, &a->lock);
 	pthread_mutex_unlock(&a->lock);
@@ -389,10 +409,18 @@ void asok_stop(struct asok *a)
 int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
 		  FILE *out, FILE *err, int *status)
 {
+	return fs_admin_call_io(cluster_dir, argc, argv, -1, -1, out, err,
+				status);
+}
+
+int fs_admin_call_io(const char *cluster_dir, int argc, char *const *argv,
+		     int in_fd, int out_fd, FILE *out, FILE *err, int *status)
+{
 	char path[4096], cwd[4096], magic[4], *o = NULL, *e = NULL;
 	struct sockaddr_un sa;
 	uint32_t st = 1, olen = 0, elen = 0;
-	int fd, dirfd, rc;
+	int fd, dirfd, rc, pass[2] = { in_fd, out_fd }, npass = 0;
+	int closed = -1;
 
 	fs_admin_path(cluster_dir, path, sizeof(path));
 	rc = sock_addr(path, &sa, &dirfd);
@@ -412,7 +440,19 @@ int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
 	}
 	if (!getcwd(cwd, sizeof(cwd)))
 		strcpy(cwd, "/");
-	rc = write_all(fd, "CFSA", 4);
+	if (in_fd >= 0 || out_fd >= 0) {
+		/* A closed stdin/stdout goes as a descriptor that refuses
+		 * I/O (O_PATH: EBADF), as the local command would see. */
+		for (int k = 0; k < 2; k++) {
+			if (pass[k] >= 0 && fcntl(pass[k], F_GETFD) >= 0)
+				continue;
+			if (closed < 0)
+				closed = open("/", O_PATH | O_CLOEXEC);
+			pass[k] = closed;
+		}
+		npass = pass[0] >= 0 && pass[1] >= 0 ? 2 : 0;
+	}
+	rc = cfs_send_fds(fd, "CFSA", 4, pass, npass);
 	if (rc == 0)
 		rc = send_u32(fd, (uint32_t)argc);
 	if (rc == 0)
@@ -447,6 +487,8 @@ int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
 	free(e);
 out:
 	close(fd);
+	if (closed >= 0)
+		close(closed);
 out_dir:
 	if (dirfd >= 0)
 		close(dirfd);

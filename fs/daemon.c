@@ -1,7 +1,7 @@
 /*
  * daemon.c - `crushfs mount`: option parsing, daemonizing, opening the
- * cluster and the metadata, the FUSE session loop, a clean shutdown; and
- * `crushfs umount`.
+ * cluster and the metadata, the FUSE session loop, a clean shutdown
+ * (`crushfs umount` is umount.c).
  *
  * Startup is done by the process that will serve the mount (the child
  * when daemonizing): RocksDB and the object layer start threads, which do
@@ -13,19 +13,21 @@
  * SIGINT/SIGTERM: the session loop ends, the kernel mount goes, pending
  * sizes are written, unlinked-but-open files are purged, the admin socket
  * closes, then the metadata store and the cluster.  Everything is freed,
- * so leak checkers see a clean exit.
+ * so leak checkers see a clean exit.  `crushfs umount` (umount.c) waits
+ * for all of it, so each step is logged: it shows the last one while it
+ * waits.
  */
 #define FUSE_USE_VERSION 314
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -69,10 +71,11 @@ static void daemon_log(int level, const char *msg)
 
 /* libfuse logs a line in pieces ("unknown option(s): `", "-o ", ...):
  * gather them up to the newline.  While options are being checked, the
- * line is kept for the one error line instead. */
-static char fuse_line[1024];
-static size_t fuse_line_len;
-static int fuse_capture;
+ * line is kept for the one error line instead.  Per thread: every FUSE
+ * worker may log, and pieces of two lines must not mix. */
+static _Thread_local char fuse_line[1024];
+static _Thread_local size_t fuse_line_len;
+static _Thread_local int fuse_capture;
 
 static void fuse_log_hook(enum fuse_log_level level, const char *fmt,
 			  va_list ap)
@@ -108,34 +111,145 @@ struct mcfg {
 	char *fuse_opts; /* passed to libfuse, comma separated */
 };
 
-static int parse_double(const char *s, double *out)
+/* Our -o options (fuse_opt_parse templates); the others go to libfuse. */
+enum {
+	KEY_ATTR_TIMEOUT,
+	KEY_ENTRY_TIMEOUT,
+	KEY_NEGATIVE_TIMEOUT,
+	KEY_MAX_THREADS,
+	KEY_READAHEAD_KB,
+	KEY_NOATIME,
+	KEY_ATIME,
+	KEY_DEBUG,
+	KEY_DEFAULT_PERMISSIONS,
+	KEY_RO,
+	KEY_RW,
+};
+
+static const struct fuse_opt mount_opts[] = {
+	FUSE_OPT_KEY("attr_timeout=", KEY_ATTR_TIMEOUT),
+	FUSE_OPT_KEY("entry_timeout=", KEY_ENTRY_TIMEOUT),
+	FUSE_OPT_KEY("negative_timeout=", KEY_NEGATIVE_TIMEOUT),
+	FUSE_OPT_KEY("max_threads=", KEY_MAX_THREADS),
+	FUSE_OPT_KEY("readahead_kb=", KEY_READAHEAD_KB),
+	FUSE_OPT_KEY("noatime", KEY_NOATIME),
+	FUSE_OPT_KEY("relatime", KEY_ATIME),
+	FUSE_OPT_KEY("atime", KEY_ATIME),
+	FUSE_OPT_KEY("debug", KEY_DEBUG),
+	FUSE_OPT_KEY("default_permissions", KEY_DEFAULT_PERMISSIONS),
+	FUSE_OPT_KEY("ro", KEY_RO),
+	FUSE_OPT_KEY("rw", KEY_RW),
+	FUSE_OPT_END
+};
+
+struct opt_ctx {
+	struct mcfg *m;
+	char *err;
+	size_t errlen;
+	int rc;
+};
+
+/* Seconds: a finite number, 0 or more, nothing after it. */
+static int parse_seconds(const char *s, double *out)
 {
 	char *end;
+	double v;
 
 	errno = 0;
-	*out = strtod(s, &end);
-	return (errno || *end || *out < 0) ? -EINVAL : 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
 }
 
-static int add_opt(char **list, const char *opt)
+/* An integer in [lo, hi], decimal, nothing after it. */
+static int parse_int(const char *s, long lo, long hi, int *out)
 {
-	size_t a = *list ? strlen(*list) : 0, b = strlen(opt);
-	char *n = realloc(*list, a + b + 2);
+	char *end;
+	long v;
 
-	if (!n)
-		return -ENOMEM;
-	if (a)
-		n[a++] = ',';
-	memcpy(n + a, opt, b + 1);
-	*list = n;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -EINVAL;
+	*out = (int)v;
 	return 0;
+}
+
+static int opt_proc(void *data, const char *arg, int key,
+		    struct fuse_args *outargs)
+{
+	struct opt_ctx *c = data;
+	struct mcfg *m = c->m;
+	const char *val = strchr(arg, '=');
+	const char *want = NULL;
+	int rc = 0;
+
+	(void)outargs;
+	val = val ? val + 1 : "";
+	switch (key) {
+	case KEY_ATTR_TIMEOUT:
+		rc = parse_seconds(val, &m->attr_timeout);
+		want = "must be a number of seconds, 0 or more";
+		break;
+	case KEY_ENTRY_TIMEOUT:
+		rc = parse_seconds(val, &m->entry_timeout);
+		want = "must be a number of seconds, 0 or more";
+		break;
+	case KEY_NEGATIVE_TIMEOUT:
+		rc = parse_seconds(val, &m->negative_timeout);
+		want = "must be a number of seconds, 0 or more";
+		break;
+	case KEY_MAX_THREADS:
+		rc = parse_int(val, 1, 1024, &m->max_threads);
+		want = "must be an integer from 1 to 1024";
+		break;
+	case KEY_READAHEAD_KB:
+		rc = parse_int(val, 0, 1 << 20, &m->readahead_kb);
+		want = "must be an integer from 0 to 1048576";
+		break;
+	case KEY_NOATIME:
+		m->noatime = 1;
+		break;
+	case KEY_ATIME:
+		m->noatime = 0; /* relatime, the default */
+		break;
+	case KEY_DEBUG:
+		m->debug = 1;
+		break;
+	case KEY_DEFAULT_PERMISSIONS:
+		break; /* always on */
+	case KEY_RO:
+	case KEY_RW:
+	case FUSE_OPT_KEY_OPT:
+		/* ro/rw matter to libfuse as well; the others are libfuse's
+		 * (allow_other, fsname=, ...) and it judges them */
+		if (key != FUSE_OPT_KEY_OPT)
+			m->ro = key == KEY_RO;
+		if (fuse_opt_add_opt_escaped(&m->fuse_opts, arg))
+			rc = -ENOMEM;
+		break;
+	default:
+		/* "crushfs" (argv[0]) is not passed here; nothing else is
+		 * given */
+		rc = -EINVAL;
+		want = "not an option";
+		break;
+	}
+	if (rc == -EINVAL)
+		snprintf(c->err, c->errlen, "bad mount option '%s': %s", arg,
+			 want ? want : "not understood");
+	c->rc = rc;
+	return rc ? -1 : 0;
 }
 
 static int parse_options(const struct fs_mount_opts *o, struct mcfg *m,
 			 char *err, size_t errlen)
 {
-	char *copy, *tok, *save = NULL;
-	int rc = 0;
+	struct opt_ctx c = { m, err, errlen, 0 };
+	char *argv[] = { "crushfs", "-o", NULL, NULL };
+	struct fuse_args args;
 
 	memset(m, 0, sizeof(*m));
 	/* Every change comes through this mount's kernel (a second mount is
@@ -147,49 +261,25 @@ static int parse_options(const struct fs_mount_opts *o, struct mcfg *m,
 	m->max_threads = 16;
 	m->readahead_kb = 4096;
 	m->debug = o->debug;
-	if (add_opt(&m->fuse_opts, "default_permissions"))
+	if (fuse_opt_add_opt(&m->fuse_opts, "default_permissions"))
 		return -ENOMEM;
 	if (!o->options)
 		return 0;
-	copy = strdup(o->options);
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok && rc == 0;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strncmp(tok, "attr_timeout=", 13))
-			rc = parse_double(tok + 13, &m->attr_timeout);
-		else if (!strncmp(tok, "entry_timeout=", 14))
-			rc = parse_double(tok + 14, &m->entry_timeout);
-		else if (!strncmp(tok, "negative_timeout=", 17))
-			rc = parse_double(tok + 17, &m->negative_timeout);
-		else if (!strncmp(tok, "max_threads=", 12)) {
-			m->max_threads = atoi(tok + 12);
-			if (m->max_threads < 1 || m->max_threads > 1024)
-				rc = -EINVAL;
-		} else if (!strncmp(tok, "readahead_kb=", 13)) {
-			m->readahead_kb = atoi(tok + 13);
-			if (m->readahead_kb < 0 || m->readahead_kb > (1 << 20))
-				rc = -EINVAL;
-		} else if (!strcmp(tok, "noatime"))
-			m->noatime = 1;
-		else if (!strcmp(tok, "relatime") || !strcmp(tok, "atime"))
-			; /* the default */
-		else if (!strcmp(tok, "debug"))
-			m->debug = 1;
-		else if (!strcmp(tok, "default_permissions"))
-			; /* always */
-		else {
-			if (!strcmp(tok, "ro"))
-				m->ro = 1;
-			else if (!strcmp(tok, "rw"))
-				m->ro = 0;
-			rc = add_opt(&m->fuse_opts, tok);
+	/* fuse_opt_parse splits at commas (a backslash escapes one) and
+	 * gives each option to opt_proc */
+	argv[2] = (char *)o->options;
+	args = (struct fuse_args)FUSE_ARGS_INIT(3, argv);
+	if (fuse_opt_parse(&args, &c, mount_opts, opt_proc) != 0) {
+		fuse_opt_free_args(&args);
+		if (c.rc == 0) {
+			snprintf(err, errlen, "bad mount options '%s'",
+				 o->options);
+			return -EINVAL;
 		}
-		if (rc == -EINVAL)
-			snprintf(err, errlen, "bad mount option '%s'", tok);
+		return c.rc;
 	}
-	free(copy);
-	return rc;
+	fuse_opt_free_args(&args);
+	return 0;
 }
 
 /* The libfuse arguments: our options first, the user's after them. */
@@ -350,12 +440,19 @@ static void teardown(struct fsd *d)
 	/* Commands in progress on the socket use the metadata: let them
 	 * finish first. */
 	asok_stop(d->asok);
-	/* After the kernel let go: unlinked files go, sizes persist. */
+	/* After the kernel let go: unlinked files go, sizes persist.
+	 * `crushfs umount` shows the last of these lines while it waits. */
+	if (d->v)
+		cfs_log(CFS_LOG_INFO, "writing back sizes, purging unlinked "
+			"files");
 	vfs_free(d->v);
 	/* the store's sequence number, so that a store that loses its log
 	 * later is not taken for this one (meta_i.h) */
 	if (served && d->db && !d->ro)
 		meta_mark_clean(d->c, d->db);
+	if (d->db)
+		cfs_log(CFS_LOG_INFO, "closing the metadata store and the "
+			"cluster");
 	mds_close(d->m);
 	kv_close(d->db);
 	if (d->ol)
@@ -481,8 +578,15 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 			 "admin socket: %s", dir, cfs_strerror(rc));
 		goto fail;
 	}
-	if (pthread_create(&d.flusher, NULL, flusher, &d) == 0)
-		d.flusher_running = 1;
+	/* Without the flusher, sizes would reach the store only on fsync
+	 * and close: refuse the mount rather than run without it. */
+	rc = pthread_create(&d.flusher, NULL, flusher, &d);
+	if (rc) {
+		snprintf(err, sizeof(err), "cannot start the write-back "
+			 "thread: %s", strerror(rc));
+		goto fail;
+	}
+	d.flusher_running = 1;
 	d.readahead_kb = m->readahead_kb;
 	cfs_log(CFS_LOG_INFO, "mounted %s on %s", dir, mnt);
 
@@ -629,134 +733,4 @@ int fs_mount(const struct fs_mount_opts *o)
 		waitpid(pid, NULL, 0);
 		return 1;
 	}
-}
-
-/* ---- umount ---- */
-
-static void unescape(char *s)
-{
-	char *o = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] &&
-		    s[3]) {
-			*o++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) |
-				      (s[3] - '0'));
-			s += 4;
-		} else {
-			*o++ = *s++;
-		}
-	}
-	*o = '\0';
-}
-
-/* The cluster directory of the crushfs mount at mnt (its fsname). */
-static int find_mount(const char *mnt, char *dir, size_t len)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int rc = -EINVAL;
-
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		char *fields[12], *save = NULL, *t, *sep;
-		int n = 0;
-
-		/* id parent maj:min root mountpoint opts [tags] - type src */
-		for (t = strtok_r(line, " \n", &save); t && n < 12;
-		     t = strtok_r(NULL, " \n", &save))
-			fields[n++] = t;
-		if (n < 7)
-			continue;
-		unescape(fields[4]);
-		if (strcmp(fields[4], mnt))
-			continue;
-		sep = NULL;
-		for (int i = 5; i < n - 2; i++)
-			if (!strcmp(fields[i], "-")) {
-				sep = fields[i + 1];
-				if (strcmp(sep, "fuse.crushfs"))
-					sep = NULL;
-				else {
-					unescape(fields[i + 2]);
-					snprintf(dir, len, "%s", fields[i + 2]);
-				}
-				break;
-			}
-		rc = sep ? 0 : -EINVAL; /* the last mount there wins */
-	}
-	free(line);
-	fclose(f);
-	return rc;
-}
-
-int fs_umount(const char *mountpoint, char *err, size_t errlen)
-{
-	char mnt[2 * PATH_MAX + 2], dir[PATH_MAX], *buf = NULL;
-	char *argv[] = { "__mountinfo", NULL };
-	size_t blen = 0;
-	long pid = 0;
-	int status, rc;
-	FILE *out;
-
-	if (!realpath(mountpoint, mnt)) {
-		/* A dead daemon's mount cannot be resolved (ENOTCONN). */
-		if (mountpoint[0] == '/') {
-			snprintf(mnt, sizeof(mnt), "%s", mountpoint);
-		} else {
-			char cwd[PATH_MAX];
-
-			if (!getcwd(cwd, sizeof(cwd)))
-				return -errno;
-			snprintf(mnt, sizeof(mnt), "%s/%s", cwd, mountpoint);
-		}
-		while (strlen(mnt) > 1 && mnt[strlen(mnt) - 1] == '/')
-			mnt[strlen(mnt) - 1] = '\0';
-	}
-	if (find_mount(mnt, dir, sizeof(dir)) != 0) {
-		snprintf(err, errlen, "%s: not a crushfs mount", mountpoint);
-		return -EINVAL;
-	}
-	out = open_memstream(&buf, &blen);
-	if (out) {
-		if (fs_admin_call(dir, 1, argv, out, NULL, &status) == 0 &&
-		    status == 0) {
-			fflush(out);
-			if (strchr(buf, '\n'))
-				pid = atol(strchr(buf, '\n') + 1);
-		}
-		fclose(out);
-		free(buf);
-	}
-	if (geteuid() == 0) {
-		rc = umount2(mnt, 0) == 0 ? 0 : -errno;
-	} else {
-		pid_t c = fork();
-
-		if (c == 0) {
-			execlp("fusermount3", "fusermount3", "-u", mnt,
-			       (char *)NULL);
-			_exit(127);
-		}
-		rc = -ECHILD;
-		if (c > 0 && waitpid(c, &status, 0) == c)
-			rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ?
-				     0 :
-				     -EPERM;
-	}
-	if (rc) {
-		snprintf(err, errlen, "%s: cannot unmount: %s", mountpoint,
-			 rc == -EBUSY ? "target is busy" : cfs_strerror(rc));
-		return rc;
-	}
-	/* Wait for the daemon to finish writing back and let the cluster
-	 * go, so that the next command finds it free. */
-	for (int i = 0; pid > 0 && i < 1200; i++) {
-		if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-			break;
-		usleep(50000);
-	}
-	return 0;
 }

@@ -93,6 +93,17 @@ static int ol_remove_bt_cb(void *ctx, uint64_t ino)
 	return rc == -ENOENT ? 0 : rc;
 }
 
+static int ol_obj_stat_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
+			  uint64_t objectno, uint64_t *size,
+			  struct timespec *mtime)
+{
+	char name[64];
+
+	(void)l;
+	ol_object_name(ino, objectno, name, sizeof(name));
+	return ol_obj_stat_mtime(ctx, name, size, mtime);
+}
+
 static int ol_fallocate_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
 			   uint64_t off, uint64_t len, enum ol_falloc_mode mode)
 {
@@ -117,6 +128,7 @@ const struct vfs_data_ops vfs_objlayer_ops = {
 	.set_backtrace = ol_set_bt_cb,
 	.get_backtrace = ol_get_bt_cb,
 	.remove_backtrace = ol_remove_bt_cb,
+	.obj_stat = ol_obj_stat_cb,
 	.fallocate = ol_fallocate_cb,
 };
 

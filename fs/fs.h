@@ -45,21 +45,37 @@ int fs_mkfs(const char *cluster_dir, char *err, size_t errlen);
 
 /* ---- the admin socket (DIR/crushfs.asok) ---- */
 
+/* Where an admin socket command reads and writes. */
+struct fs_admin_io {
+	FILE *out, *err;   /* what it prints: sent back when it ends */
+	int in_fd, out_fd; /* the client's stdin and stdout (SCM_RIGHTS),
+			    * -1 when the client sent none */
+	int watch_fd;	   /* the connection: readable or hung up means the
+			    * client is gone (cfs_read_watch) */
+};
+
 /*
  * The command runner the daemon calls for each admin socket request: the
  * same function the CLI runs in-process when no daemon is there, given
  * the daemon's open cluster, object layer and live metadata.  It writes
- * what the command prints to out / err and returns the exit status.
+ * what the command prints to io->out / io->err, data streams to the
+ * client's descriptors, and returns the exit status.
  */
 typedef int (*fs_admin_fn)(cfs_cluster *c, objlayer *ol, fs_meta *meta,
-			   int argc, char **argv, FILE *out, FILE *err,
-			   void *arg);
+			   int argc, char **argv,
+			   const struct fs_admin_io *io, void *arg);
 
 /* Run argv in the daemon serving cluster_dir.  On success *status is the
  * command's exit status and its output went to out/err.  -ENOENT /
  * -ECONNREFUSED: no live daemon (run the command locally). */
 int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
 		  FILE *out, FILE *err, int *status);
+/* The same, handing the daemon in_fd and out_fd as the command's stdin
+ * and stdout (both, or both -1 for none; a descriptor that is not open
+ * reaches the daemon as one on which I/O fails with EBADF). */
+int fs_admin_call_io(const char *cluster_dir, int argc, char *const *argv,
+		     int in_fd, int out_fd, FILE *out, FILE *err,
+		     int *status);
 /* Path of the socket: DIR/crushfs.asok. */
 void fs_admin_path(const char *cluster_dir, char *buf, size_t len);
 
@@ -92,9 +108,22 @@ struct fs_mount_opts {
  */
 int fs_mount(const struct fs_mount_opts *o);
 
-/* Unmount MNT: fusermount3 -u (or umount2 as root); waits for the daemon
- * to finish when it can find it. */
-int fs_umount(const char *mountpoint, char *err, size_t errlen);
+/* How `umount` waits for the daemon to finish (NULL: without a limit,
+ * silently). */
+struct fs_umount_opts {
+	double timeout; /* seconds; < 0: no limit */
+	/* called every few seconds while the daemon is still working, with
+	 * a line saying so (pid, time, the last line of its log) */
+	void (*progress)(const char *line, void *arg);
+	void *arg;
+};
+
+/* Unmount MNT: fusermount3 -u (or umount2 as root), then wait until the
+ * daemon that served it has exited, so the cluster is free when this
+ * returns 0.  -ETIMEDOUT: unmounted, but the daemon was still finishing
+ * when the timeout ran out (err says so). */
+int fs_umount(const char *mountpoint, const struct fs_umount_opts *o,
+	      char *err, size_t errlen);
 
 /* ---- fsck ---- */
 

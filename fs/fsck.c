@@ -8,11 +8,14 @@
  *     so that the later passes skip them);
  *  2. entries: an entry naming a missing inode, or living in something
  *     that is not a directory, is removed;
- *  3. inodes: link counts are recounted from the entries (directories:
+ *  3. sizes: a file whose writeable range was open when the daemon died
+ *     gets the size its objects show, as the next mount would give it
+ *     (wrange.c, CephFS's file recovery);
+ *  4. inodes: link counts are recounted from the entries (directories:
  *     2 + subdirectories), directory parent pointers follow their entry;
  *     an inode no entry names is purged when its link count says it was
  *     unlinked, else given a name in /lost+found;
- *  4. objects: objects of an inode the metadata does not know are never
+ *  5. objects: objects of an inode the metadata does not know are never
  *     deleted: the inode is remade from them (its backtrace, else a file)
  *     in /lost+found, named #<ino>; an object past the end of its file is
  *     removed, one that holds bytes past the end is trimmed (a size that
@@ -23,10 +26,10 @@
  *     replicated write leaves copies that differ.  Objects of PGs with
  *     fewer OSDs than min_size cannot be checked: reported per PG and
  *     counted, so the verdict is never "clean";
- *  4b. backtraces (fsck_bt.c): each inode's, on its object 0, must name
+ *  5b. backtraces (fsck_bt.c): each inode's, on its object 0, must name
  *     its entries and say its type, mode, owner and layout; missing,
  *     damaged and stale ones are rewritten;
- *  5. the cluster underneath (cfs_cluster_check): usage accounting against
+ *  6. the cluster underneath (cfs_cluster_check): usage accounting against
  *     the disk, stray files, objects filed under the wrong PG.
  * Metadata repairs are committed as one batch per pass, synced.
  *
@@ -49,6 +52,7 @@
 #include "ol_scan.h"
 #include "osdsim.h"
 #include "util.h"
+#include "wrange_i.h"
 
 void fsck_say(struct fck *f, const char *fmt, ...)
 {
@@ -307,7 +311,98 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 	return fsck_add_link(c, parent, name, nlen);
 }
 
-/* ---- pass 3: inodes ---- */
+/* ---- pass 3: sizes ---- */
+
+struct probe_ctx {
+	objlayer *ol;
+	uint64_t ino;
+};
+
+static int probe_stat(void *arg, uint64_t objectno, uint64_t *size,
+		      struct timespec *mtime)
+{
+	struct probe_ctx *c = arg;
+	char name[64];
+
+	ol_object_name(c->ino, objectno, name, sizeof(name));
+	return ol_obj_stat_mtime(c->ol, name, size, mtime);
+}
+
+static void recover_sizes(struct fck *f)
+{
+	for (size_t i = 0; i < f->cap; i++) {
+		struct fent *e = &f->tab[i];
+		struct probe_ctx c = { f->ol, e->ino };
+		struct timespec mt;
+		uint64_t from, to, end, pend;
+		int rc;
+
+		if (e->used != 1 || !wr_unrecorded(&e->rec, &from, &to))
+			continue;
+		if (!ol_layout_valid(&e->rec.layout))
+			continue; /* pass 5 says so */
+		rc = wr_probe(&e->rec.layout, from, to, probe_stat, &c, &end,
+			      &mt);
+		if (rc) {
+			fsck_say(f, "inode %" PRIx64 ": probing its objects past "
+			    "byte %" PRIu64 " failed: %s; they are left alone",
+			    e->ino, from, cfs_strerror(rc));
+			f->r->errors++;
+			e->keep_to = to;
+			continue;
+		}
+		pend = data_end(f, &e->rec);
+		if (end > e->rec.size && end <= pend) {
+			/* inside a preallocation: written or preallocated
+			 * bytes cannot be told apart; as the mount does
+			 * (wrange.c), keep the size, drop what is past it */
+			uint64_t reach = pend > to ? pend : to;
+
+			f->r->beyond_eof++;
+			fsck_say(f, "inode %" PRIx64 ": data past its recorded size "
+			    "%" PRIu64 " inside its preallocation after a "
+			    "crash%s", e->ino, e->rec.size,
+			    f->repair ? ": preallocation dropped" : "");
+			if (f->repair) {
+				rc = ol_truncate(f->ol, e->ino, &e->rec.layout,
+						 reach, e->rec.size);
+				if (rc) {
+					fsck_say(f, "inode %" PRIx64 ": cutting its "
+					    "objects failed: %s", e->ino,
+					    cfs_strerror(rc));
+					f->r->errors++;
+					e->keep_to = reach;
+					continue;
+				}
+				e->rec.flags &= ~MDS_F_PREALLOC;
+				mds_del_prealloc(f->b, e->ino);
+				f->r->repaired++;
+			}
+			end = e->rec.size;
+		}
+		if (end > e->rec.size) {
+			f->r->beyond_eof++;
+			fsck_say(f, "inode %" PRIx64 ": %" PRIu64 " bytes written "
+			    "past its recorded size %" PRIu64 " before a crash"
+			    "%s",
+			    e->ino, end - e->rec.size, e->rec.size,
+			    f->repair ? ": size recovered" : "");
+			e->rec.size = end;
+			if (mt.tv_sec > e->rec.mtime.tv_sec ||
+			    (mt.tv_sec == e->rec.mtime.tv_sec &&
+			     mt.tv_nsec > e->rec.mtime.tv_nsec))
+				e->rec.mtime = mt;
+			if (f->repair)
+				f->r->repaired++;
+		}
+		e->rec.wr_first = e->rec.max_size = 0;
+		/* pass 4 may write the record again, with this in it */
+		if (f->repair)
+			mds_put_inode(f->b, &e->rec);
+	}
+}
+
+/* ---- pass 4: inodes ---- */
 
 int fsck_lost_found(struct fck *f, uint64_t *ino)
 {
@@ -456,7 +551,7 @@ static int check_inodes(struct fck *f)
 	return 0;
 }
 
-/* ---- pass 4: objects ---- */
+/* ---- pass 5: objects ---- */
 
 static int collect_obj(const char *name, void *arg)
 {
@@ -583,8 +678,12 @@ static void check_objects(struct fck *f)
 			    fsck_type_name(e->rec.mode));
 			continue;
 		}
-		/* objects may reach past the size up to a preallocated end */
+		/* objects may reach past the size up to a preallocated end,
+		 * and, for a size that could not be recovered, up to where
+		 * its writeable range reaches: hands off those */
 		end = data_end(f, &e->rec);
+		if (e->keep_to > end)
+			end = e->keep_to;
 		if (objno > 0 && objno >= ol_object_count(&e->rec.layout, end)) {
 			ol_obj_stat(f->ol, name, &osize);
 			f->r->orphan_objects++;
@@ -646,7 +745,8 @@ static void check_objects(struct fck *f)
 		if (e->used != 1 || !e->trim_bound)
 			continue;
 		rc = ol_truncate(f->ol, e->ino, &e->rec.layout, e->trim_bound,
-				 data_end(f, &e->rec));
+				 e->keep_to > data_end(f, &e->rec) ?
+					 e->keep_to : data_end(f, &e->rec));
 		if (rc) {
 			fsck_say(f, "inode %" PRIx64 ": trimming failed: %s", e->ino,
 			    cfs_strerror(rc));
@@ -657,7 +757,7 @@ static void check_objects(struct fck *f)
 	}
 }
 
-/* ---- pass 5: the cluster ---- */
+/* ---- pass 6: the cluster ---- */
 
 static void cluster_msg(const char *line, void *arg)
 {
@@ -717,6 +817,8 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 		}
 		if (rc == 0)
 			rc = mds_list_dentries(f.m, dentry_cb, &f);
+		if (rc == 0)
+			recover_sizes(&f);
 		if (rc == 0)
 			rc = check_inodes(&f);
 		if (rc == 0)

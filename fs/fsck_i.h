@@ -25,6 +25,8 @@ struct fent {
 	struct mds_inode rec;
 	uint32_t links, subdirs;
 	uint64_t trim_bound; /* objects seen past the end: truncate to size */
+	uint64_t keep_to;    /* its size could not be recovered: objects
+			      * below this are left alone */
 	int used;	     /* 1: live, 2: handled (purged) */
 	int changed;
 	struct fsck_link *lnk; /* every name, for the backtrace check */

@@ -16,6 +16,7 @@
 
 #include "util.h"
 #include "vfs_i.h"
+#include "wrange_i.h"
 
 static size_t bucket(const vfs *v, uint64_t ino)
 {
@@ -31,6 +32,7 @@ int itab_init(vfs *v)
 		return -ENOMEM;
 	pthread_mutex_init(&v->tlock, NULL);
 	pthread_mutex_init(&v->plock, NULL);
+	pthread_mutex_init(&v->rlock, NULL);
 	return 0;
 }
 
@@ -97,6 +99,7 @@ static struct vnode *vn_alloc(const struct mds_inode *rec)
 		return NULL;
 	vn->ino = rec->ino;
 	vn->rec = *rec;
+	vn->dsize = rec->size;
 	pthread_mutex_init(&vn->m, NULL);
 	/* Writers (truncate) must not starve behind a stream of reads. */
 	pthread_rwlockattr_init(&a);
@@ -114,22 +117,48 @@ static void vn_free(struct vnode *vn)
 	free(vn);
 }
 
-int vn_get(vfs *v, uint64_t ino, uint64_t lookup, struct vnode **out)
+/* Pin the cached vnode of ino, if there is one. */
+static struct vnode *find_pin(vfs *v, uint64_t ino, uint64_t lookup)
 {
-	struct mds_inode rec;
-	struct vnode *vn, *nvn;
-	int rc;
+	struct vnode *vn;
 
 	pthread_mutex_lock(&v->tlock);
 	vn = find_locked(v, ino);
 	if (vn) {
 		vn->pins++;
 		vn->nlookup += lookup;
-		pthread_mutex_unlock(&v->tlock);
+	}
+	pthread_mutex_unlock(&v->tlock);
+	return vn;
+}
+
+/* Under rlock, for a file whose writeable range was open: read the
+ * record again (another loader may have recovered it meanwhile), then
+ * recover it (wrange.c). */
+static int reload_recover(vfs *v, uint64_t ino, struct mds_inode *rec,
+			  uint64_t *stale_to)
+{
+	int rc = mds_get_inode(v->m, ino, rec);
+
+	if (rc == 0 && rec->nlink == 0)
+		rc = -ENOENT;
+	if (rc == 0)
+		rc = wr_recover(v, rec, stale_to);
+	return rc;
+}
+
+int vn_get(vfs *v, uint64_t ino, uint64_t lookup, struct vnode **out)
+{
+	struct mds_inode rec;
+	struct vnode *vn, *nvn;
+	uint64_t stale_to = 0, from, to;
+	int rc, rlocked = 0;
+
+	vn = find_pin(v, ino, lookup);
+	if (vn) {
 		*out = vn;
 		return 0;
 	}
-	pthread_mutex_unlock(&v->tlock);
 
 	/* purged, its records not deleted yet: gone all the same */
 	pthread_mutex_lock(&v->plock);
@@ -142,9 +171,34 @@ int vn_get(vfs *v, uint64_t ino, uint64_t lookup, struct vnode **out)
 	rc = mds_get_inode(v->m, ino, &rec);
 	if (rc)
 		return rc;
+	/* Link count 0: an orphan (unlinked, being purged, or left by a
+	 * crash for the next mount to purge).  Never brought back. */
+	if (rec.nlink == 0)
+		return -ENOENT;
+	if (wr_unrecorded(&rec, &from, &to)) {
+		/* One recovery at a time; a loader that waited finds the
+		 * inode cached, or its record recovered. */
+		pthread_mutex_lock(&v->rlock);
+		rlocked = 1;
+		vn = find_pin(v, ino, lookup);
+		if (vn) {
+			pthread_mutex_unlock(&v->rlock);
+			*out = vn;
+			return 0;
+		}
+		rc = reload_recover(v, ino, &rec, &stale_to);
+		if (rc) {
+			pthread_mutex_unlock(&v->rlock);
+			return rc;
+		}
+	}
 	nvn = vn_alloc(&rec);
-	if (!nvn)
+	if (!nvn) {
+		if (rlocked)
+			pthread_mutex_unlock(&v->rlock);
 		return -ENOMEM;
+	}
+	nvn->stale_to = stale_to;
 	pthread_mutex_lock(&v->tlock);
 	vn = find_locked(v, ino);
 	if (!vn) {
@@ -155,6 +209,8 @@ int vn_get(vfs *v, uint64_t ino, uint64_t lookup, struct vnode **out)
 	vn->pins++;
 	vn->nlookup += lookup;
 	pthread_mutex_unlock(&v->tlock);
+	if (rlocked)
+		pthread_mutex_unlock(&v->rlock);
 	if (nvn)
 		vn_free(nvn);
 	*out = vn;
@@ -199,8 +255,10 @@ int vn_persist_locked(vfs *v, struct vnode *vn, int sync)
 	mds_put_inode(b, &vn->rec);
 	rc = kv_batch_commit(v->db, b, sync);
 	kv_batch_free(b);
-	if (rc == 0)
+	if (rc == 0) {
 		vn->dirty = 0;
+		vn->dsize = vn->rec.size;
+	}
 	return rc;
 }
 
@@ -334,6 +392,15 @@ static void release_locked(vfs *v, struct vnode *vn)
 		}
 		pthread_mutex_lock(&vn->m);
 		dead = vn->rec.nlink == 0;
+		/* Nothing is open: a writeable range left open (a handle
+		 * the kernel never released) closes with the size - unless
+		 * a failed probe left it for the next load to retry, or
+		 * this is a read-only view that never probed. */
+		if (!dead && !vn->stale_to && !v->opts.readonly &&
+		    (vn->rec.wr_first || vn->rec.max_size)) {
+			vn->rec.wr_first = vn->rec.max_size = 0;
+			vn->dirty = 1;
+		}
 		dirty = vn->dirty;
 		pthread_mutex_unlock(&vn->m);
 		if (dead || !dirty) {
@@ -454,8 +521,11 @@ int itab_flush_all(vfs *v, int sync)
 		if (b && kv_batch_count(b))
 			r = kv_batch_commit(v->db, b, 0);
 		for (size_t i = s; i < e; i++) {
-			if (r == 0 && b)
+			if (r == 0 && b) {
+				if (list[i]->dirty)
+					list[i]->dsize = list[i]->rec.size;
 				list[i]->dirty = 0;
+			}
 			pthread_mutex_unlock(&list[i]->m);
 		}
 		kv_batch_free(b);
@@ -507,7 +577,16 @@ void itab_destroy(vfs *v)
 			next = vn->hnext;
 			if (vn->rec.nlink == 0) {
 				vn_purge_rec(v, &vn->rec, 0);
-			} else if (vn->dirty && !v->opts.readonly) {
+				vn_free(vn);
+				continue;
+			}
+			if (!vn->stale_to && !v->opts.readonly &&
+			    (vn->rec.wr_first || vn->rec.max_size)) {
+				/* the mount is over: no write in flight */
+				vn->rec.wr_first = vn->rec.max_size = 0;
+				vn->dirty = 1;
+			}
+			if (vn->dirty && !v->opts.readonly) {
 				int rc = vn_persist_locked(v, vn, 0);
 
 				if (rc)
@@ -526,4 +605,5 @@ void itab_destroy(vfs *v)
 	v->count = 0;
 	pthread_mutex_destroy(&v->tlock);
 	pthread_mutex_destroy(&v->plock);
+	pthread_mutex_destroy(&v->rlock);
 }

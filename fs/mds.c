@@ -11,7 +11,8 @@
  *   "Cinodes"                how many inode records there are, u64 LE: kept
  *                            in the batches that add or delete them
  *                            (mds_commit_counted), so statfs needs no scan
- *   'I' ino                  inode record (MDS_INODE_REC_LEN bytes, below)
+ *   'I' ino                  inode record (MDS_INODE_REC_LEN bytes, below);
+ *                            link count 0: dead, an orphan mark goes with it
  *   'D' parent name          directory entry -> child ino (u64 LE) + DT_* byte
  *   'S' ino                  symlink target (bytes, no NUL)
  *   'X' ino name             extended attribute value
@@ -33,11 +34,13 @@
  * named "%llx.%08llx" (ino, object number); no key points at them.
  *
  * Inode record (little-endian, fixed size, version byte first):
- *   0 u8 version(1)  1..3 pad  4 mode  8 uid  12 gid  16 nlink
+ *   0 u8 version(2)  1..3 pad  4 mode  8 uid  12 gid  16 nlink
  *   20 size u64  28 rdev u64  36 parent u64  44 generation u64
  *   52 atime (i64 s, u32 ns)  64 mtime  76 ctime  88 btime
  *   100 flags u32  104 stripe_unit  108 stripe_count  112 object_size
- *   116 pool i64  124..127 pad
+ *   116 pool i64  124..127 pad  128 wr_first u64  136 max_size u64
+ * Version 1 records (128 bytes, no writeable range) are read as having
+ * none (wr_first = max_size = 0) and rewritten as version 2.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -151,7 +154,7 @@ void mds_encode_inode(const struct mds_inode *in,
 		      unsigned char buf[MDS_INODE_REC_LEN])
 {
 	memset(buf, 0, MDS_INODE_REC_LEN);
-	buf[0] = 1;
+	buf[0] = 2;
 	put_le32(buf + 4, in->mode);
 	put_le32(buf + 8, in->uid);
 	put_le32(buf + 12, in->gid);
@@ -169,13 +172,16 @@ void mds_encode_inode(const struct mds_inode *in,
 	put_le32(buf + 108, in->layout.stripe_count);
 	put_le32(buf + 112, in->layout.object_size);
 	put_le64(buf + 116, (uint64_t)in->layout.pool);
+	put_le64(buf + 128, in->wr_first);
+	put_le64(buf + 136, in->max_size);
 }
 
 int mds_decode_inode(const void *data, size_t len, struct mds_inode *in)
 {
 	const unsigned char *buf = data;
 
-	if (len != MDS_INODE_REC_LEN || buf[0] != 1)
+	if (!(len == MDS_INODE_REC_LEN && buf[0] == 2) &&
+	    !(len == MDS_INODE_REC_LEN_V1 && buf[0] == 1))
 		return CFS_ECORRUPT;
 	memset(in, 0, sizeof(*in));
 	in->mode = get_le32(buf + 4);
@@ -195,6 +201,10 @@ int mds_decode_inode(const void *data, size_t len, struct mds_inode *in)
 	in->layout.stripe_count = get_le32(buf + 108);
 	in->layout.object_size = get_le32(buf + 112);
 	in->layout.pool = (int64_t)get_le64(buf + 116);
+	if (buf[0] == 2) {
+		in->wr_first = get_le64(buf + 128);
+		in->max_size = get_le64(buf + 136);
+	}
 	return 0;
 }
 

@@ -37,6 +37,13 @@ struct mds_inode {
 	struct timespec atime, mtime, ctime, btime;
 	uint32_t flags;		/* MDS_F_* */
 	struct ol_layout layout; /* regular files: fixed at creation */
+	/* Regular files: the writeable range [wr_first, max_size).  Objects
+	 * may hold bytes past `size` only inside it (CephFS's
+	 * client_writeable_range_t, whose range.last is the inode's
+	 * max_size): it is committed before a write may extend the file
+	 * past it, and a crash is recovered by probing the objects in it
+	 * (wrange.c).  0, 0 when no write is in progress. */
+	uint64_t wr_first, max_size;
 };
 
 /* The inode has (or had) extended attributes: deleting it must look for
@@ -151,7 +158,9 @@ void mds_put_prealloc(kv_batch *b, uint64_t ino, uint64_t end);
 void mds_del_prealloc(kv_batch *b, uint64_t ino);
 
 /* ---- encodings (exposed for tests and fsck) ---- */
-#define MDS_INODE_REC_LEN 128
+#define MDS_INODE_REC_LEN 144
+/* Records of format 1 (before the writeable range) are still read. */
+#define MDS_INODE_REC_LEN_V1 128
 void mds_encode_inode(const struct mds_inode *ino,
 		      unsigned char buf[MDS_INODE_REC_LEN]);
 int mds_decode_inode(const void *buf, size_t len, struct mds_inode *out);

@@ -9,8 +9,10 @@
  * Every namespace change is built as one kv batch and committed before
  * the in-memory records are updated, so a failed commit changes nothing
  * and a crash leaves either the old or the new state (STYLE.md 9, issue 4).
- * The data path never writes the store: sizes and times are updated in
- * memory and written back on flush/fsync/release and by vfs_flush_all().
+ * The data path writes the store only to commit a larger writeable range
+ * before a write extends a file past it (wrange.c); sizes and times are
+ * updated in memory and written back on flush/fsync/release and by
+ * vfs_flush_all().
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -139,8 +141,9 @@ static int purge_orphan(uint64_t ino, void *arg)
 	}
 	if (rc)
 		return rc;
-	/* The record may still show the link count from before the unlink:
-	 * the orphan mark alone says the inode is dead. */
+	/* A store written before unlinks committed the link count 0 with
+	 * the orphan mark may still show the old count: the orphan mark
+	 * alone says the inode is dead. */
 	cfs_log(CFS_LOG_INFO, "purging inode %llx, unlinked before a crash",
 		(unsigned long long)ino);
 	vn_purge_rec(v, &rec, 0);
@@ -250,21 +253,6 @@ int vfs_flush_all(vfs *v, int sync)
 	 * retried, never an error of the caller's */
 	btq_flush(v, 0, 0, 0);
 	return rc;
-}
-
-void *vfs_data_ctx(vfs *v)
-{
-	return v->dctx;
-}
-
-const struct vfs_data_ops *vfs_data(vfs *v)
-{
-	return v->d;
-}
-
-mds *vfs_mds(vfs *v)
-{
-	return v->m;
 }
 
 void vfs_counts(vfs *v, uint64_t *cached, uint64_t *lookups)

@@ -64,6 +64,12 @@ struct vfs_data_ops {
 			     int sync);
 	int (*get_backtrace)(void *ctx, uint64_t ino, void **bt, size_t *len);
 	int (*remove_backtrace)(void *ctx, uint64_t ino);
+	/* Size and mtime of object `objectno` of a file, -ENOENT when it
+	 * does not exist: the probe of a file whose size must be recovered
+	 * after a crash (wrange.c). */
+	int (*obj_stat)(void *ctx, uint64_t ino, const struct ol_layout *l,
+			uint64_t objectno, uint64_t *size,
+			struct timespec *mtime);
 	/* ol_fallocate's contract */
 	int (*fallocate)(void *ctx, uint64_t ino, const struct ol_layout *l,
 			 uint64_t off, uint64_t len, enum ol_falloc_mode mode);
@@ -160,7 +166,6 @@ ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
 int vfs_flush(vfs *v, vfs_file *f);
 int vfs_fsync(vfs *v, vfs_file *f, int datasync);
 int vfs_release(vfs *v, vfs_file *f);
-uint64_t vfs_file_ino(const vfs_file *f);
 /* fallocate(2) (vfs_falloc.c).  mode: 0, FALLOC_FL_KEEP_SIZE,
  * FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, FALLOC_FL_ZERO_RANGE with or
  * without KEEP_SIZE (the modes FUSE passes); others -EOPNOTSUPP.  Space is
@@ -169,7 +174,8 @@ uint64_t vfs_file_ino(const vfs_file *f);
 int vfs_fallocate(vfs *v, const struct vfs_cred *c, vfs_file *f, int mode,
 		  uint64_t off, uint64_t len);
 /* 1 (once) when a write through f changed the inode's mode (setuid
- * cleared): the kernel's cached attributes must be dropped. */
+ * cleared): the kernel's cached attributes must be dropped.  Safe
+ * against concurrent writes through f. */
 int vfs_file_attr_changed(vfs_file *f);
 
 /* ---- directories ---- */
@@ -209,9 +215,6 @@ int vfs_resolve(vfs *v, const char *path, uint64_t *ino);
 int vfs_stat_inode(vfs *v, uint64_t ino, struct mds_inode *out);
 /* Cached inodes and the sum of their lookup counts (tests). */
 void vfs_counts(vfs *v, uint64_t *cached, uint64_t *lookups);
-void *vfs_data_ctx(vfs *v);
-const struct vfs_data_ops *vfs_data(vfs *v);
-mds *vfs_mds(vfs *v);
 
 /* Virtual xattrs (vxattr.c): "crushfs.layout[.field]" and
  * "crushfs.placement".  Return -ENODATA when name is not one of them. */

@@ -1,6 +1,7 @@
 /*
  * vfs_file.c - regular files: truncate, open/create, read, write, fsync,
- * release.  The data path never writes the store (see vfs.c).
+ * release.  The data path writes the store only to grow a writeable
+ * range (wrange.c, see vfs.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,9 +10,12 @@
 
 #include "util.h"
 #include "vfs_i.h"
+#include "wrange_i.h"
 
 /* Change the size of a regular file: objects first, then the record, so
- * that a crash in between never lets old data reappear past the end. */
+ * that a crash in between never lets old data reappear past the end.
+ * Growing cuts what objects hold past the old end (ol_truncate's
+ * contract), so the new range reads as zeros whatever a crash left. */
 int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch)
 {
 	uint64_t old, end;
@@ -22,6 +26,9 @@ int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch)
 	pthread_rwlock_wrlock(&vn->io);
 	pthread_mutex_lock(&vn->m);
 	old = vn->rec.size;
+	/* from here the committed size may be the smaller one (wrange.c) */
+	if (size < vn->dsize)
+		vn->dsize = size;
 	prealloc = vn->rec.flags & MDS_F_PREALLOC;
 	end = prealloc ? vn_data_end(v, &vn->rec) : old;
 	pthread_mutex_unlock(&vn->m);
@@ -41,6 +48,10 @@ int do_truncate(vfs *v, struct vnode *vn, uint64_t size, int touch)
 				    size);
 	if (rc == 0) {
 		pthread_mutex_lock(&vn->m);
+		/* everything past min(old, size) was cut: no stale bytes
+		 * left by a failed probe either */
+		if (!prealloc)
+			vn->stale_to = 0;
 		vn->rec.size = size;
 		if (touch || old != size) {
 			now(&vn->rec.mtime);
@@ -85,6 +96,8 @@ static int open_vnode(vfs *v, struct vnode *vn, int flags, vfs_file **out)
 	}
 	f->vn = vn;
 	f->flags = flags;
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		wr_open(vn);
 	handle_add(v, &f->h, 0);
 	*out = f;
 	return 0;
@@ -137,17 +150,11 @@ int vfs_create(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	return rc;
 }
 
-uint64_t vfs_file_ino(const vfs_file *f)
-{
-	return f->vn->ino;
-}
-
 int vfs_file_attr_changed(vfs_file *f)
 {
-	int c = f->attr_changed;
-
-	f->attr_changed = 0;
-	return c;
+	/* set by kill_privs() under the record mutex, read here by the
+	 * thread that replies to the write: one atomic exchange */
+	return __atomic_exchange_n(&f->attr_changed, 0, __ATOMIC_ACQ_REL);
 }
 
 ssize_t vfs_read(vfs *v, vfs_file *f, uint64_t off, void *buf, size_t len)
@@ -202,7 +209,7 @@ int kill_privs(vfs *v, const struct vfs_cred *c, vfs_file *f)
 		now(&vn->rec.ctime);
 		vn->dirty = 1;
 		rc = vn_persist_locked(v, vn, 0);
-		f->attr_changed = 1;
+		__atomic_store_n(&f->attr_changed, 1, __ATOMIC_RELEASE);
 	}
 	if (rc == 0 && !f->privs_killed) {
 		if ((vn->rec.flags & MDS_F_XATTRS) &&
@@ -227,7 +234,7 @@ ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
 		  uint64_t off, const void *buf, size_t len)
 {
 	struct vnode *vn = f->vn;
-	int append = f->flags & O_APPEND;
+	int append = f->flags & O_APPEND, excl = append != 0;
 	ssize_t n;
 
 	if ((f->flags & O_ACCMODE) == O_RDONLY)
@@ -254,6 +261,10 @@ ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
 		n = -EFBIG;
 		goto out;
 	}
+	/* the committed writeable range must cover the bytes first */
+	n = wr_prepare(v, vn, off, off + len, &excl);
+	if (n)
+		goto out;
 	n = v->d->write(v->dctx, vn->ino, &vn->rec.layout, off, buf, len);
 	if (n > 0) {
 		pthread_mutex_lock(&vn->m);
@@ -308,6 +319,8 @@ int vfs_release(vfs *v, vfs_file *f)
 	int rc = vfs_flush(v, f);
 
 	handle_del(v, &f->h);
+	if ((f->flags & O_ACCMODE) != O_RDONLY)
+		wr_release(v, f->vn);
 	vn_close(v, f->vn);
 	free(f);
 	return rc;

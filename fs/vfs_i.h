@@ -40,6 +40,13 @@ struct vnode {
 	pthread_mutex_t m;
 	struct mds_inode rec;
 	int dirty;
+	/* Regular files (wrange.c): a size the store holds or held last (a
+	 * lower bound of the committed size); handles that may write; where
+	 * stale bytes may lie past the size when a crashed file could not be
+	 * probed (0: none). */
+	uint64_t dsize;
+	uint32_t nwriters;
+	uint64_t stale_to;
 };
 
 struct vfs {
@@ -55,6 +62,10 @@ struct vfs {
 	pthread_mutex_t tlock;
 	struct vnode **tab;
 	size_t nbuckets, count;
+	/* Serializes the loading of inodes whose size must be recovered
+	 * from their objects (wrange.c), so that a second loader finds the
+	 * first one's result. */
+	pthread_mutex_t rlock;
 	/* Purged inodes whose records are still to be deleted (in the next
 	 * write-back batch: their orphan marks cover a crash meanwhile). */
 	pthread_mutex_t plock;
@@ -72,7 +83,9 @@ struct vfs_file {
 	struct vnode *vn;
 	int flags;
 	int privs_killed;	/* setuid/caps cleared for this writer */
-	int attr_changed;	/* mode changed behind the kernel's back */
+	int attr_changed;	/* mode changed behind the kernel's back
+				 * (__atomic: set under vn->m, taken by the
+				 * replying thread) */
 };
 
 struct vfs_dent {

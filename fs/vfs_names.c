@@ -8,6 +8,7 @@
 
 #include "util.h"
 #include "vfs_i.h"
+#include "wrange_i.h"
 
 /* ---- creating names ---- */
 
@@ -92,6 +93,12 @@ int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	r.atime = r.mtime = r.ctime = r.btime;
 	if (S_ISREG(mode))
 		v->d->default_layout(v->dctx, &r.layout);
+	/* A file created to be opened (vfs_create) gets one object set of
+	 * writeable range with its creation, as CephFS's openc grants
+	 * get_layout_size_increment(): a small file's writes need no
+	 * commit of their own (wrange.c). */
+	if (S_ISREG(mode) && out)
+		r.max_size = wr_new_max_size(&r.layout, 0);
 	rc = acl_inherit(v, &pr, &r, c->umask, b);
 	if (rc) {
 		pthread_mutex_unlock(&dv->m);

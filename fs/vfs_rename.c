@@ -77,17 +77,12 @@ static int remove_name(vfs *v, uint64_t parent, const char *name, int dir)
 	r = vn->rec;
 	pr = dv->rec;
 	now(&t);
+	/* The entry, the link count (0 for the last name) and the orphan
+	 * mark go in one batch: a record in the store never shows a link
+	 * count its entries do not have, and an inode loaded in the window
+	 * before the purge deletes its records is seen as dead (vn_get). */
 	mds_del_dentry(b, parent, name);
-	if (!dir && r.nlink <= 1) {
-		/* The last name of a file: the orphan mark is what counts
-		 * (a crash before the purge finishes it at the next mount);
-		 * the record itself goes with the purge, unwritten. */
-		r.nlink = 0;
-		r.ctime = t;
-		mds_put_orphan(b, r.ino);
-	} else {
-		drop_link(b, &r, &t);
-	}
+	drop_link(b, &r, &t);
 	pr.mtime = pr.ctime = t;
 	if (dir) {
 		if (pr.nlink > 2)

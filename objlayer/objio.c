@@ -256,6 +256,7 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	int r = 0, fo, exists, nok = 0;
 	struct cfs_objinfo oi = { 0, 0 }, next;
 	int full = flags & F_FULL;
+	int rec[CFS_MAX_REP] = { 0 };
 
 	if ((r = check_name(name)))
 		return r;
@@ -353,13 +354,18 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 		goto unreserve_state;
 	cfs_pg_unlock(c, op.ps);
 
+	/* Rebuild the copies that need it before any copy changes: a source
+	 * this write already changed holds the new version, which the index
+	 * does not name yet, and would be taken for a damaged copy. */
+	for (int i = 0; i < nt; i++)
+		if (act[i] == ACT_RECOVER)
+			rec[i] = ol_recover_copy(ol, &op, name, &oi, t[i], cand,
+						 nc);
 	/* the data, then each copy's record */
 	for (int i = 0; i < nt; i++) {
 		cfs_obj *o;
-		int e = 0;
+		int e = rec[i];
 
-		if (act[i] == ACT_RECOVER)
-			e = ol_recover_copy(ol, &op, name, &oi, t[i], cand, nc);
 		if (!e)
 			e = cfs_obj_open(c, t[i], op.ps, name, CFS_OBJ_CREATE,
 					 &o);
@@ -632,6 +638,7 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 	pthread_rwlock_t *lk;
 	int r = 0, nok = 0, cand[CFS_MAX_REP + 256], nc;
 	int t[CFS_MAX_REP], nt, act[CFS_MAX_REP] = { 0 };
+	int rec[CFS_MAX_REP] = { 0 };
 	uint64_t resv[CFS_MAX_REP] = { 0 };
 	struct cfs_objinfo oi, next;
 
@@ -701,12 +708,15 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 		goto unreserve;
 	nc = candidates(ol, &op, name, cand, NULL);
 	cfs_pg_unlock(c, op.ps);
+	/* rebuild first, as obj_write does: no source may be cut yet */
+	for (int i = 0; i < nt; i++)
+		if (act[i] == ACT_RECOVER)
+			rec[i] = ol_recover_copy(ol, &op, name, &oi, t[i], cand,
+						 nc);
 	for (int i = 0; i < nt; i++) {
 		cfs_obj *o;
-		int e = 0;
+		int e = rec[i];
 
-		if (act[i] == ACT_RECOVER)
-			e = ol_recover_copy(ol, &op, name, &oi, t[i], cand, nc);
 		cfs_osd_unreserve(c, t[i], resv[i]);
 		resv[i] = 0;
 		if (!e)

@@ -38,6 +38,23 @@ int cfs_write_replace(const char *path, const void *data, size_t len);
  * file, or -errno; cfs_write_full returns 0 or -errno. */
 ssize_t cfs_read_full(int fd, void *buf, size_t len, int64_t off);
 int cfs_write_full(int fd, const void *buf, size_t len, int64_t off);
+/* File descriptors over a unix socket (SCM_RIGHTS): cfs_send_fds sends
+ * buf (len > 0) with nfds descriptors attached to it; cfs_recv_fds reads
+ * exactly len bytes and the descriptors that came with them (close-on-
+ * exec, at most maxfds; -EPIPE at end of stream, -EPROTO if more came
+ * than fit).  Both 0 or -errno; on error no descriptor is left open. */
+#define CFS_MAX_PASSED_FDS 8
+int cfs_send_fds(int sock, const void *buf, size_t len, const int *fds,
+		 int nfds);
+int cfs_recv_fds(int sock, void *buf, size_t len, int *fds, int *nfds,
+		 int maxfds);
+/* Like cfs_read_full / cfs_write_full at the file position, but give up
+ * with -ECANCELED as soon as the socket watch hangs up or becomes
+ * readable (the peer that asked for the transfer is gone); never block
+ * in the transfer itself for long once that happens.  watch < 0: plain
+ * cfs_read_full / cfs_write_full. */
+ssize_t cfs_read_watch(int fd, void *buf, size_t len, int watch);
+int cfs_write_watch(int fd, const void *buf, size_t len, int watch);
 /* Read a whole file (NUL-terminated); caller frees *out. */
 int cfs_read_file(const char *path, char **out, size_t *len);
 int cfs_fsync_dir(const char *dir);

@@ -26,7 +26,22 @@ is covered by tests/integ/mount_*.sh, which need /dev/fuse.)
   crushfs: umount: /nonexistent: not a crushfs mount
   [1]
   $ crushfs umount
-  usage: crushfs [--cluster DIR] umount MNT
+  usage: crushfs [--cluster DIR] umount [--timeout S] MNT
+  [1]
+  $ crushfs umount --timeout abc m
+  crushfs: umount: --timeout: 'abc' is not a number of seconds
+  [1]
+  $ crushfs umount --timeout -1 m
+  crushfs: umount: --timeout: '-1' is not a number of seconds
+  [1]
+  $ crushfs umount --timeout
+  crushfs: umount: --timeout: missing value
+  [1]
+  $ crushfs umount --bogus m
+  crushfs: umount: unknown option '--bogus'
+  [1]
+  $ crushfs umount --timeout 1 /nonexistent
+  crushfs: umount: /nonexistent: not a crushfs mount
   [1]
 
 Mount errors are one line and exit 1, before anything is created:
@@ -42,7 +57,22 @@ Mount errors are one line and exit 1, before anything is created:
   crushfs: mount point nodir: No such file or directory
   [1]
   $ crushfs --cluster cl mount m -f -o attr_timeout=x
-  crushfs: bad mount option 'attr_timeout=x'
+  crushfs: bad mount option 'attr_timeout=x': must be a number of seconds, 0 or more
+  [1]
+  $ crushfs --cluster cl mount m -f -o noatime,entry_timeout=-1
+  crushfs: bad mount option 'entry_timeout=-1': must be a number of seconds, 0 or more
+  [1]
+  $ crushfs --cluster cl mount m -f -o negative_timeout=nan
+  crushfs: bad mount option 'negative_timeout=nan': must be a number of seconds, 0 or more
+  [1]
+  $ crushfs --cluster cl mount m -f -o max_threads=0
+  crushfs: bad mount option 'max_threads=0': must be an integer from 1 to 1024
+  [1]
+  $ crushfs --cluster cl mount m -f -o max_threads=8x
+  crushfs: bad mount option 'max_threads=8x': must be an integer from 1 to 1024
+  [1]
+  $ crushfs --cluster cl mount m -f -o readahead_kb=99999999999999999999
+  crushfs: bad mount option 'readahead_kb=99999999999999999999': must be an integer from 0 to 1048576
   [1]
   $ crushfs --cluster cl mount m -f -o bogus
   crushfs: bad mount options: fuse: unknown option(s): `-o bogus'

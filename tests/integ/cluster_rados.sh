@@ -89,3 +89,22 @@ out=$(cf "$CL" check --deep) || fail "check: $out"
 cf "$CL" -f json check | py "import json,sys; d=json.load(sys.stdin); assert d['ok'] and d['objects']==30" ||
 	fail "check -f json"
 ok "check --deep: accounting equals the disk"
+
+# stdin/stdout: pipes both ways with an object bigger than any pipe buffer
+# and than one put piece (64 MiB), 0 bytes, closed descriptors
+head -c 67112961 /dev/urandom >"$T/big"
+cat "$T/big" | cf "$CL" rados put big - || fail "put 64 MiB + 4097 from a pipe"
+cf "$CL" rados get big - | cat >"$T/big.out" || fail "get 64 MiB + 4097 to a pipe"
+cmp "$T/big" "$T/big.out" || fail "64 MiB + 4097 pipe round trip"
+[[ $(cf "$CL" rados stat big) == *", size 67112961" ]] || fail "stat big"
+cf "$CL" rados put empty - </dev/null || fail "put 0 bytes from stdin"
+[[ $(cf "$CL" rados stat empty) == *", size 0" ]] || fail "stat empty"
+[ "$(cf "$CL" rados get empty - | wc -c)" = 0 ] || fail "get 0 bytes to stdout"
+must_fail '^crushfs: rados get: error getting crushfs_data/nope: \(2\) No such file or directory$' \
+	cf "$CL" rados get nope -
+[ ! -s "$T/mf.out" ] || fail "get of a missing object wrote to stdout"
+must_fail '^crushfs: rados put: stdin: Bad file descriptor$' cf "$CL" rados put closed - <&-
+must_fail '^crushfs: rados get: stdout: Bad file descriptor$' \
+	bash -c '"$@" >&-' _ "$CRUSHFS" --cluster "$CL" rados get big -
+cf "$CL" rados stat closed 2>/dev/null && fail "put from a closed stdin stored an object"
+ok "stdin/stdout: 64 MiB + 4097 through pipes, 0 bytes, closed descriptors"

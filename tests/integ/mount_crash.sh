@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Crash safety: kill -9 of the daemon in the middle of a copy, with a file
 # unlinked while open.  After a remount the metadata is consistent and
-# every file fsync'ed before the kill is intact; `crushfs fsck` then finds
-# and repairs what the crash left (objects past the end of the copy, the
-# unlinked file, copies that differ) and usage drift, reports it, and a
+# every file fsync'ed before the kill is intact, and the cut-short copy is
+# a clean prefix (its size recovered from its objects, see
+# mount_crash_extend.sh); `crushfs fsck` then finds and repairs what the
+# crash left (copies that differ) and usage drift, reports it, and a
 # second fsck finds the filesystem clean.
 . "$(dirname "$0")/lib/mount_common.sh"
 

@@ -1,8 +1,10 @@
 /*
  * fake_data.h - an in-memory stand-in for objlayer (vfs_data_ops) used by
  * the vfs/mds unit tests: sparse files in 64 KiB chunks, a write budget to
- * provoke ENOSPC and partial writes, and call counters.  Header-only so
- * each test program gets its own copy.
+ * provoke ENOSPC and partial writes, call counters, object sizes for the
+ * crash-recovery probe (each chunk remembers how far it was written) and a
+ * hook run while a file's data is being removed.  Header-only so each
+ * test program gets its own copy.
  */
 #ifndef CRUSHFS_FAKE_DATA_H
 #define CRUSHFS_FAKE_DATA_H
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vfs.h"
 
@@ -20,6 +23,8 @@
 struct fake_chunk {
 	uint64_t ino, idx;
 	unsigned char *data;
+	size_t len; /* bytes from the chunk's start to its last written one */
+	struct timespec mtime;
 	struct fake_chunk *next;
 };
 
@@ -28,11 +33,15 @@ struct fake_store {
 	struct fake_chunk *head;
 	/* bytes still writable; UINT64_MAX = unlimited */
 	uint64_t budget;
-	int writes, reads, truncates, removes, syncs, fallocs;
+	int writes, reads, truncates, removes, syncs, fallocs, stats;
+	int stat_err; /* obj_stat fails with it when set */
 	uint64_t last_removed_ino, last_removed_size;
 	uint64_t last_trunc_old, last_trunc_new;
 	int last_falloc_mode;
 	uint64_t last_falloc_off, last_falloc_len;
+	/* called by remove (outside the store's lock) before the data goes */
+	void (*on_remove)(uint64_t ino, void *arg);
+	void *on_remove_arg;
 	uint64_t space_total, space_used, space_avail;
 };
 
@@ -80,8 +89,14 @@ static ssize_t fake_write(void *ctx, uint64_t ino, const struct ol_layout *l,
 				n = (size_t)fake.budget;
 			fake.budget -= n;
 		}
-		memcpy(fake_find(ino, o / FAKE_CHUNK, 1)->data + in,
-		       (const char *)buf + done, n);
+		{
+			struct fake_chunk *c = fake_find(ino, o / FAKE_CHUNK, 1);
+
+			memcpy(c->data + in, (const char *)buf + done, n);
+			if (c->len < in + n)
+				c->len = in + n;
+			clock_gettime(CLOCK_REALTIME, &c->mtime);
+		}
 		done += n;
 	}
 	pthread_mutex_unlock(&fake.m);
@@ -136,6 +151,8 @@ static void fake_drop(uint64_t ino, uint64_t from)
 			size_t in = from % FAKE_CHUNK;
 
 			memset(c->data + in, 0, FAKE_CHUNK - in);
+			if (c->len > in)
+				c->len = in;
 		}
 		p = &c->next;
 	}
@@ -144,12 +161,13 @@ static void fake_drop(uint64_t ino, uint64_t from)
 static int fake_truncate(void *ctx, uint64_t ino, const struct ol_layout *l,
 			 uint64_t old_size, uint64_t new_size)
 {
-	(void)ctx, (void)l, (void)old_size;
+	(void)ctx, (void)l;
 	pthread_mutex_lock(&fake.m);
 	fake.truncates++;
 	fake.last_trunc_old = old_size;
 	fake.last_trunc_new = new_size;
-	fake_drop(ino, new_size);
+	/* ol_truncate's contract: what lies past the smaller size is cut */
+	fake_drop(ino, new_size < old_size ? new_size : old_size);
 	pthread_mutex_unlock(&fake.m);
 	return 0;
 }
@@ -158,6 +176,8 @@ static int fake_remove(void *ctx, uint64_t ino, const struct ol_layout *l,
 		       uint64_t size)
 {
 	(void)ctx, (void)l, (void)size;
+	if (fake.on_remove)
+		fake.on_remove(ino, fake.on_remove_arg);
 	pthread_mutex_lock(&fake.m);
 	fake.removes++;
 	fake.last_removed_ino = ino;
@@ -207,6 +227,44 @@ static int fake_locate(void *ctx, const char *name, struct ol_placement *p)
 	return 0;
 }
 
+/* An object's size is how far its bytes were written: map each chunk's
+ * written part onto the layout's objects. */
+static int fake_obj_stat(void *ctx, uint64_t ino, const struct ol_layout *l,
+			 uint64_t objectno, uint64_t *size,
+			 struct timespec *mtime)
+{
+	struct ol_extent ext[64];
+	int found = 0;
+
+	(void)ctx;
+	*size = 0;
+	memset(mtime, 0, sizeof(*mtime));
+	pthread_mutex_lock(&fake.m);
+	fake.stats++;
+	if (fake.stat_err) {
+		pthread_mutex_unlock(&fake.m);
+		return fake.stat_err;
+	}
+	for (struct fake_chunk *c = fake.head; c; c = c->next) {
+		int n;
+
+		if (c->ino != ino || c->len == 0)
+			continue;
+		n = ol_file_to_extents(l, c->idx * FAKE_CHUNK, c->len, ext, 64);
+		for (int i = 0; i < n; i++) {
+			if (ext[i].objectno != objectno)
+				continue;
+			found = 1;
+			if (*size < ext[i].obj_off + ext[i].len)
+				*size = ext[i].obj_off + ext[i].len;
+			if (c->mtime.tv_sec > mtime->tv_sec)
+				*mtime = c->mtime;
+		}
+	}
+	pthread_mutex_unlock(&fake.m);
+	return found ? 0 : -ENOENT;
+}
+
 /* ol_fallocate's contract in miniature: an allocation or zeroing takes
  * len bytes of the budget (all or nothing: -ENOSPC), a punch or zeroing
  * clears the bytes. */
@@ -236,6 +294,9 @@ static int fake_fallocate(void *ctx, uint64_t ino, const struct ol_layout *l,
 			n = off + len - o;
 		if (c && mode != OL_FALLOC_ALLOCATE)
 			memset(c->data + in, 0, (size_t)n);
+		/* an allocation makes the objects hold the bytes */
+		if (c && mode != OL_FALLOC_PUNCH && c->len < in + n)
+			c->len = in + n;
 		o += n;
 	}
 	pthread_mutex_unlock(&fake.m);
@@ -251,6 +312,7 @@ static const struct vfs_data_ops fake_ops = {
 	.space = fake_space,
 	.default_layout = fake_layout,
 	.locate = fake_locate,
+	.obj_stat = fake_obj_stat,
 	.fallocate = fake_fallocate,
 };
 
@@ -267,9 +329,11 @@ static void fake_reset(void)
 	fake.budget = UINT64_MAX;
 	fake.space_avail = UINT64_MAX;
 	fake.writes = fake.reads = fake.truncates = fake.removes = 0;
-	fake.syncs = fake.fallocs = 0;
+	fake.syncs = fake.fallocs = fake.stats = fake.stat_err = 0;
 	fake.last_removed_ino = fake.last_removed_size = 0;
 	fake.last_trunc_old = fake.last_trunc_new = 0;
+	fake.on_remove = NULL;
+	fake.on_remove_arg = NULL;
 	pthread_mutex_unlock(&fake.m);
 }
 

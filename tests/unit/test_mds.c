@@ -101,14 +101,32 @@ static void test_encoding(void **state)
 	in.layout.stripe_count = 4;
 	in.layout.object_size = 1 << 22;
 	in.layout.pool = 1;
+	in.wr_first = (5ULL << 30) + 4096;
+	in.max_size = 12ULL << 30;
 	mds_encode_inode(&in, buf);
-	assert_int_equal(buf[0], 1);
+	assert_int_equal(buf[0], 2);
 	assert_int_equal(mds_decode_inode(buf, sizeof(buf), &out), 0);
 	out.ino = in.ino;
 	assert_memory_equal(&in, &out, sizeof(in));
 	assert_int_equal(mds_decode_inode(buf, sizeof(buf) - 1, &out),
 			 CFS_ECORRUPT);
+	/* a version-1 record (before the writeable range): its first 128
+	 * bytes, read as having no range */
+	buf[0] = 1;
+	assert_int_equal(mds_decode_inode(buf, MDS_INODE_REC_LEN_V1, &out), 0);
+	out.ino = in.ino;
+	assert_int_equal(out.wr_first, 0);
+	assert_int_equal(out.max_size, 0);
+	out.wr_first = in.wr_first;
+	out.max_size = in.max_size;
+	assert_memory_equal(&in, &out, sizeof(in));
+	/* version and length must agree */
+	assert_int_equal(mds_decode_inode(buf, sizeof(buf), &out),
+			 CFS_ECORRUPT);
 	buf[0] = 2;
+	assert_int_equal(mds_decode_inode(buf, MDS_INODE_REC_LEN_V1, &out),
+			 CFS_ECORRUPT);
+	buf[0] = 3;
 	assert_int_equal(mds_decode_inode(buf, sizeof(buf), &out),
 			 CFS_ECORRUPT);
 	assert_int_equal(mds_mode_to_dt(S_IFDIR | 0755), 4);
