@@ -1,12 +1,17 @@
 /*
  * cmd_fsck.c - `crushfs fsck [--dry-run] [--deep]`: check and repair the
  * filesystem of an unmounted cluster (fs_fsck in fs.h): metadata against
- * itself, objects against the metadata (orphan objects, data past the
- * end of files), replicas against each other, usage accounting against
- * the disk.  One line per finding, then a summary.
+ * itself, objects against the metadata (objects of no inode go to
+ * /lost+found, data past the end of files), replicas against each other,
+ * usage accounting against the disk.  One line per finding, then a
+ * summary.  `crushfs fsck --rebuild-metadata [--force]`: a new metadata
+ * store from the objects alone (fs_rebuild_metadata), progress on stderr.
  *
- * Exit status: 0 when nothing was wrong or everything found was repaired,
- * 1 when problems remain (always the case for findings with --dry-run).
+ * Exit status: 0 when nothing was wrong or everything found was repaired;
+ * 1 when problems remain (always the case for findings with --dry-run),
+ * when something could not be checked (a lost or unreadable metadata
+ * store, objects of PGs with too few OSDs), or on errors.  "clean" is
+ * printed only when everything was checked and nothing was wrong.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,9 +48,59 @@ static int open_cluster(struct cli_ctx *ctx, cfs_cluster **c, objlayer **ol)
 	return 0;
 }
 
+static void progress_err(const char *line, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "rebuild: %s\n", line);
+}
+
+static int rebuild(struct cli_ctx *ctx, int force)
+{
+	struct fs_rebuild_report r;
+	cfs_cluster *c;
+	objlayer *ol;
+	char err[1400] = "";
+	int rc;
+
+	if (open_cluster(ctx, &c, &ol))
+		return 1;
+	rc = fs_rebuild_metadata(c, ol, force, progress_err, NULL, &r, err,
+				 sizeof(err));
+	ol_close(ol);
+	cfs_cluster_close(c);
+	if (rc)
+		return cli_err(ctx, "%s", *err ? err : cfs_strerror(rc));
+	printf("metadata of %s rebuilt from %" PRIu64 " objects (%" PRIu64
+	       " of files):\n",
+	       ctx->cluster, r.objects, r.file_objects);
+	printf("  %" PRIu64 " directories, %" PRIu64 " files, %" PRIu64
+	       " others, %" PRIu64 " entries\n",
+	       r.dirs, r.files, r.others, r.entries);
+	printf("  %" PRIu64 " inode(s) without a backtrace, %" PRIu64
+	       " directories known only from their contents, %" PRIu64
+	       " stale name(s), %" PRIu64 " cycle(s)\n",
+	       r.no_backtrace, r.dirs_remade, r.conflicts, r.cycles);
+	if (r.lost_found)
+		printf("  %" PRIu64 " entr%s in /lost+found, named by inode "
+		       "number\n", r.lost_found,
+		       r.lost_found == 1 ? "y" : "ies");
+	if (*r.aside)
+		printf("  the old metadata store is kept as %s\n", r.aside);
+	printf("  new inode numbers start at %" PRIx64 "\n", r.next_ino);
+	if (r.unreadable) {
+		printf("%" PRIu64 " object(s) could not be read (see above): "
+		       "their files are missing or short; run the rebuild "
+		       "again once their PGs are back\n",
+		       r.unreadable);
+		return 1;
+	}
+	printf("done; `crushfs fsck` checks the result\n");
+	return 0;
+}
+
 int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 {
-	int dry = 0, deep = 0, rc, status;
+	int dry = 0, deep = 0, rebuild_md = 0, force = 0, rc, status;
 	struct fs_fsck_report r;
 	cfs_cluster *c;
 	objlayer *ol;
@@ -57,12 +112,21 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 			dry = 1;
 		else if (cli_flag(argv[i], "--deep"))
 			deep = 1;
+		else if (cli_flag(argv[i], "--rebuild-metadata"))
+			rebuild_md = 1;
+		else if (cli_flag(argv[i], "--force"))
+			force = 1;
 		else if (!strcmp(argv[i], "-h") || cli_flag(argv[i], "--help")) {
 			cli_usage_line(stdout, ctx->entry);
 			return 0;
 		} else
 			return cli_err(ctx, "unknown argument '%s'", argv[i]);
 	}
+	if (rebuild_md && (dry || deep))
+		return cli_err(ctx, "--rebuild-metadata takes no --dry-run or "
+			       "--deep (run fsck afterwards)");
+	if (force && !rebuild_md)
+		return cli_err(ctx, "--force goes with --rebuild-metadata");
 	/* A live daemon: fsck would race with it. */
 	{
 		char *av[] = { "__mountinfo", NULL }, *buf = NULL;
@@ -84,6 +148,8 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 			fclose(out);
 		free(buf);
 	}
+	if (rebuild_md)
+		return rebuild(ctx, force);
 	if (open_cluster(ctx, &c, &ol))
 		return 1;
 	printf("fsck of %s%s%s:\n", ctx->cluster, dry ? " (dry run)" : "",
@@ -91,6 +157,8 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 	rc = fs_fsck(c, ol, !dry, deep, line_out, NULL, &r);
 	ol_close(ol);
 	cfs_cluster_close(c);
+	if (*r.fatal)
+		return cli_err(ctx, "%s", r.fatal); /* nothing was checked */
 	if (rc && r.errors == 0)
 		return cli_err(ctx, "%s", cfs_strerror(rc));
 
@@ -130,7 +198,7 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 	found = r.orphans_purged + r.dangling_dentries + r.bad_nlink +
 		r.bad_parent + r.lost_inodes + r.orphan_objects +
 		r.beyond_eof + r.bad_replicas + r.usage_drift +
-		r.cluster_problems + r.count_drift;
+		r.cluster_problems + r.bad_backtraces + r.count_drift;
 	printf("checked %" PRIu64 " inodes, %" PRIu64 " entries, %" PRIu64
 	       " objects\n",
 	       r.inodes, r.dentries, r.objects);
@@ -144,17 +212,36 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 	       " OSD(s), stray files %" PRIu64 "\n",
 	       r.orphan_objects, cfs_format_size(r.orphan_bytes, sz, sizeof(sz)),
 	       r.beyond_eof, r.bad_replicas, r.usage_drift, r.cluster_problems);
-	left = dry ? found : (r.cluster_problems + (uint64_t)r.errors);
-	if (found == 0 && r.errors == 0)
+	if (r.bad_backtraces)
+		printf("  backtraces missing, damaged or stale %" PRIu64
+		       " (of %" PRIu64 ")\n", r.bad_backtraces, r.backtraces);
+	if (r.adopted)
+		printf("  %" PRIu64 " inode(s) remade in /lost+found from "
+		       "objects no inode owned\n", r.adopted);
+	r.unchecked += r.unchecked_backtraces;
+	if (r.unchecked)
+		printf("  NOT CHECKED: %" PRIu64 " object(s) in %" PRIu64
+		       " PG(s) with fewer OSDs than min_size, %" PRIu64
+		       " backtrace(s)\n",
+		       r.unchecked - r.unchecked_backtraces, r.unchecked_pgs,
+		       r.unchecked_backtraces);
+	/* what is still wrong, or not known to be right */
+	left = (dry ? found : r.cluster_problems) + (uint64_t)r.errors +
+	       r.unchecked;
+	if (found == 0 && r.errors == 0 && r.unchecked == 0)
 		printf("clean\n");
 	else if (dry)
-		printf("%" PRIu64 " problem(s) found; run without --dry-run to "
-		       "repair\n",
-		       found);
+		printf("%" PRIu64 " problem(s) found%s%s\n", found,
+		       found ? "; run without --dry-run to repair" : "",
+		       r.errors + r.unchecked ?
+			       "; the check is incomplete (see above)" : "");
 	else
 		printf("%" PRIu64 " problem(s) found, %" PRIu64
-		       " repair(s) made%s\n",
+		       " repair(s) made%s%s\n",
 		       found, r.repaired,
-		       left ? "; some problems remain" : "");
+		       r.cluster_problems + (uint64_t)r.errors ?
+			       "; some problems remain" : "",
+		       r.unchecked ? "; the check is incomplete (see above)"
+				   : "");
 	return left ? 1 : 0;
 }

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cluster_cmds.h"
+#include "fs.h"
 #include "osdsim.h"
 #include "util.h"
 
@@ -135,6 +136,11 @@ int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 		}
 	}
 	r = cfs_mkfs(ctx->cluster, &o, err, sizeof(err));
+	if (r)
+		return cli_err(ctx, "%s", *err ? err : cfs_strerror(r));
+	/* the filesystem too: from now on a missing metadata store is a
+	 * loss, not a filesystem never mounted (fs.h fs_mkfs) */
+	r = fs_mkfs(ctx->cluster, err, sizeof(err));
 	if (r)
 		return cli_err(ctx, "%s", *err ? err : cfs_strerror(r));
 

@@ -57,8 +57,9 @@ static const struct cli_command commands[] = {
 	{ "locate", cmd_locate, "PATH",
 	  "every object of a file: PG, up/acting OSDs, paths on disk",
 	  CLI_JSON },
-	{ "fsck", cmd_fsck, "[--dry-run] [--deep]",
-	  "check and repair the filesystem of an unmounted cluster", 0 },
+	{ "fsck", cmd_fsck, "[--dry-run] [--deep] | --rebuild-metadata [--force]",
+	  "check and repair the filesystem of an unmounted cluster; rebuild "
+	  "its metadata from the objects", 0 },
 	{ "mkfs", cmd_mkfs, "[--osds N] [--hosts H] [--osd-size SIZE] [--pg-num N] [--pgp-num N] [--size R] [--min-size R] [--object-size SIZE] [--stripe-unit SIZE] [--stripe-count N] [--crush-map FILE] [--crush-rule N] [--full-policy osd|pool] [--pool-name NAME] [--force]", "create a cluster (refuses to replace one without --force)", CLI_JSON },
 	{ "status", cmd_cluster, "", "cluster summary and health, as `ceph status`", CLI_JSON },
 	{ "health", cmd_cluster, "[detail]", "health and its reasons, as `ceph health [detail]`", CLI_JSON },

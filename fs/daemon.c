@@ -423,6 +423,8 @@ static void notify(int fd, const char *msg)
 
 static void teardown(struct fsd *d)
 {
+	int served = d->v != NULL;
+
 	if (d->flusher_running) {
 		pthread_mutex_lock(&d->flock);
 		d->stopping = 1;
@@ -444,6 +446,10 @@ static void teardown(struct fsd *d)
 		cfs_log(CFS_LOG_INFO, "writing back sizes, purging unlinked "
 			"files");
 	vfs_free(d->v);
+	/* the store's sequence number, so that a store that loses its log
+	 * later is not taken for this one (meta_i.h) */
+	if (served && d->db && !d->ro)
+		meta_mark_clean(d->c, d->db);
 	if (d->db)
 		cfs_log(CFS_LOG_INFO, "closing the metadata store and the "
 			"cluster");
@@ -493,8 +499,7 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 {
 	struct fsd d;
 	struct vfs_opts vo = { .noatime = m->noatime, .readonly = m->ro };
-	char err[1024] = "";
-	const cfs_osdmap *map;
+	char err[1400] = "";
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
 	struct fuse_loop_config *lc;
 	int rc;
@@ -502,6 +507,7 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 	memset(&d, 0, sizeof(d));
 	pthread_mutex_init(&d.flock, NULL);
 	pthread_cond_init(&d.fcond, NULL);
+	d.ro = m->ro;
 	d.attr_timeout = m->attr_timeout;
 	d.entry_timeout = m->entry_timeout;
 	d.negative_timeout = m->negative_timeout;
@@ -529,10 +535,8 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 			 "%s", dir, cfs_strerror(rc));
 		goto fail;
 	}
-	map = cfs_osdmap_get(d.c);
-	rc = meta_open_store(dir, cfs_osdmap_fsid(map), !m->ro, &d.db, &d.m,
-			     err, sizeof(err));
-	cfs_osdmap_put(map);
+	/* a lost or damaged store is refused, never replaced (meta_i.h) */
+	rc = meta_open_store(d.c, !m->ro, &d.db, &d.m, NULL, err, sizeof(err));
 	if (rc)
 		goto fail;
 	rc = vfs_new(d.m, &vfs_objlayer_ops, d.ol, &vo, &d.v);

@@ -3,6 +3,9 @@
  * Kept apart from vfs.c so that unit tests with a fake store do not pull
  * in the object layer.
  */
+#include <errno.h>
+
+#include "backtrace.h"
 #include "vfs.h"
 
 static ssize_t ol_write_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
@@ -50,6 +53,46 @@ static int ol_locate_cb(void *ctx, const char *name, struct ol_placement *p)
 	return ol_locate(ctx, name, p);
 }
 
+static int ol_set_bt_cb(void *ctx, uint64_t ino, const void *bt, size_t len,
+			const void *data, size_t dlen, int sync)
+{
+	char name[64];
+	int rc = 0;
+
+	ol_object_name(ino, 0, name, sizeof(name));
+	if (data)
+		rc = ol_obj_write_full(ctx, name, data, dlen);
+	if (rc == 0)
+		rc = ol_obj_setattr(ctx, name, BT_XATTR, bt, len);
+	if (rc == 0 && sync) {
+		struct ol_layout l;
+
+		/* every object of the inode that exists (the index's), object
+		 * 0 with its attributes among them */
+		ol_default_layout(ctx, &l);
+		rc = ol_sync(ctx, ino, &l, 0);
+	}
+	return rc;
+}
+
+static int ol_get_bt_cb(void *ctx, uint64_t ino, void **bt, size_t *len)
+{
+	char name[64];
+
+	ol_object_name(ino, 0, name, sizeof(name));
+	return ol_obj_getattr(ctx, name, BT_XATTR, bt, len);
+}
+
+static int ol_remove_bt_cb(void *ctx, uint64_t ino)
+{
+	char name[64];
+	int rc;
+
+	ol_object_name(ino, 0, name, sizeof(name));
+	rc = ol_obj_remove(ctx, name);
+	return rc == -ENOENT ? 0 : rc;
+}
+
 static int ol_obj_stat_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
 			  uint64_t objectno, uint64_t *size,
 			  struct timespec *mtime)
@@ -82,6 +125,9 @@ const struct vfs_data_ops vfs_objlayer_ops = {
 	.space = ol_space_cb,
 	.default_layout = ol_layout_cb,
 	.locate = ol_locate_cb,
+	.set_backtrace = ol_set_bt_cb,
+	.get_backtrace = ol_get_bt_cb,
+	.remove_backtrace = ol_remove_bt_cb,
 	.obj_stat = ol_obj_stat_cb,
 	.fallocate = ol_fallocate_cb,
 };

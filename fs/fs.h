@@ -38,6 +38,11 @@ int fs_meta_stat(fs_meta *m, uint64_t ino, struct fs_inode_info *out);
 /* Where the filesystem is mounted (NULL when opened offline). */
 const char *fs_meta_mountpoint(const fs_meta *m);
 
+/* Make the (empty) filesystem of a new cluster: DIR/mds with the root
+ * directory, owned by the caller, and the marker DIR/mds.created, from
+ * which on a missing or empty store is a loss, never a new filesystem. */
+int fs_mkfs(const char *cluster_dir, char *err, size_t errlen);
+
 /* ---- the admin socket (DIR/crushfs.asok) ---- */
 
 /* Where an admin socket command reads and writes. */
@@ -130,8 +135,13 @@ struct fs_fsck_report {
 	uint64_t bad_parent;		/* directory parent pointer fixed */
 	uint64_t lost_inodes;		/* no entry: moved to /lost+found */
 	uint64_t orphans_purged;	/* unlinked-while-open leftovers */
-	uint64_t orphan_objects;	/* objects of no file: removed */
+	uint64_t orphan_objects;	/* objects of no file: adopted by
+					 * /lost+found, or past a file's
+					 * end: removed */
 	uint64_t orphan_bytes;
+	uint64_t adopted;		/* inodes made in /lost+found */
+	uint64_t backtraces;		/* backtraces checked */
+	uint64_t bad_backtraces;	/* missing, damaged, stale: rewritten */
 	uint64_t beyond_eof;		/* objects past a file's end: trimmed */
 	uint64_t bad_replicas;		/* copies missing or differing */
 	uint64_t usage_drift;		/* OSDs whose accounting is off */
@@ -139,6 +149,12 @@ struct fs_fsck_report {
 	uint64_t count_drift;		/* stored inode count (statfs) off */
 	uint64_t repaired;
 	int errors;			/* problems that could not be fixed */
+	/* what could not be checked: objects of PGs with fewer OSDs than
+	 * min_size in their acting set */
+	uint64_t unchecked, unchecked_pgs, unchecked_backtraces;
+	/* fs_fsck failed before checking anything (a lost or unreadable
+	 * metadata store): the one line that says why */
+	char fatal[1200];
 };
 
 /*
@@ -149,10 +165,43 @@ struct fs_fsck_report {
  * byte, else presence and size), then the cluster underneath (usage
  * accounting, stray files).  With repair, fixes what it finds (usage
  * drift excepted: the caller reopens the cluster with a rescan).  msg gets
- * one line per finding.
+ * one line per finding.  Objects no inode accounts for are adopted by
+ * /lost+found, never deleted.  A lost or unreadable metadata store fails
+ * at once (r->fatal says why; nothing is changed).
  */
 int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 	    void (*msg)(const char *line, void *arg), void *arg,
 	    struct fs_fsck_report *r);
+
+/* ---- rebuilding the metadata from the objects ---- */
+
+struct fs_rebuild_report {
+	uint64_t objects, file_objects;	/* listed / named like a file's */
+	uint64_t unreadable;		/* objects or backtraces not read */
+	uint64_t inodes;		/* inodes found in objects */
+	uint64_t dirs, files, others;	/* inodes in the new store */
+	uint64_t entries;
+	uint64_t no_backtrace;		/* inodes without one: lost+found */
+	uint64_t dirs_remade;		/* known only from ancestries */
+	uint64_t lost_found;		/* entries made in /lost+found */
+	uint64_t conflicts, cycles;	/* stale claims that lost */
+	uint64_t backtraces;		/* rewritten to say the new place */
+	uint64_t next_ino;		/* the first number handed out next */
+	char aside[4200];		/* where the old store went, or "" */
+};
+
+/*
+ * `fsck --rebuild-metadata`: a new DIR/mds from the objects alone, as
+ * cephfs-data-scan does (rebuild.c): names, directories, sizes, layouts,
+ * modes and owners from each inode's backtrace and objects; inodes that
+ * cannot be placed go to /lost+found as #<ino>.  A store that is there
+ * is moved aside (never deleted): refused when it is readable unless
+ * force.  The cluster must not be mounted (c opened for writing).
+ * progress gets a line now and then.
+ */
+int fs_rebuild_metadata(cfs_cluster *c, objlayer *ol, int force,
+			void (*progress)(const char *line, void *arg),
+			void *arg, struct fs_rebuild_report *r, char *err,
+			size_t errlen);
 
 #endif

@@ -15,15 +15,28 @@
  *     2 + subdirectories), directory parent pointers follow their entry;
  *     an inode no entry names is purged when its link count says it was
  *     unlinked, else given a name in /lost+found;
- *  5. objects: an object named after an inode that is not a file, or past
- *     the end of its file, is removed; one that holds bytes past the end
- *     is trimmed (a size that never reached the store before a crash); the
- *     copies of every object are scrubbed against the authoritative one
- *     (ol_scrub_object) - a kill in the middle of a replicated write
- *     leaves copies that differ;
+ *  5. objects: objects of an inode the metadata does not know are never
+ *     deleted: the inode is remade from them (its backtrace, else a file)
+ *     in /lost+found, named #<ino>; an object past the end of its file is
+ *     removed, one that holds bytes past the end is trimmed (a size that
+ *     never reached the store before a crash); object 0 stays (it carries
+ *     the backtrace); data objects of a directory or symlink are reported
+ *     and left alone (fsck_lost.c adopts); the copies of every object are scrubbed against the
+ *     authoritative one (ol_scrub_object) - a kill in the middle of a
+ *     replicated write leaves copies that differ.  Objects of PGs with
+ *     fewer OSDs than min_size cannot be checked: reported per PG and
+ *     counted, so the verdict is never "clean";
+ *  5b. backtraces (fsck_bt.c): each inode's, on its object 0, must name
+ *     its entries and say its type, mode, owner and layout; missing,
+ *     damaged and stale ones are rewritten;
  *  6. the cluster underneath (cfs_cluster_check): usage accounting against
  *     the disk, stray files, objects filed under the wrong PG.
  * Metadata repairs are committed as one batch per pass, synced.
+ *
+ * A metadata store that is missing or unreadable (while a filesystem was
+ * made here, meta_i.h) stops fsck before anything is looked at or
+ * changed: the objects are then all that is left of the files, and
+ * `fsck --rebuild-metadata` (rebuild.c) is the way back.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,45 +45,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "fsck_i.h"
 #include "fsd_i.h"
 #include "ol_scan.h"
 #include "osdsim.h"
 #include "util.h"
 #include "wrange_i.h"
 
-struct fent {
-	uint64_t ino;
-	struct mds_inode rec;
-	uint32_t links, subdirs;
-	uint64_t trim_bound; /* objects seen past the end: truncate to size */
-	uint64_t keep_to;    /* its size could not be recovered: objects
-			      * below this are left alone */
-	int used;
-	int changed;
-};
-
-struct fck {
-	cfs_cluster *c;
-	objlayer *ol;
-	kv *db;
-	mds *m;
-	int repair, deep;
-	void (*msg)(const char *, void *);
-	void *arg;
-	struct fs_fsck_report *r;
-	struct fent *tab;
-	size_t cap, n;
-	kv_batch *b;
-	int64_t ino_delta; /* inode records the repairs add (-: delete) */
-	char **objs;
-	size_t nobjs, objcap;
-};
-
-static void say(struct fck *f, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void say(struct fck *f, const char *fmt, ...)
+void fsck_say(struct fck *f, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -95,7 +79,7 @@ static size_t slot(const struct fck *f, uint64_t ino)
 	return (size_t)((ino * 0x9e3779b97f4a7c15ULL) >> 17) & (f->cap - 1);
 }
 
-static struct fent *find(struct fck *f, uint64_t ino)
+struct fent *fsck_find(struct fck *f, uint64_t ino)
 {
 	for (size_t i = slot(f, ino);; i = (i + 1) & (f->cap - 1)) {
 		if (!f->tab[i].used)
@@ -105,7 +89,7 @@ static struct fent *find(struct fck *f, uint64_t ino)
 	}
 }
 
-static int grow(struct fck *f)
+int fsck_grow(struct fck *f)
 {
 	struct fent *old = f->tab;
 	size_t ocap = f->cap;
@@ -135,7 +119,7 @@ static int add_inode(const struct mds_inode *in, void *arg)
 	struct fck *f = arg;
 	size_t s;
 
-	if ((f->n + 1) * 2 > f->cap && grow(f))
+	if ((f->n + 1) * 2 > f->cap && fsck_grow(f))
 		return -ENOMEM;
 	s = slot(f, in->ino);
 	while (f->tab[s].used)
@@ -149,7 +133,7 @@ static int add_inode(const struct mds_inode *in, void *arg)
 	return 0;
 }
 
-static int commit_batch(struct fck *f)
+int fsck_commit(struct fck *f)
 {
 	int rc = 0;
 
@@ -158,7 +142,7 @@ static int commit_batch(struct fck *f)
 	kv_batch_free(f->b);
 	f->b = kv_batch_new();
 	if (rc) {
-		say(f, "writing the repairs failed: %s", cfs_strerror(rc));
+		fsck_say(f, "writing the repairs failed: %s", cfs_strerror(rc));
 		f->r->errors++;
 	}
 	return f->b ? rc : -ENOMEM;
@@ -183,7 +167,7 @@ static void check_count(struct fck *f)
 	int rc = mds_recount_inodes(f->m, f->repair, &stored, &actual);
 
 	if (rc) {
-		say(f, "counting the inodes failed: %s", cfs_strerror(rc));
+		fsck_say(f, "counting the inodes failed: %s", cfs_strerror(rc));
 		f->r->errors++;
 		return;
 	}
@@ -191,7 +175,7 @@ static void check_count(struct fck *f)
 	if (stored == actual)
 		return;
 	f->r->count_drift++;
-	say(f, "inode count: %" PRIu64 " stored, %" PRIu64 " counted%s",
+	fsck_say(f, "inode count: %" PRIu64 " stored, %" PRIu64 " counted%s",
 	    stored, actual, fixed(f));
 	if (f->repair)
 		f->r->repaired++;
@@ -206,6 +190,15 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 	if (S_ISREG(rec->mode))
 		rc = ol_remove(f->ol, rec->ino, &rec->layout,
 			       data_end(f, rec));
+	if (rc == 0 && !S_ISREG(rec->mode)) {
+		char name[64];
+
+		/* object 0 of a directory or symlink holds its backtrace */
+		ol_object_name(rec->ino, 0, name, sizeof(name));
+		rc = ol_obj_remove(f->ol, name);
+		if (rc == -ENOENT)
+			rc = 0;
+	}
 	if (rc == 0) {
 		/* whatever the record says: leave nothing behind */
 		struct mds_inode all = *rec;
@@ -219,7 +212,7 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 			rc = mds_del_inode_all(f->m, f->b, &all);
 	}
 	if (rc) {
-		say(f, "inode %" PRIx64 ": purge failed: %s", rec->ino,
+		fsck_say(f, "inode %" PRIx64 ": purge failed: %s", rec->ino,
 		    cfs_strerror(rc));
 		f->r->errors++;
 	}
@@ -229,7 +222,7 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 static int orphan_cb(uint64_t ino, void *arg)
 {
 	struct fck *f = arg;
-	struct fent *e = find(f, ino);
+	struct fent *e = fsck_find(f, ino);
 	struct mds_inode rec;
 	int rc = mds_get_inode(f->m, ino, &rec);
 
@@ -237,7 +230,7 @@ static int orphan_cb(uint64_t ino, void *arg)
 	if (e)
 		e->used = 2; /* handled here: the later passes skip it */
 	if (rc == -ENOENT) {
-		say(f, "orphan mark of inode %" PRIx64 " without its inode%s",
+		fsck_say(f, "orphan mark of inode %" PRIx64 " without its inode%s",
 		    ino, fixed(f));
 		if (f->repair)
 			mds_del_orphan(f->b, ino);
@@ -245,7 +238,7 @@ static int orphan_cb(uint64_t ino, void *arg)
 	}
 	if (rc)
 		return rc;
-	say(f, "inode %" PRIx64 ": unlinked while open (%" PRIu64
+	fsck_say(f, "inode %" PRIx64 ": unlinked while open (%" PRIu64
 	    " bytes), left by a crash%s",
 	    ino, rec.size, f->repair ? ": purged" : "");
 	if (f->repair && purge(f, &rec) == 0)
@@ -259,7 +252,7 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 		     const struct mds_dentry *d, void *arg)
 {
 	struct fck *f = arg;
-	struct fent *p = find(f, parent), *c = find(f, d->ino);
+	struct fent *p = fsck_find(f, parent), *c = fsck_find(f, d->ino);
 	char nm[MDS_NAME_MAX + 1];
 
 	if (p && p->used != 1)
@@ -271,7 +264,7 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 	f->r->dentries++;
 	if (!p || !S_ISDIR(p->rec.mode) || !c) {
 		f->r->dangling_dentries++;
-		say(f, "entry '%s' in %" PRIx64 " names %s inode %" PRIx64 "%s",
+		fsck_say(f, "entry '%s' in %" PRIx64 " names %s inode %" PRIx64 "%s",
 		    nm, parent, p && S_ISDIR(p->rec.mode) ? "a missing" :
 							     "(bad parent)",
 		    d->ino, f->repair ? ": removed" : "");
@@ -284,7 +277,7 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 	if (d->type != mds_mode_to_dt(c->rec.mode)) {
 		struct mds_dentry nd = { d->ino, mds_mode_to_dt(c->rec.mode) };
 
-		say(f, "entry '%s' in %" PRIx64 ": wrong file type%s", nm,
+		fsck_say(f, "entry '%s' in %" PRIx64 ": wrong file type%s", nm,
 		    parent, fixed(f));
 		if (f->repair) {
 			mds_put_dentry(f->b, parent, nm, &nd);
@@ -294,7 +287,7 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 	c->links++;
 	if (S_ISDIR(c->rec.mode)) {
 		if (c->links > 1) {
-			say(f, "directory %" PRIx64 " has a second entry '%s' "
+			fsck_say(f, "directory %" PRIx64 " has a second entry '%s' "
 			    "in %" PRIx64 "%s",
 			    d->ino, nm, parent, f->repair ? ": removed" : "");
 			f->r->dangling_dentries++;
@@ -308,14 +301,14 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 		p->subdirs++;
 		if (c->rec.parent != parent) {
 			f->r->bad_parent++;
-			say(f, "directory %" PRIx64 ": parent %" PRIx64
+			fsck_say(f, "directory %" PRIx64 ": parent %" PRIx64
 			    ", its entry is in %" PRIx64 "%s",
 			    d->ino, c->rec.parent, parent, fixed(f));
 			c->rec.parent = parent;
 			c->changed = 1;
 		}
 	}
-	return 0;
+	return fsck_add_link(c, parent, name, nlen);
 }
 
 /* ---- pass 3: sizes ---- */
@@ -351,7 +344,7 @@ static void recover_sizes(struct fck *f)
 		rc = wr_probe(&e->rec.layout, from, to, probe_stat, &c, &end,
 			      &mt);
 		if (rc) {
-			say(f, "inode %" PRIx64 ": probing its objects past "
+			fsck_say(f, "inode %" PRIx64 ": probing its objects past "
 			    "byte %" PRIu64 " failed: %s; they are left alone",
 			    e->ino, from, cfs_strerror(rc));
 			f->r->errors++;
@@ -366,7 +359,7 @@ static void recover_sizes(struct fck *f)
 			uint64_t reach = pend > to ? pend : to;
 
 			f->r->beyond_eof++;
-			say(f, "inode %" PRIx64 ": data past its recorded size "
+			fsck_say(f, "inode %" PRIx64 ": data past its recorded size "
 			    "%" PRIu64 " inside its preallocation after a "
 			    "crash%s", e->ino, e->rec.size,
 			    f->repair ? ": preallocation dropped" : "");
@@ -374,7 +367,7 @@ static void recover_sizes(struct fck *f)
 				rc = ol_truncate(f->ol, e->ino, &e->rec.layout,
 						 reach, e->rec.size);
 				if (rc) {
-					say(f, "inode %" PRIx64 ": cutting its "
+					fsck_say(f, "inode %" PRIx64 ": cutting its "
 					    "objects failed: %s", e->ino,
 					    cfs_strerror(rc));
 					f->r->errors++;
@@ -389,7 +382,7 @@ static void recover_sizes(struct fck *f)
 		}
 		if (end > e->rec.size) {
 			f->r->beyond_eof++;
-			say(f, "inode %" PRIx64 ": %" PRIu64 " bytes written "
+			fsck_say(f, "inode %" PRIx64 ": %" PRIu64 " bytes written "
 			    "past its recorded size %" PRIu64 " before a crash"
 			    "%s",
 			    e->ino, end - e->rec.size, e->rec.size,
@@ -411,14 +404,14 @@ static void recover_sizes(struct fck *f)
 
 /* ---- pass 4: inodes ---- */
 
-static int lost_found(struct fck *f, uint64_t *ino)
+int fsck_lost_found(struct fck *f, uint64_t *ino)
 {
 	struct mds_dentry d;
 	struct fent *root, *lf;
 	struct mds_inode r;
 	int rc = mds_lookup(f->m, MDS_ROOT_INO, "lost+found", &d);
 
-	if (rc == 0 && (lf = find(f, d.ino)) && S_ISDIR(lf->rec.mode)) {
+	if (rc == 0 && (lf = fsck_find(f, d.ino)) && S_ISDIR(lf->rec.mode)) {
 		*ino = d.ino;
 		return 0;
 	}
@@ -438,15 +431,35 @@ static int lost_found(struct fck *f, uint64_t *ino)
 	if (rc)
 		return rc;
 	f->ino_delta++;
-	lf = find(f, r.ino);
+	lf = fsck_find(f, r.ino);
 	lf->changed = 1;
 	lf->links = 1;
-	root = find(f, MDS_ROOT_INO);
+	root = fsck_find(f, MDS_ROOT_INO);
 	root->subdirs++;
 	d.ino = r.ino;
 	d.type = mds_mode_to_dt(r.mode);
 	mds_put_dentry(f->b, MDS_ROOT_INO, "lost+found", &d);
 	*ino = r.ino;
+	rc = fsck_add_link(lf, MDS_ROOT_INO, "lost+found", 10);
+	/* made here: its backtrace too (a failure shows in the check) */
+	if (rc == 0)
+		fsck_write_backtrace(f, &lf->rec, lf->lnk, lf->nlnk);
+	return rc;
+}
+
+int fsck_add_link(struct fent *e, uint64_t dir, const char *name,
+		  size_t nlen)
+{
+	struct fsck_link *n = realloc(e->lnk, (e->nlnk + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	e->lnk = n;
+	n[e->nlnk].dir = dir;
+	n[e->nlnk].name = strndup(name, nlen);
+	if (!n[e->nlnk].name)
+		return -ENOMEM;
+	e->nlnk++;
 	return 0;
 }
 
@@ -456,7 +469,7 @@ static int check_inodes(struct fck *f)
 	int have_lf = 0;
 
 	/* room for /lost+found now: the table must not move under e */
-	if ((f->n + 2) * 2 > f->cap && grow(f))
+	if ((f->n + 2) * 2 > f->cap && fsck_grow(f))
 		return -ENOMEM;
 	/* unreachable inodes first: they change counts */
 	for (size_t i = 0; i < f->cap; i++) {
@@ -465,7 +478,7 @@ static int check_inodes(struct fck *f)
 		if (e->used != 1 || e->ino == MDS_ROOT_INO || e->links)
 			continue;
 		if (e->rec.nlink == 0) {
-			say(f, "inode %" PRIx64 ": unlinked, not on the orphan "
+			fsck_say(f, "inode %" PRIx64 ": unlinked, not on the orphan "
 			    "list%s",
 			    e->ino, f->repair ? ": purged" : "");
 			f->r->orphans_purged++;
@@ -476,7 +489,7 @@ static int check_inodes(struct fck *f)
 			continue;
 		}
 		f->r->lost_inodes++;
-		say(f, "inode %" PRIx64 " (%s, %" PRIu64 " bytes) has no name%s",
+		fsck_say(f, "inode %" PRIx64 " (%s, %" PRIu64 " bytes) has no name%s",
 		    e->ino, S_ISDIR(e->rec.mode) ? "directory" : "file",
 		    e->rec.size, f->repair ? ": moved to /lost+found" : "");
 		if (!f->repair) {
@@ -484,10 +497,10 @@ static int check_inodes(struct fck *f)
 			continue;
 		}
 		if (!have_lf) {
-			int rc = lost_found(f, &lf);
+			int rc = fsck_lost_found(f, &lf);
 
 			if (rc) {
-				say(f, "cannot make /lost+found: %s",
+				fsck_say(f, "cannot make /lost+found: %s",
 				    cfs_strerror(rc));
 				f->r->errors++;
 				return rc;
@@ -498,11 +511,15 @@ static int check_inodes(struct fck *f)
 			char name[32];
 			struct mds_dentry d = { e->ino,
 						mds_mode_to_dt(e->rec.mode) };
-			struct fent *l = find(f, lf);
+			struct fent *l = fsck_find(f, lf);
 
 			snprintf(name, sizeof(name), "#%" PRIx64, e->ino);
 			mds_put_dentry(f->b, lf, name, &d);
 			e->links = 1;
+			/* its backtrace says where it is now */
+			if (fsck_add_link(e, lf, name, strlen(name)) == 0)
+				fsck_write_backtrace(f, &e->rec, e->lnk,
+						     e->nlnk);
 			if (S_ISDIR(e->rec.mode)) {
 				e->rec.parent = lf;
 				e->changed = 1;
@@ -520,7 +537,7 @@ static int check_inodes(struct fck *f)
 		want = S_ISDIR(e->rec.mode) ? 2 + e->subdirs : e->links;
 		if (e->rec.nlink != want) {
 			f->r->bad_nlink++;
-			say(f, "inode %" PRIx64 ": link count %u, should be "
+			fsck_say(f, "inode %" PRIx64 ": link count %u, should be "
 			    "%u%s",
 			    e->ino, e->rec.nlink, want, fixed(f));
 			e->rec.nlink = want;
@@ -556,32 +573,13 @@ static int collect_obj(const char *name, void *arg)
 	return 0;
 }
 
-/* "%llx.%08llx" with a file inode number: the object of a file. */
-static int parse_objname(const char *name, uint64_t *ino, uint64_t *objno)
-{
-	const char *dot = strchr(name, '.');
-	char *end;
-
-	if (!dot || dot == name || strlen(dot + 1) < 8)
-		return 0;
-	for (const char *p = name; *p; p++)
-		if (p != dot && !((*p >= '0' && *p <= '9') ||
-				  (*p >= 'a' && *p <= 'f')))
-			return 0;
-	*ino = strtoull(name, &end, 16);
-	if (end != dot)
-		return 0;
-	*objno = strtoull(dot + 1, &end, 16);
-	return !*end && *ino >= MDS_FIRST_INO;
-}
-
 static void scrub(struct fck *f, const char *name)
 {
 	struct ol_scrub s;
 	int rc = ol_scrub_object(f->ol, name, f->deep, f->repair, &s);
 
 	if (rc) {
-		say(f, "object %s: scrub failed: %s", name, cfs_strerror(rc));
+		fsck_say(f, "object %s: scrub failed: %s", name, cfs_strerror(rc));
 		f->r->errors++;
 		return;
 	}
@@ -589,7 +587,7 @@ static void scrub(struct fck *f, const char *name)
 		return;
 	f->r->bad_replicas += (uint64_t)(s.missing + s.size_diff +
 					 s.content_diff);
-	say(f, "object %s: %d copies missing, %d of another size, %d with "
+	fsck_say(f, "object %s: %d copies missing, %d of another size, %d with "
 	    "other bytes than osd.%d's%s",
 	    name, s.missing, s.size_diff, s.content_diff, s.auth_osd,
 	    s.repaired ? ": recopied" : "");
@@ -598,10 +596,22 @@ static void scrub(struct fck *f, const char *name)
 
 static void check_objects(struct fck *f)
 {
-	int rc = ol_obj_list(f->ol, collect_obj, f);
+	const cfs_osdmap *map;
+	int rc = ol_obj_list(f->ol, collect_obj, f), min_size;
+	uint32_t pg_num, *unchecked;
+	struct fsck_lost lost = { 0 };
 
 	if (rc) {
-		say(f, "listing the pool failed: %s", cfs_strerror(rc));
+		fsck_say(f, "listing the pool failed: %s", cfs_strerror(rc));
+		f->r->errors++;
+		return;
+	}
+	map = cfs_osdmap_get(f->c);
+	pg_num = cfs_osdmap_pool(map)->pg_num;
+	min_size = cfs_osdmap_pool(map)->min_size;
+	unchecked = calloc(pg_num, sizeof(*unchecked));
+	if (!unchecked) {
+		cfs_osdmap_put(map);
 		f->r->errors++;
 		return;
 	}
@@ -609,45 +619,82 @@ static void check_objects(struct fck *f)
 		const char *name = f->objs[i];
 		uint64_t ino, objno, osize = 0, end;
 		struct fent *e;
+		uint32_t ps;
 
 		f->r->objects++;
-		if (!parse_objname(name, &ino, &objno)) {
+		/* a PG too small to serve I/O cannot be checked: said once
+		 * per PG below, never taken for "clean" */
+		cfs_object_to_pg(map, name, NULL, &ps);
+		if (cfs_osdmap_pg(map, ps)->nacting < min_size) {
+			unchecked[ps]++;
+			continue;
+		}
+		if (!meta_objname_parse(name, &ino, &objno)) {
 			scrub(f, name); /* a rados object of the user */
 			continue;
 		}
-		e = f->tab ? find(f, ino) : NULL;
+		e = f->tab ? fsck_find(f, ino) : NULL;
 		if (e && e->used != 1)
 			e = NULL;
-		if (e && S_ISREG(e->rec.mode) && !ol_layout_valid(&e->rec.layout)) {
+		if (!e) {
+			struct timespec mt = { 0, 0 };
+
+			scrub(f, name);
+			rc = ol_obj_stat_mtime(f->ol, name, &osize, &mt);
+			if (rc == 0)
+				rc = fsck_lost_add(&lost, ino, objno, osize, &mt);
+			if (rc) {
+				fsck_say(f, "object %s: %s", name, cfs_strerror(rc));
+				f->r->errors++;
+				continue;
+			}
+			f->r->orphan_objects++;
+			f->r->orphan_bytes += osize;
+			continue;
+		}
+		if (S_ISREG(e->rec.mode) && !ol_layout_valid(&e->rec.layout)) {
 			/* a damaged record: its objects cannot be placed in
 			 * the file, so nothing of them is touched */
 			if (objno == 0) {
-				say(f, "inode %" PRIx64 ": invalid layout; its "
+				fsck_say(f, "inode %" PRIx64 ": invalid layout; its "
 				    "objects are left alone", ino);
 				f->r->errors++;
 			}
 			continue;
 		}
+		if (!S_ISREG(e->rec.mode)) {
+			scrub(f, name);
+			ol_obj_stat(f->ol, name, &osize);
+			/* object 0 carries the backtrace (and a symlink's
+			 * target): expected; anything else is data no file
+			 * owns, and not ours to delete */
+			if (objno == 0 && (osize == 0 || S_ISLNK(e->rec.mode)))
+				continue;
+			f->r->orphan_objects++;
+			f->r->orphan_bytes += osize;
+			f->r->errors++;
+			fsck_say(f, "object %s (%" PRIu64 " bytes): its inode is a "
+			    "%s: left alone", name, osize,
+			    fsck_type_name(e->rec.mode));
+			continue;
+		}
 		/* objects may reach past the size up to a preallocated end,
 		 * and, for a size that could not be recovered, up to where
 		 * its writeable range reaches: hands off those */
-		end = e && S_ISREG(e->rec.mode) ? data_end(f, &e->rec) : 0;
-		if (e && e->keep_to > end)
+		end = data_end(f, &e->rec);
+		if (e->keep_to > end)
 			end = e->keep_to;
-		if (!e || !S_ISREG(e->rec.mode) ||
-		    objno >= ol_object_count(&e->rec.layout, end)) {
+		if (objno > 0 && objno >= ol_object_count(&e->rec.layout, end)) {
 			ol_obj_stat(f->ol, name, &osize);
 			f->r->orphan_objects++;
 			f->r->orphan_bytes += osize;
-			say(f, "object %s (%" PRIu64 " bytes): %s%s", name, osize,
-			    !e ? "no such inode" :
-			    !S_ISREG(e->rec.mode) ? "its inode is not a file" :
-						    "past the end of its file",
+			fsck_say(f, "object %s (%" PRIu64 " bytes): past the end of "
+			    "its file%s", name, osize,
 			    f->repair ? ": removed" : "");
 			if (f->repair) {
 				rc = ol_obj_remove(f->ol, name);
 				if (rc && rc != -ENOENT) {
-					say(f, "removing %s: %s", name,
+					fsck_say(f, "removing %s: %s", name,
 					    cfs_strerror(rc));
 					f->r->errors++;
 				} else {
@@ -664,7 +711,7 @@ static void check_objects(struct fck *f)
 					 e->rec.layout.object_size;
 
 			f->r->beyond_eof++;
-			say(f, "object %s: %" PRIu64 " bytes, the file's size "
+			fsck_say(f, "object %s: %" PRIu64 " bytes, the file's size "
 			    "leaves it %" PRIu64 "%s",
 			    name, osize,
 			    ol_object_bytes(&e->rec.layout, objno, end),
@@ -673,6 +720,23 @@ static void check_objects(struct fck *f)
 				e->trim_bound = bound;
 		}
 	}
+	for (uint32_t ps = 0; ps < pg_num; ps++) {
+		char pgid[32];
+
+		if (!unchecked[ps])
+			continue;
+		cfs_pgid_str(map, ps, pgid, sizeof(pgid));
+		fsck_say(f, "pg %s: %d OSD(s) in its acting set, min_size %d: its "
+		    "%u object(s) cannot be checked",
+		    pgid, cfs_osdmap_pg(map, ps)->nacting, min_size,
+		    unchecked[ps]);
+		f->r->unchecked += unchecked[ps];
+		f->r->unchecked_pgs++;
+	}
+	free(unchecked);
+	cfs_osdmap_put(map);
+	fsck_adopt_lost(f, &lost);
+	free(lost.v);
 	if (!f->repair || !f->tab)
 		return;
 	for (size_t i = 0; i < f->cap; i++) {
@@ -684,7 +748,7 @@ static void check_objects(struct fck *f)
 				 e->keep_to > data_end(f, &e->rec) ?
 					 e->keep_to : data_end(f, &e->rec));
 		if (rc) {
-			say(f, "inode %" PRIx64 ": trimming failed: %s", e->ino,
+			fsck_say(f, "inode %" PRIx64 ": trimming failed: %s", e->ino,
 			    cfs_strerror(rc));
 			f->r->errors++;
 		} else {
@@ -699,18 +763,17 @@ static void cluster_msg(const char *line, void *arg)
 {
 	struct fck *f = arg;
 
-	say(f, "cluster: %s", line);
+	fsck_say(f, "cluster: %s", line);
 }
 
 int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 	    void (*msg)(const char *line, void *arg), void *arg,
 	    struct fs_fsck_report *r)
 {
-	const cfs_osdmap *map = cfs_osdmap_get(c);
 	struct cfs_check_report cr;
 	struct fck f;
-	char err[1024];
-	int rc;
+	char err[1200];
+	int rc, state;
 
 	memset(r, 0, sizeof(*r));
 	memset(&f, 0, sizeof(f));
@@ -721,14 +784,15 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 	f.msg = msg;
 	f.arg = arg;
 	f.r = r;
-	rc = meta_open_store(cfs_cluster_dir(c), cfs_osdmap_fsid(map), 0, &f.db,
-			     &f.m, err, sizeof(err));
-	cfs_osdmap_put(map);
-	if (rc == -ENOENT) {
-		say(&f, "no filesystem metadata yet (never mounted): checking "
+	rc = meta_open_store(c, 0, &f.db, &f.m, &state, err, sizeof(err));
+	if (rc && state == META_NONE) {
+		fsck_say(&f, "no filesystem metadata yet (never mounted): checking "
 		    "the objects and the cluster only");
 	} else if (rc) {
-		say(&f, "%s", err);
+		/* nothing can be checked against a store that is gone or
+		 * unreadable, and nothing is touched: the objects are all
+		 * that is left of the files */
+		snprintf(r->fatal, sizeof(r->fatal), "%s", err);
 		r->errors++;
 		return rc;
 	}
@@ -738,15 +802,15 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 		goto out;
 	}
 	if (f.m) {
-		rc = grow(&f);
+		rc = fsck_grow(&f);
 		if (rc == 0)
 			rc = mds_list_inodes(f.m, add_inode, &f);
 		if (rc == 0)
 			rc = mds_list_orphans(f.m, orphan_cb, &f);
 		if (rc == 0)
-			rc = commit_batch(&f);
-		if (rc == 0 && !find(&f, MDS_ROOT_INO)) {
-			say(&f, "the root directory is missing: cannot check "
+			rc = fsck_commit(&f);
+		if (rc == 0 && !fsck_find(&f, MDS_ROOT_INO)) {
+			fsck_say(&f, "the root directory is missing: cannot check "
 			    "the namespace");
 			r->errors++;
 			rc = CFS_ECORRUPT;
@@ -758,24 +822,26 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 		if (rc == 0)
 			rc = check_inodes(&f);
 		if (rc == 0)
-			rc = commit_batch(&f);
+			rc = fsck_commit(&f);
 		if (rc == 0)
 			check_count(&f);
 		if (rc) {
-			say(&f, "checking the metadata failed: %s",
+			fsck_say(&f, "checking the metadata failed: %s",
 			    cfs_strerror(rc));
 			r->errors++;
 			goto out;
 		}
 	}
 	check_objects(&f);
+	if (f.m)
+		fsck_backtraces(&f);
 
 	memset(&cr, 0, sizeof(cr));
 	/* replicas were compared above (deep or not): the cluster check
 	 * looks at accounting and layout only */
 	rc = cfs_cluster_check(c, 0, &cr, cluster_msg, &f);
 	if (rc) {
-		say(&f, "cluster check failed: %s", cfs_strerror(rc));
+		fsck_say(&f, "cluster check failed: %s", cfs_strerror(rc));
 		r->errors++;
 	}
 	r->usage_drift = (uint64_t)cr.usage_mismatches;
@@ -786,6 +852,11 @@ out:
 	for (size_t i = 0; i < f.nobjs; i++)
 		free(f.objs[i]);
 	free(f.objs);
+	for (size_t i = 0; i < f.cap; i++) {
+		for (uint32_t k = 0; k < f.tab[i].nlnk; k++)
+			free(f.tab[i].lnk[k].name);
+		free(f.tab[i].lnk);
+	}
 	free(f.tab);
 	mds_close(f.m);
 	if (f.db) {

@@ -10,6 +10,7 @@
 #include "fs.h"
 #include "kv.h"
 #include "mds.h"
+#include "meta_i.h"
 #include "util.h"
 #include "vfs.h"
 
@@ -46,6 +47,7 @@ struct fsd {
 	pthread_cond_t fcond;
 	int stopping;
 	int readahead_kb;
+	int ro; /* mounted read-only */
 	int ra_done; /* __atomic */
 };
 
@@ -68,9 +70,5 @@ struct asok_req {
 };
 int asok_read_request(int fd, struct asok_req *req);
 void asok_req_free(struct asok_req *req);
-
-/* meta.c: open DIR/mds for the daemon (create: make it on first mount) */
-int meta_open_store(const char *cluster_dir, const char *fsid, int create,
-		    kv **db, mds **m, char *err, size_t errlen);
 
 #endif

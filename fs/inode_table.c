@@ -311,6 +311,7 @@ int vn_purge_rec(vfs *v, const struct mds_inode *rec, int defer)
 	 * writable mount finishes the job from the orphan list. */
 	if (v->opts.readonly || !v->d)
 		return 0;
+	btq_forget(v, rec->ino);
 	if (S_ISREG(rec->mode)) {
 		rc = v->d->remove(v->dctx, rec->ino, &rec->layout,
 				  vn_data_end(v, rec));
@@ -321,6 +322,17 @@ int vn_purge_rec(vfs *v, const struct mds_inode *rec, int defer)
 				(unsigned long long)rec->ino, cfs_strerror(rc));
 			return rc;
 		}
+	}
+	/* object 0 of a directory, symlink or device holds its backtrace
+	 * (a file's goes with its objects above: all that exist) */
+	if (!S_ISREG(rec->mode) &&
+	    v->d->remove_backtrace &&
+	    (rc = v->d->remove_backtrace(v->dctx, rec->ino)) != 0) {
+		cfs_log(CFS_LOG_ERR,
+			"inode %llx: removing its backtrace object failed: "
+			"%s; left on the orphan list",
+			(unsigned long long)rec->ino, cfs_strerror(rc));
+		return rc;
 	}
 	if (defer) {
 		int full = 0;

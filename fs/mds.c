@@ -23,6 +23,11 @@
  *                            referenced; its objects and records are removed on
  *                            the last close/forget, or at the next mount /
  *                            fsck after a crash.  Empty value.
+ *   'B' ino                  backtrace pending: the inode's backtrace (on its
+ *                            object 0, backtrace.h) lags behind a change not
+ *                            written yet (lazily, bt_queue.c); the next mount
+ *                            writes it after a crash.  Value: a link to start
+ *                            from, parent u64 LE + name, or empty.
  *
  * Every change that spans keys (create, link, unlink, rename, rmdir, ...) is
  * committed as one batch by vfs.c.  File data lives in objlayer objects
@@ -358,6 +363,35 @@ int mds_alloc_ino(mds *m, uint64_t *ino)
 	return rc;
 }
 
+int mds_alloc_above(mds *m, uint64_t ino)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&m->alloc_lock);
+	if (m->next_ino <= ino) {
+		unsigned char v[8];
+
+		/* what was reserved below is skipped: numbers are never
+		 * reused, some may go unused */
+		put_le64(v, ino + 1);
+		rc = kv_put(m->db, "Cnextino", 8, v, 8);
+		if (rc == 0)
+			m->next_ino = m->limit_ino = ino + 1;
+	}
+	pthread_mutex_unlock(&m->alloc_lock);
+	return rc;
+}
+
+uint64_t mds_next_ino(mds *m)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&m->alloc_lock);
+	n = m->next_ino;
+	pthread_mutex_unlock(&m->alloc_lock);
+	return n;
+}
+
 /* ---- reads ---- */
 
 int mds_get_inode(mds *m, uint64_t ino, struct mds_inode *out)
@@ -671,10 +705,63 @@ static int del_xattr_cb(const void *key, size_t klen, const void *val,
 	return 0;
 }
 
+void mds_put_btmark(kv_batch *b, uint64_t ino, uint64_t parent,
+		    const char *name)
+{
+	unsigned char k[9], v[8 + MDS_NAME_MAX];
+	size_t n = name ? strlen(name) : 0;
+
+	if (n > MDS_NAME_MAX)
+		n = 0;
+	put_le64(v, parent);
+	if (n)
+		memcpy(v + 8, name, n);
+	kv_batch_put(b, k, key_ino(k, 'B', ino), v, n ? 8 + n : 0);
+}
+
+void mds_del_btmark(kv_batch *b, uint64_t ino)
+{
+	unsigned char k[9];
+
+	kv_batch_delete(b, k, key_ino(k, 'B', ino));
+}
+
+struct btmark_ctx {
+	int (*fn)(uint64_t ino, uint64_t parent, const char *name,
+		  size_t nlen, void *arg);
+	void *arg;
+};
+
+static int btmark_cb(const void *key, size_t klen, const void *val,
+		     size_t vlen, void *arg)
+{
+	struct btmark_ctx *c = arg;
+	const unsigned char *v = val;
+
+	if (klen != 9)
+		return 0;
+	if (vlen < 9 || vlen > 8 + MDS_NAME_MAX)
+		vlen = 0; /* no usable link: the callee looks */
+	return c->fn(get_be64((const unsigned char *)key + 1),
+		     vlen ? get_le64(v) : 0, vlen ? (const char *)v + 8 : NULL,
+		     vlen ? vlen - 8 : 0, c->arg);
+}
+
+int mds_list_btmarks(mds *m,
+		     int (*fn)(uint64_t ino, uint64_t parent, const char *name,
+			       size_t nlen, void *arg),
+		     void *arg)
+{
+	struct btmark_ctx c = { fn, arg };
+
+	return kv_scan(m->db, "B", 1, NULL, 0, btmark_cb, &c);
+}
+
 int mds_del_inode_all(mds *m, kv_batch *b, const struct mds_inode *rec)
 {
 	unsigned char k[9];
 
+	kv_batch_delete(b, k, key_ino(k, 'B', rec->ino));
 	kv_batch_delete(b, k, key_ino(k, 'I', rec->ino));
 	if (S_ISLNK(rec->mode))
 		kv_batch_delete(b, k, key_ino(k, 'S', rec->ino));

@@ -75,6 +75,11 @@ int mds_format(kv *db, const char *fsid, uint32_t uid, uint32_t gid);
 /* A fresh inode number (never reused; ranges are reserved in the store
  * 4096 at a time, so a crash only skips numbers). */
 int mds_alloc_ino(mds *m, uint64_t *ino);
+/* Hand out only numbers above ino from now on (objects of inode ino were
+ * found: fsck, the metadata rebuild).  Persisted before returning. */
+int mds_alloc_above(mds *m, uint64_t ino);
+/* The next number mds_alloc_ino would return (tests). */
+uint64_t mds_next_ino(mds *m);
 
 /* ---- reads ---- */
 int mds_get_inode(mds *m, uint64_t ino, struct mds_inode *out);
@@ -120,6 +125,15 @@ void mds_put_xattr(kv_batch *b, uint64_t ino, const char *name,
 void mds_del_xattr(kv_batch *b, uint64_t ino, const char *name);
 void mds_put_orphan(kv_batch *b, uint64_t ino);
 void mds_del_orphan(kv_batch *b, uint64_t ino);
+/* Backtrace pending (bt_queue.c): a link to start from (name NULL: none). */
+void mds_put_btmark(kv_batch *b, uint64_t ino, uint64_t parent,
+		    const char *name);
+void mds_del_btmark(kv_batch *b, uint64_t ino);
+/* Every pending mark; name is not NUL-terminated (NULL: none). */
+int mds_list_btmarks(mds *m,
+		     int (*fn)(uint64_t ino, uint64_t parent, const char *name,
+			       size_t nlen, void *arg),
+		     void *arg);
 /* Delete the inode record, its symlink target, xattrs and orphan mark
  * (rec tells which of them can exist). */
 int mds_del_inode_all(mds *m, kv_batch *b, const struct mds_inode *rec);

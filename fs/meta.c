@@ -7,90 +7,352 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fsd_i.h"
 #include "osdsim.h"
 #include "util.h"
 
-int meta_open_store(const char *cluster_dir, const char *fsid, int create,
-		    kv **dbp, mds **mp, char *err, size_t errlen)
+/* ---- the "a filesystem was made here" marker ---- */
+
+static void marker_path(const char *cluster_dir, char *buf, size_t len)
 {
-	char path[4096];
+	snprintf(buf, len, "%s/" META_MARKER, cluster_dir);
+}
+
+int meta_marker_exists(const char *cluster_dir)
+{
+	char p[4096];
+
+	marker_path(cluster_dir, p, sizeof(p));
+	return access(p, F_OK) == 0;
+}
+
+static int marker_put(const char *cluster_dir, const char *fsid,
+		      uint64_t seq, int durable)
+{
+	char p[4096], text[512];
+
+	marker_path(cluster_dir, p, sizeof(p));
+	snprintf(text, sizeof(text),
+		 "# crushfs: this cluster holds a filesystem, its metadata "
+		 "is in mds/.\n"
+		 "# Without mds/ the filesystem is lost, not new: crushfs "
+		 "fsck --rebuild-metadata\n"
+		 "fsid %s\n"
+		 "# the metadata store's sequence number at the last clean "
+		 "unmount\n"
+		 "seq %llu\n",
+		 fsid ? fsid : "?", (unsigned long long)seq);
+	return durable ? cfs_write_atomic(p, text, strlen(text))
+		       : cfs_write_replace(p, text, strlen(text));
+}
+
+int meta_marker_write(const char *cluster_dir, const char *fsid,
+		      uint64_t seq)
+{
+	return marker_put(cluster_dir, fsid, seq, 1);
+}
+
+int meta_marker_seq(const char *cluster_dir, uint64_t *seq)
+{
+	char p[4096], *text, *l;
+	size_t len;
+
+	*seq = 0;
+	marker_path(cluster_dir, p, sizeof(p));
+	if (cfs_read_file(p, &text, &len))
+		return 0;
+	for (l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1
+						   : NULL)
+		if (!strncmp(l, "seq ", 4))
+			*seq = strtoull(l + 4, NULL, 10);
+	free(text);
+	return 1;
+}
+
+int meta_mark_clean(cfs_cluster *c, kv *db)
+{
+	const cfs_osdmap *map = cfs_osdmap_get(c);
+	char fsid[64];
+	int rc;
+
+	snprintf(fsid, sizeof(fsid), "%s", cfs_osdmap_fsid(map));
+	cfs_osdmap_put(map);
+	/* Not fsync'ed (an unmount must not wait for the journal to commit
+	 * every object freed before it): a power cut may leave the older
+	 * number, or an empty marker - a weaker check, never a false one. */
+	rc = kv_sync(db);
+	if (rc == 0)
+		rc = marker_put(cfs_cluster_dir(c), fsid, kv_seq(db), 0);
+	if (rc)
+		cfs_log(CFS_LOG_WARN, "%s/" META_MARKER ": %s",
+			cfs_cluster_dir(c), cfs_strerror(rc));
+	return rc;
+}
+
+/* ---- file objects: what makes a missing store a loss ---- */
+
+int meta_objname_parse(const char *name, uint64_t *ino, uint64_t *objno)
+{
+	const char *dot = strchr(name, '.');
+	char *end;
+
+	if (!dot || dot == name || strlen(dot + 1) < 8)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (p != dot && !((*p >= '0' && *p <= '9') ||
+				  (*p >= 'a' && *p <= 'f')))
+			return 0;
+	*ino = strtoull(name, &end, 16);
+	if (end != dot)
+		return 0;
+	*objno = strtoull(dot + 1, &end, 16);
+	return !*end && *ino >= MDS_FIRST_INO;
+}
+
+struct objcount {
+	uint64_t n, max_ino;
+};
+
+static int count_cb(const char *name, void *arg)
+{
+	struct objcount *oc = arg;
+	uint64_t ino, objno;
+
+	if (meta_objname_parse(name, &ino, &objno)) {
+		oc->n++;
+		if (ino > oc->max_ino)
+			oc->max_ino = ino;
+	}
+	return 0;
+}
+
+int meta_file_objects(cfs_cluster *c, uint64_t *n, uint64_t *max_ino)
+{
+	struct objcount oc = { 0, 0 };
+	objlayer *ol;
+	int rc = ol_open(c, &ol);
+
+	if (rc)
+		return rc;
+	rc = ol_obj_list(ol, count_cb, &oc);
+	ol_close(ol);
+	if (rc == 0) {
+		*n = oc.n;
+		if (max_ino)
+			*max_ino = oc.max_ino;
+	}
+	return rc;
+}
+
+/* ---- opening ---- */
+
+static int refuse(const char *path, const char *dir, int create,
+		  char *err, size_t errlen, int rc, const char *what)
+{
+	snprintf(err, errlen, "%s: %s; %s: rebuild it from the objects with "
+		 "'crushfs --cluster %s fsck --rebuild-metadata'",
+		 path, what, create ? "refusing to mount" : "nothing checked",
+		 dir);
+	return rc;
+}
+
+/* "the cluster holds a filesystem (N objects of files)" */
+static void holds(cfs_cluster *c, char *buf, size_t len)
+{
+	uint64_t n = 0;
+
+	if (meta_file_objects(c, &n, NULL) == 0 && n)
+		snprintf(buf, len, "the cluster holds a filesystem (%llu "
+			 "objects of files)", (unsigned long long)n);
+	else
+		snprintf(buf, len, "the cluster holds a filesystem (%s)",
+			 META_MARKER);
+}
+
+int meta_open_store(cfs_cluster *c, int create, kv **dbp, mds **mp,
+		    int *state, char *err, size_t errlen)
+{
+	const char *dir = cfs_cluster_dir(c);
+	const cfs_osdmap *map = cfs_osdmap_get(c);
+	char path[4096], fsid[64], why[1200], rmsg[900] = "", has[128];
 	struct stat st;
 	kv *db = NULL;
 	mds *m = NULL;
-	int rc, fresh = 0;
+	uint64_t nobj = 0, mseq;
+	int rc, fresh = 0, made, dummy;
 
-	snprintf(path, sizeof(path), "%s/mds", cluster_dir);
+	if (!state)
+		state = &dummy;
+	*state = META_OK;
+	snprintf(fsid, sizeof(fsid), "%s", cfs_osdmap_fsid(map));
+	cfs_osdmap_put(map);
+	snprintf(path, sizeof(path), "%s/mds", dir);
+	made = meta_marker_exists(dir);
 	if (stat(path, &st) != 0) {
-		if (errno != ENOENT || !create) {
-			rc = -errno;
-			snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
-				 errno == ENOENT ? " (the filesystem was never "
-						   "mounted)" : "");
+		rc = -errno;
+		if (rc != -ENOENT) {
+			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+			*state = META_DAMAGED;
 			return rc;
 		}
-		fresh = 1;
+		/* Gone: a loss when a filesystem was made here (mkfs leaves
+		 * the marker) or files left objects; else a cluster made
+		 * before mkfs made the store, never mounted. */
+		if (!made && meta_file_objects(c, &nobj, NULL) == 0 &&
+		    nobj == 0) {
+			if (create) {
+				fresh = 1;
+				goto open;
+			}
+			*state = META_NONE;
+			snprintf(err, errlen, "%s: %s (the filesystem was never "
+				 "mounted)", path, strerror(ENOENT));
+			return rc;
+		}
+		*state = META_MISSING;
+		holds(c, has, sizeof(has));
+		snprintf(why, sizeof(why), "metadata store missing, but %s",
+			 has);
+		return refuse(path, dir, create, err, errlen, rc, why);
 	} else if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a directory", path);
-		return -ENOTDIR;
+		*state = META_DAMAGED;
+		return refuse(path, dir, create, err, errlen, -ENOTDIR,
+			      "metadata store unreadable (not a directory)");
 	}
-	rc = kv_open_rocksdb(path, fresh, &db);
+open:
+	rc = kv_open_rocksdb_msg(path, fresh, &db, rmsg, sizeof(rmsg));
 	if (rc) {
-		if (rc == -EBUSY)
+		if (rc == -EBUSY) {
 			snprintf(err, errlen, "%s: in use by another process "
 				 "(is the cluster mounted?)", path);
-		else if (rc == -ENOENT)
-			snprintf(err, errlen, "%s: not a metadata store "
-				 "(damaged or not made by crushfs)", path);
-		else
-			snprintf(err, errlen, "%s: cannot open the metadata "
-				 "store: %s", path, cfs_strerror(rc));
-		return rc;
+			return rc;
+		}
+		*state = META_DAMAGED;
+		snprintf(why, sizeof(why), "metadata store unreadable (%s)",
+			 rc == -ENOENT ? "not a RocksDB store" : rmsg);
+		return refuse(path, dir, create, err, errlen, rc, why);
 	}
 	rc = mds_open(db, fsid, &m);
-	if (rc == -ENOENT && create) {
-		/* First mount (or a crash during it): make the root. */
-		rc = mds_format(db, fsid, getuid(), getgid());
-		if (rc == 0) {
-			cfs_log(CFS_LOG_INFO, "created the filesystem metadata "
-				"in %s", path);
-			rc = mds_open(db, fsid, &m);
+	if (rc == -ENOENT) {
+		/* A store without a filesystem: the first mount of an old
+		 * cluster (or a crash during it) - or a store that lost its
+		 * log, which must not come up as an empty filesystem. */
+		int lost = made;
+
+		if (!fresh && !lost)
+			lost = meta_file_objects(c, &nobj, NULL) != 0 ||
+			       nobj > 0; /* cannot tell: refuse */
+		if (lost) {
+			kv_close(db);
+			*state = META_EMPTY;
+			holds(c, has, sizeof(has));
+			snprintf(why, sizeof(why), "metadata store empty (its "
+				 "log lost?), but %s", has);
+			return refuse(path, dir, create, err, errlen,
+				      CFS_ECORRUPT, why);
+		}
+		if (create) {
+			rc = mds_format(db, fsid, getuid(), getgid());
+			if (rc == 0) {
+				cfs_log(CFS_LOG_INFO, "created the filesystem "
+					"metadata in %s", path);
+				rc = mds_open(db, fsid, &m);
+			}
+			if (rc == 0)
+				meta_marker_write(dir, fsid, kv_seq(db));
 		}
 	}
 	if (rc) {
-		if (rc == -ENOENT)
+		kv_close(db);
+		if (rc == -ENOENT) {
+			*state = META_NONE;
 			snprintf(err, errlen, "%s: no filesystem in the metadata "
 				 "store (never mounted)", path);
-		else if (rc == CFS_ECORRUPT)
-			snprintf(err, errlen, "%s: damaged metadata store (or one "
-				 "from another cluster)", path);
-		else
-			snprintf(err, errlen, "%s: %s", path, cfs_strerror(rc));
-		kv_close(db);
+			return rc;
+		}
+		*state = META_DAMAGED;
+		if (rc == CFS_ECORRUPT)
+			return refuse(path, dir, create, err, errlen, rc,
+				      "metadata store damaged (or another "
+				      "cluster's)");
+		snprintf(err, errlen, "%s: %s", path, cfs_strerror(rc));
 		return rc;
+	}
+	/* The store must hold everything it held at the last clean
+	 * unmount: RocksDB drops a damaged log tail as if the writer had
+	 * died in it (kTolerateCorruptedTailRecords), and a log that is all
+	 * garbage looks like that - an older filesystem would come up, and
+	 * hand out inode numbers again. */
+	if (meta_marker_seq(dir, &mseq) && mseq > kv_seq(db)) {
+		snprintf(why, sizeof(why), "metadata store older than the "
+			 "filesystem (at sequence %llu, %llu at the last clean "
+			 "unmount: its newest log is damaged or lost)",
+			 (unsigned long long)kv_seq(db),
+			 (unsigned long long)mseq);
+		mds_close(m);
+		kv_close(db);
+		*state = META_DAMAGED;
+		return refuse(path, dir, create, err, errlen, CFS_ECORRUPT,
+			      why);
 	}
 	*dbp = db;
 	*mp = m;
 	return 0;
 }
 
+int fs_mkfs(const char *cluster_dir, char *err, size_t errlen)
+{
+	cfs_cluster *c;
+	const cfs_osdmap *map;
+	char path[4096], fsid[64], rmsg[900] = "";
+	uint64_t seq;
+	kv *db;
+	int rc = cfs_cluster_open(cluster_dir, CFS_OPEN_RDONLY, &c, err,
+				  errlen);
+
+	if (rc)
+		return rc;
+	map = cfs_osdmap_get(c);
+	snprintf(fsid, sizeof(fsid), "%s", cfs_osdmap_fsid(map));
+	cfs_osdmap_put(map);
+	snprintf(path, sizeof(path), "%s/mds", cluster_dir);
+	rc = kv_open_rocksdb_msg(path, 1, &db, rmsg, sizeof(rmsg));
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot create the metadata store: "
+			 "%s", path, *rmsg ? rmsg : cfs_strerror(rc));
+		goto out;
+	}
+	rc = mds_format(db, fsid, getuid(), getgid());
+	if (rc == 0)
+		rc = kv_sync(db);
+	seq = kv_seq(db);
+	kv_close(db);
+	if (rc == 0)
+		rc = cfs_fsync_dir(cluster_dir);
+	if (rc == 0)
+		rc = meta_marker_write(cluster_dir, fsid, seq);
+	if (rc)
+		snprintf(err, errlen, "%s: cannot make the filesystem: %s",
+			 path, cfs_strerror(rc));
+out:
+	cfs_cluster_close(c);
+	return rc;
+}
+
 int fs_meta_open(cfs_cluster *c, fs_meta **out, char *err, size_t errlen)
 {
-	const cfs_osdmap *map = cfs_osdmap_get(c);
 	struct vfs_opts vo = { .readonly = 1, .noatime = 1 };
 	fs_meta *fm = calloc(1, sizeof(*fm));
 	int rc;
 
 	if (!fm) {
-		cfs_osdmap_put(map);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	rc = meta_open_store(cfs_cluster_dir(c), cfs_osdmap_fsid(map), 0,
-			     &fm->db, &fm->m, err, errlen);
-	cfs_osdmap_put(map);
+	rc = meta_open_store(c, 0, &fm->db, &fm->m, NULL, err, errlen);
 	if (rc) {
 		free(fm);
 		return rc;

@@ -195,8 +195,13 @@ int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
 	rc = itab_init(v);
 	if (rc)
 		goto err;
+	rc = btq_new(v);
+	if (rc)
+		goto err_tab;
 	if (!v->opts.readonly) {
 		rc = mds_list_orphans(m, purge_orphan, v);
+		if (rc == 0)
+			rc = btq_resume(v);
 		if (rc)
 			goto err_tab;
 	}
@@ -209,6 +214,7 @@ int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
 	return 0;
 err_tab:
 	itab_destroy(v);
+	btq_free(v);
 err:
 	pthread_rwlock_destroy(&v->ns);
 	pthread_mutex_destroy(&v->hlock);
@@ -230,7 +236,9 @@ void vfs_free(vfs *v)
 		else
 			vfs_release(v, (vfs_file *)h);
 	}
+	btq_flush(v, 0, 0, 1);
 	itab_destroy(v);
+	btq_free(v);
 	kv_sync(v->db);
 	pthread_rwlock_destroy(&v->ns);
 	pthread_mutex_destroy(&v->hlock);
@@ -239,7 +247,12 @@ void vfs_free(vfs *v)
 
 int vfs_flush_all(vfs *v, int sync)
 {
-	return itab_flush_all(v, sync);
+	int rc = itab_flush_all(v, sync);
+
+	/* backtraces are for disaster recovery: a failure is logged and
+	 * retried, never an error of the caller's */
+	btq_flush(v, 0, 0, 0);
+	return rc;
 }
 
 void vfs_counts(vfs *v, uint64_t *cached, uint64_t *lookups)

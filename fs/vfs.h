@@ -54,6 +54,16 @@ struct vfs_data_ops {
 	int (*space)(void *ctx, struct ol_space *s);
 	void (*default_layout)(void *ctx, struct ol_layout *l);
 	int (*locate)(void *ctx, const char *objname, struct ol_placement *p);
+	/* The inode's backtrace (backtrace.h) on its object 0, made when
+	 * missing; data, when not NULL, becomes the object's bytes (a
+	 * symlink's target); sync: durable before returning.  get: *bt
+	 * malloc'ed.  remove: object 0 of an inode that has no data objects
+	 * (0 if absent).  NULL in stores that keep no backtraces. */
+	int (*set_backtrace)(void *ctx, uint64_t ino, const void *bt,
+			     size_t len, const void *data, size_t dlen,
+			     int sync);
+	int (*get_backtrace)(void *ctx, uint64_t ino, void **bt, size_t *len);
+	int (*remove_backtrace)(void *ctx, uint64_t ino);
 	/* Size and mtime of object `objectno` of a file, -ENOENT when it
 	 * does not exist: the probe of a file whose size must be recovered
 	 * after a crash (wrange.c). */

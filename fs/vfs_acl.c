@@ -284,6 +284,8 @@ int acl_set(vfs *v, const struct vfs_cred *c, struct vnode *vn, int type,
 	mds_put_inode(b, &r);
 	rc = commit(v, b);
 	if (rc == 0) {
+		if (r.mode != vn->rec.mode)
+			btq_touch(v, r.ino); /* the backtrace records it */
 		vn->rec = r;
 		vn->dirty = 0;
 	}

@@ -181,6 +181,9 @@ int vfs_setattr(vfs *v, const struct vfs_cred *c, uint64_t ino,
 		vn->dirty = 1;
 		rc = vn_persist_locked(v, vn, 0);
 	}
+	/* the backtrace records mode and owner */
+	if (rc == 0 && (to_set & (VFS_SET_MODE | VFS_SET_UID | VFS_SET_GID)))
+		btq_touch(v, ino);
 	if (out)
 		vfs_fill_stat(&vn->rec, out);
 	pthread_mutex_unlock(&vn->m);

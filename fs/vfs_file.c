@@ -306,6 +306,8 @@ int vfs_fsync(vfs *v, vfs_file *f, int datasync)
 	rc = v->d->sync(v->dctx, vn->ino, &l, size);
 	if (rc)
 		return rc;
+	/* its place too (logged, not failed: it serves a rebuild only) */
+	btq_flush(v, vn->ino, 1, 0);
 	pthread_mutex_lock(&vn->m);
 	rc = vn_persist_locked(v, vn, 1);
 	pthread_mutex_unlock(&vn->m);

@@ -74,6 +74,8 @@ struct vfs {
 	/* Open handles. */
 	pthread_mutex_t hlock;
 	struct vfs_handle handles; /* list head */
+	/* Backtraces not written yet (bt_queue.c); NULL: none kept. */
+	struct btq *btq;
 };
 
 struct vfs_file {
@@ -126,6 +128,31 @@ int itab_flush_all(vfs *v, int sync);
 void itab_counts(vfs *v, uint64_t *cached, uint64_t *lookups);
 
 void vfs_fill_stat(const struct mds_inode *r, struct stat *st);
+
+/* ---- backtraces (bt_queue.c): each inode's place, kept with its first
+ * object (backtrace.h), written lazily; vfs.c notes link changes after
+ * committing them ---- */
+int btq_new(vfs *v);
+void btq_free(vfs *v);
+/* ino's only link is now dir/name (create, mkdir, rename of a file with
+ * one link or of a directory) */
+void btq_set(vfs *v, uint64_t ino, uint64_t dir, const char *name);
+/* a link added / removed (the inode has others) */
+void btq_add(vfs *v, uint64_t ino, uint64_t dir, const char *name);
+void btq_del(vfs *v, uint64_t ino, uint64_t dir, const char *name);
+/* mode or owner changed: rewrite with the links it has */
+void btq_touch(vfs *v, uint64_t ino);
+/* a rename: set when only_link, else del + add */
+void btq_move(vfs *v, uint64_t ino, int only_link, uint64_t odir,
+	      const char *oname, uint64_t ndir, const char *nname);
+/* Write what is pending: of ino (0: every inode); sync makes it durable;
+ * final: failures are logged and dropped instead of kept for a retry. */
+int btq_flush(vfs *v, uint64_t ino, int sync, int final);
+/* The inode is being purged: drop what is pending, wait for a write in
+ * flight. */
+void btq_forget(vfs *v, uint64_t ino);
+/* At mount: note again what a crash left pending (the store's marks). */
+int btq_resume(vfs *v);
 
 /* ---- helpers shared by the vfs*.c files (vfs.c) ---- */
 void fill_entry(struct vnode *vn, struct vfs_entry *e);

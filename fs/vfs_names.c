@@ -123,6 +123,7 @@ int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	if (rc == 0) {
 		dv->dirty = !S_ISDIR(mode);
 		dv->rec = pr;
+		btq_set(v, r.ino, parent, name); /* its backtrace, lazily */
 	}
 	pthread_mutex_unlock(&dv->m);
 	if (rc)
@@ -263,6 +264,7 @@ int vfs_link(vfs *v, uint64_t ino, uint64_t newparent, const char *newname,
 		vn->dirty = 0;
 		dv->rec = pr;
 		dv->dirty = 0;
+		btq_add(v, ino, newparent, newname);
 	}
 	unlock_set(set, k);
 	if (rc == 0) {

@@ -95,6 +95,8 @@ static int remove_name(vfs *v, uint64_t parent, const char *name, int dir)
 		vn->dirty = 0;
 		dv->rec = pr;
 		dv->dirty = dir ? 0 : 1;
+		if (r.nlink > 0 && !dir)
+			btq_del(v, r.ino, parent, name);
 	}
 	unlock_set(set, k);
 out:
@@ -312,6 +314,14 @@ int vfs_rename(vfs *v, uint64_t parent, const char *name, uint64_t newparent,
 			dv->rec = dr;
 			dv->dirty = 0;
 		}
+		/* the backtraces follow, lazily */
+		btq_move(v, sd.ino, S_ISDIR(sr.mode) || sr.nlink <= 1, parent,
+			 name, newparent, newname);
+		if (exchange)
+			btq_move(v, dd.ino, S_ISDIR(dr.mode) || dr.nlink <= 1,
+				 newparent, newname, parent, name);
+		else if (have_dst && dr.nlink > 0 && !S_ISDIR(dr.mode))
+			btq_del(v, dd.ino, newparent, newname);
 	}
 	unlock_set(lk, k);
 out:

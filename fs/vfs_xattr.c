@@ -49,6 +49,8 @@ int vfs_setxattr_as(vfs *v, const struct vfs_cred *c, uint64_t ino,
 			now(&vn->rec.ctime);
 			vn->dirty = 1;
 			rc = vn_persist_locked(v, vn, 0);
+			if (rc == 0)
+				btq_touch(v, ino); /* it records the layout */
 		}
 		pthread_mutex_unlock(&vn->m);
 		pthread_rwlock_unlock(&vn->io);

@@ -33,6 +33,11 @@ int kv_sync(kv *db)
 	return db->e->sync(db);
 }
 
+uint64_t kv_seq(kv *db)
+{
+	return db->e->seq ? db->e->seq(db) : 0;
+}
+
 void kv_close(kv *db)
 {
 	if (db)

@@ -19,6 +19,7 @@
 #define CRUSHFS_KV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct kv kv;
 typedef struct kv_batch kv_batch;
@@ -26,6 +27,10 @@ typedef struct kv_batch kv_batch;
 /* Open (creating when `create`) a RocksDB store at path.  -ENOENT when the
  * store is missing and !create; CFS_ECORRUPT when it cannot be read. */
 int kv_open_rocksdb(const char *path, int create, kv **out);
+/* The same; when the open fails, RocksDB's status text goes to msg
+ * (nothing is logged). */
+int kv_open_rocksdb_msg(const char *path, int create, kv **out, char *msg,
+			size_t msglen);
 /* Open for reading only (no lock; writes fail). */
 int kv_open_rocksdb_rdonly(const char *path, kv **out);
 /* A fresh, empty in-memory store. */
@@ -60,5 +65,10 @@ void kv_batch_free(kv_batch *b);
 
 /* Make every change committed so far durable. */
 int kv_sync(kv *db);
+
+/* A number that grows with every commit and survives a reopen: RocksDB's
+ * latest sequence number (0 for the in-memory engine).  A store that
+ * comes back with a smaller one than it had lost committed changes. */
+uint64_t kv_seq(kv *db);
 
 #endif

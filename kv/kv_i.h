@@ -5,6 +5,8 @@
 #ifndef CRUSHFS_KV_I_H
 #define CRUSHFS_KV_I_H
 
+#include <stdint.h>
+
 #include "kv.h"
 
 struct kv_batch_op {
@@ -27,6 +29,7 @@ struct kv_engine {
 	int (*commit)(kv *db, const kv_batch *b, int sync);
 	int (*sync)(kv *db);
 	void (*close)(kv *db);
+	uint64_t (*seq)(kv *db); /* may be NULL: kv_seq() is 0 */
 };
 
 /* Bytewise key order (RocksDB's default comparator): memcmp, then the

@@ -8,6 +8,7 @@
  * (DB::FlushWAL(true)).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +28,8 @@ struct kv_rocks {
 	char *path;
 };
 
-/* Map a RocksDB status string to -errno (and log it). */
-static int rocks_err(const char *what, const char *path, char *err)
+/* The -errno of a RocksDB status string. */
+static int rocks_code(const char *err)
 {
 	int rc = -EIO;
 
@@ -40,6 +41,14 @@ static int rocks_err(const char *what, const char *path, char *err)
 		rc = -ENOENT;
 	else if (strstr(err, "No space"))
 		rc = -ENOSPC;
+	return rc;
+}
+
+/* Map a RocksDB status string to -errno (and log it). */
+static int rocks_err(const char *what, const char *path, char *err)
+{
+	int rc = rocks_code(err);
+
 	if (rc != -ENOENT && rc != -EBUSY)
 		cfs_log(CFS_LOG_ERR, "rocksdb %s %s: %s", what, path, err);
 	rocksdb_free(err);
@@ -168,6 +177,11 @@ static int rocks_sync(kv *db)
 	return 0;
 }
 
+static uint64_t rocks_seq(kv *db)
+{
+	return rocksdb_get_latest_sequence_number(((struct kv_rocks *)db)->db);
+}
+
 static void rocks_free(struct kv_rocks *r)
 {
 	if (r->db)
@@ -199,9 +213,11 @@ static const struct kv_engine rocks_engine = {
 	.commit = rocks_commit,
 	.sync = rocks_sync,
 	.close = rocks_close,
+	.seq = rocks_seq,
 };
 
-static int open_rocks(const char *path, int create, int rdonly, kv **out)
+static int open_rocks(const char *path, int create, int rdonly, kv **out,
+		      char *msg, size_t msglen)
 {
 	struct kv_rocks *r = calloc(1, sizeof(*r));
 	char *err = NULL;
@@ -236,13 +252,28 @@ static int open_rocks(const char *path, int create, int rdonly, kv **out)
 	rocksdb_options_set_max_log_file_size(r->opts, 1 << 20);
 	rocksdb_options_set_info_log_level(r->opts, 3 /* ERROR */);
 	rocksdb_options_set_paranoid_checks(r->opts, 1);
+	/* kTolerateCorruptedTailRecords (0): a record cut short at the end
+	 * of the newest log (a kill in the middle of a write) is dropped,
+	 * any other damage fails the open.  RocksDB's default,
+	 * kPointInTimeRecovery, silently stops the replay at the first bad
+	 * record: 4 KiB of garbage at the start of the log then opened as
+	 * an empty store and the filesystem came up empty (issue 8). */
+	rocksdb_options_set_wal_recovery_mode(r->opts, 0);
 	rocksdb_writeoptions_set_sync(r->wo_sync, 1);
 	/* read-only: no LOCK taken, so a reader can look while a writer
 	 * elsewhere holds the store (it sees what was flushed) */
 	r->db = rdonly ? rocksdb_open_for_read_only(r->opts, path, 0, &err)
 		       : rocksdb_open(r->opts, path, &err);
 	if (err) {
-		rc = rocks_err("open", path, err);
+		/* the caller says what it means (one line): with msg, the
+		 * engine's words go there instead of the log */
+		if (msg) {
+			snprintf(msg, msglen, "%s", err);
+			rc = rocks_code(err);
+			rocksdb_free(err);
+		} else {
+			rc = rocks_err("open", path, err);
+		}
 		goto err;
 	}
 	*out = &r->base;
@@ -254,10 +285,16 @@ err:
 
 int kv_open_rocksdb(const char *path, int create, kv **out)
 {
-	return open_rocks(path, create, 0, out);
+	return open_rocks(path, create, 0, out, NULL, 0);
+}
+
+int kv_open_rocksdb_msg(const char *path, int create, kv **out, char *msg,
+			size_t msglen)
+{
+	return open_rocks(path, create, 0, out, msg, msglen);
 }
 
 int kv_open_rocksdb_rdonly(const char *path, kv **out)
 {
-	return open_rocks(path, 0, 1, out);
+	return open_rocks(path, 0, 1, out, NULL, 0);
 }

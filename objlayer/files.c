@@ -127,7 +127,10 @@ int ol_truncate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		if (now >= ob.size[i])
 			continue;
 		ol_object_name(ino, ob.no[i], name, sizeof(name));
-		e = now ? obj_truncate(ol, name, now) : obj_remove(ol, name, 1);
+		/* object 0 stays, empty: it carries the file's attributes
+		 * (the backtrace), as CephFS keeps it on a truncate */
+		e = now || ob.no[i] == 0 ? obj_truncate(ol, name, now)
+					 : obj_remove(ol, name, 1);
 		if (e && !r)
 			r = e;
 	}

@@ -127,6 +127,16 @@ int ol_obj_remove(objlayer *ol, const char *name);
 int ol_obj_list(objlayer *ol, int (*fn)(const char *name, void *arg),
 		void *arg);
 
+/* ---- object attributes (obj_attr.c): RADOS object xattrs ----
+ * Set on the copy of every acting OSD, making a 0-byte object first when
+ * there is none (the write path's rules apply: min_size, full OSDs); get
+ * from the first current copy that has it, *val malloc'ed (NUL added,
+ * not counted).  -ENOENT: no such object; -ENODATA: no such attribute. */
+int ol_obj_setattr(objlayer *ol, const char *name, const char *key,
+		   const void *val, size_t len);
+int ol_obj_getattr(objlayer *ol, const char *name, const char *key,
+		   void **val, size_t *len);
+
 /* ---- placement, for `locate` and the crushfs.placement xattr ---- */
 struct ol_placement {
 	char name[64];       /* object name */

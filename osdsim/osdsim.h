@@ -347,6 +347,19 @@ int cfs_pg_copies_load(cfs_cluster *c, uint32_t ps, struct cfs_pg_copies *pc);
 int cfs_pg_copies_next(struct cfs_pg_copies *pc); /* 1, or 0 at the end */
 void cfs_pg_copies_free(struct cfs_pg_copies *pc);
 
+/* ---- object attributes (obj_xattr.c): named values kept with one
+ * copy of an object, as RADOS object xattrs (the CephFS backtrace) ----
+ * key: [^/]+, at most 240 bytes.  -ENOENT when the copy is not on that
+ * OSD, -ENODATA when it has no such attribute; get returns the value's
+ * length (len 0: only the length; too small a buffer: -ERANGE). */
+int cfs_obj_setxattr(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+		     const char *key, const void *val, size_t len);
+ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, uint32_t ps,
+			 const char *name, const char *key, void *val,
+			 size_t len);
+int cfs_obj_removexattr(cfs_cluster *c, int osd, uint32_t ps,
+			const char *name, const char *key);
+
 /*
  * ---- the object index (objindex.c): which objects exist ----
  * Ceph's PG log in miniature: every object of the pool with its current

@@ -3,7 +3,8 @@
  * cluster (6 OSDs, 3 hosts, size 2, 1 MiB objects), and fs_fsck against
  * damage made by hand: objects of no file, objects past the end of a file,
  * a missing and a differing replica, a dangling entry, a wrong link
- * count, an inode without a name, a leftover orphan.
+ * count, an inode without a name, a leftover orphan.  Objects of no
+ * inode are adopted by /lost+found, never deleted.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -233,7 +234,7 @@ static void test_fsck(void **state)
 	open_fs(f);
 
 	/* an object of no file, and one past the end of b */
-	assert_int_equal(ol_obj_write_full(f->ol, "10000000999.00000000", data,
+	assert_int_equal(ol_obj_write_full(f->ol, "10000f00000.00000000", data,
 					   1000), 0);
 	ol_object_name(b, 5, name, sizeof(name));
 	assert_int_equal(ol_obj_write_full(f->ol, name, data, 1000), 0);
@@ -293,10 +294,14 @@ static void test_fsck(void **state)
 	assert_int_equal(r.orphans_purged, 1);
 	assert_int_equal(r.repaired, 0);
 	assert_true(l.n >= 8);
+	assert_int_equal(r.adopted, 0);
 	/* repair, then nothing is left */
 	assert_int_equal(fs_fsck(f->c, f->ol, 1, 1, NULL, NULL, &r), 0);
 	assert_true(r.repaired >= 8);
 	assert_int_equal(r.errors, 0);
+	assert_int_equal(r.adopted, 1);
+	/* the object of no inode was adopted, not deleted */
+	assert_int_equal(ol_obj_stat(f->ol, "10000f00000.00000000", NULL), 0);
 	assert_int_equal(fs_fsck(f->c, f->ol, 0, 1, NULL, NULL, &r), 0);
 	assert_int_equal(r.orphan_objects + r.beyond_eof + r.bad_replicas +
 				 r.dangling_dentries + r.bad_nlink +
@@ -320,6 +325,19 @@ static void test_fsck(void **state)
 			 (unsigned long long)lost);
 		assert_int_equal(vfs_resolve(f->v, lf, &ino), 0);
 		assert_int_equal(ino, lost);
+		/* the adopted object is a file of its bytes */
+		snprintf(lf, sizeof(lf), "/lost+found/#10000f00000");
+		assert_int_equal(vfs_resolve(f->v, lf, &ino), 0);
+		assert_int_equal(ino, 0x10000f00000ULL);
+		assert_int_equal(vfs_getattr(f->v, ino, &st), 0);
+		assert_int_equal(st.st_size, 1000);
+		assert_int_equal(vfs_open(f->v, ino, O_RDONLY, &fh), 0);
+		assert_int_equal(vfs_read(f->v, fh, 0, back, sizeof(back)),
+				 sizeof(back));
+		assert_memory_equal(back, data, sizeof(back));
+		assert_int_equal(vfs_release(f->v, fh), 0);
+		/* and its number is never handed out again */
+		assert_true(mds_next_ino(f->m) > 0x10000f00000ULL);
 		assert_int_equal(vfs_getattr(f->v, c, &st), 0);
 		assert_int_equal(st.st_nlink, 1);
 		assert_int_equal(vfs_open(f->v, b, O_RDONLY, &fh), 0);

@@ -1,0 +1,142 @@
+/*
+ * obj_attr.c - object attributes over the acting set (objlayer.h
+ * ol_obj_setattr/getattr): RADOS's setxattr/getxattr on an object, which
+ * CephFS uses for the "parent" backtrace of a file's first object.
+ *
+ * A set goes to the copy on every acting OSD, creating the object with 0
+ * bytes where it does not exist yet (as the MDS's backtrace write creates
+ * object 0 of an empty file); a get reads the first current copy that has
+ * the attribute, in the order reads use (primary, replicas, then older
+ * holders).  Copies made later by recovery or rebalance carry the
+ * attributes with them (osdsim.h cfs_obj_copy).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "objlayer_i.h"
+#include "util.h"
+
+static int has_copy(objlayer *ol, const char *name)
+{
+	uint64_t size;
+	int r = ol_obj_stat(ol, name, &size);
+
+	return r == 0 ? 1 : r == -ENOENT ? 0 : r;
+}
+
+int ol_obj_setattr(objlayer *ol, const char *name, const char *key,
+		   const void *val, size_t len)
+{
+	const cfs_osdmap *m;
+	const struct cfs_pg_mapping *pg;
+	pthread_rwlock_t *lk;
+	uint32_t ps;
+	int r = has_copy(ol, name), done = 0, first = 0;
+
+	if (r < 0)
+		return r;
+	/* a 0-byte write makes the object on the whole acting set, with
+	 * the write path's rules (min_size, holders, full OSDs) */
+	if (r == 0 && (r = ol_obj_write(ol, name, 0, NULL, 0)) != 0)
+		return r;
+	m = cfs_osdmap_get(ol->c);
+	cfs_object_to_pg(m, name, NULL, &ps);
+	pg = cfs_osdmap_pg(m, ps);
+	lk = ol_objlock(ol, name);
+	pthread_rwlock_rdlock(&ol->pgio[ps]);
+	pthread_rwlock_wrlock(lk);
+	for (int i = 0; i < pg->nacting; i++) {
+		int e = cfs_obj_setxattr(ol->c, pg->acting[i], ps, name, key,
+					 val, len);
+
+		if (e == 0)
+			done++;
+		else if (!first)
+			first = e;
+		if (e && e != -ENOENT)
+			cfs_log(CFS_LOG_WARN,
+				"object '%s' on osd.%d: setting attribute "
+				"'%s': %s",
+				name, pg->acting[i], key, cfs_strerror(e));
+	}
+	pthread_rwlock_unlock(lk);
+	pthread_rwlock_unlock(&ol->pgio[ps]);
+	cfs_osdmap_put(m);
+	/* a copy still to be recovered gets the attribute with its data */
+	return done ? 0 : first ? first : -EIO;
+}
+
+/* Up OSDs with a current copy of name, in read order (cfs_pg_lock). */
+static int candidates(objlayer *ol, const cfs_osdmap *m,
+		      const struct cfs_pg_mapping *pg, const char *name,
+		      int *cand)
+{
+	int h[256], nh = cfs_pg_holders(ol->c, pg->ps, h, 256), nc = 0;
+
+	for (int i = 0; i < pg->nacting; i++)
+		if (cfs_pg_is_holder(ol->c, pg->ps, pg->acting[i]) &&
+		    !cfs_pg_is_missing(ol->c, pg->ps, pg->acting[i], name))
+			cand[nc++] = pg->acting[i];
+	for (int i = 0; i < nh; i++) {
+		int in = 0;
+
+		for (int k = 0; k < pg->nacting; k++)
+			in |= pg->acting[k] == h[i];
+		if (!in && cfs_osdmap_is_up(m, h[i]) &&
+		    !cfs_pg_is_missing(ol->c, pg->ps, h[i], name))
+			cand[nc++] = h[i];
+	}
+	return nc;
+}
+
+int ol_obj_getattr(objlayer *ol, const char *name, const char *key,
+		   void **val, size_t *len)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+	const struct cfs_pg_mapping *pg;
+	pthread_rwlock_t *lk;
+	int cand[CFS_MAX_REP + 256], nc, r = -ENOENT;
+	uint32_t ps;
+
+	cfs_object_to_pg(m, name, NULL, &ps);
+	pg = cfs_osdmap_pg(m, ps);
+	lk = ol_objlock(ol, name);
+	pthread_rwlock_rdlock(&ol->pgio[ps]);
+	pthread_rwlock_rdlock(lk);
+	cfs_pg_lock(ol->c, ps);
+	nc = candidates(ol, m, pg, name, cand);
+	cfs_pg_unlock(ol->c, ps);
+	for (int i = 0; i < nc; i++) {
+		ssize_t n = cfs_obj_getxattr(ol->c, cand[i], ps, name, key,
+					     NULL, 0);
+		char *buf;
+
+		if (n < 0) {
+			/* a copy without it: try the next one */
+			if (r == -ENOENT || n != -ENOENT)
+				r = (int)n;
+			continue;
+		}
+		buf = malloc((size_t)n + 1);
+		if (!buf) {
+			r = -ENOMEM;
+			break;
+		}
+		n = cfs_obj_getxattr(ol->c, cand[i], ps, name, key, buf,
+				     (size_t)n);
+		if (n < 0) {
+			free(buf);
+			r = (int)n;
+			continue;
+		}
+		buf[n] = '\0';
+		*val = buf;
+		*len = (size_t)n;
+		r = 0;
+		break;
+	}
+	pthread_rwlock_unlock(lk);
+	pthread_rwlock_unlock(&ol->pgio[ps]);
+	cfs_osdmap_put(m);
+	return r;
+}

@@ -1,0 +1,95 @@
+/*
+ * obj_xattr.c - attributes of one object copy (osdsim.h, "object
+ * attributes"): RADOS object xattrs, such as the "parent" backtrace that
+ * CephFS keeps on a file's first object.  Each is a user xattr
+ * "user.crushfs.a.<key>" of the copy's file, so it goes wherever the file
+ * goes (a copy or repair carries every user.crushfs.* xattr along).
+ *
+ * The object's file is reached by its path (cfs_obj_path): the callers
+ * (objlayer) hold the object's lock, so no write replaces the file under
+ * us.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/xattr.h>
+
+#include "osdsim.h"
+
+#define PREFIX "user.crushfs.a."
+
+static int attr_name(const char *key, char *buf, size_t len)
+{
+	size_t n = key ? strlen(key) : 0;
+
+	if (n == 0 || strchr(key, '/'))
+		return -EINVAL;
+	if ((size_t)snprintf(buf, len, PREFIX "%s", key) >= len)
+		return -ERANGE;
+	return 0;
+}
+
+/* The copy's path and the attribute's name; -ENOENT when the copy is not
+ * there. */
+static int target(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+		  const char *key, char *path, size_t plen, char *an,
+		  size_t alen)
+{
+	int r = attr_name(key, an, alen);
+
+	if (!r)
+		r = cfs_obj_path(c, osd, ps, name, path, plen);
+	return r;
+}
+
+static int no_copy(int e)
+{
+	/* a missing file (or PG folder) is a missing copy */
+	return e == ENOENT || e == ENOTDIR ? -ENOENT : -e;
+}
+
+int cfs_obj_setxattr(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+		     const char *key, const void *val, size_t len)
+{
+	char path[PATH_MAX], an[XATTR_NAME_MAX + 1];
+	int r = target(c, osd, ps, name, key, path, sizeof(path), an,
+		       sizeof(an));
+
+	if (r)
+		return r;
+	if (lsetxattr(path, an, val, len, 0) < 0)
+		return no_copy(errno);
+	return 0;
+}
+
+ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, uint32_t ps,
+			 const char *name, const char *key, void *val,
+			 size_t len)
+{
+	char path[PATH_MAX], an[XATTR_NAME_MAX + 1];
+	ssize_t n;
+	int r = target(c, osd, ps, name, key, path, sizeof(path), an,
+		       sizeof(an));
+
+	if (r)
+		return r;
+	n = lgetxattr(path, an, val, len);
+	if (n < 0)
+		return no_copy(errno);
+	return n;
+}
+
+int cfs_obj_removexattr(cfs_cluster *c, int osd, uint32_t ps,
+			const char *name, const char *key)
+{
+	char path[PATH_MAX], an[XATTR_NAME_MAX + 1];
+	int r = target(c, osd, ps, name, key, path, sizeof(path), an,
+		       sizeof(an));
+
+	if (r)
+		return r;
+	if (lremovexattr(path, an) < 0)
+		return no_copy(errno);
+	return 0;
+}
