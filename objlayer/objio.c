@@ -241,6 +241,23 @@ static int begin_change(objlayer *ol, const struct objop *op,
 enum { ACT_WRITE, ACT_RECOVER, ACT_FRESH };
 
 /*
+ * Rebuild the copies that need it before any copy changes: a source the
+ * change already touched holds the new version, which the index does not
+ * name yet, and would be taken for a damaged copy.  rec[i] gets each
+ * rebuild's result (0 for copies that needed none).
+ */
+static void recover_first(objlayer *ol, const struct objop *op,
+			  const char *name, const struct cfs_objinfo *oi,
+			  const int *t, const int *act, int nt, const int *cand,
+			  int nc, int *rec)
+{
+	for (int i = 0; i < nt; i++)
+		if (act[i] == ACT_RECOVER)
+			rec[i] = ol_recover_copy(ol, op, name, oi, t[i], cand,
+						 nc);
+}
+
+/*
  * Write len bytes at off of object `name` (with F_FULL: make the object
  * exactly buf).  0 or -errno; nothing is changed on -ENOSPC.
  */
@@ -354,13 +371,7 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 		goto unreserve_state;
 	cfs_pg_unlock(c, op.ps);
 
-	/* Rebuild the copies that need it before any copy changes: a source
-	 * this write already changed holds the new version, which the index
-	 * does not name yet, and would be taken for a damaged copy. */
-	for (int i = 0; i < nt; i++)
-		if (act[i] == ACT_RECOVER)
-			rec[i] = ol_recover_copy(ol, &op, name, &oi, t[i], cand,
-						 nc);
+	recover_first(ol, &op, name, &oi, t, act, nt, cand, nc, rec);
 	/* the data, then each copy's record */
 	for (int i = 0; i < nt; i++) {
 		cfs_obj *o;
@@ -708,11 +719,7 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 		goto unreserve;
 	nc = candidates(ol, &op, name, cand, NULL);
 	cfs_pg_unlock(c, op.ps);
-	/* rebuild first, as obj_write does: no source may be cut yet */
-	for (int i = 0; i < nt; i++)
-		if (act[i] == ACT_RECOVER)
-			rec[i] = ol_recover_copy(ol, &op, name, &oi, t[i], cand,
-						 nc);
+	recover_first(ol, &op, name, &oi, t, act, nt, cand, nc, rec);
 	for (int i = 0; i < nt; i++) {
 		cfs_obj *o;
 		int e = rec[i];
