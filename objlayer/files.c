@@ -199,8 +199,29 @@ static int add_size(uint64_t objectno, uint64_t size, void *arg)
 
 int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)
 {
+	struct ol_bytes_slot *s = &ol->bytes[ino % OL_BYTES_SLOTS];
+	char stem[24];
+	uint64_t gen;
+	int r, hit;
+
+	snprintf(stem, sizeof(stem), "%llx", (unsigned long long)ino);
+	/* read before the scan: a change committed during it moves it */
+	gen = cfs_index_stem_gen(ol->c, stem);
+	pthread_mutex_lock(&ol->bytes_lock);
+	hit = s->valid && s->ino == ino && s->gen == gen;
+	if (hit)
+		*bytes = s->bytes;
+	pthread_mutex_unlock(&ol->bytes_lock);
+	if (hit)
+		return 0;
 	*bytes = 0;
-	return ol_file_objects(ol, ino, add_size, bytes);
+	r = ol_file_objects(ol, ino, add_size, bytes);
+	if (r == 0 && cfs_index_stem_gen(ol->c, stem) == gen) {
+		pthread_mutex_lock(&ol->bytes_lock);
+		*s = (struct ol_bytes_slot){ ino, *bytes, gen, 1 };
+		pthread_mutex_unlock(&ol->bytes_lock);
+	}
+	return r;
 }
 
 /* ---- whole objects ---- */

@@ -10,6 +10,14 @@
 #include "osdsim.h"
 
 #define OL_LOCK_STRIPES 4096
+#define OL_BYTES_SLOTS 1024
+
+/* A file's allocated bytes as last scanned from the index, good while the
+ * index's stem counter for it has not moved (files.c). */
+struct ol_bytes_slot {
+	uint64_t ino, bytes, gen;
+	int valid;
+};
 
 struct objlayer {
 	cfs_cluster *c;
@@ -20,6 +28,9 @@ struct objlayer {
 	/* Per object (striped by name hash): writers exclusive, readers
 	 * shared.  Order: pgio, then object lock, then cfs_pg_lock. */
 	pthread_rwlock_t objlock[OL_LOCK_STRIPES];
+	/* st_blocks of every stat would otherwise be an index scan */
+	pthread_mutex_t bytes_lock;
+	struct ol_bytes_slot bytes[OL_BYTES_SLOTS];
 };
 
 pthread_rwlock_t *ol_objlock(objlayer *ol, const char *name);

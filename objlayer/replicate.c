@@ -69,6 +69,7 @@ int ol_open(cfs_cluster *c, objlayer **out)
 		pthread_rwlock_init(&ol->pgio[i], NULL);
 	for (int i = 0; i < OL_LOCK_STRIPES; i++)
 		pthread_rwlock_init(&ol->objlock[i], NULL);
+	pthread_mutex_init(&ol->bytes_lock, NULL);
 	/* what a crash left in flight is settled before any I/O */
 	r = ol_settle(ol);
 	if (r) {
@@ -89,6 +90,7 @@ void ol_close(objlayer *ol)
 		pthread_rwlock_destroy(&ol->pgio[i]);
 	for (int i = 0; i < OL_LOCK_STRIPES; i++)
 		pthread_rwlock_destroy(&ol->objlock[i]);
+	pthread_mutex_destroy(&ol->bytes_lock);
 	free(ol->pgio);
 	free(ol);
 }

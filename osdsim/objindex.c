@@ -29,6 +29,7 @@
  * A kill -9 loses nothing (RocksDB's WAL is written at each commit).
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,15 @@ static size_t make_key(char tag, int64_t pool, const char *name, char *k,
 		k[1 + i] = (char)((uint64_t)pool >> (56 - 8 * i));
 	memcpy(k + 9, name, n);
 	return 9 + n;
+}
+
+static size_t stem_slot(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h % CFS_STEM_GENS;
 }
 
 static void put64(unsigned char *p, uint64_t v)
@@ -248,7 +258,15 @@ int cfs_index_set(cfs_cluster *c, const char *name,
 	kv_batch_delete(b, k, kl);
 	r = kv_batch_commit(c->index, b, 0);
 	kv_batch_free(b);
+	/* after the commit: a scan that read the counter before it either
+	 * saw this record or sees the counter move */
+	atomic_fetch_add(&c->stem_gen[stem_slot(name, strcspn(name, "."))], 1);
 	return r;
+}
+
+uint64_t cfs_index_stem_gen(cfs_cluster *c, const char *stem)
+{
+	return atomic_load(&c->stem_gen[stem_slot(stem, strlen(stem))]);
 }
 
 struct scan_ctx {

@@ -396,6 +396,10 @@ int cfs_index_foreach(cfs_cluster *c, const char *prefix, int intents,
 				const struct cfs_objinfo *oi, int op,
 				void *arg),
 		      void *arg);
+/* A counter that grows after every record change of a name starting with
+ * stem + '.' (and, sharing its slot, a few other stems): equal before and
+ * after a scan of that prefix means the scan saw the current records. */
+uint64_t cfs_index_stem_gen(cfs_cluster *c, const char *stem);
 /* Make every index change durable (WAL fsync). */
 int cfs_index_sync(cfs_cluster *c);
 /* 1 when this open created the index (it must be rebuilt from copies). */

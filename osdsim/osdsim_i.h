@@ -10,6 +10,9 @@
 
 #include "osdsim.h"
 
+/* slots of cfs_cluster.stem_gen (objindex.c) */
+#define CFS_STEM_GENS 1024
+
 struct cfs_osd_state {
 	int exists;
 	int up;
@@ -128,6 +131,10 @@ struct cfs_cluster {
 	int index_new; /* created by this open: rebuild from the OSDs */
 	pthread_mutex_t version_lock;
 	uint64_t version_next, version_hw;
+	/* bumped after each record change, per name stem (the part before
+	 * the first '.', a file's inode): what lets objlayer cache a file's
+	 * allocated bytes until one of its objects changes */
+	_Atomic uint64_t stem_gen[CFS_STEM_GENS];
 };
 
 /* osdmap.c */

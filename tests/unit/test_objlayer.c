@@ -146,6 +146,54 @@ static void test_roundtrip_and_holes(void **state)
 	fx_free(f);
 }
 
+/* A file's allocated bytes (st_blocks) follow every change, though they
+ * are cached between changes; inodes sharing a cache slot do not mix. */
+static void test_file_bytes(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct ol_layout l;
+	char *w = malloc(6 * MB);
+	uint64_t a = 0x10000000000ULL, b = a + 1024 * 4, got;
+	const uint64_t ino[2] = { a, b }; /* same slot (ino % 1024) */
+
+	(void)state;
+	ol_default_layout(f->ol, &l);
+	fx_pattern(w, 6 * MB, 3);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(ol_file_bytes(f->ol, ino[i], &got), 0);
+		assert_int_equal(got, 0);
+	}
+	assert_int_equal(ol_write(f->ol, a, &l, 5 * MB, w, 6 * MB), 6 * MB);
+	assert_int_equal(ol_file_bytes(f->ol, a, &got), 0);
+	assert_int_equal(got, 7 * MB); /* object 0 a hole, 1 whole */
+	assert_int_equal(ol_file_bytes(f->ol, a, &got), 0); /* cached */
+	assert_int_equal(got, 7 * MB);
+	assert_int_equal(ol_file_bytes(f->ol, b, &got), 0);
+	assert_int_equal(got, 0);
+	assert_int_equal(ol_write(f->ol, b, &l, 0, w, 100), 100);
+	assert_int_equal(ol_file_bytes(f->ol, b, &got), 0);
+	assert_int_equal(got, 100);
+	assert_int_equal(ol_file_bytes(f->ol, a, &got), 0);
+	assert_int_equal(got, 7 * MB);
+	/* a write inside what exists keeps the count; one past grows it */
+	assert_int_equal(ol_write(f->ol, a, &l, 6 * MB, w, 10), 10);
+	assert_int_equal(ol_file_bytes(f->ol, a, &got), 0);
+	assert_int_equal(got, 7 * MB);
+	assert_int_equal(ol_write(f->ol, a, &l, 0, w, 10), 10);
+	assert_int_equal(ol_file_bytes(f->ol, a, &got), 0);
+	assert_int_equal(got, 7 * MB + 10);
+	assert_int_equal(ol_truncate(f->ol, a, &l, 11 * MB, 6 * MB), 0);
+	assert_int_equal(ol_file_bytes(f->ol, a, &got), 0);
+	assert_int_equal(got, 2 * MB + 10);
+	assert_int_equal(ol_remove(f->ol, a, &l, 6 * MB), 0);
+	assert_int_equal(ol_file_bytes(f->ol, a, &got), 0);
+	assert_int_equal(got, 0);
+	assert_int_equal(ol_file_bytes(f->ol, b, &got), 0);
+	assert_int_equal(got, 100);
+	free(w);
+	fx_free(f);
+}
+
 /* Policy osd: a full OSD refuses the writes of its PGs only. */
 static void test_full_policy_osd(void **state)
 {
@@ -614,6 +662,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_and_holes),
+		cmocka_unit_test(test_file_bytes),
 		cmocka_unit_test(test_full_policy_osd),
 		cmocka_unit_test(test_partial_multi_object_write),
 		cmocka_unit_test(test_full_policy_pool),
