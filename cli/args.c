@@ -155,12 +155,15 @@ int cli_opt(const struct cli_ctx *ctx, int argc, char **argv, int *i,
 
 int cli_set_format(struct cli_ctx *ctx, const char *v)
 {
-	if (strcmp(v, "json") == 0 || strcmp(v, "json-pretty") == 0)
+	ctx->pretty = strcmp(v, "json-pretty") == 0;
+	if (strcmp(v, "json") == 0 || ctx->pretty)
 		ctx->format = CLI_FMT_JSON;
 	else if (strcmp(v, "plain") == 0)
 		ctx->format = CLI_FMT_PLAIN;
 	else
-		return cli_err(ctx, "-f: unknown format '%s' (json or plain)",
+		return cli_err(ctx,
+			       "-f: unknown format '%s' (plain, json or "
+			       "json-pretty)",
 			       v);
 	ctx->format_given = 1;
 	return 0;

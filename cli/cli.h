@@ -22,6 +22,7 @@ struct cli_ctx {
 	const char *cluster;   /* --cluster, $CRUSHFS_CLUSTER, or ./cluster */
 	enum cli_format format; /* -f/--format */
 	int format_given;      /* -f was on the command line */
+	int pretty;	       /* -f json-pretty: indented JSON */
 	const char *cmd;       /* "crush test": prefix of error messages */
 	const struct cli_command *entry;
 };
@@ -92,6 +93,12 @@ int cli_common_opt(struct cli_ctx *ctx, int argc, char **argv, int *i);
 int cli_set_format(struct cli_ctx *ctx, const char *v);
 /* Refuse -f json for a command without CLI_JSON (1 after an error line). */
 int cli_check_format(const struct cli_ctx *ctx);
+
+/* ---- "did you mean" (suggest.c) ----
+ * The name among names[] that the leading words of argv most likely
+ * misspell (1 or 2 edits, transpositions counting one), or NULL. */
+const char *cli_suggest(const char *const *names, int nnames, int argc,
+			char **argv);
 
 /* ---- output helpers ---- */
 /* C++ ostream's default formatting of a double (precision 6, like %g),

@@ -27,7 +27,7 @@ struct cmd_ctx {
 	cfs_cluster *cluster; /* open (read-only unless CCMD_WRITE) */
 	objlayer *ol;	      /* on cluster */
 	FILE *out, *err;
-	int json;	   /* -f json */
+	int json;	   /* -f json (2: json-pretty, indented) */
 	int tty;	   /* err is a terminal: progress may be drawn */
 	const char *cmd;   /* "osd out": the prefix of error lines */
 	const char *args;  /* the synopsis, for usage errors */

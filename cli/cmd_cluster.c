@@ -52,6 +52,13 @@ const struct cluster_cmd cluster_cmds[] = {
 	  "RATIO", "set the backfillfull ratio (0..1]" },
 	{ "set-nearfull-ratio", ccmd_set_nearfull_ratio, CCMD_WRITE, "RATIO",
 	  "set the nearfull ratio (0..1]" },
+	/* Ceph's spellings (`ceph osd set-full-ratio`); the short ones stay */
+	{ "osd set-full-ratio", ccmd_set_full_ratio, CCMD_WRITE, "RATIO",
+	  "set the full ratio (0..1]" },
+	{ "osd set-backfillfull-ratio", ccmd_set_backfillfull_ratio,
+	  CCMD_WRITE, "RATIO", "set the backfillfull ratio (0..1]" },
+	{ "osd set-nearfull-ratio", ccmd_set_nearfull_ratio, CCMD_WRITE,
+	  "RATIO", "set the nearfull ratio (0..1]" },
 	{ "set-full-policy", ccmd_set_full_policy, CCMD_WRITE, "osd|pool",
 	  "what a full OSD refuses: its PGs' writes, or the pool's" },
 	{ "rebalance", ccmd_rebalance, CCMD_WRITE, "",
@@ -188,8 +195,10 @@ int cmd_cluster(struct cli_ctx *cctx, int argc, char **argv)
 			return status;
 	}
 	return cluster_cmd_exec(cmd, cctx->cluster,
-				cctx->format == CLI_FMT_JSON, argc, argv,
-				stdout, stderr);
+				cctx->format != CLI_FMT_JSON ? 0 :
+				cctx->pretty		     ? 2 :
+								 1,
+				argc, argv, stdout, stderr);
 }
 
 /* ---- helpers ---- */
@@ -306,7 +315,9 @@ int cc_json_out(struct cmd_ctx *ctx, json_t *v)
 {
 	if (!v)
 		return cc_err(ctx, "out of memory");
-	json_dumpf(v, ctx->out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_dumpf(v, ctx->out,
+		   JSON_PRESERVE_ORDER |
+			   (ctx->json == 2 ? JSON_INDENT(4) : JSON_COMPACT));
 	fputc('\n', ctx->out);
 	json_decref(v);
 	return 0;

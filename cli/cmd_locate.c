@@ -93,6 +93,7 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 			ctx->format = strncmp(argv[++i], "json", 4) ?
 					      CLI_FMT_PLAIN :
 					      CLI_FMT_JSON;
+			ctx->pretty = strcmp(argv[i], "json-pretty") == 0;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return lerr(ctx, env->err, "unknown option '%s'",
 				    argv[i]);
@@ -263,7 +264,8 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 			json_array_append_new(per, e);
 		}
 		json_object_set_new(root, "per_osd", per);
-		json_dumpf(root, env->out, JSON_COMPACT);
+		json_dumpf(root, env->out,
+			   ctx->pretty ? JSON_INDENT(4) : JSON_COMPACT);
 		fputc('\n', env->out);
 		json_decref(root);
 	} else {

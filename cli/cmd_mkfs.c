@@ -174,7 +174,10 @@ int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 				(json_int_t)p->object_size, "full_policy",
 				cfs_full_policy_name(cfs_osdmap_full_policy(m)));
 
-			json_dumpf(j, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+			json_dumpf(j, stdout,
+				   JSON_PRESERVE_ORDER |
+					   (ctx->pretty ? JSON_INDENT(4) :
+							  JSON_COMPACT));
 			putchar('\n');
 			json_decref(j);
 		} else {

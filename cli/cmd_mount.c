@@ -168,7 +168,9 @@ int cli_forward(struct cli_ctx *ctx, int argc, char **argv, int *status)
 	}
 	if (ctx->format_given) {
 		fargv[n++] = "-f";
-		fargv[n++] = ctx->format == CLI_FMT_JSON ? "json" : "plain";
+		fargv[n++] = ctx->format != CLI_FMT_JSON ? "plain" :
+			     ctx->pretty		  ? "json-pretty" :
+							    "json";
 	}
 	for (char *save = NULL, *w = strtok_r(words, " ", &save); w && n < 12;
 	     w = strtok_r(NULL, " ", &save))
@@ -234,6 +236,7 @@ int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
 			ctx.format_given = 1;
 			ctx.format = strncmp(v, "json", 4) ? CLI_FMT_PLAIN :
 							     CLI_FMT_JSON;
+			ctx.pretty = strcmp(v, "json-pretty") == 0;
 		}
 		i++;
 	}
@@ -262,7 +265,7 @@ int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
 		cc.ol = ol;
 		cc.out = out;
 		cc.err = err;
-		cc.json = ctx.format == CLI_FMT_JSON;
+		cc.json = ctx.format != CLI_FMT_JSON ? 0 : ctx.pretty ? 2 : 1;
 		cc.cmd = cbest->name;
 		cc.args = cbest->args;
 		cc.in_fd = io->in_fd;

@@ -82,6 +82,9 @@ static const struct cli_command commands[] = {
 	{ "osd set-capacity", cmd_cluster, "ID SIZE", "set an OSD's (virtual) capacity", CLI_JSON },
 	{ "osd add", cmd_cluster, "--host HOST [--size SIZE]", "add an OSD under a host bucket", CLI_JSON },
 	{ "set-full-ratio", cmd_cluster, "RATIO", "set the full ratio", CLI_JSON },
+	{ "osd set-full-ratio", cmd_cluster, "RATIO", "set the full ratio (Ceph's spelling)", CLI_JSON },
+	{ "osd set-backfillfull-ratio", cmd_cluster, "RATIO", "set the backfillfull ratio (Ceph's spelling)", CLI_JSON },
+	{ "osd set-nearfull-ratio", cmd_cluster, "RATIO", "set the nearfull ratio (Ceph's spelling)", CLI_JSON },
 	{ "set-backfillfull-ratio", cmd_cluster, "RATIO", "set the backfillfull ratio", CLI_JSON },
 	{ "set-nearfull-ratio", cmd_cluster, "RATIO", "set the nearfull ratio", CLI_JSON },
 	{ "set-full-policy", cmd_cluster, "osd|pool", "what a full OSD refuses: its PGs' writes, or the pool's", CLI_JSON },
@@ -105,14 +108,60 @@ static void usage(FILE *f)
 	      "global options:\n"
 	      "  --cluster DIR   the cluster directory (default "
 	      "$CRUSHFS_CLUSTER, else ./cluster)\n"
-	      "  -f, --format F  output format: plain (default) or json\n"
+	      "  -f, --format F  output format: plain (default), json or "
+	      "json-pretty\n"
+	      "  -s              the same as the status command (ceph -s)\n"
 	      "  -h, --help      this help; `crushfs COMMAND --help` for one "
-	      "command\n"
+	      "command, `crushfs GROUP --help` for a group (osd, pg, ...)\n"
+	      "  --version       the version of crushfs\n"
 	      "\n"
 	      "commands:\n",
 	      f);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-26s %s\n", commands[i].name, commands[i].help);
+}
+
+static void version(void)
+{
+	printf("crushfs version %s%s%s%s (placement of Ceph 16.2.15)\n",
+	       CRUSHFS_VERSION, *CRUSHFS_GIT ? " (" : "", CRUSHFS_GIT,
+	       *CRUSHFS_GIT ? ")" : "");
+}
+
+/* The commands of a group ("osd"), one per line. */
+static void list_group(FILE *f, const char *group)
+{
+	size_t len = strlen(group);
+
+	fprintf(f, "'%s' commands:\n", group);
+	for (size_t c = 0; c < NCOMMANDS; c++)
+		if (strncmp(commands[c].name, group, len) == 0 &&
+		    commands[c].name[len] == ' ')
+			fprintf(f, "  crushfs %s %s\n    %s\n",
+				commands[c].name, commands[c].args,
+				commands[c].help);
+}
+
+/* "unknown command": one line, with the likely intended one if any
+ * (then returns 2, else 1). */
+static int unknown(int argc, char **argv, int words)
+{
+	const char *names[NCOMMANDS];
+	const char *s;
+
+	for (size_t c = 0; c < NCOMMANDS; c++)
+		names[c] = commands[c].name;
+	s = cli_suggest(names, (int)NCOMMANDS, argc, argv);
+	if (words == 2)
+		fprintf(stderr, "crushfs: unknown command '%s %s'", argv[0],
+			argv[1]);
+	else
+		fprintf(stderr, "crushfs: unknown command '%s'", argv[0]);
+	if (s)
+		fprintf(stderr, "; did you mean '%s'?\n", s);
+	else
+		fputs(" (see crushfs --help)\n", stderr);
+	return s ? 2 : 1;
 }
 
 /* Is argv[0] the first word of some command (so "crush" alone can list the
@@ -156,6 +205,9 @@ int main(int argc, char **argv)
 	const struct cli_command *best = NULL;
 	int i = 1, best_n = 0, r;
 	const char *v;
+	int s_flag = 0;
+	static char status_word[] = "status";
+	char *status_argv[] = { status_word, NULL };
 
 	hold_std_fds();
 	ctx.cluster = getenv("CRUSHFS_CLUSTER");
@@ -172,6 +224,14 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
+		if (cli_flag(argv[i], "--version")) {
+			version();
+			return 0;
+		}
+		if (strcmp(argv[i], "-s") == 0) {
+			s_flag = 1;
+			continue;
+		}
 		if ((r = cli_opt(&ctx, argc, argv, &i, "--cluster", &v))) {
 			if (r < 0)
 				return 1;
@@ -187,12 +247,25 @@ int main(int argc, char **argv)
 		return cli_err(NULL, "unknown option '%s' (see crushfs --help)",
 			       argv[i]);
 	}
+	if (s_flag) {
+		/* `ceph -s`: status, with what follows as its arguments */
+		if (i < argc)
+			return cli_err(NULL, "-s takes no command ('%s' "
+					     "given)", argv[i]);
+		argv = status_argv;
+		argc = 1;
+		i = 0;
+	}
 	if (i >= argc) {
 		usage(stderr);
 		return 1;
 	}
 	if (strcmp(argv[i], "help") == 0) {
 		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[i], "version") == 0) {
+		version();
 		return 0;
 	}
 
@@ -206,25 +279,22 @@ int main(int argc, char **argv)
 	}
 	if (!best) {
 		if (is_prefix_word(argv[i])) {
-			size_t len = strlen(argv[i]);
-
-			if (i + 1 < argc)
-				cli_err(NULL, "unknown command '%s %s'", argv[i],
-					argv[i + 1]);
-			else
+			if (i + 1 < argc && (cli_flag(argv[i + 1], "-h") ||
+					     cli_flag(argv[i + 1], "--help"))) {
+				list_group(stdout, argv[i]);
+				return 0;
+			}
+			if (i + 1 < argc) {
+				if (unknown(argc - i, argv + i, 2) == 2)
+					return 1;
+			} else {
 				cli_err(NULL, "%s: missing subcommand", argv[i]);
-			fprintf(stderr, "'%s' commands:\n", argv[i]);
-			for (size_t c = 0; c < NCOMMANDS; c++)
-				if (strncmp(commands[c].name, argv[i], len) ==
-					    0 &&
-				    commands[c].name[len] == ' ')
-					fprintf(stderr, "  crushfs %s %s\n",
-						commands[c].name,
-						commands[c].args);
+			}
+			list_group(stderr, argv[i]);
 			return 1;
 		}
-		return cli_err(NULL, "unknown command '%s' (see crushfs --help)",
-			       argv[i]);
+		unknown(argc - i, argv + i, 1);
+		return 1;
 	}
 
 	ctx.cmd = best->name;

@@ -9,8 +9,8 @@ with status 1.
   
   global options:
     --cluster DIR   the cluster directory (default $CRUSHFS_CLUSTER, else ./cluster)
-    -f, --format F  output format: plain (default) or json
-    -h, --help      this help; `crushfs COMMAND --help` for one command
+    -f, --format F  output format: plain (default), json or json-pretty
+    -s              the same as the status command (ceph -s)
   $ crushfs -h | grep -E '^  (crush|osdmap) '
     crush test                 map a range of inputs with a crush map, as `crushtool --test`
     crush compare              count the mappings two crush maps disagree on, as `crushtool --compare`
@@ -47,10 +47,12 @@ Unknown commands and options.
   crushfs: crush: missing subcommand
   'crush' commands:
     crushfs crush test -i MAP.txt [--rule N] [--num-rep N] [--min-x N] [--max-x N] [--x N] [--weight OSD W]... [--pool-id N] [--show-mappings] [--show-bad-mappings] [--show-statistics] [--show-utilization] [--show-utilization-all] [--show-choose-tries]
+      map a range of inputs with a crush map, as `crushtool --test`
     crushfs crush compare -i A.txt --compare B.txt [--rule N] [--num-rep N] [--min-x N] [--max-x N] [--x N] [--weight OSD W]... [--show-statistics]
+      count the mappings two crush maps disagree on, as `crushtool --compare`
   [1]
   $ crushfs osdmap test-map-pg 1.0 2>&1 | head -1
-  crushfs: unknown command 'osdmap test-map-pg'
+  crushfs: unknown command 'osdmap test-map-pg' (see crushfs --help)
   $ crushfs --verbose crush test
   crushfs: unknown option '--verbose' (see crushfs --help)
   [1]
@@ -70,7 +72,7 @@ only.
   $ CRUSHFS_CLUSTER=/elsewhere crushfs crush test -i "$TESTDIR/maps/small.txt" --rule 0 --num-rep 1 --x 0 --show-mappings --cluster /x -f plain
   CRUSH rule 0 x 0 [4]
   $ crushfs -f yaml crush test
-  crushfs: -f: unknown format 'yaml' (json or plain)
+  crushfs: -f: unknown format 'yaml' (plain, json or json-pretty)
   [1]
   $ crushfs --format=json osdmap test-map-object foo
   crushfs: osdmap test-map-object: -f json is not supported: the output is the text of the Ceph tool it mirrors

@@ -1,0 +1,77 @@
+Ceph's command-line habits: -s, --version, group help, "did you mean",
+Ceph's spellings of the ratio commands, -f json-pretty.
+
+  $ crushfs --cluster c mkfs --osds 4 --hosts 4 --pg-num 8 > /dev/null
+
+--version names the release (and the commit when built from git):
+
+  $ crushfs --version | grep -cE '^crushfs version [0-9]+\.[0-9]+\.[0-9]+'
+  1
+  $ crushfs version | grep -c 'Ceph 16.2'
+  1
+
+-s is status, as ceph -s:
+
+  $ crushfs --cluster c -s | head -3
+    cluster:
+      id:     [0-9a-f-]{36} (re)
+      health: HEALTH_OK
+  $ crushfs --cluster c -s osd df
+  crushfs: -s takes no command ('osd' given)
+  [1]
+
+A group's help lists its commands, on stdout, exit 0:
+
+  $ crushfs pg --help
+  'pg' commands:
+    crushfs pg dump 
+      every PG: objects, bytes, state, up and acting sets
+    crushfs pg scrub PGID
+      check every copy of a PG's objects: presence, version, size
+    crushfs pg deep-scrub PGID
+      scrub, and check every block against its checksum
+    crushfs pg repair PGID
+      deep-scrub, and rebuild bad copies from the authoritative one
+
+Near misses get a suggestion; far ones do not:
+
+  $ crushfs stauts
+  crushfs: unknown command 'stauts'; did you mean 'status'?
+  [1]
+  $ crushfs --cluster c osd dff
+  crushfs: unknown command 'osd dff'; did you mean 'osd df'?
+  [1]
+  $ crushfs crush tset
+  crushfs: unknown command 'crush tset'; did you mean 'crush test'?
+  [1]
+  $ crushfs helth
+  crushfs: unknown command 'helth'; did you mean 'health'?
+  [1]
+  $ crushfs frobnicate
+  crushfs: unknown command 'frobnicate' (see crushfs --help)
+  [1]
+
+Ceph's spellings of the ratio commands, and the short ones:
+
+  $ crushfs --cluster c osd set-nearfull-ratio 0.8 > /dev/null
+  $ crushfs --cluster c osd set-backfillfull-ratio 0.88 > /dev/null
+  $ crushfs --cluster c osd set-full-ratio 0.9 > /dev/null
+  $ crushfs --cluster c set-full-ratio 0.93 > /dev/null
+  $ grep -o '"[a-z]*_ratio": *[0-9.]\{1,4\}' c/cluster.json
+  "full_ratio": 0.93
+  "backfillfull_ratio": 0.88
+  "nearfull_ratio": 0.80
+
+-f json-pretty indents; -f json is one line; both parse the same:
+
+  $ crushfs --cluster c -f json df | wc -l
+  1
+  $ test "$(crushfs --cluster c -f json-pretty df | wc -l)" -gt 10 && echo indented
+  indented
+  $ crushfs --cluster c -f json-pretty df | python3 -c 'import json,sys; print(sorted(json.load(sys.stdin)))' > a
+  $ crushfs --cluster c -f json df | python3 -c 'import json,sys; print(sorted(json.load(sys.stdin)))' > b
+  $ cmp a b && echo same
+  same
+  $ crushfs --cluster c df -f yaml
+  crushfs: df: -f: unknown format 'yaml' (plain, json or json-pretty)
+  [1]
