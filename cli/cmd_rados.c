@@ -54,6 +54,40 @@ static const char *fname(const char *file, const char *std)
 	return strcmp(file, "-") ? file : std;
 }
 
+/*
+ * `rados -p POOL` / `--pool POOL` (main.c moves a leading one after the
+ * subcommand): removed from argv; a pool other than the cluster's is
+ * refused as rados refuses it (rados.cc: "error opening pool").
+ */
+static int pool_opt(struct cmd_ctx *ctx, int *argc, char **argv)
+{
+	int n = 0;
+
+	for (int i = 0; i < *argc; i++) {
+		const char *v = NULL;
+		char buf[256];
+
+		if ((!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pool")) &&
+		    i + 1 < *argc)
+			v = argv[++i];
+		else if (!strncmp(argv[i], "--pool=", 7))
+			v = argv[i] + 7;
+		else if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pool"))
+			return cc_usage(ctx, "%s: missing value", argv[i]);
+		if (!v) {
+			argv[n++] = argv[i];
+			continue;
+		}
+		if (strcmp(v, pool_name(ctx, buf, sizeof(buf))))
+			return cc_err(ctx,
+				      "error opening pool '%s': (2) No such "
+				      "file or directory (the pool is '%s')",
+				      v, buf);
+	}
+	*argc = n;
+	return 0;
+}
+
 static int name_ok(struct cmd_ctx *ctx, const char *name)
 {
 	if (!*name)
@@ -71,6 +105,8 @@ int ccmd_rados_put(struct cmd_ctx *ctx, int argc, char **argv)
 	int fd, r = 0;
 	ssize_t n;
 
+	if (pool_opt(ctx, &argc, argv))
+		return 1;
 	if (cc_nargs(ctx, argc, argv, 2))
 		return 1;
 	name = argv[0];
@@ -149,6 +185,8 @@ int ccmd_rados_get(struct cmd_ctx *ctx, int argc, char **argv)
 	uint64_t size, off = 0;
 	int fd = -1, r;
 
+	if (pool_opt(ctx, &argc, argv))
+		return 1;
 	if (cc_nargs(ctx, argc, argv, 2))
 		return 1;
 	name = argv[0];
@@ -210,6 +248,8 @@ int ccmd_rados_stat(struct cmd_ctx *ctx, int argc, char **argv)
 	uint64_t size;
 	int r;
 
+	if (pool_opt(ctx, &argc, argv))
+		return 1;
 	if (cc_nargs(ctx, argc, argv, 1) || name_ok(ctx, argv[0]))
 		return 1;
 	pool_name(ctx, pool, sizeof(pool));
@@ -236,6 +276,8 @@ int ccmd_rados_rm(struct cmd_ctx *ctx, int argc, char **argv)
 	char pool[64];
 	int r;
 
+	if (pool_opt(ctx, &argc, argv))
+		return 1;
 	if (cc_nargs(ctx, argc, argv, 1) || name_ok(ctx, argv[0]))
 		return 1;
 	pool_name(ctx, pool, sizeof(pool));
@@ -269,6 +311,8 @@ int ccmd_rados_ls(struct cmd_ctx *ctx, int argc, char **argv)
 	struct ls_arg a = { ctx, NULL };
 	int r;
 
+	if (pool_opt(ctx, &argc, argv))
+		return 1;
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
 	if (ctx->json)
@@ -358,6 +402,8 @@ int ccmd_rados_bench(struct cmd_ctx *ctx, int argc, char **argv)
 	pthread_t th[64];
 	double t0, t1, mbps;
 
+	if (pool_opt(ctx, &argc, argv))
+		return 1;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 

@@ -468,11 +468,15 @@ int ccmd_pg_dump(struct cmd_ctx *ctx, int argc, char **argv)
 	static const int right[] = { 0, 1, 1, 1, 1, 1, 0, 0, 1, 0, 1 };
 	const cfs_osdmap *m;
 	struct pgsum s;
-	int r;
+	int r, kind = 0;
 
+	/* ceph's dump kinds: the text is pgs_brief's for all; JSON nests
+	 * the list in pg_map for a whole dump, as PGMap::dump does */
 	if (argc == 1 && (!strcmp(argv[0], "pgs_brief") ||
-			  !strcmp(argv[0], "pgs")))
-		argc = 0; /* ceph's dump kinds: all show the same here */
+			  !strcmp(argv[0], "pgs"))) {
+		argc = 0;
+		kind = 1;
+	}
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
@@ -514,9 +518,17 @@ int ccmd_pg_dump(struct cmd_ctx *ctx, int argc, char **argv)
 					  act, "acting_primary",
 					  g->acting_primary));
 		}
-		cc_json_out(ctx, json_pack("{s:i, s:o}", "epoch",
-					   (int)cfs_osdmap_epoch(m),
-					   "pg_stats", arr));
+		if (kind)
+			cc_json_out(ctx, json_pack("{s:b, s:o}", "pg_ready", 1,
+						   "pg_stats", arr));
+		else
+			cc_json_out(ctx,
+				    json_pack("{s:b, s:{s:i, s:i, s:o}}",
+					      "pg_ready", 1, "pg_map", "version",
+					      (int)cfs_osdmap_epoch(m),
+					      "last_osdmap_epoch",
+					      (int)cfs_osdmap_epoch(m),
+					      "pg_stats", arr));
 	} else {
 		struct cc_table *t = cc_table_new(11, heads, right);
 

@@ -269,6 +269,22 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	/* `rados -p POOL CMD ...`: the pool goes after the subcommand, where
+	 * the rados commands take it */
+	if (!strcmp(argv[i], "rados") && i + 3 < argc &&
+	    (!strcmp(argv[i + 1], "-p") || !strcmp(argv[i + 1], "--pool"))) {
+		char *opt = argv[i + 1], *pool = argv[i + 2];
+
+		argv[i + 1] = argv[i + 3];
+		argv[i + 2] = opt;
+		argv[i + 3] = pool;
+	} else if (!strcmp(argv[i], "rados") && i + 2 < argc &&
+		   !strncmp(argv[i + 1], "--pool=", 7)) {
+		char *opt = argv[i + 1];
+
+		argv[i + 1] = argv[i + 2];
+		argv[i + 2] = opt;
+	}
 	for (size_t c = 0; c < NCOMMANDS; c++) {
 		int n = cli_match_words(commands[c].name, argc - i, argv + i);
 

@@ -75,3 +75,26 @@ Ceph's spellings of the ratio commands, and the short ones:
   $ crushfs --cluster c df -f yaml
   crushfs: df: -f: unknown format 'yaml' (plain, json or json-pretty)
   [1]
+
+rados -p POOL, before or after the subcommand; another pool is refused:
+
+  $ echo hello > f
+  $ crushfs --cluster c rados -p crushfs_data put obj f
+  $ crushfs --cluster c rados ls --pool crushfs_data
+  obj
+  $ crushfs --cluster c rados --pool=crushfs_data ls
+  obj
+  $ crushfs --cluster c rados -p rbd ls
+  crushfs: rados ls: error opening pool 'rbd': (2) No such file or directory (the pool is 'crushfs_data')
+  [1]
+  $ crushfs --cluster c rados ls -p
+  crushfs: rados ls: -p: missing value (usage: crushfs rados ls)
+  [1]
+
+pg dump -f json nests the PGs in pg_map, as ceph pg dump; the pgs and
+pgs_brief kinds list them at the top:
+
+  $ crushfs --cluster c -f json pg dump | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["pg_ready"], len(d["pg_map"]["pg_stats"]), d["pg_map"]["last_osdmap_epoch"] > 0)'
+  True 8 True
+  $ crushfs --cluster c -f json pg dump pgs_brief | python3 -c 'import json,sys; d=json.load(sys.stdin); print(sorted(d), sorted(d["pg_stats"][0])[:4])'
+  ['pg_ready', 'pg_stats'] ['acting', 'acting_primary', 'pgid', 'stat_sum']

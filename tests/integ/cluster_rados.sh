@@ -59,7 +59,7 @@ cf "$CL" osd df | grep -q '^MIN/MAX VAR: ' || fail "osd df summary line"
 cf "$CL" osd df | head -1 | grep -q '^ID  WEIGHT   REWEIGHT  SIZE' || fail "osd df header"
 used=$(cf "$CL" -f json osd df | py "import json,sys; d=json.load(sys.stdin); print(sum(n['bytes_used'] for n in d['nodes']), sum(n['objects'] for n in d['nodes']))")
 [ "$used" = "$((exp * 3)) 33" ] || fail "osd df used/objects: $used"
-pg=$(cf "$CL" -f json pg dump | py "import json,sys; d=json.load(sys.stdin); print(sum(p['stat_sum']['num_objects'] for p in d['pg_stats']), sum(p['stat_sum']['num_bytes'] for p in d['pg_stats']), len(d['pg_stats']))")
+pg=$(cf "$CL" -f json pg dump | py "import json,sys; d=json.load(sys.stdin); print(sum(p['stat_sum']['num_objects'] for p in d['pg_map']['pg_stats']), sum(p['stat_sum']['num_bytes'] for p in d['pg_map']['pg_stats']), len(d['pg_map']['pg_stats']))")
 [ "$pg" = "11 $exp 32" ] || fail "pg dump: $pg"
 cf "$CL" pg dump | head -1 | grep -q '^PG_STAT  OBJECTS' || fail "pg dump header"
 cf "$CL" df | grep -q 'MAX AVAIL' || fail "df"

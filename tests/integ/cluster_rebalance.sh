@@ -21,7 +21,7 @@ snapshot() {
 	cf "$CL" -f json pg dump >"$T/pgs.json" || fail "pg dump"
 	py "
 import json, os, re
-pgs = {p['pgid']: sorted(p['acting']) for p in json.load(open('$T/pgs.json'))['pg_stats']}
+pgs = {p['pgid']: sorted(p['acting']) for p in json.load(open('$T/pgs.json'))['pg_map']['pg_stats']}
 objs = {}
 for d in os.listdir('$CL'):
     m = re.fullmatch(r'osd\\.(\\d+)', d)

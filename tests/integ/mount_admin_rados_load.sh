@@ -101,7 +101,7 @@ while [ $SECONDS -lt $end ] || [ $n -lt 5 ]; do
 	grep -q '^MIN/MAX VAR: ' "$T/run.out" || fail "osd df: $(cat "$T/run.out")"
 	run "pg dump" "${C[@]}" pg dump
 	run "pg dump -f json" "${C[@]}" -f json pg dump
-	py "import json; d=json.load(open('$T/run.out')); assert len(d['pg_stats']) == 32" ||
+	py "import json; d=json.load(open('$T/run.out')); assert len(d['pg_map']['pg_stats']) == 32" ||
 		fail "pg dump -f json"
 	osd=$((n % 12))
 	run "osd out $osd" "${C[@]}" osd out "$osd"
