@@ -115,6 +115,174 @@ static const char *fullness_name(int f)
 					       : NULL;
 }
 
+/* Sums of a bucket's OSDs (each counted once: an OSD may sit under two
+ * buckets of one subtree only in odd maps). */
+struct df_sum {
+	uint64_t size, used, avail, objects;
+	int pgs;
+};
+
+static void df_sum_add(struct df_sum *s, const struct df_row *r)
+{
+	s->size += r->o->info.capacity;
+	s->used += r->o->used;
+	s->avail += r->o->avail;
+	s->objects += r->o->objects;
+	s->pgs += r->pgs;
+}
+
+/*
+ * `osd df tree`: OSDUtilizationDumper's tree form (Ceph 16.2
+ * OSDMap.cc): the crush tree in `osd tree` order, buckets with the sums of
+ * the OSDs below them and a utilization of their own, VAR against the
+ * cluster's average, TYPE NAME indented as osd tree indents it.
+ */
+static int df_tree(struct cmd_ctx *ctx, const cfs_osdmap *m,
+		   const struct tree *t, const struct df_row *rows, int max,
+		   const struct cfs_health *h, double avg, double min_var,
+		   double max_var, double dev)
+{
+	static const char *const heads[] = {
+		"ID",	"WEIGHT", "REWEIGHT", "SIZE",	 "USE",	   "AVAIL",
+		"%USE", "VAR",	  "PGS",      "OBJECTS", "STATUS", "TYPE NAME"
+	};
+	static const int right[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0 };
+	const pl_map *cm = cfs_osdmap_crush(m);
+	json_t *nodes = ctx->json ? json_array() : NULL;
+	struct cc_table *tb = ctx->json ? NULL : cc_table_new(12, heads, right);
+	char a[32], b[32], c[32];
+
+	for (int i = 0; i < t->n; i++) {
+		int id = t->v[i].id, depth = t->v[i].depth;
+		struct df_sum s = { 0 };
+		const struct df_row *r = NULL;
+		const char *type, *name, *f = NULL;
+		char nm[32];
+		double util, var;
+
+		if (id >= 0) {
+			if (id >= max || !cfs_osdmap_exists(m, id) ||
+			    !rows[id].o)
+				continue;
+			r = &rows[id];
+			df_sum_add(&s, r);
+			type = "osd";
+			snprintf(nm, sizeof(nm), "osd.%d", id);
+			name = nm;
+			f = fullness_name(r->o->fullness);
+		} else {
+			/* the subtree: what follows, deeper than the bucket */
+			for (int k = i + 1; k < t->n && t->v[k].depth > depth;
+			     k++) {
+				int o = t->v[k].id;
+
+				if (o >= 0 && o < max && rows[o].o)
+					df_sum_add(&s, &rows[o]);
+			}
+			type = pl_map_type_name(cm, pl_map_bucket_type(cm, id));
+			name = pl_map_item_name(cm, id);
+			type = type ? type : "?";
+			name = name ? name : "?";
+		}
+		util = s.size ? 100.0 * (double)s.used / (double)s.size : 0;
+		var = avg ? util / avg : 1.0;
+		if (nodes) {
+			json_t *e = json_pack(
+				"{s:i, s:s, s:s, s:f, s:I, s:I, s:I, s:f, s:f, "
+				"s:i, s:I}",
+				"id", id, "name", name, "type", type,
+				"crush_weight", w16(t->v[i].weight), "kb",
+				(json_int_t)(s.size >> 10), "kb_used",
+				(json_int_t)(s.used >> 10), "kb_avail",
+				(json_int_t)(s.avail >> 10), "utilization",
+				util, "var", var, "pgs", s.pgs, "objects",
+				(json_int_t)s.objects);
+
+			if (r) {
+				json_object_set_new(
+					e, "reweight",
+					json_real(w16(r->o->info.reweight)));
+				json_object_set_new(
+					e, "status",
+					json_string(r->o->info.up ? "up" :
+								    "down"));
+				json_object_set_new(e, "fullness",
+						    json_string(f ? f : ""));
+			} else {
+				json_t *ch = json_array();
+
+				for (int k = 0; k < pl_map_bucket_size(cm, id);
+				     k++)
+					json_array_append_new(
+						ch, json_integer(
+							    pl_map_bucket_item(
+								    cm, id, k)));
+				json_object_set_new(e, "children", ch);
+			}
+			json_array_append_new(nodes, e);
+			continue;
+		}
+		cc_table_cell(tb, "%d", id);
+		cc_weightf(a, sizeof(a), w16(t->v[i].weight));
+		cc_table_cell(tb, "%s", a);
+		if (r)
+			cc_weightf(a, sizeof(a), w16(r->o->info.reweight));
+		cc_table_cell(tb, "%s", r ? a : "-");
+		cc_table_cell(tb, "%s", cfs_format_size(s.size, a, sizeof(a)));
+		cc_table_cell(tb, "%s", cfs_format_size(s.used, a, sizeof(a)));
+		cc_table_cell(tb, "%s", cfs_format_size(s.avail, a, sizeof(a)));
+		cc_lowprec(a, sizeof(a), util);
+		cc_table_cell(tb, "%s", a);
+		cc_lowprec(a, sizeof(a), var);
+		cc_table_cell(tb, "%s", a);
+		if (r)
+			cc_table_cell(tb, "%d", s.pgs);
+		else
+			cc_table_cell(tb, "%s", "-");
+		cc_table_cell(tb, "%llu", (unsigned long long)s.objects);
+		if (r)
+			cc_table_cell(tb, "%s%s%s%s",
+				      r->o->info.up ? "up" : "down",
+				      r->o->info.reweight ? "" : ",out",
+				      f ? "," : "", f ? f : "");
+		else
+			cc_table_cell(tb, "%s", "");
+		/* as osd tree: "root default", "    host a", "        osd.0" */
+		if (r)
+			cc_table_cell(tb, "%*s%s", 4 * depth, "", name);
+		else
+			cc_table_cell(tb, "%*s%s %s", 4 * depth, "", type, name);
+	}
+	if (nodes) {
+		return cc_json_out(
+			ctx,
+			json_pack("{s:o, s:[], s:{s:I, s:I, s:I, s:I, s:f, "
+				  "s:f, s:f, s:f}}",
+				  "nodes", nodes, "stray", "summary",
+				  "total_kb", (json_int_t)(h->total >> 10),
+				  "total_kb_used", (json_int_t)(h->used >> 10),
+				  "total_kb_avail",
+				  (json_int_t)(h->avail >> 10), "total_objects",
+				  (json_int_t)h->objects,
+				  "average_utilization", avg, "min_var",
+				  min_var, "max_var", max_var, "dev", dev));
+	}
+	for (int k = 0; k < 12; k++)
+		cc_table_cell(tb, "%s",
+			      k == 2	? "TOTAL" :
+			      k == 3	? cfs_format_size(h->total, a, sizeof(a)) :
+			      k == 4	? cfs_format_size(h->used, b, sizeof(b)) :
+			      k == 5	? cfs_format_size(h->avail, c, sizeof(c)) :
+					  "");
+	cc_table_print(tb, ctx->out);
+	cc_table_free(tb);
+	cc_lowprec(a, sizeof(a), min_var);
+	cc_lowprec(b, sizeof(b), max_var);
+	cc_lowprec(c, sizeof(c), dev);
+	fprintf(ctx->out, "MIN/MAX VAR: %s/%s  STDDEV: %s\n", a, b, c);
+	return 0;
+}
+
 int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const char *const heads[] = { "ID",    "WEIGHT", "REWEIGHT",
@@ -130,6 +298,14 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 	uint64_t in_kb = 0, in_used = 0;
 	double avg, min_var = -1, max_var = -1, dev = 0, wsum = 0;
 
+	int as_tree = 0;
+
+	/* `ceph osd df tree`: the buckets too, each with its OSDs' sums */
+	if (argc >= 1 && !strcmp(argv[0], "tree")) {
+		as_tree = 1;
+		argc--;
+		argv++;
+	}
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
@@ -200,7 +376,10 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	dev = wsum > 0 ? sqrt(dev / wsum) : 0;
 
-	if (ctx->json) {
+	if (as_tree) {
+		r = df_tree(ctx, m, &t, rows, max, &h, avg, min_var, max_var,
+			    dev);
+	} else if (ctx->json) {
 		json_t *nodes = json_array(), *root;
 
 		for (int k = 0; k < n; k++) {
@@ -309,7 +488,7 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 	free(order);
 	cfs_health_free(&h);
 	cfs_osdmap_put(m);
-	return 0;
+	return r;
 }
 
 /* ---- osd tree ---- */

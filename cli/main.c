@@ -64,7 +64,7 @@ static const struct cli_command commands[] = {
 	{ "status", cmd_cluster, "", "cluster summary and health, as `ceph status`", CLI_JSON },
 	{ "health", cmd_cluster, "[detail]", "health and its reasons, as `ceph health [detail]`", CLI_JSON },
 	{ "df", cmd_cluster, "", "raw and pool space with MAX AVAIL, as `ceph df`", CLI_JSON },
-	{ "osd df", cmd_cluster, "", "per-OSD usage, as `ceph osd df`, with objects and a usage bar", CLI_JSON },
+	{ "osd df", cmd_cluster, "[tree]", "per-OSD usage, as `ceph osd df [tree]`, with objects and a usage bar", CLI_JSON },
 	{ "osd tree", cmd_cluster, "", "the crush tree with OSD states, as `ceph osd tree`", CLI_JSON },
 	{ "pg dump", cmd_cluster, "", "every PG: objects, bytes, state, up and acting sets", CLI_JSON },
 	{ "pg scrub", cmd_cluster, "PGID", "check every copy of a PG's objects: presence, version, size", CLI_JSON },

@@ -98,3 +98,28 @@ pgs_brief kinds list them at the top:
   True 8 True
   $ crushfs --cluster c -f json pg dump pgs_brief | python3 -c 'import json,sys; d=json.load(sys.stdin); print(sorted(d), sorted(d["pg_stats"][0])[:4])'
   ['pg_ready', 'pg_stats'] ['acting', 'acting_primary', 'pgid', 'stat_sum']
+
+osd df tree: buckets carry the sums of their OSDs, in osd tree order:
+
+  $ crushfs --cluster c osd df tree | awk '{print $1, $NF}'
+  ID NAME
+  -1 default
+  -2 host0
+  0 osd.0
+  -3 host1
+  1 osd.1
+  -4 host2
+  2 osd.2
+  -5 host3
+  3 osd.3
+  TOTAL GiB
+  MIN/MAX 0
+  $ crushfs --cluster c -f json osd df tree | python3 -c '
+  > import json,sys
+  > n = {x["id"]: x for x in json.load(sys.stdin)["nodes"]}
+  > osds = [x for x in n.values() if x["id"] >= 0]
+  > print(n[-1]["kb"] == sum(o["kb"] for o in osds), n[-1]["objects"] == sum(o["objects"] for o in osds), n[-2]["children"])'
+  True True [0]
+  $ crushfs --cluster c osd df tree extra
+  crushfs: osd df: unexpected argument 'extra' (usage: crushfs osd df [tree])
+  [1]
