@@ -100,6 +100,11 @@ int cli_check_format(const struct cli_ctx *ctx);
 const char *cli_suggest(const char *const *names, int nnames, int argc,
 			char **argv);
 
+/* ---- generated docs (docgen.c), from the dispatch table ---- */
+void cli_print_man(FILE *f, const struct cli_command *c, size_t n,
+		   const char *version);
+void cli_print_completion(FILE *f, const struct cli_command *c, size_t n);
+
 /* ---- output helpers ---- */
 /* C++ ostream's default formatting of a double (precision 6, like %g),
  * with NaN printed "-nan" as x86 Ceph prints its 0.0/0 results. */

@@ -114,6 +114,8 @@ static void usage(FILE *f)
 	      "  -h, --help      this help; `crushfs COMMAND --help` for one "
 	      "command, `crushfs GROUP --help` for a group (osd, pg, ...)\n"
 	      "  --version       the version of crushfs\n"
+	      "  --man, --bash-completion  the man page (roff), the bash "
+	      "completion script\n"
 	      "\n"
 	      "commands:\n",
 	      f);
@@ -226,6 +228,15 @@ int main(int argc, char **argv)
 		}
 		if (cli_flag(argv[i], "--version")) {
 			version();
+			return 0;
+		}
+		if (cli_flag(argv[i], "--man")) {
+			cli_print_man(stdout, commands, NCOMMANDS,
+				      CRUSHFS_VERSION);
+			return 0;
+		}
+		if (cli_flag(argv[i], "--bash-completion")) {
+			cli_print_completion(stdout, commands, NCOMMANDS);
 			return 0;
 		}
 		if (strcmp(argv[i], "-s") == 0) {

@@ -31,6 +31,10 @@ if ! bash "$top/scripts/build.sh" "$top/build" >"$top/build/build.log" 2>&1; the
 fi
 echo "ok: $BIN"
 
+step "install: crushfs, its man page and bash completion under /usr/local"
+cmake --install "$top/build" --prefix /usr/local >/dev/null
+echo "ok: man crushfs; crushfs <TAB> completes in new shells"
+
 if awk -v m="$MNT" '$2 == m { f = 1 } END { exit !f }' /proc/mounts; then
 	step "unmounting the previous mount at $MNT"
 	"$BIN" umount "$MNT" || fusermount3 -u -z "$MNT"

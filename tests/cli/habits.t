@@ -123,3 +123,23 @@ osd df tree: buckets carry the sums of their OSDs, in osd tree order:
   $ crushfs --cluster c osd df tree extra
   crushfs: osd df: unexpected argument 'extra' (usage: crushfs osd df [tree])
   [1]
+
+The man page and the bash completion come from the command table:
+
+  $ crushfs --man | grep -c '^\.TP'  > n_tp
+  $ test "$(cat n_tp)" -gt "$(crushfs --help | grep -c '^  [a-z]')" && echo every-command
+  every-command
+  $ crushfs --man | grep -A1 'fBosd df\\fR'
+  \fBosd df\fR [tree]
+  per\-OSD usage, as `ceph osd df [tree]`, with objects and a usage bar
+  $ crushfs --bash-completion > comp.bash && bash -n comp.bash && echo ok
+  ok
+  $ complete_words() { bash -c 'source comp.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _crushfs; echo "${COMPREPLY[*]}"' _ "$@"; }
+  $ complete_words crushfs os
+  osdmap osd
+  $ complete_words crushfs --cluster c osd d
+  df down
+  $ complete_words crushfs osd crush ''
+  reweight
+  $ complete_words crushfs -f j
+  json json-pretty
