@@ -25,12 +25,37 @@
 #include "cmd_fs.h"
 #include "fs.h"
 #include "osdsim.h"
+#include "progress.h"
 #include "util.h"
 
 static void line_out(const char *line, void *arg)
 {
 	(void)arg;
 	printf("  %s\n", line);
+}
+
+/* fsck's findings on stdout, its progress on stderr: a finding first
+ * clears a bar drawn on the same terminal */
+struct fsck_out {
+	struct cli_progress pr;
+};
+
+static void fsck_line(const char *line, void *arg)
+{
+	struct fsck_out *o = arg;
+
+	cli_progress_done(&o->pr);
+	fflush(stderr);
+	line_out(line, NULL);
+	fflush(stdout);
+}
+
+static void fsck_progress(uint64_t done, uint64_t total, uint64_t bytes,
+			  void *arg)
+{
+	struct fsck_out *o = arg;
+
+	cli_progress_update(&o->pr, done, total, bytes);
 }
 
 static int open_cluster(struct cli_ctx *ctx, cfs_cluster **c, objlayer **ol)
@@ -154,7 +179,16 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 		return 1;
 	printf("fsck of %s%s%s:\n", ctx->cluster, dry ? " (dry run)" : "",
 	       deep ? " (deep)" : "");
-	rc = fs_fsck(c, ol, !dry, deep, line_out, NULL, &r);
+	{
+		struct fsck_out o;
+		struct fs_fsck_opts fo = { !dry, deep, fsck_line, fsck_progress,
+					   &o };
+
+		cli_progress_init(&o.pr, stderr, isatty(STDERR_FILENO),
+				  0, "fsck", "objects");
+		rc = fs_fsck_opts(c, ol, &fo, &r);
+		cli_progress_done(&o.pr);
+	}
 	ol_close(ol);
 	cfs_cluster_close(c);
 	if (*r.fatal)

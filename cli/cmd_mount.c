@@ -8,6 +8,7 @@
  *   crushfs umount [--timeout S] MNT
  */
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,19 @@ int cmd_umount(struct cli_ctx *ctx, int argc, char **argv)
 
 /* ---- the CLI end of the admin socket ---- */
 
+/* What Ctrl-C says while the daemon runs a command for us: the daemon
+ * does not stop (it holds the cluster and finishes the work), so say so
+ * and how to watch it, instead of leaving quietly. */
+static char interrupt_msg[512];
+
+static void on_interrupt(int sig)
+{
+	ssize_t n = write(STDERR_FILENO, interrupt_msg, strlen(interrupt_msg));
+
+	(void)n;
+	_exit(128 + sig);
+}
+
 int cli_forward(struct cli_ctx *ctx, int argc, char **argv, int *status)
 {
 	char path[4096], *words = NULL, **fargv = NULL;
@@ -178,9 +192,23 @@ int cli_forward(struct cli_ctx *ctx, int argc, char **argv, int *status)
 	for (int i = 0; i < argc; i++)
 		fargv[n++] = argv[i];
 	fflush(stdout);
+	snprintf(interrupt_msg, sizeof(interrupt_msg),
+		 "\ncrushfs: %s: interrupted here; the mounted daemon carries "
+		 "on with it (watch with 'crushfs --cluster %s status')\n",
+		 ctx->cmd ? ctx->cmd : "", ctx->cluster);
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_interrupt;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
 	/* stdin and stdout go along: `rados put NAME -` / `get NAME -` */
 	rc = fs_admin_call_io(ctx->cluster, n, fargv, STDIN_FILENO,
 			      STDOUT_FILENO, stdout, stderr, status);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	free(words);
 	free(fargv);
 	if (rc == -ENOENT || rc == -ECONNREFUSED)
@@ -266,6 +294,9 @@ int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
 		cc.out = out;
 		cc.err = err;
 		cc.json = ctx.format != CLI_FMT_JSON ? 0 : ctx.pretty ? 2 : 1;
+		/* err is the client's stderr when it sent it: a terminal
+		 * there gets the progress bar */
+		cc.tty = fileno(err) >= 0 && isatty(fileno(err));
 		cc.cmd = cbest->name;
 		cc.args = cbest->args;
 		cc.in_fd = io->in_fd;

@@ -15,15 +15,20 @@
 #include "cluster_cmds.h"
 #include "objlayer.h"
 #include "osdsim.h"
+#include "progress.h"
 #include "util.h"
+
+/* What a scrub says about each damaged copy, between progress redraws. */
+struct scrub_out {
+	struct cmd_ctx *ctx;
+	struct cli_progress pr;
+};
 
 static void line(const char *l, void *arg)
 {
-	struct cmd_ctx *ctx = arg;
+	struct scrub_out *o = arg;
 
-	if (ctx->tty && !ctx->json)
-		fprintf(ctx->err, "\r%*s\r", 60, "");
-	fprintf(ctx->err, "%s\n", l);
+	cli_progress_line(&o->pr, l);
 }
 
 static int report(struct cmd_ctx *ctx, const char *what,
@@ -66,6 +71,7 @@ static int pg_cmd(struct cmd_ctx *ctx, int argc, char **argv, int flags,
 		  const char *what)
 {
 	struct ol_scrub_stats st = { 0 };
+	struct scrub_out o = { ctx, { 0 } };
 	const cfs_osdmap *m;
 	uint32_t ps;
 	int r;
@@ -78,7 +84,8 @@ static int pg_cmd(struct cmd_ctx *ctx, int argc, char **argv, int flags,
 	if (r)
 		return cc_err(ctx, "%s: no such pg in pool (expected e.g. 1.1f)",
 			      argv[0]);
-	r = ol_scrub_pg(ctx->ol, ps, flags, &st, line, ctx);
+	cli_progress_init(&o.pr, ctx->err, ctx->tty, 1, what, "pgs");
+	r = ol_scrub_pg(ctx->ol, ps, flags, &st, line, &o);
 	if (r)
 		return cc_err(ctx, "pg %s: %s", argv[0], cfs_strerror(r));
 	return report(ctx, what, &st, flags);
@@ -104,6 +111,7 @@ int ccmd_pg_repair(struct cmd_ctx *ctx, int argc, char **argv)
 int ccmd_scrub(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct ol_scrub_stats st = { 0 };
+	struct scrub_out o = { ctx, { 0 } };
 	const cfs_osdmap *m;
 	uint32_t pg_num;
 	int flags = 0, r = 0;
@@ -121,16 +129,14 @@ int ccmd_scrub(struct cmd_ctx *ctx, int argc, char **argv)
 	m = cfs_osdmap_get(ctx->cluster);
 	pg_num = cfs_osdmap_pool(m)->pg_num;
 	cfs_osdmap_put(m);
+	cli_progress_init(&o.pr, ctx->err, ctx->tty, ctx->json,
+			  flags & OL_SCRUB_DEEP ? "deep-scrub" : "scrub",
+			  "pgs");
 	for (uint32_t ps = 0; ps < pg_num && !r; ps++) {
-		r = ol_scrub_pg(ctx->ol, ps, flags, &st, line, ctx);
-		if (ctx->tty && !ctx->json)
-			fprintf(ctx->err, "\rscrub: pg %u/%u, %llu objects, "
-				"%llu errors   ",
-				ps + 1, pg_num, (unsigned long long)st.objects,
-				(unsigned long long)st.errors);
+		r = ol_scrub_pg(ctx->ol, ps, flags, &st, line, &o);
+		cli_progress_update(&o.pr, ps + 1, pg_num, st.bytes);
 	}
-	if (ctx->tty && !ctx->json)
-		fprintf(ctx->err, "\r%*s\r", 60, "");
+	cli_progress_done(&o.pr);
 	if (r)
 		return cc_err(ctx, "%s", cfs_strerror(r));
 	return report(ctx, flags & OL_SCRUB_DEEP ? "deep-scrub" : "scrub",

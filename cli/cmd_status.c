@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
+#include "progress.h"
 #include "objlayer.h"
 #include "osdsim.h"
 #include "placement.h"
@@ -614,26 +615,8 @@ int ccmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 
 static void progress(const struct ol_rebalance_progress *p, void *arg)
 {
-	static struct timespec last;
-	struct cmd_ctx *ctx = arg;
-	struct timespec now;
-	char b[32];
-
-	if (!ctx->tty || ctx->json)
-		return;
-	/* ten times a second at most, and the last state */
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (p->pg != p->pg_num && p->pg != 0 &&
-	    (now.tv_sec - last.tv_sec) * 1000000000L +
-			    (now.tv_nsec - last.tv_nsec) <
-		    100000000L)
-		return;
-	last = now;
-	fprintf(ctx->err, "\rrebalance: pg %u/%u, %llu/%llu objects, %s   ",
-		p->pg, p->pg_num, (unsigned long long)p->objects_done,
-		(unsigned long long)p->objects_todo,
-		cfs_format_size(p->bytes_done, b, sizeof(b)));
-	fflush(ctx->err);
+	cli_progress_update(arg, p->objects_done, p->objects_todo,
+			    p->bytes_done);
 }
 
 int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
@@ -642,11 +625,14 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 	char a[32], b[32];
 	int r;
 
+	struct cli_progress pr;
+
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
-	r = ol_rebalance(ctx->ol, &st, progress, ctx);
-	if (ctx->tty && !ctx->json)
-		fprintf(ctx->err, "\r%*s\r", 70, "");
+	cli_progress_init(&pr, ctx->err, ctx->tty, ctx->json, "rebalance",
+			  "object copies");
+	r = ol_rebalance(ctx->ol, &st, progress, &pr);
+	cli_progress_done(&pr);
 	if (r)
 		return cc_err(ctx, "%s", cfs_strerror(r));
 	if (ctx->json) {

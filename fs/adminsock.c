@@ -9,7 +9,10 @@
  * The built-in command "__mountinfo" answers "MOUNTPOINT\nPID\n".
  * The magic may carry two descriptors (SCM_RIGHTS): the client's stdin
  * and stdout, which a command such as `rados put NAME -` reads or writes
- * directly (out/err stay buffered and come back with the response).
+ * directly (out stays buffered and comes back with the response), and a
+ * third, the client's stderr: the command's messages and progress are
+ * written to it as they come (errlen is then 0); without it err is
+ * buffered like out.
  *
  * Each connection runs in a thread of its own with a private working
  * directory (unshare(CLONE_FS)), the client's, so relative paths in
@@ -244,12 +247,24 @@ static void serve(struct asok *a, int fd)
 	cwd = req.cwd;
 	fds = req.fds;
 	nfds = req.nfds;
-	if (nfds == 2) { /* stdin, stdout */
+	if (nfds >= 2) { /* stdin, stdout */
 		io.in_fd = fds[0];
 		io.out_fd = fds[1];
 	}
 	out = open_memstream(&obuf, &olen);
-	err = open_memstream(&ebuf, &elen);
+	if (nfds == 3) {
+		/* the client's stderr: messages and progress reach it as they
+		 * are written, not when the command ends */
+		int efd = dup(fds[2]);
+
+		err = efd >= 0 ? fdopen(efd, "w") : NULL;
+		if (!err && efd >= 0)
+			close(efd);
+		if (err)
+			setvbuf(err, NULL, _IOLBF, 0);
+	} else {
+		err = open_memstream(&ebuf, &elen);
+	}
 	if (!out || !err)
 		goto out;
 	if (!strcmp(argv[0], "__mountinfo")) {
@@ -472,7 +487,8 @@ int fs_admin_call_io(const char *cluster_dir, int argc, char *const *argv,
 	char path[4096], cwd[4096], magic[4], *o = NULL, *e = NULL;
 	struct sockaddr_un sa;
 	uint32_t st = 1, olen = 0, elen = 0;
-	int fd, dirfd, rc, pass[2] = { in_fd, out_fd }, npass = 0;
+	int fd, dirfd, rc, npass = 0;
+	int pass[3] = { in_fd, out_fd, err ? fileno(err) : -1 };
 	int closed = -1;
 
 	fs_admin_path(cluster_dir, path, sizeof(path));
@@ -504,6 +520,13 @@ int fs_admin_call_io(const char *cluster_dir, int argc, char *const *argv,
 			pass[k] = closed;
 		}
 		npass = pass[0] >= 0 && pass[1] >= 0 ? 2 : 0;
+		/* and stderr, when err is a real file: streamed, not sent
+		 * back at the end */
+		if (npass == 2 && pass[2] >= 0 &&
+		    fcntl(pass[2], F_GETFD) >= 0) {
+			fflush(err);
+			npass = 3;
+		}
 	}
 	rc = cfs_send_fds(fd, "CFSA", 4, pass, npass);
 	if (rc == 0)

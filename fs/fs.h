@@ -72,7 +72,8 @@ int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
 		  FILE *out, FILE *err, int *status);
 /* The same, handing the daemon in_fd and out_fd as the command's stdin
  * and stdout (both, or both -1 for none; a descriptor that is not open
- * reaches the daemon as one on which I/O fails with EBADF). */
+ * reaches the daemon as one on which I/O fails with EBADF), and with them
+ * err's descriptor, to which the daemon then writes as it goes. */
 int fs_admin_call_io(const char *cluster_dir, int argc, char *const *argv,
 		     int in_fd, int out_fd, FILE *out, FILE *err,
 		     int *status);
@@ -172,6 +173,18 @@ struct fs_fsck_report {
 int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 	    void (*msg)(const char *line, void *arg), void *arg,
 	    struct fs_fsck_report *r);
+/* The same, with progress: progress(done, total, bytes, arg) through the
+ * object pass (the long one), objects done of all listed (bytes 0: not
+ * counted). */
+struct fs_fsck_opts {
+	int repair, deep;
+	void (*msg)(const char *line, void *arg);
+	void (*progress)(uint64_t done, uint64_t total, uint64_t bytes,
+			 void *arg);
+	void *arg;
+};
+int fs_fsck_opts(cfs_cluster *c, objlayer *ol, const struct fs_fsck_opts *o,
+		 struct fs_fsck_report *r);
 
 /* ---- rebuilding the metadata from the objects ---- */
 

@@ -621,6 +621,8 @@ static void check_objects(struct fck *f)
 		struct fent *e;
 		uint32_t ps;
 
+		if (f->progress)
+			f->progress(i, f->nobjs, 0, f->arg);
 		f->r->objects++;
 		/* a PG too small to serve I/O cannot be checked: said once
 		 * per PG below, never taken for "clean" */
@@ -770,6 +772,14 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 	    void (*msg)(const char *line, void *arg), void *arg,
 	    struct fs_fsck_report *r)
 {
+	struct fs_fsck_opts o = { repair, deep, msg, NULL, arg };
+
+	return fs_fsck_opts(c, ol, &o, r);
+}
+
+int fs_fsck_opts(cfs_cluster *c, objlayer *ol, const struct fs_fsck_opts *o,
+		 struct fs_fsck_report *r)
+{
 	struct cfs_check_report cr;
 	struct fck f;
 	char err[1200];
@@ -779,10 +789,11 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 	memset(&f, 0, sizeof(f));
 	f.c = c;
 	f.ol = ol;
-	f.repair = repair;
-	f.deep = deep;
-	f.msg = msg;
-	f.arg = arg;
+	f.repair = o->repair;
+	f.deep = o->deep;
+	f.msg = o->msg;
+	f.progress = o->progress;
+	f.arg = o->arg;
 	f.r = r;
 	rc = meta_open_store(c, 0, &f.db, &f.m, &state, err, sizeof(err));
 	if (rc && state == META_NONE) {

@@ -40,6 +40,7 @@ struct fck {
 	mds *m;
 	int repair, deep;
 	void (*msg)(const char *, void *);
+	void (*progress)(uint64_t, uint64_t, uint64_t, void *);
 	void *arg;
 	struct fs_fsck_report *r;
 	struct fent *tab;
