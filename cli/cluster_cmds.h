@@ -90,6 +90,12 @@ int ccmd_set_backfillfull_ratio(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_set_nearfull_ratio(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_set_full_policy(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_pg_ls(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_pg_ls_by_osd(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_pg_ls_by_primary(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_pg_ls_by_pool(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_ls(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_find(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_pg_scrub(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_pg_deep_scrub(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_pg_repair(struct cmd_ctx *ctx, int argc, char **argv);
@@ -122,6 +128,9 @@ int cc_nargs(struct cmd_ctx *ctx, int argc, char **argv, int n);
 /* Print a jansson value (consumed) as one line. */
 struct json_t;
 int cc_json_out(struct cmd_ctx *ctx, struct json_t *v);
+/* One PG as `ceph pg dump -f json` lists it (cmd_status.c). */
+struct ol_pg_stat;
+struct json_t *cc_pg_json(const struct ol_pg_stat *g);
 
 /* A text table like Ceph's TextTable: headings left-aligned, cells
  * aligned per column, two spaces between columns. */

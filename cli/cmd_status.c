@@ -459,6 +459,30 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* ---- pg dump ---- */
 
+/* One PG as `ceph pg dump -f json` lists it (pg_stat_t::dump, the
+ * fields crushfs models). */
+json_t *cc_pg_json(const struct ol_pg_stat *g)
+{
+	json_t *up = json_array(), *act = json_array();
+	char st[128];
+
+	for (int i = 0; i < g->nup; i++)
+		json_array_append_new(up, json_integer(g->up[i]));
+	for (int i = 0; i < g->nacting; i++)
+		json_array_append_new(act, json_integer(g->acting[i]));
+	ol_pg_state_str(g->state, st, sizeof(st));
+	return json_pack("{s:s, s:s, s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:i, "
+			 "s:o, s:i}",
+			 "pgid", g->pgid, "state", st, "stat_sum",
+			 "num_objects", (json_int_t)g->objects, "num_bytes",
+			 (json_int_t)g->bytes, "num_objects_degraded",
+			 (json_int_t)g->degraded, "num_objects_misplaced",
+			 (json_int_t)g->misplaced, "num_objects_unfound",
+			 (json_int_t)g->unfound, "up", up, "up_primary",
+			 g->up_primary, "acting", act, "acting_primary",
+			 g->acting_primary);
+}
+
 int ccmd_pg_dump(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const char *const heads[] = {
@@ -490,35 +514,8 @@ int ccmd_pg_dump(struct cmd_ctx *ctx, int argc, char **argv)
 	if (ctx->json) {
 		json_t *arr = json_array();
 
-		for (uint32_t ps = 0; ps < s.n; ps++) {
-			const struct ol_pg_stat *g = &s.pg[ps];
-			json_t *up = json_array(), *act = json_array();
-			char st[128];
-
-			for (int i = 0; i < g->nup; i++)
-				json_array_append_new(up, json_integer(g->up[i]));
-			for (int i = 0; i < g->nacting; i++)
-				json_array_append_new(act,
-						      json_integer(g->acting[i]));
-			ol_pg_state_str(g->state, st, sizeof(st));
-			json_array_append_new(
-				arr,
-				json_pack("{s:s, s:s, s:{s:I, s:I, s:I, s:I, "
-					  "s:I}, s:o, s:i, s:o, s:i}",
-					  "pgid", g->pgid, "state", st,
-					  "stat_sum", "num_objects",
-					  (json_int_t)g->objects, "num_bytes",
-					  (json_int_t)g->bytes,
-					  "num_objects_degraded",
-					  (json_int_t)g->degraded,
-					  "num_objects_misplaced",
-					  (json_int_t)g->misplaced,
-					  "num_objects_unfound",
-					  (json_int_t)g->unfound, "up", up,
-					  "up_primary", g->up_primary, "acting",
-					  act, "acting_primary",
-					  g->acting_primary));
-		}
+		for (uint32_t ps = 0; ps < s.n; ps++)
+			json_array_append_new(arr, cc_pg_json(&s.pg[ps]));
 		if (kind)
 			cc_json_out(ctx, json_pack("{s:b, s:o}", "pg_ready", 1,
 						   "pg_stats", arr));

@@ -14,7 +14,7 @@ Ceph's spellings of the ratio commands, -f json-pretty.
 
   $ crushfs --cluster c -s | head -3
     cluster:
-      id:     [0-9a-f-]{36} (re)
+      id:     d4b65ca6-7558-4461-9fe0-40bc5183224c
       health: HEALTH_OK
   $ crushfs --cluster c -s osd df
   crushfs: -s takes no command ('osd' given)
@@ -26,6 +26,14 @@ A group's help lists its commands, on stdout, exit 0:
   'pg' commands:
     crushfs pg dump 
       every PG: objects, bytes, state, up and acting sets
+    crushfs pg ls [STATE...]
+      the PGs, or those in one of the states, as `ceph pg ls`
+    crushfs pg ls-by-osd OSD [STATE...]
+      the PGs with the OSD in their up or acting set
+    crushfs pg ls-by-primary OSD [STATE...]
+      the PGs whose acting primary is the OSD
+    crushfs pg ls-by-pool POOL [STATE...]
+      the PGs of a pool
     crushfs pg scrub PGID
       check every copy of a PG's objects: presence, version, size
     crushfs pg deep-scrub PGID

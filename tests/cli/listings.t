@@ -1,0 +1,66 @@
+Ceph's listing commands: pg ls (by state, OSD, primary, pool), osd ls,
+osd find.
+
+  $ crushfs --cluster c mkfs --osds 6 --hosts 3 --pg-num 16 > /dev/null
+  $ echo data > f
+  $ for i in 1 2 3 4 5 6 7 8; do crushfs --cluster c rados put o$i f; done
+
+Every PG once; by OSD: exactly the PGs whose up or acting set holds it,
+the same the JSON dump says:
+
+  $ crushfs --cluster c pg ls | head -1
+  PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES  STATE         UP         ACTING
+  $ crushfs --cluster c pg ls | tail -n +2 | wc -l
+  16
+  $ crushfs --cluster c pg ls-by-osd 2 | tail -n +2 | awk '{print $1}' > by2
+  $ crushfs --cluster c -f json pg dump | python3 -c '
+  > import json,sys
+  > for p in json.load(sys.stdin)["pg_map"]["pg_stats"]:
+  >     if 2 in p["up"] or 2 in p["acting"]: print(p["pgid"])' > want2
+  $ cmp by2 want2 && test -s by2 && echo same
+  same
+  $ crushfs --cluster c pg ls-by-osd osd.2 | tail -n +2 | awk '{print $1}' | cmp - by2 && echo osd.N-too
+  osd.N-too
+  $ crushfs --cluster c pg ls-by-primary 2 | tail -n +2 | awk '$9 !~ /p2$/' | wc -l
+  0
+  $ crushfs --cluster c pg ls-by-pool crushfs_data | tail -n +2 | wc -l
+  16
+  $ crushfs --cluster c -f json pg ls-by-osd 0 | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["pg_ready"], all(0 in p["up"] or 0 in p["acting"] for p in d["pg_stats"]))'
+  True True
+
+By state: a PG of an out OSD's is remapped until rebalance:
+
+  $ crushfs --cluster c pg ls remapped | tail -n +2 | wc -l
+  0
+  $ crushfs --cluster c osd out 2 > /dev/null
+  $ test "$(crushfs --cluster c pg ls remapped | tail -n +2 | wc -l)" -gt 0 && echo some-remapped
+  some-remapped
+  $ crushfs --cluster c pg ls clean remapped | tail -n +2 | wc -l
+  16
+
+Errors:
+
+  $ crushfs --cluster c pg ls bogus
+  crushfs: pg ls: unknown state 'bogus'
+  [1]
+  $ crushfs --cluster c pg ls-by-osd 99
+  crushfs: pg ls-by-osd: osd.99 does not exist
+  [1]
+  $ crushfs --cluster c pg ls-by-osd
+  crushfs: pg ls-by-osd: missing argument (usage: crushfs pg ls-by-osd OSD [STATE...])
+  [1]
+  $ crushfs --cluster c pg ls-by-pool rbd
+  crushfs: pg ls-by-pool: pool 'rbd' does not exist (the pool is 'crushfs_data')
+  [1]
+
+osd ls, osd find:
+
+  $ crushfs --cluster c osd ls | tr '\n' ' '
+  0 1 2 3 4 5  (no-eol)
+  $ crushfs --cluster c -f json osd ls
+  [0,1,2,3,4,5]
+  $ crushfs --cluster c osd find 4 | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["osd"], d["host"], d["crush_location"], d["path"].endswith("/c/osd.4"))'
+  4 host1 {'host': 'host1', 'root': 'default'} True
+  $ crushfs --cluster c osd find osd.9
+  crushfs: osd find: osd.9 does not exist
+  [1]
