@@ -14,7 +14,7 @@ Ceph's spellings of the ratio commands, -f json-pretty.
 
   $ crushfs --cluster c -s | head -3
     cluster:
-      id:     d4b65ca6-7558-4461-9fe0-40bc5183224c
+      id:     [0-9a-f-]{36} (re)
       health: HEALTH_OK
   $ crushfs --cluster c -s osd df
   crushfs: -s takes no command ('osd' given)
