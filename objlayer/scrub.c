@@ -190,14 +190,37 @@ static int settle_object(objlayer *ol, const char *name, int newest,
 	for (int i = 0; i < n; i++)
 		view_copy(c, osd[i], op.ps, name, &v[i], &sz[i]);
 	if (!known && !newest) {
-		for (int i = 0; i < n; i++)
-			if (v[i].present) {
-				st->stray++;
+		/* Settling at open finished every change in flight, and a
+		 * writer holds this object's lock: a copy the index does not
+		 * know is left by nothing that is still going on (a remove
+		 * cut short, a file put there by hand).  A repair removes it,
+		 * as a Ceph OSD has no object its PG log does not name. */
+		for (int i = 0; i < n; i++) {
+			int e;
+
+			if (!v[i].present)
+				continue;
+			st->stray++;
+			if (!repair) {
 				say(msg, arg,
 				    "pg %s: object '%s' on osd.%d is not in "
-				    "the object index (stray copy, left alone)",
+				    "the object index (stray copy; repair "
+				    "removes it)",
 				    op.pgid, name, osd[i]);
+				continue;
 			}
+			e = cfs_obj_remove(c, osd[i], op.ps, name);
+			if (e && e != -ENOENT)
+				say(msg, arg,
+				    "pg %s: stray copy of '%s' on osd.%d: "
+				    "remove failed: %s",
+				    op.pgid, name, osd[i], cfs_strerror(e));
+			else
+				say(msg, arg,
+				    "pg %s: stray copy of '%s' on osd.%d "
+				    "(not in the object index) removed",
+				    op.pgid, name, osd[i]);
+		}
 		goto out;
 	}
 	st->objects++;

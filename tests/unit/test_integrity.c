@@ -455,6 +455,73 @@ static void test_torn_single_copy(void **state)
 	fx_free(f);
 }
 
+/* A copy the index does not know (a remove cut short, a file put there
+ * by hand): scrub reports it and leaves it; a repair removes it, and the
+ * OSD's usage goes back down with it. */
+static void test_stray_copies(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct ol_scrub_stats st = { 0 };
+	struct ol_placement p;
+	char path[512];
+	uint32_t ps;
+	cfs_obj *o;
+
+	(void)state;
+	char stray[32];
+	uint32_t kps;
+
+	assert_int_equal(ol_obj_write_full(f->ol, "kept", "data", 4), 0);
+	{
+		/* a name of kept's PG: its folders exist on the acting OSDs */
+		const cfs_osdmap *m = cfs_osdmap_get(f->c);
+
+		cfs_object_to_pg(m, "kept", NULL, &kps);
+		for (int i = 0;; i++) {
+			snprintf(stray, sizeof(stray), "stray%d", i);
+			cfs_object_to_pg(m, stray, NULL, &ps);
+			if (ps == kps)
+				break;
+		}
+		cfs_osdmap_put(m);
+	}
+	assert_int_equal(ol_locate(f->ol, stray, &p), 0);
+	assert_int_equal(cfs_obj_open(f->c, p.acting[1], ps, stray,
+				      CFS_OBJ_CREATE, &o),
+			 0);
+	assert_int_equal(cfs_obj_pwrite(o, "left over", 9, 0), 0);
+	assert_int_equal(cfs_obj_commit(o, 1), 0);
+	cfs_obj_put(o);
+	assert_int_equal(ol_object_path(f->ol, stray, p.acting[1], path,
+					 sizeof(path)),
+			 0);
+	assert_int_equal(ol_scrub_pg(f->ol, ps, OL_SCRUB_DEEP, &st, NULL,
+				     NULL),
+			 0);
+	assert_int_equal(st.stray, 1);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(ol_obj_read(f->ol, stray, 0, path + 500, 9),
+			 -ENOENT);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(ol_scrub_pg(f->ol, ps, OL_SCRUB_DEEP | OL_SCRUB_REPAIR,
+				     &st, NULL, NULL),
+			 0);
+	assert_int_equal(st.stray, 1);
+	assert_int_equal(access(path, F_OK), -1);
+	fx_assert_usage_exact(f);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(ol_scrub_pg(f->ol, ps, OL_SCRUB_DEEP, &st, NULL,
+				     NULL),
+			 0);
+	assert_int_equal(st.stray, 0);
+	{
+		char got[8];
+
+		assert_int_equal(ol_obj_read(f->ol, "kept", 0, got, 8), 4);
+	}
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_reads_skip_bad_copies),
 		cmocka_unit_test(test_unsettled_write),
 		cmocka_unit_test(test_torn_single_copy),
+		cmocka_unit_test(test_stray_copies),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
