@@ -42,6 +42,7 @@ struct cmd_ctx {
 typedef int (*cluster_cmd_fn)(struct cmd_ctx *ctx, int argc, char **argv);
 
 #define CCMD_WRITE 0x1 /* may change the cluster: exclusive lock */
+#define CCMD_DRYRUN 0x2 /* takes --dry-run (whatif.c) */
 
 struct cluster_cmd {
 	const char *name; /* "osd df" */
@@ -67,6 +68,10 @@ int cluster_cmd_exec(const struct cluster_cmd *cmd, const char *dir,
 struct cli_ctx;
 int cmd_cluster(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv);
+
+/* Run cmd, or with --dry-run among argv, what it would do (whatif.c). */
+int cc_run(const struct cluster_cmd *cmd, struct cmd_ctx *ctx, int argc,
+	   char **argv);
 
 /* ---- the commands ---- */
 int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv);

@@ -32,19 +32,19 @@ const struct cluster_cmd cluster_cmds[] = {
 	  "every PG: objects, bytes, state, up and acting sets" },
 	{ "osd map", ccmd_osd_map, 0, "OBJECT",
 	  "where an object goes, as `ceph osd map`" },
-	{ "osd out", ccmd_osd_out, CCMD_WRITE, "ID", "mark an OSD out" },
-	{ "osd in", ccmd_osd_in, CCMD_WRITE, "ID", "mark an OSD in" },
-	{ "osd down", ccmd_osd_down, CCMD_WRITE, "ID", "mark an OSD down" },
-	{ "osd up", ccmd_osd_up, CCMD_WRITE, "ID", "mark an OSD up" },
-	{ "osd reweight", ccmd_osd_reweight, CCMD_WRITE, "ID WEIGHT",
+	{ "osd out", ccmd_osd_out, CCMD_WRITE | CCMD_DRYRUN, "ID", "mark an OSD out" },
+	{ "osd in", ccmd_osd_in, CCMD_WRITE | CCMD_DRYRUN, "ID", "mark an OSD in" },
+	{ "osd down", ccmd_osd_down, CCMD_WRITE | CCMD_DRYRUN, "ID", "mark an OSD down" },
+	{ "osd up", ccmd_osd_up, CCMD_WRITE | CCMD_DRYRUN, "ID", "mark an OSD up" },
+	{ "osd reweight", ccmd_osd_reweight, CCMD_WRITE | CCMD_DRYRUN, "ID WEIGHT",
 	  "set an OSD's reweight (0..1)" },
-	{ "osd crush reweight", ccmd_osd_crush_reweight, CCMD_WRITE,
+	{ "osd crush reweight", ccmd_osd_crush_reweight, CCMD_WRITE | CCMD_DRYRUN,
 	  "ID WEIGHT", "set an OSD's crush weight" },
 	{ "osd primary-affinity", ccmd_osd_primary_affinity, CCMD_WRITE,
 	  "ID WEIGHT", "set an OSD's primary affinity (0..1)" },
-	{ "osd set-capacity", ccmd_osd_set_capacity, CCMD_WRITE, "ID SIZE",
+	{ "osd set-capacity", ccmd_osd_set_capacity, CCMD_WRITE | CCMD_DRYRUN, "ID SIZE",
 	  "set an OSD's (virtual) capacity" },
-	{ "osd add", ccmd_osd_add, CCMD_WRITE, "--host HOST [--size SIZE]",
+	{ "osd add", ccmd_osd_add, CCMD_WRITE | CCMD_DRYRUN, "--host HOST [--size SIZE]",
 	  "add an OSD under a host bucket" },
 	{ "set-full-ratio", ccmd_set_full_ratio, CCMD_WRITE, "RATIO",
 	  "set the full ratio (0..1]" },
@@ -133,7 +133,7 @@ int cluster_cmd_exec(const struct cluster_cmd *cmd, const char *dir,
 		cfs_cluster_close(ctx.cluster);
 		return cc_err(&ctx, "%s", cfs_strerror(r));
 	}
-	r = cmd->fn(&ctx, argc, argv);
+	r = cc_run(cmd, &ctx, argc, argv);
 	ol_close(ctx.ol);
 	cfs_cluster_close(ctx.cluster);
 	if (fflush(out) == EOF && !r) {

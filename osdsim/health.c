@@ -34,10 +34,14 @@ static void read_usage(cfs_cluster *c, const cfs_osdmap *m, uint64_t *used,
  * then divides by the pool's raw used rate (its size, replicated).  The
  * float/double mix is Ceph's.
  */
-static uint64_t max_avail_of(const cfs_osdmap *m, const uint64_t *used)
+static uint64_t max_avail_of(const cfs_osdmap *m, const uint64_t *used,
+			     int *limit)
 {
 	float fratio = (float)m->full_ratio;
 	int64_t min = -1;
+
+	if (limit)
+		*limit = -1;
 
 	for (int osd = 0; osd < m->max_osd; osd++) {
 		int64_t kb, kb_avail, proj;
@@ -62,8 +66,11 @@ static uint64_t max_avail_of(const cfs_osdmap *m, const uint64_t *used)
 			avail = 0.0;
 		avail *= 1024.0;
 		proj = (int64_t)(avail / (double)share);
-		if (min < 0 || proj < min)
+		if (min < 0 || proj < min) {
 			min = proj;
+			if (limit)
+				*limit = osd;
+		}
 	}
 	if (min < 0)
 		return 0;
@@ -91,9 +98,15 @@ uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m)
 	if (!used)
 		return 0; /* no memory: claim no room rather than room */
 	read_usage(c, m, used, NULL);
-	r = max_avail_of(m, used);
+	r = max_avail_of(m, used, NULL);
 	free(used);
 	return r;
+}
+
+uint64_t cfs_pool_max_avail_with(const cfs_osdmap *m, const uint64_t *used,
+				 int *limit)
+{
+	return max_avail_of(m, used, limit);
 }
 
 int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osdout)
@@ -170,7 +183,7 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 			h->rule_used += o->used;
 	}
 	h->raw_avail = h->total > h->used ? h->total - h->used : 0;
-	h->max_avail = max_avail_of(m, used);
+	h->max_avail = max_avail_of(m, used, NULL);
 	h->pool_full_osd = pool_full_osd_of(m, used);
 	h->pool_full = h->pool_full_osd >= 0;
 	r = health_checks(h, m, pgs, npgs, tot);

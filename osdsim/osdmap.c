@@ -565,6 +565,27 @@ int osdmap_persist(const char *dir, const struct cfs_osdmap *m)
 
 /* ---- changes ---- */
 
+/* Per thread: the daemon runs admin commands on several threads, and a
+ * dry run on one must not swallow another's real change. */
+static _Thread_local int dry_on;
+static _Thread_local struct cfs_osdmap *dry_result;
+
+void cfs_dry_run_begin(void)
+{
+	dry_on = 1;
+	cfs_osdmap_put(dry_result);
+	dry_result = NULL;
+}
+
+const cfs_osdmap *cfs_dry_run_end(void)
+{
+	struct cfs_osdmap *m = dry_result;
+
+	dry_on = 0;
+	dry_result = NULL;
+	return m;
+}
+
 static int update_begin(cfs_cluster *c, struct cfs_osdmap **next)
 {
 	int r;
@@ -596,6 +617,13 @@ static int update_commit(cfs_cluster *c, struct cfs_osdmap *next)
 	r = osdmap_canon_crush(next);
 	if (!r)
 		r = osdmap_finish(next);
+	if (!r && dry_on) {
+		/* what would be installed, handed to cfs_dry_run_end */
+		cfs_osdmap_put(dry_result);
+		dry_result = next;
+		pthread_mutex_unlock(&c->update_lock);
+		return 0;
+	}
 	if (!r)
 		r = osdmap_persist(c->dir, next);
 	if (r) {
@@ -835,12 +863,14 @@ int cfs_osd_add(cfs_cluster *c, const char *host, uint64_t size, int *idout)
 	n->osds[id].capacity = size;
 	/* The OSD's folder first: a crash before the map commits leaves an
 	 * empty osd.N that the next `osd add` reuses. */
-	r = osd_store_create(c->dir, id, n->osds[id].uuid);
-	if (r)
-		goto fail;
-	r = store_open(c, id, &s);
-	if (r)
-		goto fail;
+	if (!dry_on) {
+		r = osd_store_create(c->dir, id, n->osds[id].uuid);
+		if (r)
+			goto fail;
+		r = store_open(c, id, &s);
+		if (r)
+			goto fail;
+	}
 	r = update_commit(c, n);
 	if (!r && idout)
 		*idout = id;

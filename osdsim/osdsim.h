@@ -100,6 +100,15 @@ void cfs_cluster_close(cfs_cluster *c);
 const char *cfs_cluster_dir(const cfs_cluster *c);
 int cfs_cluster_rdonly(const cfs_cluster *c);
 
+/* ---- dry runs (osdmap.c) ----
+ * Between begin and end, this thread's osdmap changes (cfs_osd_mark_out,
+ * cfs_osd_reweight, cfs_osd_crush_reweight, cfs_osd_add, ...) compute the
+ * map they would install and stop there: nothing is written, nothing is
+ * installed, no OSD folder is made.  end returns the last such map (a
+ * reference: cfs_osdmap_put it), or NULL when no change got that far. */
+void cfs_dry_run_begin(void);
+const cfs_osdmap *cfs_dry_run_end(void);
+
 /* ---- osdmap snapshots (osdmap.c) ---- */
 const cfs_osdmap *cfs_osdmap_get(cfs_cluster *c);
 void cfs_osdmap_put(const cfs_osdmap *m);
@@ -409,6 +418,11 @@ int cfs_index_is_new(const cfs_cluster *c);
 /* `ceph df` MAX AVAIL of the pool (PGMap::get_rule_avail / raw used rate):
  * bytes writable before the first OSD of the rule reaches full_ratio. */
 uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m);
+/* The same for given per-OSD usage (used[0..max_osd) of m, e.g. after a
+ * move that has not happened); *limit (may be NULL) gets the OSD whose
+ * room bounds it, the one that fills first, or -1. */
+uint64_t cfs_pool_max_avail_with(const cfs_osdmap *m, const uint64_t *used,
+				 int *limit);
 /* 1 if the pool refuses writes under policy `pool` (a full OSD in its
  * rule); *osd gets that OSD. */
 int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osd);

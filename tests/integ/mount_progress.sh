@@ -62,6 +62,14 @@ assert all(2 not in p['acting'] for p in d)" || fail "osd.2 still acting"
 cmp "$T/one" "$M/f7" || fail "data after the interrupted rebalance"
 ok "the daemon finished the move on its own"
 
+# a dry run through the daemon changes nothing either
+e0=$(C -f json status | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["osdmap"]["epoch"])')
+C osd out 3 --dry-run >"$T/dry.out" || fail "mounted dry run"
+grep -q "^dry run of 'osd out 3': nothing changed" "$T/dry.out" || fail "dry run text: $(head -2 "$T/dry.out")"
+e1=$(C -f json status | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["osdmap"]["epoch"])')
+[ "$e0" = "$e1" ] || fail "a dry run moved the epoch from $e0 to $e1"
+ok "mounted dry run: epoch stays $e0"
+
 umount_fg "$M"
 C scrub --deep >/dev/null 2>"$T/scrub.err" || fail "scrub: $(cat "$T/scrub.err")"
 grep -qE '^deep-scrub: [0-9]+/32 pgs' "$T/scrub.err" || fail "no scrub progress"

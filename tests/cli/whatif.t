@@ -1,0 +1,58 @@
+What-if: --dry-run on the commands that change placement says what would
+move and changes nothing; the move it predicts is the one rebalance then
+makes.
+
+  $ crushfs --cluster c mkfs --osds 6 --hosts 3 --pg-num 32 --osd-size 64M > /dev/null
+  $ head -c 300000 /dev/zero | tr '\0' 'x' > obj
+  $ for i in $(seq 40); do crushfs --cluster c rados put o$i obj; done
+  $ cp c/cluster.json before.json
+
+  $ crushfs --cluster c osd out 2 --dry-run > dry.txt
+  $ head -3 dry.txt
+  dry run of 'osd out 2': nothing changed (the cluster stays at epoch 1)
+  pgs whose acting set changes: 11 of 32
+  object copies to move: 10 (2.9 MiB)
+  $ grep -c 'osd.2: 2.9 MiB -> 0 B' dry.txt
+  1
+  $ cmp c/cluster.json before.json && echo unchanged
+  unchanged
+
+The real change moves exactly that:
+
+  $ crushfs --cluster c -f json osd out 2 --dry-run | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["object_copies_to_move"], d["bytes_to_move"], d["pgs_changed"])' > predicted
+  $ cat predicted
+  10 3000000 11
+  $ crushfs --cluster c osd out 2
+  marked out osd.2.
+  $ crushfs --cluster c -f json rebalance | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["objects_moved"], d["bytes_moved"])'
+  10 3000000
+
+Adding an OSD: no folder is made, the map stays:
+
+  $ crushfs --cluster c osd add --host host9 --size 64M --dry-run | head -2
+  dry run of 'osd add --host host9 --size 64M': nothing changed (the cluster stays at epoch 2)
+  pgs whose acting set changes: 21 of 32
+  $ ls -d c/osd.6 2>&1 | sed 's/.*No such.*/no osd.6/'
+  no osd.6
+  $ crushfs --cluster c osd tree | grep -c host9
+  0
+  [1]
+
+Crossing a ratio is said, with the OSD that fills first (osd.1 takes
+osd.4's share of its PGs):
+
+  $ crushfs --cluster c osd set-capacity 1 13M > /dev/null
+  $ crushfs --cluster c osd reweight 4 0 --dry-run | grep -E 'osd.1:|would cross|fills first'
+    osd.1: 5.1 MiB -> 11 MiB (39.6% -> 88.0%): would cross nearfull
+  max avail: 14 MiB now (osd.1 fills first), 1.8 MiB after the move (osd.1 fills first)
+  $ crushfs --cluster c -f json osd reweight 4 0 --dry-run | python3 -c 'import json,sys; d=json.load(sys.stdin); print([(o["osd"], o["crosses"]) for o in d["osds"] if o["crosses"]], d["fills_first_after"])'
+  [(1, 'nearfull')] 1
+
+Errors:
+
+  $ crushfs --cluster c status --dry-run
+  crushfs: status: --dry-run is not supported here (only commands that change placement take it)
+  [1]
+  $ crushfs --cluster c osd out 2 --dry-run
+  crushfs: osd out: dry run of 'osd out 2': the command would change nothing
+  [1]
