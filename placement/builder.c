@@ -733,6 +733,7 @@ int pl_map_bucket_exists(const pl_map *m, int id)
 	}
 BUCKET_GET(pl_map_bucket_alg, b->alg)
 BUCKET_GET(pl_map_bucket_type, b->type)
+BUCKET_GET(pl_map_bucket_hash, b->hash)
 BUCKET_GET(pl_map_bucket_size, b->size)
 
 uint32_t pl_map_bucket_weight(const pl_map *m, int id)

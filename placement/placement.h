@@ -167,6 +167,7 @@ const char *pl_map_rule_name(const pl_map *m, int ruleno);
 int pl_map_bucket_exists(const pl_map *m, int id);
 int pl_map_bucket_alg(const pl_map *m, int id);
 int pl_map_bucket_type(const pl_map *m, int id);
+int pl_map_bucket_hash(const pl_map *m, int id); /* 0: rjenkins1 */
 int pl_map_bucket_size(const pl_map *m, int id);
 uint32_t pl_map_bucket_weight(const pl_map *m, int id);
 int pl_map_bucket_item(const pl_map *m, int id, int pos);
