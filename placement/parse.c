@@ -154,6 +154,8 @@ int pl_parse_text(const char *text, size_t len, const char *filename,
 	struct parser p;
 	int ret;
 
+	if (text && pl_is_binary(text, len))
+		return pl_map_decode(text, len, filename, out, err, errlen);
 	memset(&p, 0, sizeof(p));
 	p.src = text ? text : "";
 	p.len = text ? len : 0;
