@@ -46,6 +46,8 @@ struct cli_command {
 /* Handlers (one cmd_*.c file per command family). */
 int cmd_crush_test(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_crush_compare(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_crush_compile(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_crush_decompile(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_osdmap_test_map_object(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_osdmap_test_map_pgs_dump(struct cli_ctx *ctx, int argc, char **argv);
 

@@ -472,7 +472,12 @@ static int run_test(struct cli_ctx *ctx, const pl_map *m,
 			for (int i = 0; i < maxdev; i++) {
 				float prop = (float)weight[i] / (float)total_weight;
 
-				expected[i] = prop * expected_objects;
+				/* CrushTester sizes its expected vector by
+				 * (float)max_devices: past 2^24 devices the
+				 * last ones fall outside it (read past its
+				 * end there; 0 here, so not listed) */
+				expected[i] = (double)i < (double)(float)maxdev ?
+					prop * expected_objects : 0;
 				per[i] = 0;
 			}
 			memset(sizes, 0, ((size_t)nr + 1) * sizeof(*sizes));

@@ -42,6 +42,10 @@ static const struct cli_command commands[] = {
 	  "[--max-x N] [--x N] [--weight OSD W]... [--show-statistics]",
 	  "count the mappings two crush maps disagree on, as "
 	  "`crushtool --compare`", 0 },
+	{ "crush compile", cmd_crush_compile, "MAP.txt -o MAP.bin",
+	  "write the binary crush map, byte-identical to `crushtool -c`", 0 },
+	{ "crush decompile", cmd_crush_decompile, "MAP.bin [-o MAP.txt]",
+	  "print a (binary or text) crush map as `crushtool -d` does", 0 },
 	{ "osdmap test-map-object", cmd_osdmap_test_map_object,
 	  "NAME --crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R]",
 	  "map an object to its PG and OSDs, as `osdmaptool --mark-up-in "

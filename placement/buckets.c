@@ -11,6 +11,16 @@
 #include "ln_i.h"
 
 /*
+ * A bucket hashes with its own hash type; Ceph's crush_hash32_3/4 return
+ * 0 for any type but rjenkins1 (crushtool compiles `hash 1` .. `hash 255`
+ * and maps with that 0), so such a bucket draws 0 everywhere.
+ */
+#define BHASH3(b, x, y, z) \
+	((b)->hash == PL_HASH_RJENKINS1 ? crush_hash32_3(x, y, z) : 0u)
+#define BHASH4(b, x, y, z, w) \
+	((b)->hash == PL_HASH_RJENKINS1 ? crush_hash32_4(x, y, z, w) : 0u)
+
+/*
  * Uniform buckets pick by a lazily built pseudo-random permutation of the
  * items, cached per x.  perm_n == 0xffff marks "only perm[0] is valid" (the
  * common r == 0 case, which avoids building the permutation at all).
@@ -24,8 +34,8 @@ int pl_bucket_perm_choose(const struct pl_bucket *b, struct pl_work_bucket *w,
 	if (w->perm_x != (uint32_t)x || w->perm_n == 0) {
 		w->perm_x = (uint32_t)x;
 		if (pr == 0) {
-			s = crush_hash32_3((uint32_t)x, (uint32_t)b->id,
-					0) % b->size;
+			s = BHASH3(b, (uint32_t)x, (uint32_t)b->id, 0) %
+			    b->size;
 			w->perm[0] = s;
 			w->perm_n = 0xffff;
 			return b->items[s];
@@ -45,8 +55,8 @@ int pl_bucket_perm_choose(const struct pl_bucket *b, struct pl_work_bucket *w,
 		unsigned int p = w->perm_n;
 
 		if (p < b->size - 1) {
-			i = crush_hash32_3((uint32_t)x, (uint32_t)b->id,
-					p) % (b->size - p);
+			i = BHASH3(b, (uint32_t)x, (uint32_t)b->id, p) %
+			    (b->size - p);
 			if (i) {
 				unsigned int t = w->perm[p + i];
 
@@ -67,9 +77,8 @@ static int list_choose(const struct pl_bucket *b, int x, int r)
 	/* walk from the tail: newest items first, so adding items at the
 	 * end only moves data onto them */
 	for (i = (int)b->size - 1; i >= 0; i--) {
-		uint64_t w = crush_hash32_4((uint32_t)x,
-					 (uint32_t)b->items[i], (uint32_t)r,
-					 (uint32_t)b->id);
+		uint64_t w = BHASH4(b, (uint32_t)x, (uint32_t)b->items[i],
+				    (uint32_t)r, (uint32_t)b->id);
 		w &= 0xffff;
 		w *= b->sum_weights[i];
 		w >>= 16;
@@ -108,9 +117,8 @@ static int tree_choose(const struct pl_bucket *b, int x, int r)
 
 	while (!(n & 1)) {
 		uint32_t w = b->node_weights[n];
-		uint64_t t = (uint64_t)crush_hash32_4((uint32_t)x,
-						   (uint32_t)n, (uint32_t)r,
-						   (uint32_t)b->id) *
+		uint64_t t = (uint64_t)BHASH4(b, (uint32_t)x, (uint32_t)n,
+					      (uint32_t)r, (uint32_t)b->id) *
 			     (uint64_t)w;
 		int l;
 
@@ -131,8 +139,8 @@ static int straw_choose(const struct pl_bucket *b, int x, int r)
 	uint64_t high_draw = 0, draw;
 
 	for (i = 0; i < b->size; i++) {
-		draw = crush_hash32_3((uint32_t)x, (uint32_t)b->items[i],
-				   (uint32_t)r);
+		draw = BHASH3(b, (uint32_t)x, (uint32_t)b->items[i],
+			      (uint32_t)r);
 		draw &= 0xffff;
 		draw *= b->straws[i];
 		if (i == 0 || draw > high_draw) {
@@ -166,6 +174,9 @@ static int straw2_choose(const struct pl_bucket *b, int x, int r)
 			u[i] = crush_hash32_3((uint32_t)x,
 					      (uint32_t)b->items[base + i],
 					      (uint32_t)r) & 0xffff;
+		if (b->hash != PL_HASH_RJENKINS1) /* outside the hot loop */
+			for (i = 0; i < n; i++)
+				u[i] = 0;
 		for (i = 0; i < n; i++) {
 			uint32_t w = b->item_weights[base + i];
 

@@ -32,13 +32,7 @@ void pl_bucket_free(struct pl_bucket *b)
 {
 	if (!b)
 		return;
-	free(b->items);
-	free(b->item_weights);
-	free(b->sum_weights);
-	free(b->straws);
-	free(b->node_weights);
-	free(b->div_magic);
-	free(b->div_shift);
+	pl_bucket_free_arrays(b);
 	free(b);
 }
 
@@ -53,13 +47,6 @@ void pl_div_magic(uint32_t d, uint64_t *magic, uint8_t *shift)
 	num = (u128)1 << (PL_DIV_BITS + l);
 	*magic = (uint64_t)((num + d - 1) / d);
 	*shift = (uint8_t)(PL_DIV_BITS + l);
-}
-
-static void names_free(struct pl_name *n, int count)
-{
-	for (int i = 0; i < count; i++)
-		free(n[i].name);
-	free(n);
 }
 
 void pl_map_destroy(pl_map *m)
@@ -77,9 +64,7 @@ void pl_map_destroy(pl_map *m)
 		free(m->rules[r]);
 	}
 	free(m->rules);
-	names_free(m->types, m->ntypes);
-	names_free(m->items, m->nitems);
-	free(m->devices);
+	pl_names_free(m);
 	free(m);
 }
 
@@ -236,6 +221,28 @@ static int tree_depth(int size)
 	return depth;
 }
 
+int pl_tree_num_nodes(uint32_t size)
+{
+	int depth = tree_depth((int)size);
+
+	/* Ceph stores the node count in 8 bits. */
+	if (depth > 7)
+		return 0;
+	return size ? 1 << depth : 0;
+}
+
+/*
+ * A tree walk ends on any leaf below num_nodes, and leaves past the last
+ * item (weight 0) are reached when a whole subtree weighs 0: Ceph then
+ * reads items[] past its end.  Those slots exist here and hold 0.
+ */
+uint32_t pl_tree_item_slots(const struct pl_bucket *b)
+{
+	uint32_t leaves = (uint32_t)b->num_nodes / 2;
+
+	return b->size > leaves ? b->size : leaves;
+}
+
 static int fill_bucket(struct pl_bucket *b, const uint32_t *weights)
 {
 	uint32_t i, w = 0;
@@ -268,10 +275,9 @@ static int fill_bucket(struct pl_bucket *b, const uint32_t *weights)
 		return 0;
 	case PL_BUCKET_TREE:
 		depth = tree_depth((int)b->size);
-		/* Ceph stores the node count in 8 bits. */
-		if (depth > 7)
+		if (b->size && !pl_tree_num_nodes(b->size))
 			return -E2BIG;
-		b->num_nodes = (uint8_t)(b->size ? 1 << depth : 0);
+		b->num_nodes = (uint8_t)pl_tree_num_nodes(b->size);
 		b->node_weights = calloc((size_t)b->num_nodes + 1,
 					 sizeof(uint32_t));
 		if (!b->node_weights)
@@ -331,6 +337,115 @@ static struct pl_bucket *bucket_at(const pl_map *m, int id)
 	return m->buckets[-1 - id];
 }
 
+void pl_bucket_free_arrays(struct pl_bucket *b)
+{
+	free(b->items);
+	free(b->item_weights);
+	free(b->sum_weights);
+	free(b->straws);
+	free(b->node_weights);
+	free(b->div_magic);
+	free(b->div_shift);
+	b->items = NULL;
+	b->item_weights = b->sum_weights = b->straws = b->node_weights = NULL;
+	b->div_magic = NULL;
+	b->div_shift = NULL;
+}
+
+int pl_bucket_build(const pl_map *m, struct pl_bucket *b, const int32_t *items,
+		    const uint32_t *weights)
+{
+	uint32_t slots = b->size;
+	int err;
+
+	if (b->alg == PL_BUCKET_TREE && pl_tree_num_nodes(b->size) / 2 >
+					(int)slots)
+		slots = (uint32_t)pl_tree_num_nodes(b->size) / 2;
+	b->items = calloc((size_t)slots + 1, sizeof(int32_t));
+	if (!b->items)
+		return -ENOMEM;
+	if (b->size)
+		memcpy(b->items, items, sizeof(int32_t) * b->size);
+	err = fill_bucket(b, weights);
+	if (!err && b->alg == PL_BUCKET_STRAW)
+		err = pl_calc_straw(m, b);
+	if (err)
+		pl_bucket_free_arrays(b);
+	return err;
+}
+
+/* Ceph's crush_add_bucket: the slot array starts at 8 and doubles. */
+static int grow_buckets(pl_map *m, int pos)
+{
+	int32_t newmax = m->max_buckets ? m->max_buckets : 8;
+
+	if (pos < m->max_buckets)
+		return 0;
+	while (newmax <= pos) {
+		if (newmax > INT32_MAX / 2)
+			return -ENOSPC;
+		newmax *= 2;
+	}
+	return pl_map_reserve_buckets(m, newmax);
+}
+
+int pl_map_reserve_buckets(pl_map *m, int32_t n)
+{
+	struct pl_bucket **nb;
+
+	if (n < m->max_buckets)
+		return -EINVAL;
+	if (n == m->max_buckets)
+		return 0;
+	nb = realloc(m->buckets, sizeof(*nb) * (size_t)n);
+	if (!nb)
+		return -ENOMEM;
+	memset(nb + m->max_buckets, 0,
+	       sizeof(*nb) * (size_t)(n - m->max_buckets));
+	m->buckets = nb;
+	m->max_buckets = n;
+	m->finalized = 0;
+	return 0;
+}
+
+int pl_map_put_bucket(pl_map *m, struct pl_bucket *b)
+{
+	int pos = -1 - b->id, err;
+
+	if (b->id >= 0 || b->id == INT32_MIN) {
+		err = -EINVAL;
+		goto err;
+	}
+	err = grow_buckets(m, pos);
+	if (err)
+		goto err;
+	if (m->buckets[pos]) {
+		err = -EEXIST;
+		goto err;
+	}
+	if (b->alg == PL_BUCKET_STRAW2) {
+		free(b->div_magic);
+		free(b->div_shift);
+		b->div_magic = calloc((size_t)b->size + 1, sizeof(uint64_t));
+		b->div_shift = calloc((size_t)b->size + 1, 1);
+		if (!b->div_magic || !b->div_shift) {
+			err = -ENOMEM;
+			goto err;
+		}
+		for (uint32_t i = 0; i < b->size; i++)
+			if (b->item_weights[i])
+				pl_div_magic(b->item_weights[i],
+					     &b->div_magic[i],
+					     &b->div_shift[i]);
+	}
+	m->buckets[pos] = b;
+	m->finalized = 0;
+	return 0;
+err:
+	pl_bucket_free(b);
+	return err;
+}
+
 int pl_map_add_bucket(pl_map *m, int id, int alg, int hash, int type,
 		      int size, const int *items, const uint32_t *weights,
 		      int *idout)
@@ -339,9 +454,10 @@ int pl_map_add_bucket(pl_map *m, int id, int alg, int hash, int type,
 	int pos, err;
 
 	/* type 0 is the devices' type: the mapper would take such a bucket
-	 * for a device (see parse.c) */
+	 * for a device (see parse_bucket.c).  Any hash is kept, as Ceph keeps
+	 * it; only rjenkins1 hashes (crush_hash32_* give 0 for the others) */
 	if (alg < PL_BUCKET_UNIFORM || alg > PL_BUCKET_STRAW2 ||
-	    hash != PL_HASH_RJENKINS1 || size < 0 ||
+	    hash < 0 || hash > 255 || size < 0 ||
 	    size > PL_MAX_BUCKET_SIZE || type <= 0 || type > 0xffff || id > 0)
 		return -EINVAL;
 	for (int i = 0; i < size; i++) {
@@ -360,20 +476,9 @@ int pl_map_add_bucket(pl_map *m, int id, int alg, int hash, int type,
 		if (pos < m->max_buckets && m->buckets[pos])
 			return -EEXIST;
 	}
-	if (pos >= m->max_buckets) {
-		int newmax = m->max_buckets ? m->max_buckets : 8;
-		struct pl_bucket **nb;
-
-		while (newmax <= pos)
-			newmax *= 2;
-		nb = realloc(m->buckets, sizeof(*nb) * (size_t)newmax);
-		if (!nb)
-			return -ENOMEM;
-		memset(nb + m->max_buckets, 0,
-		       sizeof(*nb) * (size_t)(newmax - m->max_buckets));
-		m->buckets = nb;
-		m->max_buckets = newmax;
-	}
+	err = grow_buckets(m, pos);
+	if (err)
+		return err;
 
 	b = calloc(1, sizeof(*b));
 	if (!b)
@@ -383,29 +488,33 @@ int pl_map_add_bucket(pl_map *m, int id, int alg, int hash, int type,
 	b->hash = (uint8_t)hash;
 	b->type = (uint16_t)type;
 	b->size = (uint32_t)size;
-	b->items = calloc((size_t)size + 1, sizeof(int32_t));
-	if (!b->items) {
-		err = -ENOMEM;
-		goto err;
-	}
-	if (size)
-		memcpy(b->items, items, sizeof(int32_t) * (size_t)size);
-	err = fill_bucket(b, weights);
-	if (err)
-		goto err;
-	if (b->alg == PL_BUCKET_STRAW) {
-		err = pl_calc_straw(m, b);
-		if (err)
-			goto err;
+	err = pl_bucket_build(m, b, items, weights);
+	if (err) {
+		free(b);
+		return err;
 	}
 	m->buckets[pos] = b;
 	m->finalized = 0;
 	if (idout)
 		*idout = b->id;
 	return 0;
-err:
-	pl_bucket_free(b);
-	return err;
+}
+
+int pl_map_reserve_rules(pl_map *m, uint32_t n)
+{
+	struct pl_rule **nr;
+
+	if (n < m->max_rules || n > PL_MAX_RULES)
+		return -EINVAL;
+	if (n == m->max_rules)
+		return 0;
+	nr = realloc(m->rules, sizeof(*nr) * n);
+	if (!nr)
+		return -ENOMEM;
+	memset(nr + m->max_rules, 0, sizeof(*nr) * (n - m->max_rules));
+	m->rules = nr;
+	m->max_rules = n;
+	return 0;
 }
 
 int pl_map_add_rule(pl_map *m, int ruleno, int type, int min_size,
@@ -429,14 +538,10 @@ int pl_map_add_rule(pl_map *m, int ruleno, int type, int min_size,
 			return -EEXIST;
 	}
 	if (r >= m->max_rules) {
-		struct pl_rule **nr = realloc(m->rules,
-					      sizeof(*nr) * (r + 1));
-		if (!nr)
-			return -ENOMEM;
-		memset(nr + m->max_rules, 0,
-		       sizeof(*nr) * (r + 1 - m->max_rules));
-		m->rules = nr;
-		m->max_rules = r + 1;
+		int err = pl_map_reserve_rules(m, r + 1);
+
+		if (err)
+			return err;
 	}
 	rule = calloc(1, sizeof(*rule));
 	if (!rule)
@@ -459,62 +564,6 @@ int pl_map_add_rule(pl_map *m, int ruleno, int type, int min_size,
 	return 0;
 }
 
-static int set_name(struct pl_name **arr, int *n, int id, const char *name)
-{
-	char *copy = strdup(name);
-	struct pl_name *na;
-
-	if (!copy)
-		return -ENOMEM;
-	for (int i = 0; i < *n; i++) {
-		if ((*arr)[i].id == id) {
-			free((*arr)[i].name);
-			(*arr)[i].name = copy;
-			return 0;
-		}
-	}
-	na = realloc(*arr, sizeof(*na) * (size_t)(*n + 1));
-	if (!na) {
-		free(copy);
-		return -ENOMEM;
-	}
-	na[*n].id = id;
-	na[*n].name = copy;
-	*arr = na;
-	(*n)++;
-	return 0;
-}
-
-static const char *get_name(const struct pl_name *arr, int n, int id)
-{
-	for (int i = 0; i < n; i++)
-		if (arr[i].id == id)
-			return arr[i].name;
-	return NULL;
-}
-
-static int find_name(const struct pl_name *arr, int n, const char *name,
-		     int *id)
-{
-	for (int i = 0; i < n; i++) {
-		if (strcmp(arr[i].name, name) == 0) {
-			*id = arr[i].id;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-int pl_map_set_type_name(pl_map *m, int type, const char *name)
-{
-	return set_name(&m->types, &m->ntypes, type, name);
-}
-
-int pl_map_set_item_name(pl_map *m, int id, const char *name)
-{
-	return set_name(&m->items, &m->nitems, id, name);
-}
-
 int pl_map_set_rule_name(pl_map *m, int ruleno, const char *name)
 {
 	char *copy;
@@ -526,29 +575,6 @@ int pl_map_set_rule_name(pl_map *m, int ruleno, const char *name)
 		return -ENOMEM;
 	free(m->rules[ruleno]->name);
 	m->rules[ruleno]->name = copy;
-	return 0;
-}
-
-int pl_map_add_device(pl_map *m, int id, const char *name)
-{
-	int32_t *nd;
-	int err;
-
-	if (id < 0 || id == PL_ITEM_NONE || id == PL_ITEM_UNDEF)
-		return -EINVAL;
-	if (pl_map_device_declared(m, id))
-		return -EEXIST;
-	nd = realloc(m->devices, sizeof(*nd) * (size_t)(m->ndevices + 1));
-	if (!nd)
-		return -ENOMEM;
-	m->devices = nd;
-	if (name) {
-		err = pl_map_set_item_name(m, id, name);
-		if (err)
-			return err;
-	}
-	m->devices[m->ndevices++] = id;
-	m->finalized = 0;
 	return 0;
 }
 
@@ -575,6 +601,7 @@ int pl_map_finalize(pl_map *m)
 			maxdev = m->devices[i] + 1;
 	m->max_devices = maxdev;
 	m->working_size = ws;
+	pl_parents_rebuild(m);
 	m->finalized = 1;
 	m->generation++; /* workspaces laid out before are stale */
 	return 0;
@@ -706,6 +733,7 @@ int pl_map_bucket_exists(const pl_map *m, int id)
 	}
 BUCKET_GET(pl_map_bucket_alg, b->alg)
 BUCKET_GET(pl_map_bucket_type, b->type)
+BUCKET_GET(pl_map_bucket_hash, b->hash)
 BUCKET_GET(pl_map_bucket_size, b->size)
 
 uint32_t pl_map_bucket_weight(const pl_map *m, int id)
@@ -740,201 +768,3 @@ uint32_t pl_map_bucket_item_weight(const pl_map *m, int id, int pos)
 	}
 }
 
-const char *pl_map_type_name(const pl_map *m, int type)
-{
-	return get_name(m->types, m->ntypes, type);
-}
-
-const char *pl_map_item_name(const pl_map *m, int id)
-{
-	return get_name(m->items, m->nitems, id);
-}
-
-int pl_map_type_by_name(const pl_map *m, const char *name, int *type)
-{
-	return find_name(m->types, m->ntypes, name, type);
-}
-
-int pl_map_item_by_name(const pl_map *m, const char *name, int *id)
-{
-	return find_name(m->items, m->nitems, name, id);
-}
-
-int pl_map_device_in_buckets(const pl_map *m, int id)
-{
-	for (int32_t b = 0; b < m->max_buckets; b++) {
-		const struct pl_bucket *bk = m->buckets[b];
-
-		if (!bk)
-			continue;
-		for (uint32_t i = 0; i < bk->size; i++)
-			if (bk->items[i] == id)
-				return 1;
-	}
-	return 0;
-}
-
-int pl_map_device_declared(const pl_map *m, int id)
-{
-	for (int i = 0; i < m->ndevices; i++)
-		if (m->devices[i] == id)
-			return 1;
-	return 0;
-}
-
-/* ---- changing a built map ---- */
-
-/* Rebuild bucket b in place with new items/weights: derived data (sums,
- * tree nodes, straws) then equals what building from scratch gives, which
- * is what Ceph's incremental add/adjust functions produce too. */
-static int bucket_rebuild(pl_map *m, struct pl_bucket *b, uint32_t size,
-			  const int32_t *items, const uint32_t *weights)
-{
-	struct pl_bucket nb = { 0 };
-	int err;
-
-	nb.id = b->id;
-	nb.type = b->type;
-	nb.alg = b->alg;
-	nb.hash = b->hash;
-	nb.size = size;
-	nb.items = calloc((size_t)size + 1, sizeof(int32_t));
-	if (!nb.items)
-		return -ENOMEM;
-	if (size)
-		memcpy(nb.items, items, sizeof(int32_t) * size);
-	err = fill_bucket(&nb, weights);
-	if (!err && nb.alg == PL_BUCKET_STRAW)
-		err = pl_calc_straw(m, &nb);
-	if (err) {
-		free(nb.items);
-		free(nb.item_weights);
-		free(nb.sum_weights);
-		free(nb.straws);
-		free(nb.node_weights);
-		free(nb.div_magic);
-		free(nb.div_shift);
-		return err;
-	}
-	free(b->items);
-	free(b->item_weights);
-	free(b->sum_weights);
-	free(b->straws);
-	free(b->node_weights);
-	free(b->div_magic);
-	free(b->div_shift);
-	*b = nb;
-	return 0;
-}
-
-static int bucket_weights(const pl_map *m, const struct pl_bucket *b,
-			  uint32_t **out)
-{
-	uint32_t *w = calloc((size_t)b->size + 2, sizeof(uint32_t));
-
-	if (!w)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < b->size; i++)
-		w[i] = pl_map_bucket_item_weight(m, b->id, (int)i);
-	*out = w;
-	return 0;
-}
-
-int pl_map_adjust_item_weight(pl_map *m, int id, uint32_t weight)
-{
-	int found = 0;
-
-	for (int32_t pos = 0; pos < m->max_buckets; pos++) {
-		struct pl_bucket *b = m->buckets[pos];
-		uint32_t *w;
-		int err, hit = 0;
-
-		if (!b)
-			continue;
-		err = bucket_weights(m, b, &w);
-		if (err)
-			return err;
-		for (uint32_t i = 0; i < b->size; i++) {
-			if (b->items[i] == id || b->alg == PL_BUCKET_UNIFORM) {
-				/* a uniform bucket has one weight for all */
-				if (b->items[i] == id)
-					hit = 1;
-				w[i] = weight;
-			}
-		}
-		if (hit) {
-			uint32_t old = b->weight;
-
-			err = bucket_rebuild(m, b, b->size, b->items, w);
-			free(w);
-			if (err)
-				return err;
-			found = 1;
-			if (b->weight != old) {
-				err = pl_map_adjust_item_weight(m, b->id,
-								b->weight);
-				if (err && err != -ENOENT)
-					return err;
-			}
-		} else {
-			free(w);
-		}
-	}
-	pl_map_finalize(m);
-	return found ? 0 : -ENOENT;
-}
-
-int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight)
-{
-	struct pl_bucket *b = bucket_at(m, bucket);
-	int32_t *items;
-	uint32_t *w;
-	int err;
-
-	if (!b)
-		return -ENOENT;
-	if (item < 0 && !bucket_at(m, item))
-		return -ENOENT;
-	if (b->size >= PL_MAX_BUCKET_SIZE)
-		return -E2BIG;
-	for (uint32_t i = 0; i < b->size; i++)
-		if (b->items[i] == item)
-			return -EEXIST;
-	err = bucket_weights(m, b, &w);
-	if (err)
-		return err;
-	items = calloc((size_t)b->size + 2, sizeof(int32_t));
-	if (!items) {
-		free(w);
-		return -ENOMEM;
-	}
-	memcpy(items, b->items, sizeof(int32_t) * b->size);
-	items[b->size] = item;
-	if (b->alg == PL_BUCKET_UNIFORM && b->size)
-		weight = b->item_weight;
-	w[b->size] = weight;
-	err = bucket_rebuild(m, b, b->size + 1, items, w);
-	free(items);
-	free(w);
-	if (err)
-		return err;
-	err = pl_map_adjust_item_weight(m, b->id, b->weight);
-	if (err == -ENOENT) /* a root: nothing above it */
-		err = 0;
-	pl_map_finalize(m);
-	return err;
-}
-
-int pl_map_parent(const pl_map *m, int id)
-{
-	for (int32_t pos = 0; pos < m->max_buckets; pos++) {
-		const struct pl_bucket *b = m->buckets[pos];
-
-		if (!b)
-			continue;
-		for (uint32_t i = 0; i < b->size; i++)
-			if (b->items[i] == id)
-				return b->id;
-	}
-	return 0;
-}

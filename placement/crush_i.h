@@ -48,6 +48,18 @@ struct pl_name {
 	char *name;
 };
 
+/*
+ * An open-addressing index over an array kept elsewhere: slot[] holds
+ * array index + 1 (0: empty), cap is a power of two.  names.c uses it for
+ * item ids, item names, declared devices and parents, so that loading and
+ * looking up are linear in the map, not quadratic.
+ */
+struct pl_index {
+	int32_t *slot;
+	uint32_t cap;
+	uint32_t used;
+};
+
 struct pl_map {
 	struct pl_bucket **buckets; /* index -1-id */
 	int32_t max_buckets;
@@ -64,13 +76,20 @@ struct pl_map {
 	uint8_t straw_calc_version;
 	uint32_t allowed_bucket_algs;
 
-	/* names: small sorted-by-insertion arrays, looked up linearly */
+	/* type names: few, in insertion order, looked up linearly */
 	struct pl_name *types;
 	int ntypes;
+	/* item names in insertion order, indexed by id and by name */
 	struct pl_name *items;
-	int nitems;
-	int32_t *devices; /* declared device ids */
-	int ndevices;
+	int nitems, capitems;
+	struct pl_index item_by_id, item_by_name;
+	int32_t *devices; /* declared device ids, indexed */
+	int ndevices, capdevices;
+	struct pl_index dev_by_id;
+	/* (item, first bucket holding it), built by pl_map_finalize */
+	int32_t (*parents)[2];
+	int nparents;
+	struct pl_index parent_by_item;
 
 	size_t working_size; /* bytes for per-bucket permutation state */
 	int finalized;	     /* working_size matches the buckets */
@@ -125,5 +144,30 @@ uint64_t pl_crush_ln(unsigned int x);
 /* builder.c */
 int pl_calc_straw(const pl_map *m, struct pl_bucket *b);
 void pl_bucket_free(struct pl_bucket *b);
+void pl_bucket_free_arrays(struct pl_bucket *b);
+/* b's id, type, alg, hash and size set: allocate and fill items and the
+ * derived data from weights (straws with the map's straw_calc_version).
+ * 0 or -errno, b's arrays freed on error. */
+int pl_bucket_build(const pl_map *m, struct pl_bucket *b, const int32_t *items,
+		    const uint32_t *weights);
+/*
+ * For the binary decoder: make room for exactly n bucket slots (n >= the
+ * current max_buckets) or n rules, as a decoded map says; and install a
+ * bucket whose derived data (straws, sums, tree nodes, weight) comes from
+ * the map as it is, not recomputed.  pl_map_put_bucket takes b (also on
+ * error), fills straw2 reciprocals, -EEXIST if the slot is taken.
+ */
+int pl_map_reserve_buckets(pl_map *m, int32_t n);
+int pl_map_reserve_rules(pl_map *m, uint32_t n);
+int pl_map_put_bucket(pl_map *m, struct pl_bucket *b);
+/* Tree buckets: node count for size items (Ceph crush_make_tree_bucket,
+ * 0 when it does not fit Ceph's 8 bits) and the item slots a walk can
+ * reach (leaves past size have weight 0 but are addressable). */
+int pl_tree_num_nodes(uint32_t size);
+uint32_t pl_tree_item_slots(const struct pl_bucket *b);
+
+/* names.c */
+void pl_names_free(pl_map *m);
+void pl_parents_rebuild(pl_map *m); /* best effort: no index on ENOMEM */
 
 #endif

@@ -24,8 +24,8 @@
  * Where crushtool's result is undefined behaviour or a crash we refuse
  * instead (negative or out-of-range weights, numbers that overflow an int,
  * trees over 64 items, a single-statement map is fine here though crushtool
- * aborts on it), and a few things our map cannot hold are refused too (hash
- * other than rjenkins1, rule ids over 255, absurd ids).  Device classes and
+ * aborts on it), and a few things our map cannot hold are refused too (rule
+ * ids over 255, bucket ids past -2^20).  Device classes and
  * choose_args are not supported yet.  Every error is one line:
  * "FILE:LINE:COL: error: what".
  *
@@ -154,6 +154,8 @@ int pl_parse_text(const char *text, size_t len, const char *filename,
 	struct parser p;
 	int ret;
 
+	if (text && pl_is_binary(text, len))
+		return pl_map_decode(text, len, filename, out, err, errlen);
 	memset(&p, 0, sizeof(p));
 	p.src = text ? text : "";
 	p.len = text ? len : 0;

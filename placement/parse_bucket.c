@@ -125,12 +125,9 @@ int pp_sem_bucket(struct sem *S, const struct bucket_rec *b)
 		if (pp_tok_int(p, h, &hash))
 			return -1;
 	}
-	/* Ceph would store any number and hash with nothing at map time. */
-	if (hash != PL_HASH_RJENKINS1) {
-		pp_err_at(p, b->hashes[b->nhashes - 1].off,
-			  "unsupported hash %d (only 0, rjenkins1)", hash);
-		return -1;
-	}
+	/* crush_bucket keeps 8 bits: `hash 300` is 44, `hash -1` is 255;
+	 * any but 0 hashes to 0 when mapping, as in Ceph (buckets.c) */
+	hash &= 0xff;
 	for (int i = 0; i < b->nitems; i++) {
 		int pos;
 

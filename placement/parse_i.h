@@ -24,8 +24,15 @@
 struct parser;
 struct sem;
 
-/* Ids past these are refused: Ceph would try to allocate arrays that size. */
-#define MAX_DEVICE_ID ((1 << 20) - 1)
+/*
+ * Device ids: crushtool compiles any int and maps ids in the hundreds of
+ * millions (its --test allocates per device: 2.7 GB at 10^8).  The two
+ * top values are CRUSH_ITEM_UNDEF and CRUSH_ITEM_NONE, which the mapper
+ * reserves as markers (and max_devices = id + 1 overflows at INT_MAX, where
+ * crushtool aborts): refused.  Bucket ids past -2^20 are refused: Ceph
+ * sizes its bucket array by the lowest id.
+ */
+#define MAX_DEVICE_ID (PL_ITEM_UNDEF - 1)
 #define MIN_BUCKET_ID (-(1 << 20))
 /* Ceph 16.2 CrushCompiler limits on explicit item weights (16.16). */
 #define MAX_DEVICE_WEIGHT (100u * 0x10000u)

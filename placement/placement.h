@@ -167,6 +167,7 @@ const char *pl_map_rule_name(const pl_map *m, int ruleno);
 int pl_map_bucket_exists(const pl_map *m, int id);
 int pl_map_bucket_alg(const pl_map *m, int id);
 int pl_map_bucket_type(const pl_map *m, int id);
+int pl_map_bucket_hash(const pl_map *m, int id); /* 0: rjenkins1 */
 int pl_map_bucket_size(const pl_map *m, int id);
 uint32_t pl_map_bucket_weight(const pl_map *m, int id);
 int pl_map_bucket_item(const pl_map *m, int id, int pos);
@@ -205,11 +206,33 @@ int pl_do_rule(const pl_map *m, int ruleno, int x, int *result,
  */
 const uint32_t *pl_work_choose_tries(const void *work, int *n);
 
+/* ---- binary maps (codec_enc.c, codec_dec.c) ---- */
+/* Ceph's CRUSH_MAGIC: a binary map's first 4 bytes, little-endian. */
+#define PL_CRUSH_MAGIC 0x00010000u
+/* 1 if buf starts like a binary crush map. */
+int pl_is_binary(const void *buf, size_t len);
+/*
+ * The map as `crushtool -c` of Ceph 16.2 writes it (CrushWrapper::encode
+ * with crushtool's features: tunables, device classes, choose_args).  The
+ * map must be finalized (-EINVAL otherwise).  *out is malloc'ed.
+ */
+int pl_map_encode(const pl_map *m, void **out, size_t *len);
+/*
+ * Read a binary map as CrushWrapper::decode does, keeping its derived data
+ * (straws, sums, node weights) as they are.  On error returns -EINVAL (or
+ * -ENOMEM) with one line in err: "FILE: truncated at byte N: what",
+ * "FILE: bad crush map at byte N: what" or "FILE: unsupported at byte N:
+ * what".  Never allocates more than a small multiple of len.
+ */
+int pl_map_decode(const void *buf, size_t len, const char *filename,
+		  pl_map **out, char *err, size_t errlen);
+
 /* ---- parsing (parse.c) ---- */
 /*
  * Parse crushtool's text format.  On error returns -EINVAL (or -ENOMEM) and
  * writes one line "FILE:LINE:COL: error: what was expected" into err.
  * Device classes and choose_args are refused ("not supported yet").
+ * A binary map (pl_is_binary) is decoded instead, by both functions.
  */
 int pl_parse_text(const char *text, size_t len, const char *filename,
 		  pl_map **out, char *err, size_t errlen);

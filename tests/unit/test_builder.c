@@ -143,7 +143,10 @@ static void test_errors(void **state)
 					   items, w, &id), -EEXIST);
 	assert_int_equal(pl_map_add_bucket(m, 0, 9, 0, 1, 3, items, w, &id),
 			 -EINVAL);
-	assert_int_equal(pl_map_add_bucket(m, 0, PL_BUCKET_STRAW2, 1, 1, 3,
+	/* any 8-bit hash is kept (Ceph maps unknown ones with a 0 hash) */
+	assert_int_equal(pl_map_add_bucket(m, 0, PL_BUCKET_STRAW2, 256, 1, 3,
+					   items, w, &id), -EINVAL);
+	assert_int_equal(pl_map_add_bucket(m, 0, PL_BUCKET_STRAW2, -1, 1, 3,
 					   items, w, &id), -EINVAL);
 	/* type 0 is the devices' type, never a bucket's (parse.c) */
 	assert_int_equal(pl_map_add_bucket(m, 0, PL_BUCKET_STRAW2, 0, 0, 3,

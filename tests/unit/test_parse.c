@@ -759,9 +759,12 @@ static void test_err_numbers(void **state)
 	parse_err(HDR "host a { id -2000000 alg straw2 }\n",
 		  "bad.txt:6:13: error: bucket id -2000000 is out of range "
 		  "(at least -1048576)");
-	parse_err("device 2000000 osd.0\ntype 0 osd\n",
-		  "bad.txt:1:8: error: device id 2000000 is out of range "
-		  "(at most 1048575)");
+	/* crushtool takes 2000000 (it maps such ids); the top two are the
+	 * mapper's CRUSH_ITEM_UNDEF and CRUSH_ITEM_NONE */
+	pl_map_destroy(parse_ok("device 2000000 osd.0\ntype 0 osd\n"));
+	parse_err("device 2147483646 osd.0\ntype 0 osd\n",
+		  "bad.txt:1:8: error: device id 2147483646 is out of range "
+		  "(at most 2147483645)");
 	parse_err(HDR HOST_A "rule x { id 300 type replicated min_size 1 "
 		  "max_size 3 step take a step emit }\n",
 		  "bad.txt:7:13: error: rule id 300 is out of range "
@@ -799,9 +802,29 @@ static void test_err_unsupported(void **state)
 		  "choose_args 1 {\n  { bucket_id -1 weight_set [ [ 1.0 ] ] }\n"
 		  "}\n",
 		  "bad.txt:8:1: error: choose_args are not supported yet");
-	parse_err(HDR "host a { alg straw2 hash 1 item osd.0 }\n",
-		  "bad.txt:6:26: error: unsupported hash 1 (only 0, "
-		  "rjenkins1)");
+}
+
+/* Any hash number compiles, kept in 8 bits as crush_bucket keeps it
+ * (crushtool: `hash 300` decompiles as `hash 44`). */
+static void test_hash_numbers(void **state)
+{
+	static const int in[] = { 0, 1, 255, 300, -1 }, kept[] = { 0, 1, 255,
+								   44, 255 };
+	char text[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		pl_map *m = NULL;
+		char err[256];
+
+		snprintf(text, sizeof(text),
+			 HDR "host a { id -1 alg straw2 hash %d item osd.0 }\n",
+			 in[i]);
+		assert_int_equal(pl_parse_text(text, strlen(text), "h.txt", &m,
+					       err, sizeof(err)), 0);
+		assert_int_equal(pl_map_bucket_hash(m, -1), kept[i]);
+		pl_map_destroy(m);
+	}
 }
 
 /* crushtool asserts on these; we refuse them cleanly. */
@@ -890,6 +913,7 @@ int main(void)
 		cmocka_unit_test(test_err_numbers),
 		cmocka_unit_test(test_err_rule_syntax),
 		cmocka_unit_test(test_err_unsupported),
+		cmocka_unit_test(test_hash_numbers),
 		cmocka_unit_test(test_err_tree_too_big),
 		cmocka_unit_test(test_err_nul_byte),
 		cmocka_unit_test(test_err_buffer),
