@@ -289,12 +289,21 @@ Not supported yet.
   chooseargs.txt:8:1: error: choose_args are not supported yet
   [1]
 
-A binary map given where text is expected (crushtool -c would silently
-read it as an empty map).
+A binary map is recognised by its magic wherever a map is read; one cut
+short says where:
 
   $ printf '\000\000\001\000' > binary.txt
   $ crushfs crush test -i binary.txt --show-mappings 2>&1
-  binary.txt:1:1: error: NUL byte in map text (binary crush maps are not supported)
+  binary.txt: truncated at byte 4: max_buckets (4 bytes needed, 0 left)
+  [1]
+  $ crushfs crush compile "$TESTDIR/maps/small.txt" -o small.bin
+  $ crushfs crush test -i small.bin --rule 0 --num-rep 2 --x 1 --show-mappings
+  CRUSH rule 0 x 1 [*] (glob)
+  $ crushfs crush decompile small.bin | head -1
+  # begin crush map
+  $ head -c 100 small.bin > cut.bin
+  $ crushfs crush decompile cut.bin
+  cut.bin: truncated at byte * (glob)
   [1]
 
 Files that cannot be read.

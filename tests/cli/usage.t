@@ -14,6 +14,8 @@ with status 1.
   $ crushfs -h | grep -E '^  (crush|osdmap) '
     crush test                 map a range of inputs with a crush map, as `crushtool --test`
     crush compare              count the mappings two crush maps disagree on, as `crushtool --compare`
+    crush compile              write the binary crush map, byte-identical to `crushtool -c`
+    crush decompile            print a (binary or text) crush map as `crushtool -d` does
     osdmap test-map-object     map an object to its PG and OSDs, as `osdmaptool --mark-up-in --test-map-object`
     osdmap test-map-pgs-dump   map every PG of a pool, as `osdmaptool --mark-up-in --test-map-pgs-dump`
   $ crushfs help | head -1
@@ -50,6 +52,10 @@ Unknown commands and options.
       map a range of inputs with a crush map, as `crushtool --test`
     crushfs crush compare -i A.txt --compare B.txt [--rule N] [--num-rep N] [--min-x N] [--max-x N] [--x N] [--weight OSD W]... [--show-statistics]
       count the mappings two crush maps disagree on, as `crushtool --compare`
+    crushfs crush compile MAP.txt -o MAP.bin
+      write the binary crush map, byte-identical to `crushtool -c`
+    crushfs crush decompile MAP.bin [-o MAP.txt]
+      print a (binary or text) crush map as `crushtool -d` does
   [1]
   $ crushfs osdmap test-map-pg 1.0 2>&1 | head -1
   crushfs: unknown command 'osdmap test-map-pg' (see crushfs --help)
