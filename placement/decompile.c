@@ -262,11 +262,30 @@ int pl_map_to_text(const pl_map *m, char **out, size_t *len)
 			  m->allowed_bucket_algs);
 
 	sb_printf(&sb, "\n# devices\n");
-	for (int i = 0; i < m->max_devices; i++) {
-		const char *n = pl_map_item_name(m, i);
+	{
+		/* the named devices in id order (crushtool walks 0 ..
+		 * max_devices; a decoded map may claim 2^31 of them, so walk
+		 * the names instead: the same lines) */
+		struct pl_name *dev = malloc(sizeof(*dev) *
+					     (size_t)(m->nitems + 1));
+		int nd = 0;
 
-		if (n)
-			sb_printf(&sb, "device %d %s\n", i, n);
+		if (!dev) {
+			sb.err = -ENOMEM;
+			goto out;
+		}
+		for (int i = 0; i < m->nitems; i++)
+			if (m->items[i].id >= 0 &&
+			    m->items[i].id < m->max_devices &&
+			    m->items[i].name &&
+			    pl_map_item_name(m, m->items[i].id) ==
+				    m->items[i].name)
+				dev[nd++] = m->items[i];
+		qsort(dev, (size_t)nd, sizeof(*dev), cmp_name_id);
+		for (int i = 0; i < nd; i++)
+			sb_printf(&sb, "device %d %s\n", dev[i].id,
+				  dev[i].name);
+		free(dev);
 	}
 
 	sb_printf(&sb, "\n# types\n");

@@ -126,8 +126,14 @@ static int choose_firstn(const struct choose_ctx *cx,
 				reject = 0;
 				if (!collide && recurse_to_leaf) {
 					if (item < 0) {
+						/* Ceph shifts by vary_r - 1
+						 * unchecked; x86 (where
+						 * crushtool runs) masks the
+						 * count to 5 bits: the same,
+						 * defined, for any u8 */
 						int sub_r = vary_r ?
-							r >> (vary_r - 1) : 0;
+							r >> ((vary_r - 1) & 31) :
+							0;
 						if (choose_firstn(
 							    cx,
 							    map->buckets[-1 - item],

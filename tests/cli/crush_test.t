@@ -454,3 +454,10 @@ or FILE:LINE:COL: error: ...) on stderr, status 1, no output.
   1
   $ crushfs crush compare -i small.txt --compare nope.txt 2>/dev/null
   [1]
+
+chooseleaf_vary_r past 32 (a binary map carries any byte): Ceph shifts by
+vary_r - 1 unchecked and x86 masks the count; crushtool 16.2.15's 2001
+mappings of this map hash to the value below:
+
+  $ crushfs crush test -i "$TESTDIR/maps/vary_r40.txt" --num-rep 3 --min-x 0 --max-x 2000 --show-mappings | sha256sum
+  4af4f29a9db24b78ba89a5e326dddf08d272ad8fcf860ed85e229a68d8b4ede6  -

@@ -8,7 +8,8 @@
  * rule on 4 live OSDs: 39 s for 128 inputs in crushtool, 17 s here, same
  * result; 2e9 tries: both never finish).  That is Ceph's semantics, not a
  * bug, and not something to fuzz: such maps are parsed, printed and
- * loaded, but not mapped.
+ * loaded, but not mapped.  Nor are maps whose size alone makes mapping
+ * costly (a decoded max_devices of 2^31: a weight per device).
  */
 #ifndef CRUSHFS_FUZZ_CRUSH_COST_H
 #define CRUSHFS_FUZZ_CRUSH_COST_H
@@ -17,11 +18,19 @@
 
 #define FUZZ_MAX_TRIES 200
 #define FUZZ_MAX_NUMREP 64
+#define FUZZ_MAX_DEVICES (1 << 20)
+#define FUZZ_MAX_WORK (64u << 20)
 
 static inline int fuzz_cheap_to_map(const pl_map *m)
 {
 	struct pl_tunables t;
 
+	/* a decoded map may claim 2^31 devices: the caller's weight vector
+	 * (crushtool's too) is then gigabytes, which is the input's cost,
+	 * not a bug */
+	if (pl_map_max_devices(m) > FUZZ_MAX_DEVICES ||
+	    pl_work_size(m, 64) > FUZZ_MAX_WORK)
+		return 0;
 	pl_map_get_tunables(m, &t);
 	if (t.choose_total_tries > FUZZ_MAX_TRIES ||
 	    t.choose_local_tries > FUZZ_MAX_TRIES ||

@@ -1,7 +1,9 @@
 /*
  * fuzz_crushmap.c - libFuzzer harness for the crush map text parser.
  *
- * Each input is a crush map text.  A map the parser refuses must come with
+ * Each input is a crush map, text or binary (pl_parse_text takes both, by
+ * the magic; the seeds hold crushtool -c files too).  A map the parser
+ * refuses must come with
  * one error line naming the input.  A map it accepts must survive the trip
  * the cluster makes on every change (osdmap_clone): print it with the
  * decompiler (P1), parse the printed text (must succeed) and print again
@@ -12,7 +14,9 @@
  * does the same (tests/golden/maps/weights_odd.txt shows it).  Then every
  * rule maps a few inputs with the workspace API, and each result must be a
  * device, a bucket or PL_ITEM_NONE (unless the map asks for more work than
- * a fuzzer can afford: fuzz_crush_cost.h).
+ * a fuzzer can afford: fuzz_crush_cost.h).  A binary map is decoded,
+ * printed and mapped, but not re-parsed: crushtool's own text of such a
+ * map need not compile either (an item past max_devices).
  *
  * Built only with -DCRUSHFS_FUZZ=ON and clang (scripts/fuzz.sh).
  */
@@ -146,6 +150,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (pl_map_to_text(m, &t1, &l1))
 		die("cannot print a parsed map", NULL, 0, NULL);
+	if (size >= 4 && !memcmp(data, "\0\0\1\0", 4)) {
+		/* a binary map (CRUSH_MAGIC): decoded, printed and mapped
+		 * safely is the contract; its text need not compile again,
+		 * as crushtool -d of such a map does not (an item past
+		 * max_devices prints as "deviceN", which no line declares) */
+		map_rules(m, data, size);
+		free(t1);
+		pl_map_destroy(m);
+		return 0;
+	}
 	m2 = trip(t1, l1, &t2, &l2);
 	if (!same_but_weights(t1, l1, t2, l2)) {
 		fprintf(stderr, "---- printed again ----\n%.*s", (int)l2, t2);
