@@ -67,7 +67,10 @@ static void tree_build(const pl_map *cm, struct tree *t)
 	for (int pos = 0; pos < pl_map_max_buckets(cm); pos++) {
 		int id = -1 - pos;
 
-		if (pl_map_bucket_exists(cm, id) && !pl_map_parent(cm, id))
+		/* shadow trees (default~hdd) are not the user's: osd tree
+		 * does not show them */
+		if (pl_map_bucket_exists(cm, id) && !pl_map_parent(cm, id) &&
+		    !pl_map_bucket_is_shadow(cm, id))
 			tree_dfs(cm, t, id, 0, pl_map_bucket_weight(cm, id));
 	}
 }
@@ -582,12 +585,25 @@ int ccmd_osd_tree(struct cmd_ctx *ctx, int argc, char **argv)
 						  "primary_affinity",
 						  ex ? w16(oi.primary_affinity)
 						     : 0.0));
+				if (pl_map_item_class(cm, id))
+					json_object_set_new(
+						json_array_get(
+							nodes,
+							json_array_size(nodes) -
+								1),
+						"device_class",
+						json_string(
+							pl_map_item_class(cm, id)));
 				continue;
 			}
 			snprintf(name, sizeof(name), "%*sosd.%d",
 				 t.v[i].depth * 4, "", id);
 			cc_table_cell(tb, "%d", id);
-			cc_table_cell(tb, "%s", "");
+			/* `ceph osd tree`'s CLASS: the device's class */
+			cc_table_cell(tb, "%s",
+				      pl_map_item_class(cm, id) ?
+					      pl_map_item_class(cm, id) :
+					      "");
 			cc_weightf(a, sizeof(a), w16(t.v[i].weight));
 			cc_table_cell(tb, "%s", a);
 			cc_table_cell(tb, "%s", name);

@@ -785,7 +785,8 @@ static int first_root(const pl_map *cm)
 	for (int pos = 0; pos < pl_map_max_buckets(cm); pos++) {
 		int id = -1 - pos;
 
-		if (pl_map_bucket_exists(cm, id) && !pl_map_parent(cm, id))
+		if (pl_map_bucket_exists(cm, id) && !pl_map_parent(cm, id) &&
+		    !pl_map_bucket_is_shadow(cm, id))
 			return id;
 	}
 	return 0;

@@ -496,25 +496,111 @@ out:
 /* ---- the Luminous sections ---- */
 
 /*
- * Device classes and choose_args are not kept yet: a map that has any is
- * refused, one without them (four zero counts) reads as it is.
+ * Device classes (class_map, class_name, class_bucket: std::maps, counts
+ * first) are kept as the map's; the shadow buckets they name are marked.
+ * choose_args are not kept yet: a map that has any is refused.
  */
-static int get_luminous(struct rd *r)
+#define MAX_CLASS_ID 1023
+
+static int get_luminous(struct rd *r, pl_map *m)
 {
-	static const char *const what[] = { "class_map", "class_name",
-					    "class_bucket" };
 	uint32_t n;
 
-	for (int k = 0; k < 3; k++) {
+	if (!get32(r, &n, "class_map") || !room(r, n, 8, "class_map"))
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t item, cls;
 		size_t at = r->off;
 
-		if (!get32(r, &n, what[k]))
+		if (!get32(r, &item, "class_map") || !get32(r, &cls, "class_map"))
 			return -1;
-		if (n) {
-			fail_at(r, at, "unsupported", "%s has %u entries: "
-				"device classes are not supported yet",
-				what[k], n);
+		if (cls > MAX_CLASS_ID) {
+			BAD(r, at, "class_map: class id %d out of range (at "
+			    "most %d)", (int32_t)cls, MAX_CLASS_ID);
 			return -1;
+		}
+		if (pl_class_set_item(m, (int32_t)item, (int)cls)) {
+			nomem(r);
+			return -1;
+		}
+	}
+	if (!get32(r, &n, "class_name") || !room(r, n, 8, "class_name"))
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t key, slen;
+		size_t at = r->off;
+		char *s;
+
+		if (!get32(r, &key, "class_name") ||
+		    !get32(r, &slen, "class_name") ||
+		    !room(r, slen, 1, "class_name"))
+			return -1;
+		if (key > MAX_CLASS_ID) {
+			BAD(r, at, "class_name: class id %d out of range (at "
+			    "most %d)", (int32_t)key, MAX_CLASS_ID);
+			return -1;
+		}
+		s = malloc((size_t)slen + 1);
+		if (!s) {
+			nomem(r);
+			return -1;
+		}
+		get(r, s, slen, "class_name");
+		s[slen] = 0;
+		if (strlen(s) != slen || !slen) {
+			free(s);
+			BAD(r, at, "class_name: class %u has an empty name or "
+			    "a NUL byte", key);
+			return -1;
+		}
+		while (m->nclasses <= (int)key) {
+			char **nv = realloc(m->class_names,
+					    sizeof(*nv) *
+						    (size_t)(m->nclasses + 1));
+
+			if (!nv) {
+				free(s);
+				nomem(r);
+				return -1;
+			}
+			m->class_names = nv;
+			m->capclasses = m->nclasses + 1;
+			m->class_names[m->nclasses++] = NULL;
+		}
+		free(m->class_names[key]);
+		m->class_names[key] = s;
+	}
+	if (!get32(r, &n, "class_bucket") || !room(r, n, 8, "class_bucket"))
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t bucket, k;
+
+		if (!get32(r, &bucket, "class_bucket") ||
+		    !get32(r, &k, "class_bucket") ||
+		    !room(r, k, 8, "class_bucket"))
+			return -1;
+		for (uint32_t j = 0; j < k; j++) {
+			uint32_t cls, sh;
+			size_t at = r->off;
+			int pos;
+
+			if (!get32(r, &cls, "class_bucket") ||
+			    !get32(r, &sh, "class_bucket"))
+				return -1;
+			pos = -1 - (int32_t)sh;
+			if ((int32_t)sh >= 0 || pos >= m->max_buckets ||
+			    !m->buckets[pos]) {
+				BAD(r, at, "class_bucket: shadow %d of bucket %d "
+				    "is not a bucket", (int32_t)sh,
+				    (int32_t)bucket);
+				return -1;
+			}
+			m->buckets[pos]->shadow = 1;
+			if (pl_class_bucket_set(m, (int32_t)bucket, (int)cls,
+						(int32_t)sh)) {
+				nomem(r);
+				return -1;
+			}
 		}
 	}
 	if (left(r)) {
@@ -638,7 +724,7 @@ int pl_map_decode(const void *buf, size_t len, const char *filename,
 		goto fail;
 	if (get_tunables(&r, m))
 		goto fail;
-	if (left(&r) && get_luminous(&r))
+	if (left(&r) && get_luminous(&r, m))
 		goto fail;
 	/* max_devices is recomputed, as CrushWrapper::decode's finalize()
 	 * does; maxd is only read past */

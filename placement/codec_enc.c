@@ -174,6 +174,83 @@ static void put_rule(struct wbuf *w, uint32_t ruleno, const struct pl_rule *r)
 	}
 }
 
+static int cmp_pair3(const void *a, const void *b)
+{
+	const int32_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return (x[0] > y[0]) - (x[0] < y[0]);
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* class_map<int32,int32>, class_name<int32,string>,
+ * class_bucket<int32, map<int32,int32>> as Ceph's encode(std::map) */
+static void put_classes(struct wbuf *w, const pl_map *m)
+{
+	int n = m->nitem_class, nb = m->nclass_bucket, nn = 0;
+	int32_t (*ic)[2] = malloc(sizeof(*ic) * (size_t)(n + 1));
+	int32_t (*cb)[3] = malloc(sizeof(*cb) * (size_t)(nb + 1));
+
+	if (!ic || !cb) {
+		free(ic);
+		free(cb);
+		w->err = -ENOMEM;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		ic[i][0] = m->item_class[i].item;
+		ic[i][1] = m->item_class[i].cls;
+	}
+	qsort(ic, (size_t)n, sizeof(*ic), cmp_i32);
+	put32(w, (uint32_t)n);
+	for (int i = 0; i < n; i++) {
+		put32(w, (uint32_t)ic[i][0]);
+		put32(w, (uint32_t)ic[i][1]);
+	}
+	for (int c = 0; c < m->nclasses; c++)
+		nn += m->class_names[c] != NULL;
+	put32(w, (uint32_t)nn);
+	for (int c = 0; c < m->nclasses; c++)
+		if (m->class_names[c])
+			put_name(w, c, m->class_names[c]);
+	/* sorted by bucket, then class: bucket is the first key */
+	for (int i = 0; i < nb; i++) {
+		cb[i][0] = m->class_bucket[i].bucket;
+		cb[i][1] = m->class_bucket[i].cls;
+		cb[i][2] = m->class_bucket[i].shadow;
+	}
+	qsort(cb, (size_t)nb, sizeof(*cb), cmp_pair3);
+	{
+		int outer = 0;
+
+		for (int i = 0; i < nb; i++)
+			outer += i == 0 || cb[i][0] != cb[i - 1][0];
+		put32(w, (uint32_t)outer);
+		for (int i = 0; i < nb;) {
+			int j = i;
+
+			while (j < nb && cb[j][0] == cb[i][0])
+				j++;
+			put32(w, (uint32_t)cb[i][0]);
+			put32(w, (uint32_t)(j - i));
+			for (int k = i; k < j; k++) {
+				put32(w, (uint32_t)cb[k][1]);
+				put32(w, (uint32_t)cb[k][2]);
+			}
+			i = j;
+		}
+	}
+	free(ic);
+	free(cb);
+}
+
 int pl_map_encode(const pl_map *m, void **out, size_t *len)
 {
 	struct wbuf w = { NULL, 0, 0, 0 };
@@ -219,12 +296,11 @@ int pl_map_encode(const pl_map *m, void **out, size_t *len)
 	put32(&w, m->allowed_bucket_algs);
 	put8(&w, m->chooseleaf_stable);
 
-	/* Luminous sections: class_map, class_name, class_bucket,
-	 * choose_args; present and empty for a map without classes, as
-	 * crushtool writes it */
-	put32(&w, 0);
-	put32(&w, 0);
-	put32(&w, 0);
+	/* Luminous sections: class_map, class_name, class_bucket (each a
+	 * std::map, so in key order), then choose_args (none kept yet);
+	 * present and empty for a map without classes, as crushtool writes
+	 * it */
+	put_classes(&w, m);
 	put32(&w, 0);
 	if (w.err) {
 		free(w.p);

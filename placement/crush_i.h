@@ -16,6 +16,7 @@ struct pl_bucket {
 	uint16_t type;
 	uint8_t alg;
 	uint8_t hash;
+	uint8_t shadow;  /* a per-class copy (classes.c), not the user's */
 	uint32_t weight; /* 16.16, sum of items */
 	uint32_t size;
 	int32_t *items;
@@ -91,6 +92,20 @@ struct pl_map {
 	int nparents;
 	struct pl_index parent_by_item;
 
+	/* device classes (classes.c): names by class id; the class of each
+	 * device and shadow bucket (CrushWrapper::class_map); each bucket's
+	 * shadow copy per class (class_bucket) */
+	char **class_names;
+	int nclasses, capclasses;
+	struct pl_item_class {
+		int32_t item, cls;
+	} *item_class;
+	int nitem_class, capitem_class;
+	struct pl_class_bucket {
+		int32_t bucket, cls, shadow;
+	} *class_bucket;
+	int nclass_bucket, capclass_bucket;
+
 	size_t working_size; /* bytes for per-bucket permutation state */
 	int finalized;	     /* working_size matches the buckets */
 	uint32_t generation; /* bumped by each pl_map_finalize */
@@ -102,6 +117,24 @@ struct pl_work_bucket {
 	uint32_t perm_n;
 	uint32_t *perm;
 };
+
+/* ---- device classes (classes.c) ---- */
+/* CrushWrapper::get_or_create_class_id: the next id after the highest. */
+int pl_class_get_or_create(pl_map *m, const char *name, int *cls);
+int pl_class_id(const pl_map *m, const char *name); /* -ENOENT */
+int pl_class_set_item(pl_map *m, int item, int cls);
+int pl_class_of_item(const pl_map *m, int item); /* -1: none */
+/* class_bucket[bucket][cls] = shadow (0 / -ENOMEM) and its lookups */
+int pl_class_bucket_set(pl_map *m, int bucket, int cls, int shadow);
+int pl_class_bucket_get(const pl_map *m, int bucket, int cls); /* 0: none */
+int pl_class_bucket_has(const pl_map *m, int bucket);
+/* CrushWrapper::populate_classes with old_class_bucket = the ids the text
+ * gave (pending, n entries): every root's shadow tree per class. */
+int pl_class_populate(pl_map *m, const struct pl_class_bucket *pending,
+		      int n);
+/* The (original bucket, class) a shadow id stands for: 0, or -ENOENT. */
+int pl_class_split(const pl_map *m, int shadow, int *orig, int *cls);
+void pl_classes_free(pl_map *m);
 
 #define PL_CHOOSE_TRIES_MAX 256
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)

@@ -87,16 +87,44 @@ static const char *alg_name(int alg)
 	return alg >= 1 && alg <= 5 ? names[alg] : "unknown";
 }
 
+/* CrushWrapper::is_valid_crush_name: [A-Za-z0-9_.-]+ ("a~hdd" is not) */
+static int valid_name(const char *n)
+{
+	if (!*n)
+		return 0;
+	for (; *n; n++)
+		if (!((*n >= 'a' && *n <= 'z') || (*n >= 'A' && *n <= 'Z') ||
+		      (*n >= '0' && *n <= '9') || *n == '-' || *n == '_' ||
+		      *n == '.'))
+			return 0;
+	return 1;
+}
+
 static void bucket_text(struct sbuf *sb, const pl_map *m,
 			const struct pl_bucket *b)
 {
+	const char *bn = pl_map_item_name(m, b->id);
 	int dopos = 0;
 
+	/* decompile_bucket_impl: a bucket with an invalid name (a shadow
+	 * copy) is not printed; the parser makes it again */
+	if (bn && !valid_name(bn))
+		return;
 	type_name(sb, m, b->type);
 	sb_printf(sb, " ");
 	item_name(sb, m, b->id);
 	sb_printf(sb, " {\n\tid %d\t\t# do not change unnecessarily\n",
 		  b->id);
+	/* print_bucket_class_ids: its shadow ids, by class id */
+	for (int c = 0; c < m->nclasses; c++) {
+		int sh = pl_class_bucket_get(m, b->id, c);
+
+		if (sh && m->class_names[c])
+			sb_printf(sb,
+				  "\tid %d class %s\t\t# do not change "
+				  "unnecessarily\n",
+				  sh, m->class_names[c]);
+	}
 	sb_printf(sb, "\t# weight ");
 	fixedpoint(sb, b->weight);
 	sb_printf(sb, "\n\talg %s", alg_name(b->alg));
@@ -187,11 +215,26 @@ static void rule_text(struct sbuf *sb, const pl_map *m, uint32_t r)
 		case PL_RULE_NOOP:
 			sb_printf(sb, "\tstep noop\n");
 			break;
-		case PL_RULE_TAKE:
+		case PL_RULE_TAKE: {
+			int orig, cls;
+
+			/* split_id_class: a shadow is its bucket + class */
 			sb_printf(sb, "\tstep take ");
-			item_name(sb, m, s->arg1);
+			if (pl_class_split(m, s->arg1, &orig, &cls) == 0) {
+				item_name(sb, m, orig);
+				if (cls >= 0 && cls < m->nclasses &&
+				    m->class_names[cls])
+					sb_printf(sb, " class %s",
+						  m->class_names[cls]);
+				else
+					sb_printf(sb, " # unexpected class %d",
+						  cls);
+			} else {
+				item_name(sb, m, s->arg1);
+			}
 			sb_printf(sb, "\n");
 			break;
+		}
 		case PL_RULE_EMIT:
 			sb_printf(sb, "\tstep emit\n");
 			break;
@@ -283,8 +326,14 @@ int pl_map_to_text(const pl_map *m, char **out, size_t *len)
 				dev[nd++] = m->items[i];
 		qsort(dev, (size_t)nd, sizeof(*dev), cmp_name_id);
 		for (int i = 0; i < nd; i++)
-			sb_printf(&sb, "device %d %s\n", dev[i].id,
-				  dev[i].name);
+		{
+			int c = pl_class_of_item(m, dev[i].id);
+
+			sb_printf(&sb, "device %d %s", dev[i].id, dev[i].name);
+			if (c >= 0 && c < m->nclasses && m->class_names[c])
+				sb_printf(&sb, " class %s", m->class_names[c]);
+			sb_printf(&sb, "\n");
+		}
 		free(dev);
 	}
 

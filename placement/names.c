@@ -327,7 +327,8 @@ void pl_parents_rebuild(pl_map *m)
 	for (int32_t pos = 0; pos < m->max_buckets; pos++) {
 		const struct pl_bucket *b = m->buckets[pos];
 
-		if (!b)
+		/* a shadow copy is nobody's parent in the user's tree */
+		if (!b || b->shadow)
 			continue;
 		for (uint32_t i = 0; i < b->size; i++) {
 			int it = b->items[i];
@@ -367,7 +368,7 @@ int pl_map_parent(const pl_map *m, int id)
 	for (int32_t pos = 0; pos < m->max_buckets; pos++) {
 		const struct pl_bucket *b = m->buckets[pos];
 
-		if (!b)
+		if (!b || b->shadow)
 			continue;
 		for (uint32_t i = 0; i < b->size; i++)
 			if (b->items[i] == id)

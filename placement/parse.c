@@ -143,6 +143,7 @@ out:
 	free(S.rules.e);
 	free(S.bnames.e);
 	pp_iset_free(&S.used);
+	free(S.pend);
 	free(recs);
 	free(order);
 	return ret;

@@ -37,6 +37,7 @@ int pp_sem_bucket(struct sem *S, const struct bucket_rec *b)
 	uint32_t uniform_w = 0, bucketweight = 0;
 	struct tok idtok = { 0, 0 };
 	char user[96];
+	int clsv[64][2], ncls = 0; /* (class, shadow id) of `id N class C` */
 
 	if (S->saw_rule) {
 		pp_err_at(p, b->type.off, "bucket '%.*s' must be defined "
@@ -93,17 +94,44 @@ int pp_sem_bucket(struct sem *S, const struct bucket_rec *b)
 	for (int i = 0; i < b->nids; i++) {
 		int v;
 
-		if (b->ids[i].cls.len) {
-			pp_err_at(p, b->ids[i].cls.off, "device classes are "
-				  "not supported yet");
-			return -1;
-		}
 		if (pp_tok_int(p, b->ids[i].val, &v))
 			return -1;
 		if (v < MIN_BUCKET_ID) {
 			pp_err_at(p, b->ids[i].val.off, "bucket id %d is out "
 				  "of range (at least %d)", v, MIN_BUCKET_ID);
 			return -1;
+		}
+		if (b->ids[i].cls.len) {
+			/* `id -5 class hdd`: this bucket's shadow id for the
+			 * class (made on first sight, even with no device of
+			 * it: an empty shadow tree a rule still takes) */
+			const char *c = pp_cstr(p, b->ids[i].cname);
+			int cls;
+
+			if (!c)
+				return -1;
+			if (pl_class_get_or_create(S->m, c, &cls)) {
+				pp_set_nomem(p);
+				return -1;
+			}
+			for (int k = 0; k < ncls; k++)
+				if (clsv[k][0] == cls) {
+					pp_err_at(p, b->ids[i].cname.off,
+						  "duplicate device class %s "
+						  "for bucket %.*s",
+						  c, TOKF(b->name));
+					return -1;
+				}
+			if (ncls == (int)(sizeof(clsv) / sizeof(clsv[0]))) {
+				pp_err_at(p, b->ids[i].cname.off,
+					  "bucket %.*s: more than %d device "
+					  "classes",
+					  TOKF(b->name), ncls);
+				return -1;
+			}
+			clsv[ncls][0] = cls;
+			clsv[ncls++][1] = v;
+			continue;
 		}
 		id = v;
 		idtok = b->ids[i].val;
@@ -262,6 +290,15 @@ int pp_sem_bucket(struct sem *S, const struct bucket_rec *b)
 	if (pp_iset_add(&S->used, id)) {
 		pp_set_nomem(p);
 		goto out;
+	}
+	for (int k = 0; k < ncls; k++) {
+		if (pp_grow((void **)&S->pend, &S->cappend, S->npend,
+			    sizeof(*S->pend))) {
+			pp_set_nomem(p);
+			goto out;
+		}
+		S->pend[S->npend++] =
+			(struct pl_class_bucket){ id, clsv[k][0], clsv[k][1] };
 	}
 	if (b->nitems > PL_MAX_BUCKET_SIZE) {
 		pp_err_at(p, b->name.off, "bucket '%.*s' has %d items; at most "

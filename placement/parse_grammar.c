@@ -68,6 +68,8 @@ static int g_device(struct parser *p)
 	    !pp_name(p, &cname, "a class name")) {
 		p->pos = s2;
 		s.cls.len = 0;
+	} else {
+		s.cname = cname;
 	}
 	return push_stmt(p, &s);
 }
@@ -112,7 +114,7 @@ static int g_bucket(struct parser *p)
 	p->ctx_kind = "bucket";
 	p->ctx = b->name;
 	for (;;) {
-		struct id_rec r = { { 0, 0 }, { 0, 0 } };
+		struct id_rec r = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
 
 		s2 = p->pos;
 		if (!pp_lit(p, "id", NULL) || !pp_negint(p, &r.val)) {
@@ -124,6 +126,8 @@ static int g_bucket(struct parser *p)
 		    !pp_name(p, &t, "a class name")) {
 			p->pos = s3;
 			r.cls.len = 0;
+		} else {
+			r.cname = t;
 		}
 		if (pp_grow((void **)&b->ids, &b->capids, b->nids,
 			    sizeof(*b->ids))) {
@@ -247,6 +251,8 @@ static int g_step(struct parser *p, struct step_rec *sr)
 		    !pp_name(p, &t, "a class name")) {
 			p->pos = s3;
 			sr->cls.len = 0;
+		} else {
+			sr->cname = t;
 		}
 		return 1;
 	}

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crush_i.h"
 #include "placement.h"
 
 struct parser;
@@ -87,6 +88,7 @@ enum stmt_kind { ST_TUNABLE, ST_DEVICE, ST_TYPE, ST_BUCKET, ST_RULE };
 struct id_rec {
 	struct tok val;
 	struct tok cls; /* the "class" keyword, if any */
+	struct tok cname; /* its class name */
 };
 
 struct item_rec {
@@ -114,6 +116,7 @@ struct step_rec {
 	struct tok arg;    /* take: item name; set_*: value; choose: N */
 	struct tok type;   /* choose: type name */
 	struct tok cls;    /* take ... class */
+	struct tok cname;  /* the class name */
 };
 
 struct rule_rec {
@@ -127,6 +130,7 @@ struct stmt {
 	struct tok kw;
 	struct tok a, b, cls; /* tunable: name,value; device: id,name;
 			       * type: id,name */
+	struct tok cname;     /* device: the class name after cls */
 	struct bucket_rec *bucket;
 	struct rule_rec *rule;
 };
@@ -233,6 +237,9 @@ struct sem {
 	struct iset used;    /* id_item: bucket ids taken or reserved */
 	int32_t next_free;   /* no free id above this one (ids only grow) */
 	int saw_rule;
+	/* CrushCompiler::class_bucket: the shadow ids the text gives */
+	struct pl_class_bucket *pend;
+	int npend, cappend;
 };
 
 /* NUL-terminated copy of t in the parser's scratch buffer, or NULL */

@@ -145,11 +145,6 @@ int pp_sem_device(struct sem *S, const struct stmt *st)
 			  TOKF(st->b));
 		return -1;
 	}
-	if (st->cls.len) {
-		pp_err_at(p, st->cls.off,
-			  "device classes are not supported yet");
-		return -1;
-	}
 	if (pp_smap_put(&S->items, tokp(p, st->b), st->b.len, id)) {
 		pp_set_nomem(p);
 		return -1;
@@ -169,6 +164,20 @@ int pp_sem_device(struct sem *S, const struct stmt *st)
 			pp_err_at(p, st->a.off, "cannot add device %d: %s", id,
 				  strerror(-err));
 		return -1;
+	}
+	if (st->cls.len) {
+		/* CrushCompiler::parse_device: set_item_class (the class id
+		 * made on first sight) */
+		const char *c = pp_cstr(p, st->cname);
+		int cls;
+
+		if (!c)
+			return -1;
+		if (pl_class_get_or_create(S->m, c, &cls) ||
+		    pl_class_set_item(S->m, id, cls)) {
+			pp_set_nomem(p);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -216,6 +225,21 @@ int pp_sem_rule(struct sem *S, const struct rule_rec *r)
 	int ruleno, type, minsz, maxsz, err, out, ret = -1;
 	char user[96];
 
+	if (!S->saw_rule) {
+		/* CrushCompiler::parse_crush: the shadow trees are built when
+		 * the first rule is met (a map without rules has none) */
+		err = pl_class_populate(S->m, S->pend, S->npend);
+		if (err == -ENOMEM) {
+			pp_set_nomem(p);
+			return -1;
+		}
+		if (err) {
+			pp_err_at(p, r->kw.off,
+				  "cannot build the device class trees: %s",
+				  strerror(-err));
+			return -1;
+		}
+	}
 	S->saw_rule = 1;
 	if (r->name.len &&
 	    pp_smap_get(&S->rules, tokp(p, r->name), r->name.len, NULL)) {
@@ -265,9 +289,37 @@ int pp_sem_rule(struct sem *S, const struct rule_rec *r)
 				goto out;
 			}
 			if (sr->cls.len) {
-				pp_err_at(p, sr->cls.off, "device classes are "
-					  "not supported yet");
-				goto out;
+				/* CrushCompiler::parse_rule: the take goes to
+				 * the item's shadow for that class */
+				const char *c = pp_cstr(p, sr->cname);
+				int cls = c ? pl_class_id(S->m, c) : -1, sh;
+
+				if (!c)
+					goto out;
+				if (cls < 0) {
+					pp_err_at(p, sr->cname.off,
+						  "in %s step take %.*s: device "
+						  "class '%s' does not exist",
+						  user, TOKF(sr->arg), c);
+					goto out;
+				}
+				if (!pl_class_bucket_has(S->m, s->arg1)) {
+					pp_err_at(p, sr->arg.off,
+						  "in %s step take %.*s has no "
+						  "class information",
+						  user, TOKF(sr->arg));
+					goto out;
+				}
+				sh = pl_class_bucket_get(S->m, s->arg1, cls);
+				if (!sh) {
+					pp_err_at(p, sr->cname.off,
+						  "in %s step take %.*s no "
+						  "matching bucket for class "
+						  "%s",
+						  user, TOKF(sr->arg), c);
+					goto out;
+				}
+				s->arg1 = sh;
 			}
 			break;
 		case SK_SET:

@@ -177,6 +177,12 @@ const char *pl_map_item_name(const pl_map *m, int id);
 /* -ENOENT when unknown */
 int pl_map_type_by_name(const pl_map *m, const char *name, int *type);
 int pl_map_item_by_name(const pl_map *m, const char *name, int *id);
+/* Device classes (Ceph 16.2's CrushWrapper class_map): the class name of a
+ * device or shadow bucket, NULL when it has none; 1 when bucket id is a
+ * per-class shadow copy ("default~hdd"), which `osd tree` and the text
+ * form do not show. */
+const char *pl_map_item_class(const pl_map *m, int id);
+int pl_map_bucket_is_shadow(const pl_map *m, int id);
 /* 1 if device id appears in some bucket (CrushWrapper::check_item_present) */
 int pl_map_device_in_buckets(const pl_map *m, int id);
 int pl_map_device_declared(const pl_map *m, int id);
@@ -231,7 +237,8 @@ int pl_map_decode(const void *buf, size_t len, const char *filename,
 /*
  * Parse crushtool's text format.  On error returns -EINVAL (or -ENOMEM) and
  * writes one line "FILE:LINE:COL: error: what was expected" into err.
- * Device classes and choose_args are refused ("not supported yet").
+ * Device classes are parsed and their shadow trees built as crushtool
+ * does; choose_args are refused ("not supported yet").
  * A binary map (pl_is_binary) is decoded instead, by both functions.
  */
 int pl_parse_text(const char *text, size_t len, const char *filename,

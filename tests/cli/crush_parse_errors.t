@@ -264,19 +264,36 @@ Numbers that do not fit an int.
   big.txt:6:13: error: number -99999999999 is out of range (integer overflow)
   [1]
 
-Not supported yet.
+Device classes: what crushtool refuses (a class no device or bucket
+names, a take of something without shadow trees, one class twice in a
+bucket).
 
-  $ printf 'device 0 osd.0 class hdd\ndevice 1 osd.1 class ssd\n' > class.txt
-  $ crushfs crush test -i class.txt --show-mappings 2>&1
-  class.txt:1:16: error: device classes are not supported yet
+  $ printf 'device 0 osd.0 class hdd\ndevice 1 osd.1 class ssd\ntype 0 osd\ntype 1 host\nhost a { alg straw2 item osd.0 item osd.1 }\n' > class.txt
+  $ { cat class.txt; echo 'rule x { id 0 type replicated min_size 1 max_size 3 step take a class nvme step emit }'; } > nvme.txt
+  $ crushfs crush test -i nvme.txt --show-mappings 2>&1
+  nvme.txt:6:71: error: in rule 'x' step take a: device class 'nvme' does not exist
   [1]
-
+  $ { cat class.txt; echo 'rule x { id 0 type replicated min_size 1 max_size 3 step take osd.0 class hdd step emit }'; } > dev.txt
+  $ crushfs crush test -i dev.txt --show-mappings 2>&1
+  dev.txt:6:63: error: in rule 'x' step take osd.0 has no class information
+  [1]
   $ mk shadow.txt <<'EOF'
-  > host a { id -1 id -5 class hdd alg straw2 item osd.0 }
+  > host a { id -1 id -5 class hdd id -6 class hdd alg straw2 item osd.0 }
   > EOF
   $ crushfs crush test -i shadow.txt --show-mappings 2>&1
-  shadow.txt:6:22: error: device classes are not supported yet
+  shadow.txt:6:44: error: duplicate device class hdd for bucket a
   [1]
+
+A class rule maps through the class's shadow tree only:
+
+  $ { cat class.txt; echo 'rule x { id 0 type replicated min_size 1 max_size 3 step take a class ssd step choose firstn 0 type osd step emit }'; } > ssd.txt
+  $ crushfs crush test -i ssd.txt --num-rep 2 --min-x 0 --max-x 3 --show-mappings
+  CRUSH rule 0 x 0 [1]
+  CRUSH rule 0 x 1 [1]
+  CRUSH rule 0 x 2 [1]
+  CRUSH rule 0 x 3 [1]
+
+Not supported yet.
 
   $ mk chooseargs.txt <<'EOF'
   > host a { alg straw2 item osd.0 }

@@ -65,6 +65,8 @@ load crush_test.tsv crush test
 load compare.tsv crush compare
 load pgs_dump.tsv osdmap test-map-pgs-dump
 load map_object.tsv osdmap test-map-object
+load crush_test_classes.tsv crush test
+load pgs_dump_classes.tsv osdmap test-map-pgs-dump
 
 N=${#IDS[@]}
 ((N > 0)) || { echo "check_golden.sh: no case matches '$FILTER'" >&2; exit 2; }

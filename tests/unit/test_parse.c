@@ -788,20 +788,84 @@ static void test_err_rule_syntax(void **state)
 		  "bad.txt:7:10: error: expected 'id' or 'ruleset'");
 }
 
-static void test_err_unsupported(void **state)
+/* Device classes as CrushCompiler takes them: the errors crushtool also
+ * refuses, and choose_args (not supported yet). */
+static void test_err_classes(void **state)
 {
 	(void)state;
-	parse_err("device 0 osd.0 class hdd\ndevice 1 osd.1 class ssd\n",
-		  "bad.txt:1:16: error: device classes are not supported yet");
-	parse_err(HDR "host a { id -1 id -5 class hdd alg straw2 "
-		  "item osd.0 }\n",
-		  "bad.txt:6:22: error: device classes are not supported yet");
-	parse_err(HDR HOST_A RULE("step take a class hdd step emit"),
-		  "bad.txt:7:65: error: device classes are not supported yet");
+	parse_err("device 0 osd.0 class hdd\ndevice 1 osd.1 class ssd\n"
+		  "type 0 osd\ntype 1 host\ntype 2 root\n" HOST_A
+		  RULE("step take a class nvme step emit"),
+		  "bad.txt:7:71: error: in rule 'x' step take a: device class "
+		  "'nvme' does not exist");
+	parse_err("device 0 osd.0 class hdd\ndevice 1 osd.1 class ssd\n"
+		  "type 0 osd\ntype 1 host\ntype 2 root\n" HOST_A
+		  RULE("step take osd.0 class hdd step emit"),
+		  "bad.txt:7:63: error: in rule 'x' step take osd.0 has no "
+		  "class information");
+	parse_err(HDR "host a { id -1 id -5 class hdd id -6 class hdd alg "
+		  "straw2 item osd.0 }\n",
+		  "bad.txt:6:44: error: duplicate device class hdd for bucket "
+		  "a");
 	parse_err(HDR HOST_A RULE("step take a step emit")
 		  "choose_args 1 {\n  { bucket_id -1 weight_set [ [ 1.0 ] ] }\n"
 		  "}\n",
 		  "bad.txt:8:1: error: choose_args are not supported yet");
+}
+
+/* Shadow trees as CrushWrapper::populate_classes builds them: ids given
+ * by `id N class C` kept, the others taken from -1 down past every used
+ * one, depth first per root and class; weights of the class's devices
+ * only; the text printed again as crushtool -d prints it. */
+static void test_classes(void **state)
+{
+	static const char text[] =
+		"device 0 osd.0 class hdd\ndevice 1 osd.1 class ssd\n"
+		"device 2 osd.2 class hdd\n"
+		"type 0 osd\ntype 1 host\ntype 2 root\n"
+		"host a { id -2 alg straw2 hash 0 item osd.0 weight 1.0 "
+		"item osd.1 weight 2.0 }\n"
+		"host b { id -3 id -9 class ssd alg straw2 hash 0 "
+		"item osd.2 weight 3.0 }\n"
+		"root r { id -1 alg straw2 hash 0 item a weight 3.0 "
+		"item b weight 3.0 }\n"
+		"rule x { id 0 type replicated min_size 1 max_size 3 "
+		"step take r class hdd step chooseleaf firstn 0 type host "
+		"step emit }\n";
+	pl_map *m = NULL;
+	char err[256], *out = NULL;
+	size_t len;
+	int id;
+
+	(void)state;
+	assert_int_equal(pl_parse_text(text, strlen(text), "c.txt", &m, err,
+				       sizeof(err)),
+			 0);
+	/* hdd (class 0) first, then ssd; a~hdd -4, b~hdd -5, r~hdd -6,
+	 * a~ssd -7, b~ssd -9 (given), r~ssd -8 */
+	assert_int_equal(pl_map_item_by_name(m, "a~hdd", &id), 0);
+	assert_int_equal(id, -4);
+	assert_int_equal(pl_map_item_by_name(m, "r~hdd", &id), 0);
+	assert_int_equal(id, -6);
+	assert_int_equal(pl_map_bucket_weight(m, -6), 3 * 0x10000 + 0x10000);
+	assert_int_equal(pl_map_item_by_name(m, "b~ssd", &id), 0);
+	assert_int_equal(id, -9);
+	assert_int_equal(pl_map_bucket_size(m, -9), 0); /* kept, empty */
+	assert_int_equal(pl_map_item_by_name(m, "r~ssd", &id), 0);
+	assert_int_equal(id, -8);
+	assert_int_equal(pl_map_rule_step(m, 0, 0)->arg1, -6);
+	/* the user's tree: a shadow is no bucket's parent */
+	assert_int_equal(pl_map_parent(m, 0), -2);
+	assert_int_equal(pl_map_parent(m, -4), 0);
+	assert_int_equal(pl_map_to_text(m, &out, &len), 0);
+	assert_non_null(strstr(out, "device 1 osd.1 class ssd\n"));
+	assert_non_null(strstr(out, "\tid -2\t\t# do not change unnecessarily\n"
+				    "\tid -4 class hdd\t\t# do not change "
+				    "unnecessarily\n\tid -7 class ssd"));
+	assert_non_null(strstr(out, "step take r class hdd\n"));
+	assert_null(strstr(out, "a~hdd"));
+	free(out);
+	pl_map_destroy(m);
 }
 
 /* Any hash number compiles, kept in 8 bits as crush_bucket keeps it
@@ -912,7 +976,8 @@ int main(void)
 		cmocka_unit_test(test_empty_uniform),
 		cmocka_unit_test(test_err_numbers),
 		cmocka_unit_test(test_err_rule_syntax),
-		cmocka_unit_test(test_err_unsupported),
+		cmocka_unit_test(test_err_classes),
+		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_hash_numbers),
 		cmocka_unit_test(test_err_tree_too_big),
 		cmocka_unit_test(test_err_nul_byte),
