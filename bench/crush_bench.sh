@@ -5,11 +5,13 @@
 # wall times (goal: crushfs <= 0.67x crushtool).
 #
 # usage: bench/crush_bench.sh [CRUSHFS_BIN] [RUNS]
+#   BENCH_MAP=FILE BENCH_RULE=N: another map and rule, e.g. a device-class
+#   rule: BENCH_MAP=tests/golden/maps/class_real_3.txt BENCH_RULE=1
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/crushfs}
 runs=${2:-5}
-map=$top/bench/maps/three_level_24osd.txt
+map=${BENCH_MAP:-$top/bench/maps/three_level_24osd.txt}
 
 if ! command -v crushtool >/dev/null; then
 	echo "crushtool not found: apt-get install -y ceph-base (the reference)" >&2
@@ -20,6 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 crushtool -c "$map" -o "$tmp/map.bin"
 
 flags=(--num-rep 3 --min-x 0 --max-x 999999)
+[ -n "${BENCH_RULE:-}" ] && flags+=(--rule "$BENCH_RULE")
 
 # identical output first: a benchmark of a wrong answer is worthless
 "$bin" crush test -i "$map" "${flags[@]}" --show-statistics >"$tmp/a" 2>&1
