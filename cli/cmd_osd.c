@@ -118,6 +118,20 @@ static const char *fullness_name(int f)
 					       : NULL;
 }
 
+/* The table, then OSDUtilizationDumper's summary line. */
+static void df_footer(struct cmd_ctx *ctx, struct cc_table *tb,
+		      double min_var, double max_var, double dev)
+{
+	char a[32], b[32], c[32];
+
+	cc_table_print(tb, ctx->out);
+	cc_table_free(tb);
+	cc_lowprec(a, sizeof(a), min_var);
+	cc_lowprec(b, sizeof(b), max_var);
+	cc_lowprec(c, sizeof(c), dev);
+	fprintf(ctx->out, "MIN/MAX VAR: %s/%s  STDDEV: %s\n", a, b, c);
+}
+
 /* Sums of a bucket's OSDs (each counted once: an OSD may sit under two
  * buckets of one subtree only in odd maps). */
 struct df_sum {
@@ -277,12 +291,7 @@ static int df_tree(struct cmd_ctx *ctx, const cfs_osdmap *m,
 			      k == 4	? cfs_format_size(h->used, b, sizeof(b)) :
 			      k == 5	? cfs_format_size(h->avail, c, sizeof(c)) :
 					  "");
-	cc_table_print(tb, ctx->out);
-	cc_table_free(tb);
-	cc_lowprec(a, sizeof(a), min_var);
-	cc_lowprec(b, sizeof(b), max_var);
-	cc_lowprec(c, sizeof(c), dev);
-	fprintf(ctx->out, "MIN/MAX VAR: %s/%s  STDDEV: %s\n", a, b, c);
+	df_footer(ctx, tb, min_var, max_var, dev);
 	return 0;
 }
 
@@ -479,12 +488,7 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 		cc_table_cell(tb, "%llu", (unsigned long long)h.objects);
 		cc_table_cell(tb, "%s", "");
 		cc_table_cell(tb, "%s", "");
-		cc_table_print(tb, ctx->out);
-		cc_table_free(tb);
-		cc_lowprec(a, sizeof(a), min_var);
-		cc_lowprec(b, sizeof(b), max_var);
-		cc_lowprec(c, sizeof(c), dev);
-		fprintf(ctx->out, "MIN/MAX VAR: %s/%s  STDDEV: %s\n", a, b, c);
+		df_footer(ctx, tb, min_var, max_var, dev);
 	}
 	free(t.v);
 	free(rows);

@@ -98,19 +98,10 @@ static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 	p = cfs_osdmap_pool(m);
 	if (by == BY_OSD || by == BY_PRIMARY) {
 		/* Ceph takes "3" and "osd.3" */
-		const char *a = argv[0];
-		char *end;
-		long v;
-
-		if (!strncmp(a, "osd.", 4))
-			a += 4;
-		v = strtol(a, &end, 10);
-		if (!*a || *end || v < 0 || v >= cfs_osdmap_max_osd(m) ||
-		    !cfs_osdmap_exists(m, (int)v)) {
+		if (cc_osd_arg(ctx, argv[0], &want)) {
 			cfs_osdmap_put(m);
-			return cc_err(ctx, "osd.%s does not exist", a);
+			return 1;
 		}
-		want = (int)v;
 	} else if (by == BY_POOL) {
 		if (strcmp(argv[0], p->name)) {
 			r = cc_err(ctx, "pool '%s' does not exist (the pool is "
@@ -223,29 +214,21 @@ int ccmd_osd_find(struct cmd_ctx *ctx, int argc, char **argv)
 	const pl_map *cm;
 	struct cfs_osd_info oi;
 	json_t *loc;
-	const char *a;
-	char *end, path[4096];
-	long v;
-	int saved;
+	char path[4096];
+	int saved, id;
 
 	if (cc_nargs(ctx, argc, argv, 1))
 		return 1;
-	a = argv[0];
-	if (!strncmp(a, "osd.", 4))
-		a += 4;
-	v = strtol(a, &end, 10);
+	if (cc_osd_arg(ctx, argv[0], &id))
+		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
-	if (!*a || *end || v < 0 || v >= cfs_osdmap_max_osd(m) ||
-	    cfs_osdmap_osd(m, (int)v, &oi) || !oi.exists) {
-		cfs_osdmap_put(m);
-		return cc_err(ctx, "osd.%s does not exist", a);
-	}
+	cfs_osdmap_osd(m, id, &oi);
 	cm = cfs_osdmap_crush(m);
 	loc = json_object();
-	for (int id = pl_map_parent(cm, (int)v), depth = 0; id && depth < 64;
-	     id = pl_map_parent(cm, id), depth++) {
-		const char *tn = pl_map_type_name(cm, pl_map_bucket_type(cm, id));
-		const char *bn = pl_map_item_name(cm, id);
+	for (int b = pl_map_parent(cm, id), depth = 0; b && depth < 64;
+	     b = pl_map_parent(cm, b), depth++) {
+		const char *tn = pl_map_type_name(cm, pl_map_bucket_type(cm, b));
+		const char *bn = pl_map_item_name(cm, b);
 
 		if (tn && bn)
 			json_object_set_new(loc, tn, json_string(bn));
@@ -254,8 +237,8 @@ int ccmd_osd_find(struct cmd_ctx *ctx, int argc, char **argv)
 		/* absolute, so it can be used from anywhere */
 		char *dir = realpath(cfs_cluster_dir(ctx->cluster), NULL);
 
-		snprintf(path, sizeof(path), "%s/osd.%ld",
-			 dir ? dir : cfs_cluster_dir(ctx->cluster), v);
+		snprintf(path, sizeof(path), "%s/osd.%d",
+			 dir ? dir : cfs_cluster_dir(ctx->cluster), id);
 		free(dir);
 	}
 	cfs_osdmap_put(m);
@@ -265,7 +248,7 @@ int ccmd_osd_find(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!ctx->json)
 		ctx->json = 2;
 	cc_json_out(ctx, json_pack("{s:i, s:s, s:s, s:o, s:s, s:s}", "osd",
-				   (int)v, "osd_fsid", oi.uuid, "host", oi.host,
+				   id, "osd_fsid", oi.uuid, "host", oi.host,
 				   "crush_location", loc, "path", path,
 				   "status", oi.up ? "up" : "down"));
 	ctx->json = saved;
