@@ -636,10 +636,16 @@ int cmd_crush_compare(struct cli_ctx *ctx, int argc, char **argv)
 		rep_range(a, &o, rn, &minr, &maxr);
 		for (int nr = minr; nr <= maxr; nr++)
 			for (int64_t x = o.min_x; x <= o.max_x; x++) {
-				int n1 = pl_do_rule(a, rn, (int)x, out, nr,
-						    weight, maxdev, wa);
-				int n2 = pl_do_rule(b, rn, (int)x, out2, nr,
-						    weight, maxdev, wb);
+				/* CrushTester::compare: choose_args 0,
+				 * falling back to the default set */
+				int n1 = pl_do_rule_args(
+					a, rn, (int)x, out, nr, weight,
+					maxdev, wa,
+					pl_map_choose_args_for(a, 0));
+				int n2 = pl_do_rule_args(
+					b, rn, (int)x, out2, nr, weight,
+					maxdev, wb,
+					pl_map_choose_args_for(b, 0));
 
 				if (!same(out, n1, out2, n2))
 					bad++;

@@ -758,6 +758,10 @@ static int done_epoch(struct cmd_ctx *ctx, const char *fmt, ...)
 
 static int change_failed(struct cmd_ctx *ctx, int r)
 {
+	if (r == -ENOTSUP)
+		return cc_err(ctx, "cannot change the osdmap: the crush map "
+			      "carries choose_args (weight sets), which crushfs "
+			      "cannot keep in step with a crush change yet");
 	return cc_err(ctx, "cannot change the osdmap: %s", cfs_strerror(r));
 }
 

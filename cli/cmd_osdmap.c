@@ -231,6 +231,11 @@ static int om_load(struct cli_ctx *ctx, const struct om_opts *o,
 		if (om->crush_w[i] != 0)
 			continue;
 		r = pl_map_adjust_item_weight(om->m, i, 0x10000);
+		if (r == -ENOTSUP)
+			return cli_err(ctx, "osd.%d has crush weight 0, which "
+					    "--mark-up-in sets to 1.0, and the "
+					    "map's choose_args cannot follow "
+					    "that change yet", i);
 		if (r < 0)
 			return cli_err(ctx, "osd.%d: cannot set crush weight "
 					    "1.0: %s", i, strerror(-r));
@@ -264,8 +269,11 @@ static int om_pg_to_acting(struct om *om, int64_t pool, uint32_t ps,
 	int n = 0, k = 0;
 
 	if (om->rule >= 0)
-		n = pl_do_rule(om->m, om->rule, (int)pps, om->out, om->size,
-			       om->osd_weight, om->max_osd, om->work);
+		/* OSDMap::_pg_to_raw_osds: the pool's choose_args, else
+		 * the default set */
+		n = pl_do_rule_args(om->m, om->rule, (int)pps, om->out,
+				    om->size, om->osd_weight, om->max_osd,
+				    om->work, pl_map_choose_args_for(om->m, pool));
 	/* _remove_nonexistent_osds (replicated: shift left) and
 	 * _raw_to_up_osds (everything is up). */
 	for (int i = 0; i < n; i++) {

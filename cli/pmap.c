@@ -14,6 +14,7 @@
 
 struct pmap {
 	const pl_map *m;
+	const pl_choose_args *ca;
 	int nthreads;
 	void *work[PMAP_MAX_THREADS];
 };
@@ -41,6 +42,10 @@ struct pmap *pmap_create(const pl_map *m, int result_max)
 	if (!p)
 		return NULL;
 	p->m = m;
+	/* CrushTester maps with choose_args index 0, which falls back to
+	 * the default set (checked against crushtool 16.2: --pool-id only
+	 * changes the input x) */
+	p->ca = pl_map_choose_args_for(m, 0);
 	p->nthreads = cpus < 1 ? 1 : cpus > PMAP_MAX_THREADS ?
 		PMAP_MAX_THREADS : (int)cpus;
 	for (int i = 0; i < p->nthreads; i++) {
@@ -73,9 +78,10 @@ static void *map_slice(void *arg)
 
 		if (s->pool_id != -1)
 			x = pl_hash32_2(x, (uint32_t)s->pool_id);
-		s->n[i] = pl_do_rule(s->p->m, s->rule, (int)x,
-				     s->out + (size_t)i * (size_t)s->nr, s->nr,
-				     s->weight, s->weight_max, s->work);
+		s->n[i] = pl_do_rule_args(s->p->m, s->rule, (int)x,
+					  s->out + (size_t)i * (size_t)s->nr,
+					  s->nr, s->weight, s->weight_max,
+					  s->work, s->p->ca);
 	}
 	return NULL;
 }

@@ -203,9 +203,12 @@ int osdmap_finish(struct cfs_osdmap *m)
 
 		pg->ps = ps;
 		if (pl_map_rule_exists(m->crush, pool->crush_rule))
-			n = pl_do_rule(m->crush, pool->crush_rule, (int)pps,
-				       raw, size, m->weights, m->max_osd,
-				       work);
+			/* OSDMap::_pg_to_raw_osds: the pool's choose_args,
+			 * else the default set */
+			n = pl_do_rule_args(
+				m->crush, pool->crush_rule, (int)pps, raw,
+				size, m->weights, m->max_osd, work,
+				pl_map_choose_args_for(m->crush, pool->id));
 		/* _remove_nonexistent_osds (shifting pool) */
 		for (int i = 0; i < n; i++)
 			if (raw[i] != PL_ITEM_NONE && raw[i] >= 0 &&

@@ -66,6 +66,7 @@ void pl_map_destroy(pl_map *m)
 	free(m->rules);
 	pl_names_free(m);
 	pl_classes_free(m);
+	pl_cargs_free(m);
 	free(m);
 }
 

@@ -59,6 +59,12 @@ int pl_map_adjust_item_weight(pl_map *m, int id, uint32_t weight)
 {
 	int found = 0;
 
+	/* Ceph rewrites every weight set on the way up (CrushWrapper::
+	 * adjust_item_weight_in_bucket and choose_args_adjust_item_weight);
+	 * until that is mirrored, a map with choose_args is not edited */
+	if (m->ncargs)
+		return -ENOTSUP;
+
 	for (int32_t pos = 0; pos < m->max_buckets; pos++) {
 		struct pl_bucket *b = m->buckets[pos];
 		uint32_t *w;
@@ -110,6 +116,10 @@ int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight)
 		return -ENOENT;
 	if (item < 0 && !bucket_at(m, item))
 		return -ENOENT;
+	/* a weight set must grow with its bucket (CrushWrapper::
+	 * bucket_add_item): not mirrored yet */
+	if (m->ncargs)
+		return -ENOTSUP;
 	if (b->size >= PL_MAX_BUCKET_SIZE)
 		return -E2BIG;
 	for (uint32_t i = 0; i < b->size; i++)

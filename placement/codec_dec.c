@@ -498,9 +498,146 @@ out:
 /*
  * Device classes (class_map, class_name, class_bucket: std::maps, counts
  * first) are kept as the map's; the shadow buckets they name are marked.
- * choose_args are not kept yet: a map that has any is refused.
+ * choose_args are read as CrushWrapper::decode reads them, then cleaned as
+ * its update_choose_args cleans them; where Ceph would assert or read past
+ * an array, the map is refused.
  */
 #define MAX_CLASS_ID 1023
+
+static int get_one_arg(struct rd *r, pl_map *m, struct pl_choose_args *ca)
+{
+	uint32_t idx, npos, nids;
+	size_t at = r->off;
+	uint32_t *w = NULL, size = 0;
+	int32_t *ids = NULL;
+	int ret = -1;
+
+	if (!get32(r, &idx, "choose_args bucket index"))
+		return -1;
+	if (idx >= ca->size) {
+		BAD(r, at, "choose_args %lld: bucket index %u past max_buckets "
+		    "%d", (long long)ca->id, idx, m->max_buckets);
+		return -1;
+	}
+	if (!get32(r, &npos, "choose_args weight_set positions"))
+		return -1;
+	for (uint32_t p = 0; p < npos; p++) {
+		uint32_t n;
+		size_t wat = r->off;
+
+		if (!get32(r, &n, "choose_args weight_set size") ||
+		    !room(r, n, 4, "choose_args weights"))
+			goto out;
+		if (p == 0) {
+			size = n;
+			if (!room(r, (uint64_t)npos * n, 4,
+				  "choose_args weights")) {
+				goto out;
+			}
+			w = calloc((size_t)npos * n + 1, sizeof(*w));
+			if (!w) {
+				nomem(r);
+				goto out;
+			}
+		} else if (n != size) {
+			/* kept per position in Ceph; equal sizes here */
+			fail_at(r, wat, "unsupported", "choose_args %lld "
+				"bucket %d: weight_set positions of different "
+				"sizes (%u, %u)", (long long)ca->id,
+				-1 - (int32_t)idx, size, n);
+			goto out;
+		}
+		for (uint32_t k = 0; k < n; k++)
+			if (!get32(r, &w[(size_t)p * size + k],
+				   "choose_args weights"))
+				goto out;
+	}
+	at = r->off;
+	if (!get32(r, &nids, "choose_args ids size"))
+		goto out;
+	if (nids) {
+		const struct pl_bucket *b =
+			(int32_t)idx < m->max_buckets ? m->buckets[idx] : NULL;
+
+		if (!b || b->size != nids) {
+			BAD(r, at, "choose_args %lld bucket %d: %u ids for "
+			    "%u items", (long long)ca->id, -1 - (int32_t)idx,
+			    nids, b ? b->size : 0);
+			goto out;
+		}
+		if (!room(r, nids, 4, "choose_args ids"))
+			goto out;
+		ids = calloc(nids, sizeof(*ids));
+		if (!ids) {
+			nomem(r);
+			goto out;
+		}
+		for (uint32_t k = 0; k < nids; k++)
+			if (!get32(r, (uint32_t *)&ids[k], "choose_args ids"))
+				goto out;
+	}
+	if (pl_cargs_set_weights(ca, idx, npos, size, w) ||
+	    pl_cargs_set_ids(ca, idx, nids, ids)) {
+		nomem(r);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(w);
+	free(ids);
+	return ret;
+}
+
+static int get_choose_args(struct rd *r, pl_map *m)
+{
+	uint32_t n;
+	size_t at = r->off;
+	int32_t bad = 0;
+	int err;
+
+	if (!get32(r, &n, "choose_args"))
+		return -1;
+	/* each set takes at least 12 bytes */
+	if (!room(r, n, 12, "choose_args"))
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t lo, hi, nargs;
+		struct pl_choose_args *ca;
+
+		at = r->off;
+		if (!get32(r, &lo, "choose_args id") ||
+		    !get32(r, &hi, "choose_args id"))
+			return -1;
+		err = pl_cargs_create(m, (int64_t)((uint64_t)hi << 32 | lo),
+				      &ca);
+		if (err == -EEXIST) {
+			BAD(r, at, "choose_args %lld twice",
+			    (long long)((uint64_t)hi << 32 | lo));
+			return -1;
+		}
+		if (err) {
+			nomem(r);
+			return -1;
+		}
+		if (!get32(r, &nargs, "choose_args size") ||
+		    !room(r, nargs, 12, "choose_args"))
+			return -1;
+		for (uint32_t j = 0; j < nargs; j++)
+			if (get_one_arg(r, m, ca))
+				return -1;
+	}
+	err = pl_cargs_normalize(m, &bad);
+	if (err == -ENOMEM) {
+		nomem(r);
+		return -1;
+	}
+	if (err) {
+		fail_at(r, at, "unsupported", "choose_args: bucket %d's weight "
+			"set does not match its size and positions", bad);
+		return -1;
+	}
+	return 0;
+}
 
 static int get_luminous(struct rd *r, pl_map *m)
 {
@@ -603,17 +740,8 @@ static int get_luminous(struct rd *r, pl_map *m)
 			}
 		}
 	}
-	if (left(r)) {
-		size_t at = r->off;
-
-		if (!get32(r, &n, "choose_args"))
-			return -1;
-		if (n) {
-			fail_at(r, at, "unsupported", "%u choose_args maps: "
-				"choose_args are not supported yet", n);
-			return -1;
-		}
-	}
+	if (left(r))
+		return get_choose_args(r, m);
 	return 0;
 }
 

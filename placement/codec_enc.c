@@ -21,6 +21,10 @@
  *     straw_calc_version; u32 allowed_bucket_algs; u8 chooseleaf_stable
  *   class_map, class_name, class_bucket, choose_args (u32 counts, then
  *     entries; a map without classes writes four zero counts)
+ *   choose_args, by increasing id: s64 id, u32 count of the args that
+ *     have a weight set or ids, then each: u32 bucket index (-1 - id),
+ *     u32 positions, (u32 size, u32 weights[size])[positions],
+ *     u32 ids_size, s32 ids[ids_size]
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -251,6 +255,43 @@ static void put_classes(struct wbuf *w, const pl_map *m)
 	free(cb);
 }
 
+static void put_choose_args(struct wbuf *w, const pl_map *m)
+{
+	put32(w, (uint32_t)m->ncargs);
+	for (int c = 0; c < m->ncargs; c++) {
+		const struct pl_choose_args *ca = &m->cargs[c];
+		uint32_t n = 0;
+		uint64_t id = (uint64_t)ca->id;
+
+		put32(w, (uint32_t)id);
+		put32(w, (uint32_t)(id >> 32));
+		for (uint32_t i = 0; i < ca->size; i++)
+			if (ca->args[i].weight_set_positions ||
+			    ca->args[i].ids_size)
+				n++;
+		put32(w, n);
+		for (uint32_t i = 0; i < ca->size; i++) {
+			const struct pl_choose_arg *a = &ca->args[i];
+
+			if (!a->weight_set_positions && !a->ids_size)
+				continue;
+			put32(w, i);
+			put32(w, a->weight_set_positions);
+			for (uint32_t p = 0; p < a->weight_set_positions; p++) {
+				const struct pl_weight_set *ws =
+					&a->weight_set[p];
+
+				put32(w, ws->size);
+				for (uint32_t k = 0; k < ws->size; k++)
+					put32(w, ws->weights[k]);
+			}
+			put32(w, a->ids_size);
+			for (uint32_t k = 0; k < a->ids_size; k++)
+				put32(w, (uint32_t)a->ids[k]);
+		}
+	}
+}
+
 int pl_map_encode(const pl_map *m, void **out, size_t *len)
 {
 	struct wbuf w = { NULL, 0, 0, 0 };
@@ -297,11 +338,10 @@ int pl_map_encode(const pl_map *m, void **out, size_t *len)
 	put8(&w, m->chooseleaf_stable);
 
 	/* Luminous sections: class_map, class_name, class_bucket (each a
-	 * std::map, so in key order), then choose_args (none kept yet);
-	 * present and empty for a map without classes, as crushtool writes
-	 * it */
+	 * std::map, so in key order), then choose_args; present and empty
+	 * for a map without them, as crushtool writes it */
 	put_classes(&w, m);
-	put32(&w, 0);
+	put_choose_args(&w, m);
 	if (w.err) {
 		free(w.p);
 		return w.err;

@@ -106,9 +106,40 @@ struct pl_map {
 	} *class_bucket;
 	int nclass_bucket, capclass_bucket;
 
+	/* choose_args (choose_args.c): Ceph's std::map<int64_t,
+	 * crush_choose_arg_map>, kept sorted by id */
+	struct pl_choose_args *cargs;
+	int ncargs, capcargs;
+
 	size_t working_size; /* bytes for per-bucket permutation state */
 	int finalized;	     /* working_size matches the buckets */
 	uint32_t generation; /* bumped by each pl_map_finalize */
+};
+
+/*
+ * choose_args (Ceph 16.2 crush.h: crush_weight_set, crush_choose_arg,
+ * crush_choose_arg_map).  A straw2 bucket draws with weight_set[position]
+ * (the last one past the end) and hashes ids[] instead of its items.  Each
+ * weight set keeps the reciprocals the mapper multiplies by, as buckets do.
+ */
+struct pl_weight_set {
+	uint32_t size;
+	uint32_t *weights;
+	uint64_t *div_magic;
+	uint8_t *div_shift;
+};
+
+struct pl_choose_arg {
+	int32_t *ids;
+	uint32_t ids_size;
+	struct pl_weight_set *weight_set;
+	uint32_t weight_set_positions;
+};
+
+struct pl_choose_args {
+	int64_t id;
+	uint32_t size; /* args[] slots, indexed -1 - bucket id */
+	struct pl_choose_arg *args;
 };
 
 /* Per-bucket permutation cache for uniform buckets (Ceph crush_work_bucket) */
@@ -117,6 +148,25 @@ struct pl_work_bucket {
 	uint32_t perm_n;
 	uint32_t *perm;
 };
+
+/* ---- choose_args (choose_args.c) ---- */
+/* A new, empty set sized for the map's buckets: -EEXIST if id is taken. */
+int pl_cargs_create(pl_map *m, int64_t id, struct pl_choose_args **out);
+struct pl_choose_args *pl_cargs_find(const pl_map *m, int64_t id);
+/* Replace bucket slot `index`'s weight set: positions sets of size
+ * weights each (w[p * size + i]); 0 positions drops it.  0 or -ENOMEM. */
+int pl_cargs_set_weights(struct pl_choose_args *ca, uint32_t index,
+			 uint32_t positions, uint32_t size,
+			 const uint32_t *w);
+int pl_cargs_set_ids(struct pl_choose_args *ca, uint32_t index,
+		     uint32_t n, const int32_t *ids);
+/* CrushWrapper::update_choose_args (run by Ceph's decode): drop the args
+ * of missing and non-straw2 buckets, resize weight sets that disagree with
+ * their bucket when the positions agree.  0, or -EINVAL with *bad_bucket
+ * set when a weight set or ids still disagree with the bucket's size (Ceph
+ * would read past them). */
+int pl_cargs_normalize(pl_map *m, int32_t *bad_bucket);
+void pl_cargs_free(pl_map *m);
 
 /* ---- device classes (classes.c) ---- */
 /* CrushWrapper::get_or_create_class_id: the next id after the highest. */
@@ -166,9 +216,10 @@ static inline uint64_t pl_div_apply(uint64_t n, uint64_t magic, uint8_t shift)
 	return (uint64_t)(((u128)n * magic) >> shift);
 }
 
-/* buckets.c */
+/* buckets.c: arg (may be NULL) applies to straw2 only */
 int pl_bucket_choose(const struct pl_bucket *b, struct pl_work_bucket *w,
-		     int x, int r);
+		     int x, int r, const struct pl_choose_arg *arg,
+		     int position);
 int pl_bucket_perm_choose(const struct pl_bucket *b,
 			  struct pl_work_bucket *w, int x, int r);
 /* ln.c: 2^44 * log2(x + 1), Ceph crush_ln */

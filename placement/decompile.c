@@ -264,6 +264,52 @@ static int cmp_name_id(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/*
+ * CrushCompiler::decompile_choose_args.  crushtool decompiles a decoded
+ * map, whose decoder dropped the args of non-straw2 buckets
+ * (update_choose_args): they are skipped here too.  The id prints as the
+ * unsigned 64-bit number Ceph's std::pair conversion makes of it.
+ */
+static void choose_args_text(struct sbuf *sb, const pl_map *m,
+			     const struct pl_choose_args *ca)
+{
+	sb_printf(sb, "choose_args %llu {\n", (unsigned long long)ca->id);
+	for (uint32_t i = 0; i < ca->size; i++) {
+		const struct pl_choose_arg *a = &ca->args[i];
+		const struct pl_bucket *b =
+			(int32_t)i < m->max_buckets ? m->buckets[i] : NULL;
+
+		if (!a->ids_size && !a->weight_set_positions)
+			continue;
+		if (!b || b->alg != PL_BUCKET_STRAW2)
+			continue;
+		sb_printf(sb, "  {\n    bucket_id %d\n", -1 - (int)i);
+		if (a->weight_set_positions) {
+			sb_printf(sb, "    weight_set [\n");
+			for (uint32_t p = 0; p < a->weight_set_positions; p++) {
+				const struct pl_weight_set *ws =
+					&a->weight_set[p];
+
+				sb_printf(sb, "      [ ");
+				for (uint32_t k = 0; k < ws->size; k++) {
+					fixedpoint(sb, ws->weights[k]);
+					sb_printf(sb, " ");
+				}
+				sb_printf(sb, "]\n");
+			}
+			sb_printf(sb, "    ]\n");
+		}
+		if (a->ids_size) {
+			sb_printf(sb, "    ids [ ");
+			for (uint32_t k = 0; k < a->ids_size; k++)
+				sb_printf(sb, "%d ", a->ids[k]);
+			sb_printf(sb, "]\n");
+		}
+		sb_printf(sb, "  }\n");
+	}
+	sb_printf(sb, "}\n");
+}
+
 int pl_map_to_text(const pl_map *m, char **out, size_t *len)
 {
 	struct sbuf sb = { NULL, 0, 0, 0 };
@@ -368,6 +414,11 @@ int pl_map_to_text(const pl_map *m, char **out, size_t *len)
 	for (uint32_t r = 0; r < m->max_rules; r++)
 		if (m->rules[r])
 			rule_text(&sb, m, r);
+	if (m->ncargs) {
+		sb_printf(&sb, "\n# choose_args\n");
+		for (int i = 0; i < m->ncargs; i++)
+			choose_args_text(&sb, m, &m->cargs[i]);
+	}
 	sb_printf(&sb, "\n# end crush map\n");
 out:
 	free(types);

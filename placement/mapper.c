@@ -38,7 +38,18 @@ struct choose_ctx {
 	const uint32_t *weight;
 	int weight_max;
 	int x;
+	const struct pl_choose_args *ca; /* NULL: plain weights */
 };
+
+/* the bucket's choose_arg (Ceph: &choose_args[-1 - in->id]); a set made
+ * before a bucket was added has no slot for it */
+static const struct pl_choose_arg *arg_of(const struct choose_ctx *cx,
+					  const struct pl_bucket *in)
+{
+	uint32_t i = (uint32_t)(-1 - in->id);
+
+	return cx->ca && i < cx->ca->size ? &cx->ca->args[i] : NULL;
+}
 
 static void count_tries(struct pl_work *w, const pl_map *m,
 			unsigned int ftotal)
@@ -89,7 +100,8 @@ static int choose_firstn(const struct choose_ctx *cx,
 				else
 					item = pl_bucket_choose(
 						in, cx->work->work[-1 - in->id],
-						cx->x, r);
+						cx->x, r, arg_of(cx, in),
+						outpos);
 				if (item >= map->max_devices) {
 					skip_rep = 1;
 					break;
@@ -223,7 +235,7 @@ static void choose_indep(const struct choose_ctx *cx,
 
 				item = pl_bucket_choose(
 					in, cx->work->work[-1 - in->id], cx->x,
-					r);
+					r, arg_of(cx, in), outpos);
 				if (item >= map->max_devices) {
 					out[rep] = PL_ITEM_NONE;
 					if (out2)
@@ -360,8 +372,16 @@ int pl_do_rule(const pl_map *map, int ruleno, int x, int *result,
 	       int result_max, const uint32_t *weight, int weight_max,
 	       void *work)
 {
+	return pl_do_rule_args(map, ruleno, x, result, result_max, weight,
+			       weight_max, work, NULL);
+}
+
+int pl_do_rule_args(const pl_map *map, int ruleno, int x, int *result,
+		    int result_max, const uint32_t *weight, int weight_max,
+		    void *work, const pl_choose_args *ca)
+{
 	struct pl_work *cw = work;
-	struct choose_ctx cx = { map, cw, weight, weight_max, x };
+	struct choose_ctx cx = { map, cw, weight, weight_max, x, ca };
 	int *w, *o, *c, *tmp;
 	int result_len = 0, wsize = 0, osize, recurse_to_leaf;
 	const struct pl_rule *rule;

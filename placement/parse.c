@@ -25,8 +25,7 @@
  * instead (negative or out-of-range weights, numbers that overflow an int,
  * trees over 64 items, a single-statement map is fine here though crushtool
  * aborts on it), and a few things our map cannot hold are refused too (rule
- * ids over 255, bucket ids past -2^20).  Device classes and
- * choose_args are not supported yet.  Every error is one line:
+ * ids over 255, bucket ids past -2^20).  Every error is one line:
  * "FILE:LINE:COL: error: what".
  *
  * The pieces are in parse_*.c; parse_i.h lists them.
@@ -128,6 +127,9 @@ static int parse_semantics(struct parser *p, pl_map **out)
 		case ST_RULE:
 			r = pp_sem_rule(&S, st->rule);
 			break;
+		case ST_CHOOSE_ARGS:
+			r = pp_sem_choose_args(&S, st->cargs);
+			break;
 		}
 		if (r || stopped(p))
 			goto out;
@@ -180,6 +182,7 @@ int pl_parse_text(const char *text, size_t len, const char *filename,
 	for (int i = 0; i < p.nst; i++) {
 		pp_bucket_free(p.st[i].bucket);
 		pp_rule_free(p.st[i].rule);
+		pp_cargs_free(p.st[i].cargs);
 	}
 	free(p.st);
 	free(p.scratch);

@@ -28,7 +28,7 @@ void pp_rule_free(struct rule_rec *r)
 	free(r);
 }
 
-static int push_stmt(struct parser *p, const struct stmt *s)
+int pp_push_stmt(struct parser *p, const struct stmt *s)
 {
 	if (pp_grow((void **)&p->st, &p->capst, p->nst, sizeof(*p->st))) {
 		pp_set_nomem(p);
@@ -46,7 +46,7 @@ static int g_tunable(struct parser *p)
 
 	if (pp_lit(p, "tunable", &s.kw) && pp_name(p, &s.a, "a tunable name") &&
 	    pp_uint(p, &s.b))
-		return push_stmt(p, &s);
+		return pp_push_stmt(p, &s);
 	p->pos = save;
 	return 0;
 }
@@ -71,7 +71,7 @@ static int g_device(struct parser *p)
 	} else {
 		s.cname = cname;
 	}
-	return push_stmt(p, &s);
+	return pp_push_stmt(p, &s);
 }
 
 /* bucket_type = "type" posint name */
@@ -82,7 +82,7 @@ static int g_type(struct parser *p)
 
 	if (pp_lit(p, "type", &s.kw) && pp_uint(p, &s.a) &&
 	    pp_name(p, &s.b, "a type name"))
-		return push_stmt(p, &s);
+		return pp_push_stmt(p, &s);
 	p->pos = save;
 	return 0;
 }
@@ -184,7 +184,7 @@ static int g_bucket(struct parser *p)
 	p->ctx_kind = octx_kind;
 	p->ctx = octx;
 	st.bucket = b;
-	if (push_stmt(p, &st))
+	if (pp_push_stmt(p, &st))
 		return 1;
 fail:
 	pp_bucket_free(b);
@@ -368,7 +368,7 @@ static int g_rule(struct parser *p)
 	p->ctx = octx;
 	st.kw = r->kw;
 	st.rule = r;
-	if (push_stmt(p, &st))
+	if (pp_push_stmt(p, &st))
 		return 1;
 fail:
 	pp_rule_free(r);
@@ -415,8 +415,8 @@ int pp_parse_syntax(struct parser *p)
 	size_t s;
 
 	for (;;) {
-		struct fstate f1[3], fb, fr, fall;
-		int ob = 0, orr = 0, ok = 0, tried1 = 0;
+		struct fstate f1[3], fb, fr, fc, fall;
+		int ob = 0, orr = 0, oc = 0, ok = 0, tried1 = 0;
 
 		s = pp_skip(p, p->pos);
 		if (stopped(p))
@@ -425,6 +425,8 @@ int pp_parse_syntax(struct parser *p)
 			return 0;
 		for (int i = 0; i < 3; i++)
 			pp_fs_reset(&f1[i]);
+		pp_fs_reset(&fb);
+		pp_fs_reset(&fr);
 		if (section == 1) {
 			tried1 = 1;
 			for (int i = 0; i < 3 && !ok; i++)
@@ -435,26 +437,32 @@ int pp_parse_syntax(struct parser *p)
 				return -1;
 			section = 2;
 		}
-		if (attempt(p, g_bucket, &fb, &ob))
-			continue;
-		if (stopped(p))
-			return -1;
-		if (attempt(p, g_rule, &fr, &orr))
-			continue;
-		if (stopped(p))
-			return -1;
-
-		/* The statement at s is not valid: crushtool would try
-		 * choose_args here, then fail.  Say something useful. */
-		p->pos = s;
-		if (pp_lit(p, "choose_args", NULL)) {
-			struct tok t;
-
-			if (pp_uint(p, &t) && pp_lit(p, "{", NULL)) {
-				pp_err_at(p, s, "choose_args are not supported "
-					  "yet");
+		if (section < 3) {
+			if (attempt(p, g_bucket, &fb, &ob))
+				continue;
+			if (stopped(p))
 				return -1;
-			}
+			if (attempt(p, g_rule, &fr, &orr))
+				continue;
+			if (stopped(p))
+				return -1;
+		}
+		if (attempt(p, pp_g_choose_args, &fc, &oc)) {
+			section = 3;
+			continue;
+		}
+		if (stopped(p))
+			return -1;
+		if (section == 3 || oc || word_is(p, s, "choose_args")) {
+			/* only choose_args may follow choose_args */
+			p->pos = s;
+			if (section == 3 && !oc && fc.far == s &&
+			    !fc.custom[0])
+				snprintf(fc.custom, sizeof(fc.custom),
+					 "expected choose_args (nothing else "
+					 "may follow choose_args)");
+			pp_report_syntax(p, &fc);
+			return -1;
 		}
 		p->pos = s;
 		for (int i = 0; i < 3; i++) {
@@ -483,6 +491,7 @@ int pp_parse_syntax(struct parser *p)
 		}
 		fall = fb;
 		pp_fs_merge(&fall, &fr);
+		pp_fs_merge(&fall, &fc);
 		for (int i = 0; i < 3; i++)
 			pp_fs_merge(&fall, &f1[i]);
 		if (fall.far == NOFAR)

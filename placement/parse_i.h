@@ -10,6 +10,7 @@
  * parse_sem.c      tokens to values; tunable, device, type, rule statements
  * parse_bucket.c   bucket statements
  * parse_order.c    the order buckets are built in (adjust_bucket_item_place)
+ * parse_cargs.c    choose_args sections, syntax and meaning
  *
  * Functions shared between these files carry the pp_ prefix.
  */
@@ -83,7 +84,9 @@ void pp_iset_free(struct iset *s);
 /* ---------------------------------------------------------------------- */
 /* statements recorded by the syntax phase (parse_grammar.c)               */
 
-enum stmt_kind { ST_TUNABLE, ST_DEVICE, ST_TYPE, ST_BUCKET, ST_RULE };
+enum stmt_kind {
+	ST_TUNABLE, ST_DEVICE, ST_TYPE, ST_BUCKET, ST_RULE, ST_CHOOSE_ARGS
+};
 
 struct id_rec {
 	struct tok val;
@@ -125,6 +128,25 @@ struct rule_rec {
 	int nsteps, capsteps;
 };
 
+/* one { bucket_id ... } of a choose_args section */
+struct carg_rec {
+	struct tok open, bucket;
+	struct tok ws_kw;  /* "weight_set", if present */
+	struct tok *w;     /* all rows' weights, row after row */
+	int nw, capw;
+	int *rowlen;       /* weights per row (position) */
+	int nrows, caprows;
+	struct tok ids_kw; /* "ids", if present */
+	struct tok *ids;
+	int nids, capids;
+};
+
+struct cargs_rec {
+	struct tok kw, id;
+	struct carg_rec *args;
+	int nargs, capargs;
+};
+
 struct stmt {
 	int kind;
 	struct tok kw;
@@ -133,10 +155,16 @@ struct stmt {
 	struct tok cname;     /* device: the class name after cls */
 	struct bucket_rec *bucket;
 	struct rule_rec *rule;
+	struct cargs_rec *cargs;
 };
 
 void pp_bucket_free(struct bucket_rec *b);
 void pp_rule_free(struct rule_rec *r);
+void pp_cargs_free(struct cargs_rec *c);
+/* record a statement: 1, or 0 when out of memory */
+int pp_push_stmt(struct parser *p, const struct stmt *s);
+/* one choose_args section (parse_cargs.c) */
+int pp_g_choose_args(struct parser *p);
 /* crushmap = *(tunable | device | bucket_type) *(bucket | crushrule)
  *            *choose_args; 0 when the whole text matched */
 int pp_parse_syntax(struct parser *p);
@@ -254,6 +282,7 @@ int pp_sem_device(struct sem *S, const struct stmt *st);
 int pp_sem_type(struct sem *S, const struct stmt *st);
 int pp_sem_bucket(struct sem *S, const struct bucket_rec *b);
 int pp_sem_rule(struct sem *S, const struct rule_rec *r);
+int pp_sem_choose_args(struct sem *S, const struct cargs_rec *c);
 /* order[k]: the bucket record to build for the k-th bucket statement */
 int pp_adjust_order(struct sem *S, struct bucket_rec **recs, int nb,
 		    int *order);

@@ -141,7 +141,8 @@ int pl_map_build_simple(int nosds, int nhosts, const uint32_t *osd_weights,
  * Changing a built map (the cluster's `osd crush reweight`, `osd add`).
  * Both keep bucket weights consistent up to the root, recompute straw
  * lengths, and leave the map finalized.  Ceph: CrushWrapper::
- * adjust_item_weight / insert_item.
+ * adjust_item_weight / insert_item.  -ENOTSUP on a map with choose_args
+ * (Ceph also rewrites the weight sets; not mirrored yet).
  */
 int pl_map_adjust_item_weight(pl_map *m, int id, uint32_t weight);
 int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight);
@@ -207,6 +208,27 @@ int pl_do_rule(const pl_map *m, int ruleno, int x, int *result,
 	       int result_max, const uint32_t *weights, int weight_max,
 	       void *work);
 /*
+ * choose_args: the weight sets (and replacement hash ids) Ceph's balancer
+ * in crush-compat mode leaves in a map, keyed by a 64-bit id: a pool id, or
+ * PL_DEFAULT_CHOOSE_ARGS for all pools (CrushWrapper::DEFAULT_CHOOSE_ARGS).
+ */
+#define PL_DEFAULT_CHOOSE_ARGS (-1)
+typedef struct pl_choose_args pl_choose_args;
+int pl_map_choose_args_count(const pl_map *m);
+/* The i-th set's id, in Ceph's order (signed ascending). */
+int64_t pl_map_choose_args_id(const pl_map *m, int i);
+/* The set with exactly this id, or NULL. */
+const pl_choose_args *pl_map_choose_args(const pl_map *m, int64_t id);
+/* CrushWrapper::choose_args_get_with_fallback: id's set, else the default
+ * set, else NULL (plain weights).  OSDMap maps a PG with its pool's id;
+ * crushtool --test with id 0. */
+const pl_choose_args *pl_map_choose_args_for(const pl_map *m, int64_t id);
+/* pl_do_rule with a choose_args set (NULL: none), Ceph's crush_do_rule
+ * with choose_args.  ca must belong to m. */
+int pl_do_rule_args(const pl_map *m, int ruleno, int x, int *result,
+		    int result_max, const uint32_t *weights, int weight_max,
+		    void *work, const pl_choose_args *ca);
+/*
  * crushtool's --show-choose-tries histogram: counts are kept in the
  * workspace (never in the map).  Returns the array of n entries.
  */
@@ -238,7 +260,8 @@ int pl_map_decode(const void *buf, size_t len, const char *filename,
  * Parse crushtool's text format.  On error returns -EINVAL (or -ENOMEM) and
  * writes one line "FILE:LINE:COL: error: what was expected" into err.
  * Device classes are parsed and their shadow trees built as crushtool
- * does; choose_args are refused ("not supported yet").
+ * does; choose_args are kept as CrushCompiler::parse_choose_args keeps
+ * them.
  * A binary map (pl_is_binary) is decoded instead, by both functions.
  */
 int pl_parse_text(const char *text, size_t len, const char *filename,

@@ -1,8 +1,8 @@
 Crush map parse errors through `crushfs crush test`: the parser's one line
 (FILE:LINE:COL: error: ...) on stderr, nothing on stdout, exit status 1.
-Every map here is refused by `crushtool -c` too, except the features we do
-not support yet (device classes, choose_args) and buckets of type 0, which
-crushtool compiles but cannot map (see below).
+Every map here is refused by `crushtool -c` too, except negative weights
+(undefined behaviour in crushtool) and buckets of type 0, which crushtool
+compiles but cannot map (see below).
 
 A header shared by the small maps below.
 
@@ -293,17 +293,66 @@ A class rule maps through the class's shadow tree only:
   CRUSH rule 0 x 2 [1]
   CRUSH rule 0 x 3 [1]
 
-Not supported yet.
+choose_args: a weight set per replica position (the last one serves the
+positions past it) and replacement hash ids, for straw2 buckets.  A weight
+set moves the mapping; crushtool --test uses set 0, else the default one
+(crushtool -d prints its id -1 as 18446744073709551615, which reads back as
+-1):
 
-  $ mk chooseargs.txt <<'EOF'
-  > host a { alg straw2 item osd.0 }
-  > rule x { id 0 type replicated min_size 1 max_size 3 step take a step emit }
-  > choose_args 1 {
-  >   { bucket_id -1 weight_set [ [ 1.0 ] ] }
-  > }
+  $ mk plain.txt <<'EOF'
+  > host a { alg straw2 item osd.0 item osd.1 }
+  > rule x { id 0 type replicated min_size 1 max_size 3 step take a step choose firstn 0 type osd step emit }
   > EOF
-  $ crushfs crush test -i chooseargs.txt --show-mappings 2>&1
-  chooseargs.txt:8:1: error: choose_args are not supported yet
+  $ { cat plain.txt; echo 'choose_args 18446744073709551615 { { bucket_id -1 weight_set [ [ 0.0 1.0 ] [ 1.0 0.0 ] ] } }'; } > cargs.txt
+  $ crushfs crush test -i plain.txt --num-rep 2 --min-x 0 --max-x 1 --show-mappings
+  CRUSH rule 0 x 0 [0,1]
+  CRUSH rule 0 x 1 [0,1]
+  $ crushfs crush test -i cargs.txt --num-rep 2 --min-x 0 --max-x 1 --show-mappings
+  CRUSH rule 0 x 0 [1,0]
+  CRUSH rule 0 x 1 [1,0]
+  $ crushfs crush decompile cargs.txt | sed -n '/# choose_args/,$p'
+  # choose_args
+  choose_args 18446744073709551615 {
+    {
+      bucket_id -1
+      weight_set [
+        [ 0.000 1.000 ]
+        [ 1.000 0.000 ]
+      ]
+    }
+  }
+  
+  # end crush map
+
+What crushtool refuses, and a negative weight (undefined there):
+
+  $ { cat plain.txt; echo 'choose_args 1 { { bucket_id -7 ids [ 1 ] } }'; } > e.txt
+  $ crushfs crush test -i e.txt --show-mappings
+  e.txt:8:29: error: choose_args bucket_id -7 does not exist
+  [1]
+  $ { cat plain.txt; echo 'choose_args 1 { { bucket_id -9 ids [ 1 ] } }'; } > e.txt
+  $ crushfs crush test -i e.txt --show-mappings
+  e.txt:8:29: error: choose_args bucket_id -9 is out of range
+  [1]
+  $ { cat plain.txt; echo 'choose_args 1 { { bucket_id -1 weight_set [ [ 1 2 3 ] ] } }'; } > e.txt
+  $ crushfs crush test -i e.txt --show-mappings
+  e.txt:8:32: error: bucket -1 needs exactly 2 weights but weight_set row 1 has 3
+  [1]
+  $ { cat plain.txt; echo 'choose_args 1 { { bucket_id -1 ids [ 5 ] } }'; } > e.txt
+  $ crushfs crush test -i e.txt --show-mappings
+  e.txt:8:32: error: bucket -1 needs exactly 2 ids but got 1
+  [1]
+  $ { cat plain.txt; echo 'choose_args 1 { } choose_args 1 { }'; } > e.txt
+  $ crushfs crush test -i e.txt --show-mappings
+  e.txt:8:31: error: choose_args 1 defined twice
+  [1]
+  $ { cat plain.txt; echo 'choose_args 1 { { bucket_id -1 weight_set [ [ 1 -2 ] ] } }'; } > e.txt
+  $ crushfs crush test -i e.txt --show-mappings
+  e.txt:8:49: error: weight must be a non-negative number
+  [1]
+  $ { cat plain.txt; echo 'choose_args 1 { } rule y { id 1 type replicated step take a step emit }'; } > e.txt
+  $ crushfs crush test -i e.txt --show-mappings
+  e.txt:8:19: error: expected choose_args (nothing else may follow choose_args)
   [1]
 
 A binary map is recognised by its magic wherever a map is read; one cut

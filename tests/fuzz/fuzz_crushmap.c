@@ -66,8 +66,11 @@ static void map_rules(const pl_map *m, const uint8_t *data, size_t size)
 			continue;
 		for (int x = 0; x < 4; x++) {
 			int nrep = 1 + (x * 3) % RESULT_MAX;
-			int n = pl_do_rule(m, r, x * 7919, result, nrep, w,
-					   ndev, work);
+			/* odd x: with the map's choose_args (set 0, else
+			 * the default), as crushtool --test maps */
+			int n = pl_do_rule_args(
+				m, r, x * 7919, result, nrep, w, ndev, work,
+				x & 1 ? pl_map_choose_args_for(m, 0) : NULL);
 
 			if (n < 0 || n > nrep)
 				die("pl_do_rule returned a bad count", NULL, 0,

@@ -808,9 +808,10 @@ static void test_err_classes(void **state)
 		  "bad.txt:6:44: error: duplicate device class hdd for bucket "
 		  "a");
 	parse_err(HDR HOST_A RULE("step take a step emit")
-		  "choose_args 1 {\n  { bucket_id -1 weight_set [ [ 1.0 ] ] }\n"
+		  "choose_args 1 {\n  { bucket_id -1 weight_set [ [ 1.0 2 ] ] }\n"
 		  "}\n",
-		  "bad.txt:8:1: error: choose_args are not supported yet");
+		  "bad.txt:9:18: error: bucket -1 needs exactly 1 weights but "
+		  "weight_set row 1 has 2");
 }
 
 /* Shadow trees as CrushWrapper::populate_classes builds them: ids given

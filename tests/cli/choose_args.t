@@ -1,0 +1,44 @@
+choose_args (the weight sets Ceph's balancer leaves in crush-compat mode)
+in a cluster: a pool maps with its own set (its id), else with the default
+set, exactly as `osdmap test-map-pgs-dump` (checked against osdmaptool by
+the golden vectors) maps it.
+
+  $ MAP=$TESTDIR/../golden/maps/cargs_pools.txt
+  $ grep '^choose_args' "$MAP"
+  choose_args 18446744073709551615 {
+  choose_args 1 {
+  choose_args 3 {
+  $ crushfs --cluster cl mkfs --osd-size 64M --pg-num 32 --crush-map "$MAP" > /dev/null
+  $ crushfs --cluster cl pg dump pgs | awk '/^1\./ {print $1, $8}' > cluster.txt
+  $ crushfs osdmap test-map-pgs-dump --crush "$MAP" --pool 1 --pg-num 32 | awk '/^1\./ {print $1, $2}' > oracle.txt
+  $ diff cluster.txt oracle.txt && wc -l < cluster.txt
+  32
+
+The sets change the mapping: the same map without them maps otherwise.
+
+  $ sed '/^# choose_args/,/^# end crush map/d' "$MAP" > plain.txt
+  $ crushfs osdmap test-map-pgs-dump --crush plain.txt --pool 1 --pg-num 32 | awk '/^1\./ {print $1, $2}' > plain.out
+  $ cmp -s plain.out oracle.txt || echo differs
+  differs
+
+A crush change would have to rewrite every weight set as Ceph does; it is
+refused instead, and the map is left as it was:
+
+  $ crushfs --cluster cl osd crush reweight osd.1 2.0
+  crushfs: osd crush reweight: cannot change the osdmap: the crush map carries choose_args (weight sets), which crushfs cannot keep in step with a crush change yet
+  [1]
+  $ crushfs --cluster cl osd add --host h0
+  crushfs: osd add: cannot change the osdmap: the crush map carries choose_args (weight sets), which crushfs cannot keep in step with a crush change yet
+  [1]
+  $ crushfs --cluster cl pg dump pgs | awk '/^1\./ {print $1, $8}' | diff - oracle.txt
+
+Binary maps carry them too, byte for byte as crushtool -c writes them
+(tests/golden/check_binary.sh compares every golden map), and a cut or
+inconsistent set is refused with the byte offset:
+
+  $ crushfs crush compile "$MAP" -o m.bin
+  $ crushfs crush decompile m.bin | diff - "$MAP"
+  $ head -c $(( $(stat -c %s m.bin) - 6 )) m.bin > cut.bin
+  $ crushfs crush decompile cut.bin
+  cut.bin: truncated at byte * (glob)
+  [1]
