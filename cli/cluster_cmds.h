@@ -87,6 +87,11 @@ int ccmd_osd_down(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_up(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_reweight(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_upmap.c */
+int ccmd_osd_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_rm_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_rm_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_primary_affinity(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_set_capacity(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_add(struct cmd_ctx *ctx, int argc, char **argv);
@@ -128,6 +133,9 @@ int cc_double_arg(struct cmd_ctx *ctx, const char *what, const char *s,
 		  double lo, double hi, double *out);
 int cc_size_arg(struct cmd_ctx *ctx, const char *what, const char *s,
 		uint64_t *out);
+/* A change's result line (text) or {"epoch": N, "message": ...}. */
+int cc_done_epoch(struct cmd_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Exactly n positional arguments, no options. */
 int cc_nargs(struct cmd_ctx *ctx, int argc, char **argv, int n);
 /* Print a jansson value (consumed) as one line. */

@@ -734,11 +734,7 @@ int ccmd_osd_map(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* ---- changes ---- */
 
-static int done_epoch(struct cmd_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Print the result line (text) or {"epoch": N, "message": ...}. */
-static int done_epoch(struct cmd_ctx *ctx, const char *fmt, ...)
+int cc_done_epoch(struct cmd_ctx *ctx, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -794,7 +790,7 @@ static int mark(struct cmd_ctx *ctx, int argc, char **argv, enum mark what)
 		break;
 	}
 	if (already)
-		return done_epoch(ctx, "osd.%d is already %s.", id,
+		return cc_done_epoch(ctx, "osd.%d is already %s.", id,
 				  word[what]);
 	switch (what) {
 	case MARK_OUT:
@@ -812,7 +808,7 @@ static int mark(struct cmd_ctx *ctx, int argc, char **argv, enum mark what)
 	}
 	if (r)
 		return change_failed(ctx, r);
-	return done_epoch(ctx, "marked %s osd.%d.", word[what], id);
+	return cc_done_epoch(ctx, "marked %s osd.%d.", word[what], id);
 }
 
 int ccmd_osd_out(struct cmd_ctx *ctx, int argc, char **argv)
@@ -849,7 +845,7 @@ int ccmd_osd_reweight(struct cmd_ctx *ctx, int argc, char **argv)
 	r = cfs_osd_reweight(ctx->cluster, id, ww);
 	if (r)
 		return change_failed(ctx, r);
-	return done_epoch(ctx, "reweighted osd.%d to %g (%x)", id, w, ww);
+	return cc_done_epoch(ctx, "reweighted osd.%d to %g (%x)", id, w, ww);
 }
 
 int ccmd_osd_primary_affinity(struct cmd_ctx *ctx, int argc, char **argv)
@@ -865,7 +861,7 @@ int ccmd_osd_primary_affinity(struct cmd_ctx *ctx, int argc, char **argv)
 	r = cfs_osd_primary_affinity(ctx->cluster, id, ww);
 	if (r)
 		return change_failed(ctx, r);
-	return done_epoch(ctx, "set osd.%d primary-affinity to %g (%x)", id,
+	return cc_done_epoch(ctx, "set osd.%d primary-affinity to %g (%x)", id,
 			  w, ww);
 }
 
@@ -886,7 +882,7 @@ int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv)
 		return cc_err(ctx, "osd.%d is not in the crush map", id);
 	if (r)
 		return change_failed(ctx, r);
-	return done_epoch(ctx,
+	return cc_done_epoch(ctx,
 			  "reweighted item id %d name 'osd.%d' to %g in crush "
 			  "map",
 			  id, id, w);
@@ -907,7 +903,7 @@ int ccmd_osd_set_capacity(struct cmd_ctx *ctx, int argc, char **argv)
 	r = cfs_osd_set_capacity(ctx->cluster, id, sz);
 	if (r)
 		return change_failed(ctx, r);
-	return done_epoch(ctx, "set osd.%d capacity to %s", id,
+	return cc_done_epoch(ctx, "set osd.%d capacity to %s", id,
 			  cfs_format_size(sz, buf, sizeof(buf)));
 }
 
@@ -985,7 +981,7 @@ int ccmd_osd_add(struct cmd_ctx *ctx, int argc, char **argv)
 		cfs_osdmap_put(m);
 		cc_weightf(wb, sizeof(wb), w16(oi.crush_weight));
 	}
-	return done_epoch(ctx, "added osd.%d on host %s (capacity %s, crush "
+	return cc_done_epoch(ctx, "added osd.%d on host %s (capacity %s, crush "
 			       "weight %s)",
 			  id, host, cfs_format_size(size, buf, sizeof(buf)),
 			  wb);
@@ -1005,7 +1001,7 @@ static int ratio_cmd(struct cmd_ctx *ctx, int argc, char **argv,
 	r = set(ctx->cluster, v);
 	if (r)
 		return change_failed(ctx, r);
-	return done_epoch(ctx, "%s is now %g", name, v);
+	return cc_done_epoch(ctx, "%s is now %g", name, v);
 }
 
 int ccmd_set_full_ratio(struct cmd_ctx *ctx, int argc, char **argv)
@@ -1041,5 +1037,5 @@ int ccmd_set_full_policy(struct cmd_ctx *ctx, int argc, char **argv)
 	r = cfs_set_full_policy(ctx->cluster, p);
 	if (r)
 		return change_failed(ctx, r);
-	return done_epoch(ctx, "full policy is now %s", argv[0]);
+	return cc_done_epoch(ctx, "full policy is now %s", argv[0]);
 }

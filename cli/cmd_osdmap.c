@@ -14,6 +14,10 @@
  * banner line "marking all OSDs up and in" too (tests/golden/oracle.sh
  * compares it so).  test-map-object prints just its one line.
  *
+ * --overrides FILE adds the osdmap's per-PG entries and primary
+ * affinities (om_overrides.c), applied in OSDMap::_pg_to_up_acting_osds's
+ * order by placement's pl_pg_up_acting.
+ *
  * The osdmap we model: max_osd = the crush map's max_devices, and OSD i
  * exists iff the map declares device i or a bucket holds it.  For a map
  * whose devices are 0..max_devices-1 this is exactly osdmaptool's map after
@@ -53,11 +57,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "om_overrides.h"
 #include "placement.h"
 
 struct om_opts {
 	const char *name;
 	const char *crush;
+	const char *overrides; /* --overrides FILE */
 	int64_t pool;
 	int pool_set;
 	int pg_num, pgp_num, size;
@@ -73,7 +79,8 @@ struct om {
 	int rule;             /* the pool's rule, or -1 */
 	int size;
 	void *work;
-	int *out;
+	int *out, outcap;
+	struct om_overrides *ov; /* --overrides, or NULL */
 };
 
 static int parse_opts(struct cli_ctx *ctx, int argc, char **argv,
@@ -106,6 +113,11 @@ static int parse_opts(struct cli_ctx *ctx, int argc, char **argv,
 			if (r < 0)
 				return 1;
 			o->crush = val;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--overrides",
+					&val))) {
+			if (r < 0)
+				return 1;
+			o->overrides = val;
 		} else if ((r = cli_opt(ctx, argc, argv, &i, "--pool", &val))) {
 			if (r < 0 || cli_parse_i64(ctx, "--pool", val, 0,
 						   INT64_MAX, &o->pool))
@@ -165,6 +177,7 @@ static void om_free(struct om *om)
 	free(om->crush_w);
 	free(om->work);
 	free(om->out);
+	om_overrides_free(om->ov);
 }
 
 /* CrushWrapper::get_item_weight for every device: the weight in the first
@@ -216,7 +229,9 @@ static int om_load(struct cli_ctx *ctx, const struct om_opts *o,
 	om->exists = calloc(cnt, 1);
 	om->osd_weight = calloc(cnt, sizeof(*om->osd_weight));
 	om->crush_w = calloc(cnt, sizeof(*om->crush_w));
-	om->out = calloc((size_t)o->size, sizeof(*om->out));
+	/* a pg_temp may be longer than the pool */
+	om->outcap = o->size > PL_MAX_UP_ACTING ? o->size : PL_MAX_UP_ACTING;
+	om->out = calloc((size_t)om->outcap, sizeof(*om->out));
 	if (!om->exists || !om->osd_weight || !om->crush_w || !om->out)
 		return cli_err(ctx, "out of memory");
 
@@ -257,16 +272,28 @@ static int om_load(struct cli_ctx *ctx, const struct om_opts *o,
 		if (!om->work || pl_work_init(om->m, om->work, o->size))
 			return cli_err(ctx, "out of memory");
 	}
+	if (o->overrides &&
+	    om_overrides_load(ctx, o->overrides, o->pool, (uint32_t)o->pg_num,
+			      om->max_osd, &om->ov))
+		return 1;
 	return 0;
 }
 
-/* pg (ps already within pg_num) -> acting set; returns its length and
- * the primary in *primary (-1 if none). */
+/*
+ * pg (ps already within pg_num) -> acting set in om->out; returns its
+ * length and the acting primary in *primary (-1 if none).  OSDMap::
+ * _pg_to_up_acting_osds with every OSD up and in (--mark-up-in).
+ */
 static int om_pg_to_acting(struct om *om, int64_t pool, uint32_t ps,
 			   uint32_t pgp_num, int *primary)
 {
 	uint32_t pps = pl_pg_pps(ps, pgp_num, pool);
-	int n = 0, k = 0;
+	struct pl_osd_view v = { om->max_osd, om->exists, om->exists,
+				 om->osd_weight,
+				 om_overrides_affinity(om->ov) };
+	struct pl_pg_overrides o;
+	struct pl_up_acting ua;
+	int n = 0;
 
 	if (om->rule >= 0)
 		/* OSDMap::_pg_to_raw_osds: the pool's choose_args, else
@@ -274,16 +301,12 @@ static int om_pg_to_acting(struct om *om, int64_t pool, uint32_t ps,
 		n = pl_do_rule_args(om->m, om->rule, (int)pps, om->out,
 				    om->size, om->osd_weight, om->max_osd,
 				    om->work, pl_map_choose_args_for(om->m, pool));
-	/* _remove_nonexistent_osds (replicated: shift left) and
-	 * _raw_to_up_osds (everything is up). */
-	for (int i = 0; i < n; i++) {
-		int osd = om->out[i];
-
-		if (osd >= 0 && osd < om->max_osd && om->exists[osd])
-			om->out[k++] = osd;
-	}
-	*primary = k ? om->out[0] : -1;
-	return k;
+	om_overrides_pg(om->ov, ps, &o);
+	pl_pg_up_acting(&v, 1, pps, om->out, n, &o, &ua);
+	n = ua.nacting < om->outcap ? ua.nacting : om->outcap;
+	memcpy(om->out, ua.acting, sizeof(int) * (size_t)n);
+	*primary = ua.acting_primary;
+	return n;
 }
 
 int cmd_osdmap_test_map_object(struct cli_ctx *ctx, int argc, char **argv)
@@ -352,7 +375,7 @@ int cmd_osdmap_test_map_pgs_dump(struct cli_ctx *ctx, int argc, char **argv)
 			count[om.out[i]]++;
 		if (n)
 			first[om.out[0]]++;
-		if (primary >= 0)
+		if (primary >= 0 && primary < om.max_osd) /* primary_temp */
 			prim[primary]++;
 	}
 

@@ -45,6 +45,7 @@ void osdmap_free(struct cfs_osdmap *m)
 	free(m->pgs);
 	free(m->rule_share);
 	free(m->in_rule);
+	free(m->upmaps);
 	free(m);
 }
 
@@ -117,6 +118,8 @@ int osdmap_clone(const struct cfs_osdmap *m, struct cfs_osdmap **out)
 		memcpy(n->osds, m->osds, sizeof(*n->osds) * (size_t)m->max_osd);
 	}
 	r = crush_clone(m->crush, &n->crush);
+	if (!r)
+		r = upmap_copy(m, n);
 	if (r)
 		goto err;
 	*out = n;
@@ -315,6 +318,16 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 	json_object_set_new(root, "osds", osds);
 	json_object_set_new(root, "crush_map", json_stringn(crush, clen));
 	free(crush);
+	if (m->nupmaps) {
+		json_t *up = upmap_to_json(m);
+
+		if (!up) {
+			json_decref(root);
+			return -ENOMEM;
+		}
+		json_object_update(root, up);
+		json_decref(up);
+	}
 	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (!text)
@@ -530,6 +543,14 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 	}
 	FIELD(!pl_map_rule_exists(m->crush, m->pool.crush_rule),
 	      "pool.crush_rule (no such rule in the crush map)");
+	{
+		char uerr[160];
+
+		r = upmap_from_json(m, root, uerr, sizeof(uerr));
+		if (r == -ENOMEM)
+			goto fail;
+		FIELD(r, uerr);
+	}
 #undef FIELD
 	json_decref(root);
 	*out = m;
@@ -617,6 +638,10 @@ static int update_commit(cfs_cluster *c, struct cfs_osdmap *next)
 	r = osdmap_canon_crush(next);
 	if (!r)
 		r = osdmap_finish(next);
+	/* OSDMap::clean_pg_upmaps, as the monitor runs it on each new
+	 * epoch: entries the change made invalid go */
+	if (!r && next->nupmaps && upmap_clean(next))
+		r = osdmap_finish(next);
 	if (!r && dry_on) {
 		/* what would be installed, handed to cfs_dry_run_end */
 		cfs_osdmap_put(dry_result);
@@ -684,6 +709,40 @@ int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight)
 	if (weight > CFS_WEIGHT_ONE)
 		return -EINVAL;
 	CHANGE_OSD(c, osd, n, n->osds[osd].reweight = weight);
+}
+
+/* one upmap change: items picks pg_upmap_items over pg_upmap */
+static int change_upmap(cfs_cluster *c, int items, uint32_t ps,
+			const int *ids, int n, char *why, size_t whylen)
+{
+	struct cfs_osdmap *next;
+	int r = update_begin(c, &next);
+
+	if (r)
+		return r;
+	if (ps >= next->pool.pg_num)
+		r = -ENOENT;
+	else if (items)
+		r = upmap_set_items(next, ps, ids, n, why, whylen);
+	else
+		r = upmap_set(next, ps, ids, n, why, whylen);
+	if (r) {
+		update_abort(c, next);
+		return r;
+	}
+	return update_commit(c, next);
+}
+
+int cfs_osd_pg_upmap(cfs_cluster *c, uint32_t ps, const int *osds, int n,
+		     char *why, size_t whylen)
+{
+	return change_upmap(c, 0, ps, osds, n, why, whylen);
+}
+
+int cfs_osd_pg_upmap_items(cfs_cluster *c, uint32_t ps, const int *pairs,
+			   int npairs, char *why, size_t whylen)
+{
+	return change_upmap(c, 1, ps, pairs, npairs, why, whylen);
 }
 
 int cfs_osd_primary_affinity(cfs_cluster *c, int osd, uint32_t aff)

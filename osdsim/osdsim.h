@@ -160,6 +160,10 @@ int cfs_osdmap_osd_in_rule(const cfs_osdmap *m, int osd);
 /* ---- PGs (pgtable.c): computed once per epoch ---- */
 struct cfs_pg_mapping {
 	uint32_t ps;		/* PG seed: the PG is pool.ps */
+	/* CRUSH's set minus OSDs that do not exist, then with the PG's
+	 * upmap entries applied (OSDMap::pg_to_raw_upmap) */
+	int raw[CFS_MAX_REP], nraw;
+	int raw_upmap[CFS_MAX_REP], nraw_upmap;
 	int up[CFS_MAX_REP], nup, up_primary;
 	int acting[CFS_MAX_REP], nacting, acting_primary;
 };
@@ -173,7 +177,36 @@ void cfs_pgid_str(const cfs_osdmap *m, uint32_t ps, char *buf, size_t len);
 /* Parse "1.1f" into ps for this map's pool; -EINVAL / -ENOENT. */
 int cfs_pgid_parse(const cfs_osdmap *m, const char *s, uint32_t *ps);
 
+/*
+ * The osdmap's upmap entries for a PG of the pool (Ceph's pg_upmap and
+ * pg_upmap_items): an explicit raw set, and (from, to) replacements.
+ */
+struct cfs_pg_upmap {
+	uint32_t ps;
+	int n;			     /* pg_upmap; 0: none */
+	int osds[CFS_MAX_REP];
+	int nitems;		     /* pg_upmap_items; 0: none */
+	int items[CFS_MAX_REP][2];
+};
+/* The entries by PG seed (ascending), *n of them. */
+const struct cfs_pg_upmap *cfs_osdmap_upmaps(const cfs_osdmap *m, int *n);
+/* The PG's entries, NULL when it has none. */
+const struct cfs_pg_upmap *cfs_osdmap_pg_upmap(const cfs_osdmap *m,
+					       uint32_t ps);
+
 /* ---- changing the map: each call is one new epoch, persisted ---- */
+/*
+ * `osd pg-upmap PGID OSD...` / `osd pg-upmap-items PGID FROM TO...` and
+ * their rm- forms (n == 0), checked as Ceph's OSDMonitor checks them
+ * (osds exist; pool min_size <= n <= size; pairs <= size; from != to,
+ * duplicates skipped).  On refusal -EINVAL/-ENOENT with the reason in
+ * why; on success why says what was set, as Ceph does.  -ENODATA: rm of
+ * an entry that is not there (not an error in Ceph: nothing changes).
+ */
+int cfs_osd_pg_upmap(cfs_cluster *c, uint32_t ps, const int *osds, int n,
+		     char *why, size_t whylen);
+int cfs_osd_pg_upmap_items(cfs_cluster *c, uint32_t ps, const int *pairs,
+			   int npairs, char *why, size_t whylen);
 int cfs_osd_mark_out(cfs_cluster *c, int osd);
 int cfs_osd_mark_in(cfs_cluster *c, int osd);
 int cfs_osd_mark_down(cfs_cluster *c, int osd);

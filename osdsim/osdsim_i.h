@@ -8,6 +8,8 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "osdsim.h"
 
 /* slots of cfs_cluster.stem_gen (objindex.c) */
@@ -33,6 +35,9 @@ struct cfs_osdmap {
 	pl_map *crush;
 	struct cfs_pool_info pool;
 	time_t created, modified;
+	/* pg_upmap / pg_upmap_items (upmap.c), sorted by ps */
+	struct cfs_pg_upmap *upmaps;
+	int nupmaps;
 
 	/* derived when the epoch is installed (pgtable.c) */
 	uint32_t *weights;		/* crush reweight vector, max_osd */
@@ -234,5 +239,28 @@ int nameset_find(const struct name_set *s, const char *name, size_t *pos);
 int nameset_add(struct name_set *s, const char *name);
 int nameset_del(struct name_set *s, const char *name);
 void nameset_free(struct name_set *s);
+
+/* upmap.c */
+int upmap_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);
+/* the entry for ps, created empty when create and missing; NULL if none
+ * (or out of memory when create: *nomem set) */
+struct cfs_pg_upmap *upmap_slot(struct cfs_osdmap *m, uint32_t ps,
+				int create, int *nomem);
+/* the OSDMonitor checks and changes (upmap.c); n == 0 removes */
+int upmap_set(struct cfs_osdmap *m, uint32_t ps, const int *osds, int n,
+	      char *why, size_t whylen);
+int upmap_set_items(struct cfs_osdmap *m, uint32_t ps, const int *pairs,
+		    int npairs, char *why, size_t whylen);
+/* drop entries left with neither pg_upmap nor items */
+void upmap_compact(struct cfs_osdmap *m);
+/* OSDMap::clean_pg_upmaps: entries made invalid by a map change go (PG
+ * gone, redundant, wrong size, source not in the raw set, target out, or
+ * a set the crush rule would not produce).  Needs the derived tables.
+ * Returns how many entries changed. */
+int upmap_clean(struct cfs_osdmap *m);
+json_t *upmap_to_json(const struct cfs_osdmap *m);
+/* 0, or -EINVAL with a message in err */
+int upmap_from_json(struct cfs_osdmap *m, json_t *root, char *err,
+		    size_t errlen);
 
 #endif

@@ -1,15 +1,17 @@
 /*
  * pgtable.c - the PG -> up/acting table of one epoch, computed once when
  * the epoch is made (never per I/O), as Ceph 16.2's
- * OSDMap::_pg_to_up_acting_osds does for a replicated pool without
- * pg_temp/upmap entries:
+ * OSDMap::_pg_to_up_acting_osds does for a replicated pool:
  *
- *   raw    = CRUSH(rule, pps, size, osd_weight)   (_pg_to_raw_osds)
- *            minus nonexistent OSDs               (_remove_nonexistent_osds)
+ *   raw    = CRUSH(rule, pps, size, osd_weight)   (_pg_to_raw_osds, with the
+ *            pool's choose_args) minus nonexistent OSDs
+ *   then the PG's pg_upmap / pg_upmap_items       (_apply_upmap)
  *   up     = raw minus down OSDs, order kept      (_raw_to_up_osds)
  *   primary = up[0], then primary affinity may pick another one and move
  *            it to the front                      (_apply_primary_affinity)
- *   acting = up                                   (no pg_temp)
+ *   acting = up                                   (the cluster sets no
+ *                                                  pg_temp)
+ * (placement's pl_pg_up_acting does the steps after CRUSH.)
  *
  * One workspace, allocated here for the whole table, serves every mapping
  * (STYLE.md 3): the mapper itself never allocates.
@@ -21,47 +23,6 @@
 
 #include "osdsim_i.h"
 #include "placement.h"
-
-static void apply_primary_affinity(const struct cfs_osdmap *m, uint32_t seed,
-				   int *osds, int n, int *primary)
-{
-	int any = 0, pos = -1;
-
-	for (int i = 0; i < n; i++) {
-		if (osds[i] != PL_ITEM_NONE &&
-		    m->osds[osds[i]].primary_affinity != CFS_WEIGHT_ONE) {
-			any = 1;
-			break;
-		}
-	}
-	if (!any)
-		return;
-	/* Feed both the PG seed and the OSD into the hash so that a
-	 * proportional fraction of an OSD's PGs reject it as primary. */
-	for (int i = 0; i < n; i++) {
-		int o = osds[i];
-		uint32_t a;
-
-		if (o == PL_ITEM_NONE)
-			continue;
-		a = m->osds[o].primary_affinity;
-		if (a < CFS_WEIGHT_ONE &&
-		    (pl_hash32_2(seed, (uint32_t)o) >> 16) >= a) {
-			if (pos < 0)
-				pos = i; /* fallback if nobody else */
-		} else {
-			pos = i;
-			break;
-		}
-	}
-	if (pos < 0)
-		return;
-	*primary = osds[pos];
-	/* replicated pools can shift: move the new primary to the front */
-	for (int i = pos; i > 0; i--)
-		osds[i] = osds[i - 1];
-	osds[0] = *primary;
-}
 
 /* CrushWrapper::get_rule_weight_osd_map: for each `take`, the devices
  * below it with their share of the take's weight (floats, as Ceph). */
@@ -165,6 +126,9 @@ int osdmap_finish(struct cfs_osdmap *m)
 {
 	const struct cfs_pool_info *pool = &m->pool;
 	int size = pool->size, raw[CFS_MAX_REP];
+	struct pl_osd_view view;
+	uint8_t *exists = NULL, *up = NULL;
+	uint32_t *reweight = NULL, *aff = NULL;
 	void *work = NULL;
 	size_t wsize;
 	int r;
@@ -184,22 +148,39 @@ int osdmap_finish(struct cfs_osdmap *m)
 	m->pgs = calloc(pool->pg_num, sizeof(*m->pgs));
 	wsize = pl_work_size(m->crush, size); /* finalized just above */
 	work = wsize ? malloc(wsize) : NULL;
-	if (!m->weights || !m->pgs || !work) {
-		free(work);
-		return wsize ? -ENOMEM : -EINVAL;
+	exists = calloc((size_t)m->max_osd + 1, 1);
+	up = calloc((size_t)m->max_osd + 1, 1);
+	reweight = calloc((size_t)m->max_osd + 1, sizeof(*reweight));
+	aff = calloc((size_t)m->max_osd + 1, sizeof(*aff));
+	if (!m->weights || !m->pgs || !work || !exists || !up || !reweight ||
+	    !aff) {
+		r = wsize ? -ENOMEM : -EINVAL;
+		goto out;
 	}
 	for (int i = 0; i < m->max_osd; i++)
 		m->weights[i] = m->osds[i].exists ? m->osds[i].reweight : 0;
 	r = pl_work_init(m->crush, work, size);
-	if (r) {
-		free(work);
-		return r;
-	}
+	if (r)
+		goto out;
 
+	view.max_osd = m->max_osd;
+	view.exists = exists;
+	view.up = up;
+	view.weight = reweight;
+	view.primary_affinity = aff;
+	for (int i = 0; i < m->max_osd; i++) {
+		exists[i] = m->osds[i].exists != 0;
+		up[i] = exists[i] && m->osds[i].up;
+		reweight[i] = m->osds[i].reweight;
+		aff[i] = m->osds[i].primary_affinity;
+	}
 	for (uint32_t ps = 0; ps < pool->pg_num; ps++) {
 		struct cfs_pg_mapping *pg = &m->pgs[ps];
 		uint32_t pps = pl_pg_pps(ps, pool->pgp_num, pool->id);
-		int n = 0, nraw = 0;
+		const struct cfs_pg_upmap *u = cfs_osdmap_pg_upmap(m, ps);
+		struct pl_pg_overrides o = { .primary_temp = -1 };
+		struct pl_up_acting ua;
+		int n = 0;
 
 		pg->ps = ps;
 		if (pl_map_rule_exists(m->crush, pool->crush_rule))
@@ -209,24 +190,40 @@ int osdmap_finish(struct cfs_osdmap *m)
 				m->crush, pool->crush_rule, (int)pps, raw,
 				size, m->weights, m->max_osd, work,
 				pl_map_choose_args_for(m->crush, pool->id));
-		/* _remove_nonexistent_osds (shifting pool) */
+		if (u) {
+			o.upmap = u->osds;
+			o.nupmap = u->n;
+			o.items = (const int(*)[2])u->items;
+			o.nitems = u->nitems;
+		}
+		/* _remove_nonexistent_osds (a replicated pool shifts) */
+		pg->nraw = 0;
 		for (int i = 0; i < n; i++)
-			if (raw[i] != PL_ITEM_NONE && raw[i] >= 0 &&
-			    cfs_osdmap_exists(m, raw[i]))
-				raw[nraw++] = raw[i];
-		pg->nup = 0;
-		for (int i = 0; i < nraw; i++)
-			if (m->osds[raw[i]].up)
-				pg->up[pg->nup++] = raw[i];
-		pg->up_primary = pg->nup ? pg->up[0] : -1;
-		apply_primary_affinity(m, pps, pg->up, pg->nup,
-				       &pg->up_primary);
-		memcpy(pg->acting, pg->up, sizeof(pg->up));
-		pg->nacting = pg->nup;
-		pg->acting_primary = pg->up_primary;
+			if (raw[i] >= 0 && raw[i] < m->max_osd &&
+			    exists[raw[i]])
+				pg->raw[pg->nraw++] = raw[i];
+		memcpy(pg->raw_upmap, pg->raw, sizeof(pg->raw));
+		pg->nraw_upmap = pl_pg_apply_upmap(&view, &o, pg->raw_upmap,
+						   pg->nraw);
+		if (pg->nraw_upmap > CFS_MAX_REP)
+			pg->nraw_upmap = CFS_MAX_REP;
+		pl_pg_up_acting(&view, 1, pps, raw, n, &o, &ua);
+		pg->nup = ua.nup > CFS_MAX_REP ? CFS_MAX_REP : ua.nup;
+		memcpy(pg->up, ua.up, sizeof(int) * (size_t)pg->nup);
+		pg->up_primary = ua.up_primary;
+		pg->nacting = ua.nacting > CFS_MAX_REP ? CFS_MAX_REP :
+							 ua.nacting;
+		memcpy(pg->acting, ua.acting, sizeof(int) * (size_t)pg->nacting);
+		pg->acting_primary = ua.acting_primary;
 	}
+	r = rule_shares(m);
+out:
 	free(work);
-	return rule_shares(m);
+	free(exists);
+	free(up);
+	free(reweight);
+	free(aff);
+	return r;
 }
 
 void cfs_object_to_pg(const cfs_osdmap *m, const char *name, uint32_t *raw,

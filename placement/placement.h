@@ -26,6 +26,8 @@ typedef struct pl_map pl_map;
 #define PL_MAX_DEPTH 10
 #define PL_MAX_RULES 256
 #define PL_MAX_BUCKET_SIZE 65535
+/* longest up/acting set pl_pg_up_acting keeps (Ceph's CEPH_PG_MAX_SIZE) */
+#define PL_MAX_UP_ACTING 32
 
 enum pl_bucket_alg {
 	PL_BUCKET_UNIFORM = 1,
@@ -233,6 +235,53 @@ int pl_do_rule_args(const pl_map *m, int ruleno, int x, int *result,
  * workspace (never in the map).  Returns the array of n entries.
  */
 const uint32_t *pl_work_choose_tries(const void *work, int *n);
+
+/* ---- from CRUSH's raw set to up and acting sets (upacting.c) ---- */
+/*
+ * What Ceph 16.2's OSDMap::_pg_to_up_acting_osds needs besides the CRUSH
+ * result.  Per OSD id < max_osd: exists, up, osd_weight (the reweight,
+ * 16.16, 0 = out) and primary affinity (16.16; NULL: all at the default
+ * 1.0).  An id outside [0, max_osd) does not exist.
+ */
+struct pl_osd_view {
+	int max_osd;
+	const uint8_t *exists, *up;
+	const uint32_t *weight;
+	const uint32_t *primary_affinity;
+};
+
+/* One PG's entries in the osdmap (any of them may be absent). */
+struct pl_pg_overrides {
+	const int *upmap;	 /* pg_upmap: the raw set to use instead */
+	int nupmap;		 /* 0: none */
+	const int (*items)[2];	 /* pg_upmap_items: (from, to) pairs */
+	int nitems;
+	const int *temp;	 /* pg_temp: the acting set while it lasts */
+	int ntemp;
+	int primary_temp;	 /* -1: none */
+};
+
+struct pl_up_acting {
+	int up[PL_MAX_UP_ACTING], nup, up_primary;
+	int acting[PL_MAX_UP_ACTING], nacting, acting_primary;
+};
+
+/*
+ * raw[0..nraw) is CRUSH's output for the PG (pl_do_rule with pps); o may
+ * be NULL.  can_shift: a replicated pool (pg_pool_t::can_shift_osds),
+ * whose sets close up over missing OSDs; an erasure pool keeps positions
+ * with PL_ITEM_NONE.  Mirrors _remove_nonexistent_osds, _apply_upmap,
+ * _raw_to_up_osds, _pick_primary, _apply_primary_affinity and
+ * _get_temp_osds, in that order.  Sets longer than PL_MAX_UP_ACTING are
+ * cut.  Primaries are -1 when there is none.
+ */
+void pl_pg_up_acting(const struct pl_osd_view *v, int can_shift,
+		     uint32_t pps, const int *raw, int nraw,
+		     const struct pl_pg_overrides *o, struct pl_up_acting *out);
+/* OSDMap::_apply_upmap alone, in place on raw[0..n) (room for
+ * PL_MAX_UP_ACTING); returns the new length. */
+int pl_pg_apply_upmap(const struct pl_osd_view *v,
+		      const struct pl_pg_overrides *o, int *raw, int n);
 
 /* ---- binary maps (codec_enc.c, codec_dec.c) ---- */
 /* Ceph's CRUSH_MAGIC: a binary map's first 4 bytes, little-endian. */

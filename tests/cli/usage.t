@@ -34,10 +34,10 @@ One command's help.
   usage: crushfs [--cluster DIR] crush compare -i A.txt --compare B.txt [--rule N] [--num-rep N] [--min-x N] [--max-x N] [--x N] [--weight OSD W]... [--show-statistics]
   count the mappings two crush maps disagree on, as `crushtool --compare`
   $ crushfs osdmap test-map-object --help
-  usage: crushfs [--cluster DIR] osdmap test-map-object NAME --crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R]
+  usage: crushfs [--cluster DIR] osdmap test-map-object NAME --crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R] [--overrides FILE]
   map an object to its PG and OSDs, as `osdmaptool --mark-up-in --test-map-object`
   $ crushfs osdmap test-map-pgs-dump --help
-  usage: crushfs [--cluster DIR] osdmap test-map-pgs-dump --crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R]
+  usage: crushfs [--cluster DIR] osdmap test-map-pgs-dump --crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R] [--overrides FILE]
   map every PG of a pool, as `osdmaptool --mark-up-in --test-map-pgs-dump`
 
 Unknown commands and options.

@@ -69,6 +69,7 @@ load crush_test_classes.tsv crush test
 load pgs_dump_classes.tsv osdmap test-map-pgs-dump
 load crush_test_cargs.tsv crush test
 load pgs_dump_cargs.tsv osdmap test-map-pgs-dump
+load pgs_dump_overrides.tsv osdmap test-map-pgs-dump
 
 N=${#IDS[@]}
 ((N > 0)) || { echo "check_golden.sh: no case matches '$FILTER'" >&2; exit 2; }

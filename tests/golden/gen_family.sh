@@ -8,6 +8,10 @@
 #   cargs    maps/cargs_*.txt (choose_args; make_cargs_maps.py), pools 0-3
 #            (a pool's own set, or the default one) and crush test with
 #            --pool-id too
+#   overrides  overrides/*.txt (make_overrides.py) on their maps: pg_upmap,
+#            pg_upmap_items, pg_temp, primary_temp and primary affinity
+#            written into the osdmap (osdmap_overrides.py), at pgp_num =
+#            pg_num and below
 # Each oracle run gets 60 s and is retried (crushtool 16.2 now and then
 # hangs on a futex at exit; a retry is the same computation).
 # Needs Ceph's crushtool and osdmaptool (apt-get install ceph-base).
@@ -35,11 +39,13 @@ FAM=${1:-}
 case $FAM in
 classes) GLOB='maps/class_*.txt' P1=ctc P2=pgc POOLS="2" PIDS="" ;;
 cargs) GLOB='maps/cargs_*.txt' P1=cta P2=pga POOLS="0 1 2 3" PIDS="1" ;;
-*) echo "usage: gen_family.sh classes|cargs" >&2; exit 2 ;;
+overrides) GLOB='' P1=cto P2=pgo POOLS="" PIDS="" ;;
+*) echo "usage: gen_family.sh classes|cargs|overrides" >&2; exit 2 ;;
 esac
 
 ct=() pg=()
 for f in $GLOB; do
+    [ -e "$f" ] || continue
     nr=$(grep -c '^rule ' "$f")
     for ((r = 0; r < nr; r++)); do
         for n in 1 3 4 6; do
@@ -83,5 +89,12 @@ emit() {  # kind file prefix cases...
     mv "vectors/$file.tmp" "vectors/$file"
     echo "$file: $i cases"
 }
-emit ct "crush_test_$FAM.tsv" "$P1" "${ct[@]}"
+if [ "$FAM" = overrides ]; then
+    while read -r m p n; do
+        for pgp in "$n" $((n * 3 / 4)); do
+            pg+=("$FAM${US}--crush maps/$m.txt --pool $p --pg-num $n --pgp-num $pgp --size 3 --overrides overrides/$m.txt")
+        done
+    done < <(sed -n 's/^# \([a-z0-9_]*\), pool \([0-9]*\), pg_num \([0-9]*\) .*/\1 \2 \3/p' overrides/*.txt)
+fi
+[ ${#ct[@]} -eq 0 ] || emit ct "crush_test_$FAM.tsv" "$P1" "${ct[@]}"
 emit pg "pgs_dump_$FAM.tsv" "$P2" "${pg[@]}"

@@ -13,7 +13,7 @@
 #       = the " object 'NAME' -> ID.ps -> [osds]" line of
 #         osdmaptool OM --mark-up-in --test-map-object NAME --pool ID
 #   oracle.sh osdmap test-map-pgs-dump --crush MAP.txt --pool ID --pg-num N
-#                                    [--pgp-num N] [--size R]
+#                                    [--pgp-num N] [--size R] [--overrides F]
 #       = stdout of osdmaptool OM --mark-up-in --test-map-pgs-dump --pool ID
 #
 # OM is an osdmap with max_osd = the crush map's max_devices, the crush map
@@ -125,11 +125,29 @@ osdmap_for() {
     echo "$om"
 }
 
-# parse --crush/--pool/--pg-num/--pgp-num/--size into globals
+# OM with the entries of an --overrides FILE written in (osdmap_overrides.py;
+# cached by content); prints its path
+with_overrides() {
+    local om=$1 ovr=$2 key out
+    [[ -z $ovr ]] && { echo "$om"; return 0; }
+    [[ -r $ovr ]] || die "cannot read $ovr"
+    key=$(cat "$om" "$ovr" | sha256sum | cut -c1-32)
+    out=$CACHE/$key-ovr.osdmap
+    if [[ ! -s $out ]]; then
+        cp "$om" "$out.tmp.$$" &&
+            python3 "$(dirname "$0")/osdmap_overrides.py" "$out.tmp.$$" "$ovr" ||
+            { rm -f "$out.tmp.$$"; die "cannot write the overrides into the osdmap"; }
+        mv -f "$out.tmp.$$" "$out"
+    fi
+    echo "$out"
+}
+
+# parse --crush/--pool/--pg-num/--pgp-num/--size/--overrides into globals
 parse_pool_args() {
-    CRUSH= POOL= PGNUM= PGPNUM= SIZE=3
+    CRUSH= POOL= PGNUM= PGPNUM= SIZE=3 OVR=
     while (($#)); do
         case $1 in
+            --overrides) OVR=$2; shift 2 ;;
             --crush) CRUSH=$2; shift 2 ;;
             --pool) POOL=$2; shift 2 ;;
             --pg-num) PGNUM=$2; shift 2 ;;
@@ -164,6 +182,7 @@ case "${1:-} ${2:-}" in
     name=$3; shift 3
     parse_pool_args "$@"
     om=$(osdmap_for "$CRUSH" "$POOL" "$PGNUM" "$PGPNUM" "$SIZE") || exit 1
+    om=$(with_overrides "$om" "$OVR") || exit 1
     out=$(osdmaptool "$om" --mark-up-in --test-map-object "$name" --pool "$POOL" 2>/dev/null)
     rc=$?
     # keep only the object line (stdout also has "marking all OSDs up and in")
@@ -176,6 +195,7 @@ case "${1:-} ${2:-}" in
     shift 2
     parse_pool_args "$@"
     om=$(osdmap_for "$CRUSH" "$POOL" "$PGNUM" "$PGPNUM" "$SIZE") || exit 1
+    om=$(with_overrides "$om" "$OVR") || exit 1
     exec osdmaptool "$om" --mark-up-in --test-map-pgs-dump --pool "$POOL" 2>/dev/null
     ;;
 *)

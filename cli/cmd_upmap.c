@@ -1,0 +1,137 @@
+/*
+ * cmd_upmap.c - `osd pg-upmap`, `osd pg-upmap-items` and their rm- forms,
+ * spelled, checked and answered as Ceph 16.2's monitor does
+ * (OSDMonitor::prepare_command_impl); the data moves with `rebalance`.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster_cmds.h"
+#include "osdsim.h"
+#include "util.h"
+
+/* "1.1f" of the cluster's pool */
+static int pgid_arg(struct cmd_ctx *ctx, const char *s, uint32_t *ps)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+	int r = cfs_pgid_parse(m, s, ps);
+
+	cfs_osdmap_put(m);
+	if (r == -ENOENT)
+		return cc_err(ctx, "pg %s does not exist", s);
+	if (r)
+		return cc_usage(ctx, "invalid pgid '%s' (expected e.g. 1.1f)",
+				s);
+	return 0;
+}
+
+/* an OSD id as Ceph's int64 argument: "3" or "osd.3" */
+static int id_arg(struct cmd_ctx *ctx, const char *s, int *id)
+{
+	const char *d = strncmp(s, "osd.", 4) ? s : s + 4;
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(d, &end, 10);
+	if (!*d || *end || errno || v < INT_MIN || v > INT_MAX)
+		return cc_usage(ctx, "unable to parse osd id '%s'", s);
+	*id = (int)v;
+	return 0;
+}
+
+static int report(struct cmd_ctx *ctx, int r, const char *why)
+{
+	if (r == -EINVAL || r == -ENOENT)
+		return cc_err(ctx, "%s", why);
+	if (r)
+		return cc_err(ctx, "cannot change the osdmap: %s",
+			      cfs_strerror(r));
+	return cc_done_epoch(ctx, "%s", why);
+}
+
+static int set_cmd(struct cmd_ctx *ctx, int argc, char **argv, int items)
+{
+	int ids[2 * CFS_MAX_REP + 2], n = argc - 1, r;
+	char why[256] = "";
+	uint32_t ps;
+
+	if (argc < 2)
+		return cc_usage(ctx, "need a pgid and osd ids");
+	if (pgid_arg(ctx, argv[0], &ps))
+		return 1;
+	if (items && n % 2)
+		return cc_err(ctx, "you must specify pairs of osd ids to be "
+			      "remapped");
+	if (n > (int)(sizeof(ids) / sizeof(ids[0])))
+		return cc_err(ctx, "num of osds (%d) > pool size", n);
+	for (int i = 0; i < n; i++)
+		if (id_arg(ctx, argv[i + 1], &ids[i]))
+			return 1;
+	r = items ? cfs_osd_pg_upmap_items(ctx->cluster, ps, ids, n / 2, why,
+					   sizeof(why)) :
+		    cfs_osd_pg_upmap(ctx->cluster, ps, ids, n, why, sizeof(why));
+	if (!r) {
+		/* the new epoch's clean-up (OSDMap::clean_pg_upmaps) may have
+		 * dropped it at once, as Ceph's monitor would: say so */
+		const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+		const struct cfs_pg_upmap *u = cfs_osdmap_pg_upmap(m, ps);
+
+		if (!u || !(items ? u->nitems : u->n)) {
+			size_t l = strlen(why);
+
+			snprintf(why + l, sizeof(why) - l,
+				 " (then cleaned away: %s)",
+				 items ? "no pair applies, or the crush rule "
+					 "would not give that set" :
+					 "the set is the crush one, not the "
+					 "pool's size, or one the crush rule "
+					 "would not give");
+		}
+		cfs_osdmap_put(m);
+	}
+	return report(ctx, r, why);
+}
+
+static int rm_cmd(struct cmd_ctx *ctx, int argc, char **argv, int items)
+{
+	char why[256] = "";
+	uint32_t ps;
+	int r;
+
+	if (cc_nargs(ctx, argc, argv, 1) || pgid_arg(ctx, argv[0], &ps))
+		return 1;
+	r = items ? cfs_osd_pg_upmap_items(ctx->cluster, ps, NULL, 0, why,
+					   sizeof(why)) :
+		    cfs_osd_pg_upmap(ctx->cluster, ps, NULL, 0, why,
+				     sizeof(why));
+	/* Ceph answers the same whether or not there was an entry */
+	if (r == -ENODATA)
+		r = 0;
+	snprintf(why, sizeof(why), "clear %s %s mapping", argv[0],
+		 items ? "pg_upmap_items" : "pg_upmap");
+	return report(ctx, r, why);
+}
+
+int ccmd_osd_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return set_cmd(ctx, argc, argv, 0);
+}
+
+int ccmd_osd_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return set_cmd(ctx, argc, argv, 1);
+}
+
+int ccmd_osd_rm_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return rm_cmd(ctx, argc, argv, 0);
+}
+
+int ccmd_osd_rm_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return rm_cmd(ctx, argc, argv, 1);
+}

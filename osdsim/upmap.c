@@ -1,0 +1,540 @@
+/*
+ * upmap.c - the osdmap's pg_upmap and pg_upmap_items entries: set and
+ * removed as Ceph 16.2's OSDMonitor does (`osd pg-upmap`, `osd
+ * pg-upmap-items`, `osd rm-pg-upmap[-items]`), kept valid across map
+ * changes as OSDMap::clean_pg_upmaps keeps them (with CrushWrapper::
+ * verify_upmap), and persisted in cluster.json in the shape `ceph osd
+ * dump -f json` prints them.  pgtable.c applies them (placement's
+ * pl_pg_up_acting).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "osdsim_i.h"
+#include "placement.h"
+
+/* ---- storage ---- */
+
+const struct cfs_pg_upmap *cfs_osdmap_upmaps(const cfs_osdmap *m, int *n)
+{
+	*n = m->nupmaps;
+	return m->upmaps;
+}
+
+static int find(const struct cfs_osdmap *m, uint32_t ps, int *at)
+{
+	int lo = 0, hi = m->nupmaps;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (m->upmaps[mid].ps < ps)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return lo < m->nupmaps && m->upmaps[lo].ps == ps;
+}
+
+const struct cfs_pg_upmap *cfs_osdmap_pg_upmap(const cfs_osdmap *m,
+					       uint32_t ps)
+{
+	int at;
+
+	return find(m, ps, &at) ? &m->upmaps[at] : NULL;
+}
+
+struct cfs_pg_upmap *upmap_slot(struct cfs_osdmap *m, uint32_t ps,
+				int create, int *nomem)
+{
+	struct cfs_pg_upmap *v;
+	int at;
+
+	if (nomem)
+		*nomem = 0;
+	if (find(m, ps, &at))
+		return &m->upmaps[at];
+	if (!create)
+		return NULL;
+	v = realloc(m->upmaps, sizeof(*v) * (size_t)(m->nupmaps + 1));
+	if (!v) {
+		if (nomem)
+			*nomem = 1;
+		return NULL;
+	}
+	m->upmaps = v;
+	memmove(&v[at + 1], &v[at], sizeof(*v) * (size_t)(m->nupmaps - at));
+	memset(&v[at], 0, sizeof(*v));
+	v[at].ps = ps;
+	m->nupmaps++;
+	return &v[at];
+}
+
+void upmap_compact(struct cfs_osdmap *m)
+{
+	int k = 0;
+
+	for (int i = 0; i < m->nupmaps; i++)
+		if (m->upmaps[i].n || m->upmaps[i].nitems)
+			m->upmaps[k++] = m->upmaps[i];
+	m->nupmaps = k;
+}
+
+int upmap_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to)
+{
+	free(to->upmaps);
+	to->upmaps = NULL;
+	to->nupmaps = 0;
+	if (!from->nupmaps)
+		return 0;
+	to->upmaps = malloc(sizeof(*to->upmaps) * (size_t)from->nupmaps);
+	if (!to->upmaps)
+		return -ENOMEM;
+	memcpy(to->upmaps, from->upmaps,
+	       sizeof(*to->upmaps) * (size_t)from->nupmaps);
+	to->nupmaps = from->nupmaps;
+	return 0;
+}
+
+/* ---- validity (OSDMap::check_pg_upmaps, CrushWrapper::verify_upmap) ---- */
+
+/* is item somewhere below bucket (CrushWrapper::subtree_contains) */
+static int subtree_contains(const pl_map *cm, int bucket, int item, int depth)
+{
+	if (bucket == item)
+		return 1;
+	if (bucket >= 0 || depth > 64 || !pl_map_bucket_exists(cm, bucket))
+		return 0;
+	for (int i = 0; i < pl_map_bucket_size(cm, bucket); i++)
+		if (subtree_contains(cm, pl_map_bucket_item(cm, bucket, i),
+				     item, depth + 1))
+			return 1;
+	return 0;
+}
+
+/* the buckets of `type` below root, breadth first as Ceph's
+ * get_children_of_type; the first containing osd wins */
+static int parent_of_type_under(const pl_map *cm, int root, int type,
+				int osd, int depth)
+{
+	if (root >= 0 || depth > 64 || !pl_map_bucket_exists(cm, root))
+		return 0;
+	if (pl_map_bucket_type(cm, root) == type)
+		return subtree_contains(cm, root, osd, 0) ? root : 0;
+	for (int i = 0; i < pl_map_bucket_size(cm, root); i++) {
+		int r = parent_of_type_under(cm, pl_map_bucket_item(cm, root,
+								      i),
+					     type, osd, depth + 1);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* CrushWrapper::get_parent_of_type with a rule: below the rule's takes */
+static int parent_of_type(const pl_map *cm, int rule, int type, int osd)
+{
+	for (int s = 0; s < pl_map_rule_len(cm, rule); s++) {
+		const struct pl_rule_step *st = pl_map_rule_step(cm, rule, s);
+		int r;
+
+		if (st->op != PL_RULE_TAKE)
+			continue;
+		r = parent_of_type_under(cm, st->arg1, type, osd, 0);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* CrushWrapper::verify_upmap: 0 when the rule could have produced up */
+static int verify_upmap(const pl_map *cm, int rule, int size, const int *up,
+			int nup)
+{
+	int root = 0, cursor = 0, nstack = 0;
+	int stack_n[PL_MAX_DEPTH * 2];
+
+	if (!pl_map_rule_exists(cm, rule))
+		return -ENOENT;
+	for (int s = 0; s < pl_map_rule_len(cm, rule); s++) {
+		const struct pl_rule_step *st = pl_map_rule_step(cm, rule, s);
+		int numrep = st->arg1, type = st->arg2;
+
+		switch (st->op) {
+		case PL_RULE_TAKE:
+			root = st->arg1;
+			break;
+		case PL_RULE_CHOOSELEAF_FIRSTN:
+		case PL_RULE_CHOOSELEAF_INDEP:
+		case PL_RULE_CHOOSE_FIRSTN:
+		case PL_RULE_CHOOSE_INDEP: {
+			int leaf = st->op == PL_RULE_CHOOSELEAF_FIRSTN ||
+				   st->op == PL_RULE_CHOOSELEAF_INDEP;
+			int parents[PL_MAX_UP_ACTING], np = 0;
+
+			if (numrep <= 0)
+				numrep += size;
+			/* Ceph keeps a map type -> numrep: a type seen
+			 * twice keeps its first count */
+			if (nstack < (int)(sizeof(stack_n) / sizeof(*stack_n)))
+				stack_n[nstack++] = numrep;
+			if (type == 0)
+				break;
+			for (int i = 0; i < nup; i++) {
+				int p = parent_of_type(cm, rule, type, up[i]);
+				int seen = 0;
+
+				if (p >= 0)
+					continue; /* Ceph skips, for now */
+				for (int j = 0; j < np; j++)
+					if (parents[j] == p)
+						seen = 1;
+				if (seen && leaf)
+					return -EINVAL; /* one failure domain
+							 * twice */
+				if (!seen && np < PL_MAX_UP_ACTING)
+					parents[np++] = p;
+			}
+			if (!leaf && np > numrep)
+				return -EINVAL;
+			break;
+		}
+		case PL_RULE_EMIT:
+			if (root < 0) {
+				long num = 1;
+
+				for (int i = 0; i < nstack; i++)
+					num *= stack_n[i];
+				for (long k = 0; cursor < nup && k < num; k++) {
+					if (!subtree_contains(cm, root,
+							      up[cursor], 0))
+						return -EINVAL;
+					cursor++;
+				}
+			}
+			nstack = 0;
+			root = 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+static int same_set(const int *a, int na, const int *b, int nb)
+{
+	return na == nb && !memcmp(a, b, sizeof(*a) * (size_t)na);
+}
+
+int upmap_clean(struct cfs_osdmap *m)
+{
+	const struct cfs_pool_info *pool = &m->pool;
+	int changed = 0;
+
+	for (int i = 0; i < m->nupmaps; i++) {
+		struct cfs_pg_upmap *u = &m->upmaps[i];
+		const struct cfs_pg_mapping *pg;
+		int raw[PL_MAX_UP_ACTING], nraw = 0, k = 0;
+
+		if (u->ps >= pool->pg_num) {
+			u->n = u->nitems = 0;
+			changed++;
+			continue;
+		}
+		pg = &m->pgs[u->ps];
+		nraw = pg->nraw;
+		memcpy(raw, pg->raw, sizeof(int) * (size_t)nraw);
+		if (u->n && (same_set(u->osds, u->n, raw, nraw) ||
+			     u->n != pool->size)) {
+			u->n = 0;
+			changed++;
+		}
+		for (int p = 0; p < u->nitems; p++) {
+			int from = u->items[p][0], to = u->items[p][1];
+			int in_raw = 0;
+
+			for (int j = 0; j < nraw; j++)
+				if (raw[j] == from)
+					in_raw = 1;
+			if (!in_raw ||
+			    (to >= 0 && to < m->max_osd &&
+			     m->osds[to].reweight == 0))
+				continue;
+			u->items[k][0] = from;
+			u->items[k][1] = to;
+			k++;
+		}
+		if (k != u->nitems) {
+			u->nitems = k;
+			changed++;
+		}
+		/* the rule must be able to give the upmapped raw set
+		 * (computed before this clean-up, as Ceph checks it) */
+		if ((u->n || u->nitems) &&
+		    verify_upmap(m->crush, pool->crush_rule, pool->size,
+				 pg->raw_upmap, pg->nraw_upmap)) {
+			u->n = u->nitems = 0;
+			changed++;
+		}
+	}
+	upmap_compact(m);
+	return changed;
+}
+
+/* ---- the commands ---- */
+
+static int exists(const struct cfs_osdmap *m, int osd)
+{
+	return osd >= 0 && osd < m->max_osd && m->osds[osd].exists;
+}
+
+int upmap_set(struct cfs_osdmap *m, uint32_t ps, const int *osds, int n,
+	      char *why, size_t whylen)
+{
+	struct cfs_pg_upmap *u;
+	int set[CFS_MAX_REP], k = 0, nomem, off;
+
+	if (n == 0) {
+		u = upmap_slot(m, ps, 0, NULL);
+		if (!u || !u->n)
+			return -ENODATA;
+		u->n = 0;
+		upmap_compact(m);
+		return 0;
+	}
+	if (n < m->pool.min_size) {
+		snprintf(why, whylen, "num of osds (%d) < pool min size (%d)",
+			 n, m->pool.min_size);
+		return -EINVAL;
+	}
+	if (n > m->pool.size) {
+		snprintf(why, whylen, "num of osds (%d) > pool size (%d)", n,
+			 m->pool.size);
+		return -EINVAL;
+	}
+	for (int i = 0; i < n; i++) {
+		int dup = 0;
+
+		if (osds[i] != PL_ITEM_NONE && !exists(m, osds[i])) {
+			snprintf(why, whylen, "osd.%d does not exist", osds[i]);
+			return -ENOENT;
+		}
+		for (int j = 0; j < k; j++)
+			if (set[j] == osds[i])
+				dup = 1;
+		if (!dup)
+			set[k++] = osds[i];
+	}
+	u = upmap_slot(m, ps, 1, &nomem);
+	if (!u)
+		return -ENOMEM;
+	memcpy(u->osds, set, sizeof(int) * (size_t)k);
+	u->n = k;
+	off = snprintf(why, whylen, "set %lld.%x pg_upmap mapping to [",
+		       (long long)m->pool.id, ps);
+	for (int i = 0; i < k && off > 0 && (size_t)off < whylen; i++)
+		off += snprintf(why + off, whylen - (size_t)off, "%s%d",
+				i ? "," : "", set[i]);
+	if (off > 0 && (size_t)off < whylen)
+		snprintf(why + off, whylen - (size_t)off, "]");
+	return 0;
+}
+
+int upmap_set_items(struct cfs_osdmap *m, uint32_t ps, const int *pairs,
+		    int npairs, char *why, size_t whylen)
+{
+	struct cfs_pg_upmap *u;
+	int items[CFS_MAX_REP][2], k = 0, nomem, off;
+
+	if (npairs == 0) {
+		u = upmap_slot(m, ps, 0, NULL);
+		if (!u || !u->nitems)
+			return -ENODATA;
+		u->nitems = 0;
+		upmap_compact(m);
+		return 0;
+	}
+	if (npairs > m->pool.size) {
+		snprintf(why, whylen, "num of osd pairs (%d) > pool size (%d)",
+			 npairs, m->pool.size);
+		return -EINVAL;
+	}
+	for (int i = 0; i < npairs; i++) {
+		int from = pairs[2 * i], to = pairs[2 * i + 1], dup = 0;
+
+		if (from == to)
+			continue; /* Ceph notes it and goes on */
+		if (!exists(m, from)) {
+			snprintf(why, whylen, "osd.%d does not exist", from);
+			return -ENOENT;
+		}
+		if (to != PL_ITEM_NONE && !exists(m, to)) {
+			snprintf(why, whylen, "osd.%d does not exist", to);
+			return -ENOENT;
+		}
+		for (int j = 0; j < k; j++)
+			if (items[j][0] == from && items[j][1] == to)
+				dup = 1;
+		if (dup)
+			continue;
+		items[k][0] = from;
+		items[k][1] = to;
+		k++;
+	}
+	if (!k) {
+		snprintf(why, whylen, "no valid upmap items(pairs) is specified");
+		return -EINVAL;
+	}
+	u = upmap_slot(m, ps, 1, &nomem);
+	if (!u)
+		return -ENOMEM;
+	memcpy(u->items, items, sizeof(items[0]) * (size_t)k);
+	u->nitems = k;
+	off = snprintf(why, whylen, "set %lld.%x pg_upmap_items mapping to [",
+		       (long long)m->pool.id, ps);
+	for (int i = 0; i < k && off > 0 && (size_t)off < whylen; i++)
+		off += snprintf(why + off, whylen - (size_t)off, "%s%d->%d",
+				i ? "," : "", items[i][0], items[i][1]);
+	if (off > 0 && (size_t)off < whylen)
+		snprintf(why + off, whylen - (size_t)off, "]");
+	return 0;
+}
+
+/* ---- cluster.json: Ceph's `osd dump` shapes ---- */
+
+json_t *upmap_to_json(const struct cfs_osdmap *m)
+{
+	json_t *o = json_object(), *up = json_array(), *items = json_array();
+	char pgid[32];
+
+	if (!o || !up || !items)
+		goto err;
+	for (int i = 0; i < m->nupmaps; i++) {
+		const struct cfs_pg_upmap *u = &m->upmaps[i];
+
+		snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)m->pool.id,
+			 u->ps);
+		if (u->n) {
+			json_t *osds = json_array();
+
+			for (int j = 0; j < u->n; j++)
+				json_array_append_new(osds,
+						      json_integer(u->osds[j]));
+			json_array_append_new(up, json_pack("{s:s, s:o}",
+							    "pgid", pgid,
+							    "osds", osds));
+		}
+		if (u->nitems) {
+			json_t *mp = json_array();
+
+			for (int j = 0; j < u->nitems; j++)
+				json_array_append_new(
+					mp, json_pack("{s:i, s:i}", "from",
+						      u->items[j][0], "to",
+						      u->items[j][1]));
+			json_array_append_new(items,
+					      json_pack("{s:s, s:o}", "pgid",
+							pgid, "mappings", mp));
+		}
+	}
+	json_object_set_new(o, "pg_upmap", up);
+	json_object_set_new(o, "pg_upmap_items", items);
+	return o;
+err:
+	json_decref(o);
+	json_decref(up);
+	json_decref(items);
+	return NULL;
+}
+
+static int pgid_ps(const struct cfs_osdmap *m, const char *s, uint32_t *ps)
+{
+	char *end;
+	long long pool = strtoll(s, &end, 10);
+	unsigned long v;
+
+	if (end == s || *end != '.' || pool != m->pool.id)
+		return -EINVAL;
+	v = strtoul(end + 1, &end, 16);
+	if (*end || v >= m->pool.pg_num)
+		return -EINVAL;
+	*ps = (uint32_t)v;
+	return 0;
+}
+
+static int osd_id_ok(const struct cfs_osdmap *m, json_t *v, int *out)
+{
+	json_int_t x;
+
+	if (!json_is_integer(v))
+		return 0;
+	x = json_integer_value(v);
+	if (x != PL_ITEM_NONE && (x < 0 || x >= m->max_osd))
+		return 0;
+	*out = (int)x;
+	return 1;
+}
+
+int upmap_from_json(struct cfs_osdmap *m, json_t *root, char *err,
+		    size_t errlen)
+{
+	static const char *const keys[] = { "pg_upmap", "pg_upmap_items" };
+
+	for (int k = 0; k < 2; k++) {
+		json_t *arr = json_object_get(root, keys[k]), *e;
+		size_t i;
+
+		if (!arr)
+			continue; /* written before upmaps existed */
+		if (!json_is_array(arr)) {
+			snprintf(err, errlen, "%s: not an array", keys[k]);
+			return -EINVAL;
+		}
+		json_array_foreach(arr, i, e) {
+			json_t *pg = json_object_get(e, "pgid");
+			json_t *list = json_object_get(e, k ? "mappings" :
+							      "osds");
+			struct cfs_pg_upmap *u;
+			uint32_t ps;
+			size_t j;
+			json_t *x;
+			int nomem;
+
+			if (!json_is_string(pg) ||
+			    pgid_ps(m, json_string_value(pg), &ps) ||
+			    !json_is_array(list) || !json_array_size(list) ||
+			    json_array_size(list) > CFS_MAX_REP) {
+				snprintf(err, errlen, "%s[%zu]",
+					 keys[k], i);
+				return -EINVAL;
+			}
+			u = upmap_slot(m, ps, 1, &nomem);
+			if (!u) {
+				snprintf(err, errlen, "out of memory");
+				return -ENOMEM;
+			}
+			json_array_foreach(list, j, x) {
+				int ok = k ? osd_id_ok(m, json_object_get(x, "from"),
+						       &u->items[j][0]) &&
+						     osd_id_ok(m, json_object_get(x, "to"),
+							       &u->items[j][1]) :
+					     osd_id_ok(m, x, &u->osds[j]);
+
+				if (!ok) {
+					snprintf(err, errlen, "%s[%zu] (an osd id)",
+						 keys[k], i);
+					return -EINVAL;
+				}
+			}
+			if (k)
+				u->nitems = (int)json_array_size(list);
+			else
+				u->n = (int)json_array_size(list);
+		}
+	}
+	return 0;
+}
