@@ -50,6 +50,8 @@ int cmd_crush_compile(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_crush_decompile(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_osdmap_test_map_object(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_osdmap_test_map_pgs_dump(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_osdmap_upmap(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_osdmap_eval(struct cli_ctx *ctx, int argc, char **argv);
 
 /* ---- messages (args.c) ---- */
 /* "crushfs: CMD: msg\n" on stderr.  Returns 1 (the usage exit status). */

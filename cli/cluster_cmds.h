@@ -87,6 +87,9 @@ int ccmd_osd_down(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_up(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_reweight(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_balancer.c */
+int ccmd_balancer_eval(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_balancer_optimize(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_upmap.c */
 int ccmd_osd_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv);

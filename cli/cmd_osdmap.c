@@ -57,40 +57,20 @@
 #include <string.h>
 
 #include "cli.h"
+#include "om.h"
 #include "om_overrides.h"
 #include "placement.h"
 
-struct om_opts {
-	const char *name;
-	const char *crush;
-	const char *overrides; /* --overrides FILE */
-	int64_t pool;
-	int pool_set;
-	int pg_num, pgp_num, size;
-};
-
-/* The simulated osdmap: the crush map plus OSD existence and weights. */
-struct om {
-	pl_map *m;
-	int max_osd;
-	unsigned char *exists;
-	uint32_t *osd_weight; /* all IN after --mark-up-in */
-	int32_t *crush_w;     /* first-bucket crush weight, -ENOENT if none */
-	int rule;             /* the pool's rule, or -1 */
-	int size;
-	void *work;
-	int *out, outcap;
-	struct om_overrides *ov; /* --overrides, or NULL */
-};
-
-static int parse_opts(struct cli_ctx *ctx, int argc, char **argv,
-		      int want_name, struct om_opts *o)
+int om_parse_opts(struct cli_ctx *ctx, int argc, char **argv, int want_name,
+		  struct om_opts *o)
 {
 	int64_t v;
 	int dashdash = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->size = 3;
+	o->upmap_max = 10;	/* osdmaptool's defaults */
+	o->upmap_deviation = 5;
 	o->pgp_num = -1;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *val;
@@ -101,7 +81,7 @@ static int parse_opts(struct cli_ctx *ctx, int argc, char **argv,
 			continue;
 		}
 		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			if (!want_name)
+			if (want_name != 1)
 				return cli_err(ctx, "unexpected argument '%s'",
 					       a);
 			if (o->name)
@@ -113,6 +93,27 @@ static int parse_opts(struct cli_ctx *ctx, int argc, char **argv,
 			if (r < 0)
 				return 1;
 			o->crush = val;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--upmap-max",
+					&val))) {
+			if (r < 0 || cli_parse_i64(ctx, "--upmap-max", val, 1,
+						   1000000, &v))
+				return 1;
+			o->upmap_max = (int)v;
+			o->balancer_opt = 1;
+		} else if ((r = cli_opt(ctx, argc, argv, &i,
+					"--upmap-deviation", &val))) {
+			if (r < 0 || cli_parse_i64(ctx, "--upmap-deviation", val,
+						   1, 1000000, &v))
+				return 1;
+			o->upmap_deviation = (int)v;
+			o->balancer_opt = 1;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--upmap-seed",
+					&val))) {
+			if (r < 0 || cli_parse_i64(ctx, "--upmap-seed", val, 0,
+						   INT64_MAX, &v))
+				return 1;
+			o->upmap_seed = (uint64_t)v;
+			o->balancer_opt = 1;
 		} else if ((r = cli_opt(ctx, argc, argv, &i, "--overrides",
 					&val))) {
 			if (r < 0)
@@ -149,10 +150,10 @@ static int parse_opts(struct cli_ctx *ctx, int argc, char **argv,
 				return 1;
 		}
 	}
-	if (want_name && !o->name)
+	if (want_name == 1 && !o->name)
 		return cli_err(ctx, "missing the object NAME");
 	/* osdmaptool takes --test-map-object '' for no action (exit 1) */
-	if (want_name && !*o->name)
+	if (want_name == 1 && !*o->name)
 		return cli_err(ctx, "the object NAME is empty");
 	if (!o->crush)
 		return cli_err(ctx, "missing --crush MAP.txt");
@@ -162,13 +163,15 @@ static int parse_opts(struct cli_ctx *ctx, int argc, char **argv,
 		return cli_err(ctx, "missing --pg-num N");
 	if (o->pgp_num < 0)
 		o->pgp_num = o->pg_num;
+	if (o->balancer_opt && want_name != 2)
+		return cli_err(ctx, "--upmap-* options are for osdmap upmap");
 	if (o->pgp_num > o->pg_num) /* as the monitor refuses it */
 		return cli_err(ctx, "--pgp-num %d is more than --pg-num %d",
 			       o->pgp_num, o->pg_num);
 	return 0;
 }
 
-static void om_free(struct om *om)
+void om_free(struct om *om)
 {
 	if (om->m)
 		pl_map_destroy(om->m);
@@ -204,8 +207,7 @@ static void first_weights(const pl_map *m, int32_t *w, int n)
 	}
 }
 
-static int om_load(struct cli_ctx *ctx, const struct om_opts *o,
-		   struct om *om)
+int om_load(struct cli_ctx *ctx, const struct om_opts *o, struct om *om)
 {
 	char err[512] = "";
 	int r, n;
@@ -284,8 +286,8 @@ static int om_load(struct cli_ctx *ctx, const struct om_opts *o,
  * length and the acting primary in *primary (-1 if none).  OSDMap::
  * _pg_to_up_acting_osds with every OSD up and in (--mark-up-in).
  */
-static int om_pg_to_acting(struct om *om, int64_t pool, uint32_t ps,
-			   uint32_t pgp_num, int *primary)
+int om_pg_to_acting(struct om *om, int64_t pool, uint32_t ps,
+		    uint32_t pgp_num, int *primary)
 {
 	uint32_t pps = pl_pg_pps(ps, pgp_num, pool);
 	struct pl_osd_view v = { om->max_osd, om->exists, om->exists,
@@ -314,7 +316,7 @@ int cmd_osdmap_test_map_object(struct cli_ctx *ctx, int argc, char **argv)
 	struct om_opts o;
 	struct om om;
 	uint32_t ps;
-	int n, primary, r = parse_opts(ctx, argc, argv, 1, &o);
+	int n, primary, r = om_parse_opts(ctx, argc, argv, 1, &o);
 
 	if (r)
 		return r == 2 ? 0 : 1;
@@ -343,7 +345,7 @@ int cmd_osdmap_test_map_pgs_dump(struct cli_ctx *ctx, int argc, char **argv)
 	uint64_t total = 0, avg;
 	double dev = 0, edev;
 	size_t cnt;
-	int r = parse_opts(ctx, argc, argv, 0, &o);
+	int r = om_parse_opts(ctx, argc, argv, 0, &o);
 
 	if (r)
 		return r == 2 ? 0 : 1;
@@ -353,7 +355,8 @@ int cmd_osdmap_test_map_pgs_dump(struct cli_ctx *ctx, int argc, char **argv)
 	count = calloc(cnt, sizeof(*count));
 	first = calloc(cnt, sizeof(*first));
 	prim = calloc(cnt, sizeof(*prim));
-	sizes = calloc((size_t)o.size + 1, sizeof(*sizes));
+	/* a pg_temp or pg_upmap may be longer than the pool */
+	sizes = calloc((size_t)om.outcap + 1, sizeof(*sizes));
 	if (!count || !first || !prim || !sizes) {
 		cli_err(ctx, "out of memory");
 		goto done;

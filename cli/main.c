@@ -54,6 +54,16 @@ static const struct cli_command commands[] = {
 	  "--crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R] [--overrides FILE]",
 	  "map every PG of a pool, as `osdmaptool --mark-up-in "
 	  "--test-map-pgs-dump`", 0 },
+	{ "osdmap upmap", cmd_osdmap_upmap,
+	  "--crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R] "
+	  "[--overrides FILE] [--upmap-max N] [--upmap-deviation D] "
+	  "[--upmap-seed S]",
+	  "the upmap balancer's plan, as `osdmaptool --mark-up-in --upmap`",
+	  0 },
+	{ "osdmap eval", cmd_osdmap_eval,
+	  "--crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R] "
+	  "[--overrides FILE]",
+	  "PGs per OSD against their crush-weight target", 0 },
 	{ "mount", cmd_mount, "MNT [-f] [-d] [-o OPTS]",
 	  "mount the filesystem (daemonizes unless -f)", 0 },
 	{ "umount", cmd_umount, "[--timeout S] MNT",
@@ -89,6 +99,8 @@ static const struct cli_command commands[] = {
 	{ "osd reweight", cmd_cluster, "ID WEIGHT", "set an OSD's reweight (0..1)", CLI_JSON },
 	{ "osd crush reweight", cmd_cluster, "ID WEIGHT", "set an OSD's crush weight", CLI_JSON },
 	{ "osd primary-affinity", cmd_cluster, "ID WEIGHT", "set an OSD's primary affinity (0..1)", CLI_JSON },
+	{ "balancer eval", cmd_cluster, "", "PGs per OSD against their crush-weight targets", CLI_JSON },
+	{ "balancer optimize", cmd_cluster, "[--max N] [--deviation D] [--pool P] [--apply]", "the upmap balancer's plan (Ceph's calc_pg_upmaps); --apply sets it", CLI_JSON },
 	{ "osd pg-upmap", cmd_cluster, "PGID OSD...", "map a PG to these OSDs, as `ceph osd pg-upmap`", CLI_JSON },
 	{ "osd pg-upmap-items", cmd_cluster, "PGID FROM TO [FROM TO...]", "replace OSDs in a PG's set, as `ceph osd pg-upmap-items`", CLI_JSON },
 	{ "osd rm-pg-upmap", cmd_cluster, "PGID", "drop a PG's pg-upmap entry", CLI_JSON },

@@ -194,6 +194,22 @@ const struct cfs_pg_upmap *cfs_osdmap_upmaps(const cfs_osdmap *m, int *n);
 const struct cfs_pg_upmap *cfs_osdmap_pg_upmap(const cfs_osdmap *m,
 					       uint32_t ps);
 
+struct pl_balance_opts;
+struct pl_balance_pg;
+struct pl_balance_stats;
+/*
+ * The upmap balancer (placement's pl_balance_upmaps, OSDMap::
+ * calc_pg_upmaps) on this map's pool: *pgs gets pg_num entries (free()),
+ * those with .changed set make the plan.  Returns the number of changes
+ * or -errno.
+ */
+int cfs_osdmap_balance(const cfs_osdmap *m, const struct pl_balance_opts *o,
+		       struct pl_balance_pg **pgs,
+		       struct pl_balance_stats *st);
+/* PGs per OSD against the pool's crush-weight targets (up sets): count
+ * and target per OSD (max_osd entries each, target 0: not in the rule) */
+int cfs_osdmap_pg_spread(const cfs_osdmap *m, int *count, float *target);
+
 /* ---- changing the map: each call is one new epoch, persisted ---- */
 /*
  * `osd pg-upmap PGID OSD...` / `osd pg-upmap-items PGID FROM TO...` and

@@ -99,131 +99,7 @@ int upmap_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to)
 	return 0;
 }
 
-/* ---- validity (OSDMap::check_pg_upmaps, CrushWrapper::verify_upmap) ---- */
-
-/* is item somewhere below bucket (CrushWrapper::subtree_contains) */
-static int subtree_contains(const pl_map *cm, int bucket, int item, int depth)
-{
-	if (bucket == item)
-		return 1;
-	if (bucket >= 0 || depth > 64 || !pl_map_bucket_exists(cm, bucket))
-		return 0;
-	for (int i = 0; i < pl_map_bucket_size(cm, bucket); i++)
-		if (subtree_contains(cm, pl_map_bucket_item(cm, bucket, i),
-				     item, depth + 1))
-			return 1;
-	return 0;
-}
-
-/* the buckets of `type` below root, breadth first as Ceph's
- * get_children_of_type; the first containing osd wins */
-static int parent_of_type_under(const pl_map *cm, int root, int type,
-				int osd, int depth)
-{
-	if (root >= 0 || depth > 64 || !pl_map_bucket_exists(cm, root))
-		return 0;
-	if (pl_map_bucket_type(cm, root) == type)
-		return subtree_contains(cm, root, osd, 0) ? root : 0;
-	for (int i = 0; i < pl_map_bucket_size(cm, root); i++) {
-		int r = parent_of_type_under(cm, pl_map_bucket_item(cm, root,
-								      i),
-					     type, osd, depth + 1);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
-/* CrushWrapper::get_parent_of_type with a rule: below the rule's takes */
-static int parent_of_type(const pl_map *cm, int rule, int type, int osd)
-{
-	for (int s = 0; s < pl_map_rule_len(cm, rule); s++) {
-		const struct pl_rule_step *st = pl_map_rule_step(cm, rule, s);
-		int r;
-
-		if (st->op != PL_RULE_TAKE)
-			continue;
-		r = parent_of_type_under(cm, st->arg1, type, osd, 0);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
-/* CrushWrapper::verify_upmap: 0 when the rule could have produced up */
-static int verify_upmap(const pl_map *cm, int rule, int size, const int *up,
-			int nup)
-{
-	int root = 0, cursor = 0, nstack = 0;
-	int stack_n[PL_MAX_DEPTH * 2];
-
-	if (!pl_map_rule_exists(cm, rule))
-		return -ENOENT;
-	for (int s = 0; s < pl_map_rule_len(cm, rule); s++) {
-		const struct pl_rule_step *st = pl_map_rule_step(cm, rule, s);
-		int numrep = st->arg1, type = st->arg2;
-
-		switch (st->op) {
-		case PL_RULE_TAKE:
-			root = st->arg1;
-			break;
-		case PL_RULE_CHOOSELEAF_FIRSTN:
-		case PL_RULE_CHOOSELEAF_INDEP:
-		case PL_RULE_CHOOSE_FIRSTN:
-		case PL_RULE_CHOOSE_INDEP: {
-			int leaf = st->op == PL_RULE_CHOOSELEAF_FIRSTN ||
-				   st->op == PL_RULE_CHOOSELEAF_INDEP;
-			int parents[PL_MAX_UP_ACTING], np = 0;
-
-			if (numrep <= 0)
-				numrep += size;
-			/* Ceph keeps a map type -> numrep: a type seen
-			 * twice keeps its first count */
-			if (nstack < (int)(sizeof(stack_n) / sizeof(*stack_n)))
-				stack_n[nstack++] = numrep;
-			if (type == 0)
-				break;
-			for (int i = 0; i < nup; i++) {
-				int p = parent_of_type(cm, rule, type, up[i]);
-				int seen = 0;
-
-				if (p >= 0)
-					continue; /* Ceph skips, for now */
-				for (int j = 0; j < np; j++)
-					if (parents[j] == p)
-						seen = 1;
-				if (seen && leaf)
-					return -EINVAL; /* one failure domain
-							 * twice */
-				if (!seen && np < PL_MAX_UP_ACTING)
-					parents[np++] = p;
-			}
-			if (!leaf && np > numrep)
-				return -EINVAL;
-			break;
-		}
-		case PL_RULE_EMIT:
-			if (root < 0) {
-				long num = 1;
-
-				for (int i = 0; i < nstack; i++)
-					num *= stack_n[i];
-				for (long k = 0; cursor < nup && k < num; k++) {
-					if (!subtree_contains(cm, root,
-							      up[cursor], 0))
-						return -EINVAL;
-					cursor++;
-				}
-			}
-			nstack = 0;
-			root = 0;
-			break;
-		default:
-			break;
-		}
-	}
-	return 0;
-}
+/* ---- validity (OSDMap::check_pg_upmaps) ---- */
 
 static int same_set(const int *a, int na, const int *b, int nb)
 {
@@ -275,8 +151,8 @@ int upmap_clean(struct cfs_osdmap *m)
 		/* the rule must be able to give the upmapped raw set
 		 * (computed before this clean-up, as Ceph checks it) */
 		if ((u->n || u->nitems) &&
-		    verify_upmap(m->crush, pool->crush_rule, pool->size,
-				 pg->raw_upmap, pg->nraw_upmap)) {
+		    pl_verify_upmap(m->crush, pool->crush_rule, pool->size,
+				    pg->raw_upmap, pg->nraw_upmap)) {
 			u->n = u->nitems = 0;
 			changed++;
 		}
@@ -536,5 +412,111 @@ int upmap_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 				u->n = (int)json_array_size(list);
 		}
 	}
+	return 0;
+}
+
+/* ---- the balancer on the cluster's pool ---- */
+
+struct view_bufs {
+	uint8_t *exists, *up;
+	uint32_t *weight, *aff;
+};
+
+static int make_view(const struct cfs_osdmap *m, struct pl_osd_view *v,
+		     struct view_bufs *b)
+{
+	size_t n = (size_t)m->max_osd + 1;
+
+	b->exists = calloc(n, 1);
+	b->up = calloc(n, 1);
+	b->weight = calloc(n, sizeof(uint32_t));
+	b->aff = calloc(n, sizeof(uint32_t));
+	if (!b->exists || !b->up || !b->weight || !b->aff)
+		return -ENOMEM;
+	for (int i = 0; i < m->max_osd; i++) {
+		b->exists[i] = m->osds[i].exists != 0;
+		b->up[i] = b->exists[i] && m->osds[i].up;
+		b->weight[i] = m->osds[i].reweight;
+		b->aff[i] = m->osds[i].primary_affinity;
+	}
+	*v = (struct pl_osd_view){ m->max_osd, b->exists, b->up, b->weight,
+				   b->aff };
+	return 0;
+}
+
+static void free_view(struct view_bufs *b)
+{
+	free(b->exists);
+	free(b->up);
+	free(b->weight);
+	free(b->aff);
+}
+
+int cfs_osdmap_balance(const cfs_osdmap *m, const struct pl_balance_opts *o,
+		       struct pl_balance_pg **out, struct pl_balance_stats *st)
+{
+	struct pl_balance_pg *pgs;
+	struct pl_osd_view v;
+	struct view_bufs b = { 0 };
+	int r;
+
+	*out = NULL;
+	pgs = calloc(m->pool.pg_num ? m->pool.pg_num : 1, sizeof(*pgs));
+	r = pgs ? make_view(m, &v, &b) : -ENOMEM;
+	if (r) {
+		free(pgs);
+		free_view(&b);
+		return r;
+	}
+	for (uint32_t ps = 0; ps < m->pool.pg_num; ps++) {
+		const struct cfs_pg_mapping *pg = &m->pgs[ps];
+		const struct cfs_pg_upmap *u = cfs_osdmap_pg_upmap(m, ps);
+
+		pgs[ps].nraw = pg->nraw;
+		memcpy(pgs[ps].raw, pg->raw, sizeof(int) * (size_t)pg->nraw);
+		if (u) {
+			pgs[ps].nupmap = u->n;
+			memcpy(pgs[ps].upmap, u->osds, sizeof(int) * (size_t)u->n);
+			pgs[ps].nitems = u->nitems;
+			memcpy(pgs[ps].items, u->items,
+			       sizeof(u->items[0]) * (size_t)u->nitems);
+		}
+	}
+	r = pl_balance_upmaps(m->crush, m->pool.crush_rule, m->pool.size, &v,
+			      pgs, (int)m->pool.pg_num, o, st);
+	free_view(&b);
+	if (r < 0) {
+		free(pgs);
+		return r;
+	}
+	*out = pgs;
+	return r;
+}
+
+int cfs_osdmap_pg_spread(const cfs_osdmap *m, int *count, float *target)
+{
+	float total = 0;
+	int r;
+
+	memset(count, 0, sizeof(int) * (size_t)m->max_osd);
+	r = pl_rule_osd_weights(m->crush, m->pool.crush_rule, target,
+				m->max_osd);
+	if (r)
+		return r;
+	/* get_osds_weight: the rule's share times the reweight */
+	for (int i = 0; i < m->max_osd; i++) {
+		target[i] *= m->osds[i].exists ?
+			(float)m->osds[i].reweight / (float)CFS_WEIGHT_ONE : 0;
+		total += target[i];
+	}
+	for (int i = 0; i < m->max_osd; i++)
+		target[i] = total > 0 ? target[i] * (float)m->pool.size *
+						(float)m->pool.pg_num / total :
+					0;
+	for (uint32_t ps = 0; ps < m->pool.pg_num; ps++)
+		for (int k = 0; k < m->pgs[ps].nup; k++)
+			if (m->pgs[ps].up[k] >= 0 &&
+			    m->pgs[ps].up[k] < m->max_osd)
+				count[m->pgs[ps].up[k]]++;
 	return 0;
 }

@@ -283,6 +283,63 @@ void pl_pg_up_acting(const struct pl_osd_view *v, int can_shift,
 int pl_pg_apply_upmap(const struct pl_osd_view *v,
 		      const struct pl_pg_overrides *o, int *raw, int n);
 
+/* ---- rule walks for the upmap machinery (rulewalk.c) ---- */
+/* CrushWrapper::subtree_contains */
+int pl_subtree_contains(const pl_map *m, int root, int item);
+/* CrushWrapper::get_parent_of_type(item, type, rule): the first bucket of
+ * the type, below the rule's takes (ascending ids), holding item; 0 if
+ * none */
+int pl_parent_of_type(const pl_map *m, int rule, int type, int item);
+/* CrushWrapper::verify_upmap: 0, or -EINVAL when the rule could not have
+ * produced up (two OSDs in one failure domain, too many buckets of a
+ * level, an OSD outside the take) */
+int pl_verify_upmap(const pl_map *m, int rule, int size, const int *up,
+		    int nup);
+/* CrushWrapper::get_rule_weight_osd_map: each device's share of its
+ * takes' weights, share[0..n); 0 or -ENOMEM */
+int pl_rule_osd_weights(const pl_map *m, int rule, float *share, int n);
+/* CrushWrapper::try_remap_rule: orig with overfull OSDs swapped for
+ * underfull ones (then slightly underfull ones) where the rule allows;
+ * overfull[0..n) flags OSDs.  out has room for PL_MAX_UP_ACTING. */
+int pl_try_remap_rule(const pl_map *m, int rule, int maxout,
+		      const uint8_t *overfull, int n, const int *under,
+		      int nunder, const int *more_under, int nmore,
+		      const int *orig, int norig, int *out, int *nout);
+
+/* ---- the upmap balancer (balancer.c) ---- */
+struct pl_balance_pg {
+	int raw[PL_MAX_UP_ACTING], nraw;	/* CRUSH's set, existing OSDs */
+	int upmap[PL_MAX_UP_ACTING], nupmap;	/* an admin's pg_upmap */
+	int items[PL_MAX_UP_ACTING][2], nitems;	/* pg_upmap_items, in/out */
+	int changed;				/* out: items were changed */
+};
+
+struct pl_balance_opts {
+	int max;		 /* most changes (osdmaptool --upmap-max) */
+	int max_deviation;	 /* PGs (--upmap-deviation), at least 1 */
+	int aggressive;		 /* osd_calc_pg_upmaps_aggressively */
+	int local_fallback_retries;
+	uint64_t seed;		 /* the shuffles' seed (0: a fixed one) */
+	int trials;		 /* plans tried with other seeds, the best
+				  * (max deviation, entries, stddev) kept */
+};
+
+struct pl_balance_stats {
+	float stddev_before, stddev_after; /* PGs per OSD off target */
+	float maxdev_before, maxdev_after;
+};
+
+/*
+ * OSDMap::calc_pg_upmaps for one pool of npgs PGs of `size` replicas on
+ * `rule`: rewrites pgs[].items (and sets .changed) to even out PGs per
+ * OSD in proportion to crush weight x reweight.  Returns the number of
+ * changes made, or -errno; st (optional) measures the plan.
+ */
+int pl_balance_upmaps(const pl_map *m, int rule, int size,
+		      const struct pl_osd_view *v, struct pl_balance_pg *pgs,
+		      int npgs, const struct pl_balance_opts *opts,
+		      struct pl_balance_stats *st);
+
 /* ---- binary maps (codec_enc.c, codec_dec.c) ---- */
 /* Ceph's CRUSH_MAGIC: a binary map's first 4 bytes, little-endian. */
 #define PL_CRUSH_MAGIC 0x00010000u

@@ -18,6 +18,8 @@ with status 1.
     crush decompile            print a (binary or text) crush map as `crushtool -d` does
     osdmap test-map-object     map an object to its PG and OSDs, as `osdmaptool --mark-up-in --test-map-object`
     osdmap test-map-pgs-dump   map every PG of a pool, as `osdmaptool --mark-up-in --test-map-pgs-dump`
+    osdmap upmap               the upmap balancer's plan, as `osdmaptool --mark-up-in --upmap`
+    osdmap eval                PGs per OSD against their crush-weight target
   $ crushfs help | head -1
   usage: crushfs [--cluster DIR] [-f json|plain] COMMAND [ARGS...]
   $ crushfs 2>/dev/null

@@ -1,0 +1,42 @@
+The upmap balancer (Ceph's OSDMap::calc_pg_upmaps, as the mgr balancer
+runs it in upmap mode): `balancer eval` shows PGs per OSD against the
+crush-weight targets, `balancer optimize` prints the plan as ceph commands,
+--apply sets it, and `rebalance` moves the data.
+
+  $ crushfs --cluster cl mkfs --osd-size 64M --pg-num 64 > /dev/null
+  $ for i in $(seq 1 20); do head -c 20000 /dev/zero > f; crushfs --cluster cl rados put o$i f; done
+  $ crushfs --cluster cl balancer eval | tail -1
+  max deviation 7.00 PGs (osd.8), stddev 3.76
+  $ crushfs --cluster cl balancer optimize --deviation 1 --max 20 > plan.txt
+  planned 18 change(s) in 16 PG(s) (max 20, deviation 1): PGs per OSD off target, stddev 3.76 -> 0.00, max 7.00 -> 0.00
+  $ grep -c '^ceph osd pg-upmap-items 1\.' plan.txt
+  16
+  $ crushfs --cluster cl balancer optimize --deviation 1 --max 20 --apply
+  applied 18 change(s) in 16 PG(s) (max 20, deviation 1): PGs per OSD off target, stddev 3.76 -> 0.00, max 7.00 -> 0.00; `crushfs rebalance` moves the data
+  $ crushfs --cluster cl balancer eval | tail -1
+  max deviation 0.00 PGs (osd.0), stddev 0.00
+  $ crushfs --cluster cl rebalance > /dev/null
+  $ crushfs --cluster cl check | tail -1 | sed 's/,.*//'
+  check: 12 osds
+  $ crushfs --cluster cl balancer optimize --deviation 1
+  planned 0 change(s) in 0 PG(s) (max 10, deviation 1): PGs per OSD off target, stddev 0.00 -> 0.00, max 0.00 -> 0.00
+  $ crushfs --cluster cl balancer optimize --max 0
+  crushfs: balancer optimize: --max: expected an integer in 1..100000, got '0' (usage: crushfs balancer optimize [--max N] [--deviation D] [--pool P] [--apply])
+  [1]
+  $ crushfs --cluster cl balancer optimize --pool nosuch
+  crushfs: balancer optimize: pool 'nosuch' does not exist
+  [1]
+
+Without a cluster, `osdmap upmap` is osdmaptool --mark-up-in --upmap
+(tests/golden/check_balancer.sh compares its plans with osdmaptool's), and
+`osdmap eval` measures a plan:
+
+  $ M=$TESTDIR/../golden/maps/default_12osd.txt
+  $ crushfs osdmap eval --crush $M --pool 1 --pg-num 128 | tail -1
+  max deviation 10.00 (osd.1), stddev 5.49
+  $ crushfs osdmap upmap --crush $M --pool 1 --pg-num 128 --upmap-max 50 --upmap-deviation 1 > up.txt 2> summary.txt
+  $ crushfs osdmap eval --crush $M --pool 1 --pg-num 128 --overrides up.txt | tail -1
+  max deviation 0.00 (osd.0), stddev 0.00
+  $ crushfs osdmap test-map-pgs-dump --crush $M --pool 1 --pg-num 128 --upmap-max 3
+  crushfs: osdmap test-map-pgs-dump: --upmap-* options are for osdmap upmap
+  [1]
