@@ -90,6 +90,13 @@ int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_balancer.c */
 int ccmd_balancer_eval(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_balancer_optimize(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_reweight.c */
+int ccmd_osd_test_reweight_by_utilization(struct cmd_ctx *ctx, int argc,
+					  char **argv);
+int ccmd_osd_reweight_by_utilization(struct cmd_ctx *ctx, int argc,
+				     char **argv);
+int ccmd_osd_test_reweight_by_pg(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_reweight_by_pg(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_upmap.c */
 int ccmd_osd_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv);

@@ -210,6 +210,12 @@ int cfs_osdmap_balance(const cfs_osdmap *m, const struct pl_balance_opts *o,
  * and target per OSD (max_osd entries each, target 0: not in the rule) */
 int cfs_osdmap_pg_spread(const cfs_osdmap *m, int *count, float *target);
 
+/* How many of the pool's PGs would change their up set if the OSDs had
+ * these reweights (max_osd entries, 16.16), the map otherwise as it is
+ * (upmaps and primary affinity included). */
+int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
+			    int *moved);
+
 /* ---- changing the map: each call is one new epoch, persisted ---- */
 /*
  * `osd pg-upmap PGID OSD...` / `osd pg-upmap-items PGID FROM TO...` and

@@ -520,3 +520,53 @@ int cfs_osdmap_pg_spread(const cfs_osdmap *m, int *count, float *target)
 				count[m->pgs[ps].up[k]]++;
 	return 0;
 }
+
+int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
+			    int *moved)
+{
+	struct pl_osd_view v;
+	struct view_bufs b = { 0 };
+	uint32_t *w = calloc((size_t)m->max_osd + 1, sizeof(uint32_t));
+	size_t wsize = pl_work_size(m->crush, m->pool.size);
+	void *work = wsize ? malloc(wsize) : NULL;
+	int r = w && work ? make_view(m, &v, &b) : -ENOMEM;
+
+	*moved = 0;
+	if (!r)
+		r = pl_work_init(m->crush, work, m->pool.size);
+	if (r)
+		goto out;
+	for (int i = 0; i < m->max_osd; i++) {
+		b.weight[i] = reweight[i];
+		w[i] = m->osds[i].exists ? reweight[i] : 0;
+	}
+	for (uint32_t ps = 0; ps < m->pool.pg_num; ps++) {
+		uint32_t pps = pl_pg_pps(ps, m->pool.pgp_num, m->pool.id);
+		const struct cfs_pg_upmap *u = cfs_osdmap_pg_upmap(m, ps);
+		struct pl_pg_overrides o = { .primary_temp = -1 };
+		struct pl_up_acting ua;
+		int raw[CFS_MAX_REP], n = 0;
+
+		if (pl_map_rule_exists(m->crush, m->pool.crush_rule))
+			n = pl_do_rule_args(m->crush, m->pool.crush_rule,
+					    (int)pps, raw, m->pool.size, w,
+					    m->max_osd, work,
+					    pl_map_choose_args_for(m->crush,
+								   m->pool.id));
+		if (u) {
+			o.upmap = u->osds;
+			o.nupmap = u->n;
+			o.items = (const int(*)[2])u->items;
+			o.nitems = u->nitems;
+		}
+		pl_pg_up_acting(&v, 1, pps, raw, n, &o, &ua);
+		if (ua.nup != m->pgs[ps].nup ||
+		    memcmp(ua.up, m->pgs[ps].up, sizeof(int) * (size_t)ua.nup))
+			(*moved)++;
+	}
+out:
+	free(w);
+	free(work);
+	free_view(&b);
+	return r;
+}

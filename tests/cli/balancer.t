@@ -40,3 +40,30 @@ Without a cluster, `osdmap upmap` is osdmaptool --mark-up-in --upmap
   $ crushfs osdmap test-map-pgs-dump --crush $M --pool 1 --pg-num 128 --upmap-max 3
   crushfs: osdmap test-map-pgs-dump: --upmap-* options are for osdmap upmap
   [1]
+
+Reweight by utilization or by PGs, with Ceph's formula, defaults and
+refusals (reweight::by_utilization): the test- forms only report.
+
+  $ crushfs --cluster rw mkfs --osd-size 1G --pg-num 64 > /dev/null
+  $ crushfs --cluster rw osd test-reweight-by-utilization
+  crushfs: osd test-reweight-by-utilization: Refusing to reweight: we only have 0 kb used across all osds!
+  [1]
+  $ crushfs --cluster rw osd test-reweight-by-pg 100
+  crushfs: osd test-reweight-by-pg: You must give a percentage higher than 100. The reweighting threshold will be calculated as <average-utilization> times <input-percentage>. For example, an argument of 200 would reweight OSDs which are twice as utilized as the average OSD.
+  [1]
+  $ crushfs --cluster rw osd test-reweight-by-pg 110 0.1 2
+  moved 6 / 64 pgs
+  
+  oload 110
+  max_change 0.1
+  max_change_osds 2
+  average_utilization 16131.9385
+  overload_utilization 17745.1323
+  osd.7 weight 1.0000 -> 0.9000
+  osd.10 weight 1.0000 -> 0.9000
+  $ crushfs --cluster rw osd tree | grep -c ' 1.00000  1.00000'
+  12
+  $ crushfs --cluster rw osd reweight-by-pg 110 0.1 2 > /dev/null
+  $ crushfs --cluster rw osd tree | grep -E 'osd\.(7|10) '
+  10         0.00099          osd.10      up   0.90001  1.00000
+   7         0.00099          osd.7       up   0.90001  1.00000
