@@ -8,6 +8,7 @@
 
 #include "crush_i.h"
 #include "hash_i.h"
+#include "crush_negln_table.h"
 #include "ln_i.h"
 
 /*
@@ -199,10 +200,11 @@ static int straw2_choose(const struct pl_bucket *b, int x, int r,
 			uint32_t w = weights[base + i];
 
 			if (w) {
-				/* ln(u/0x10000) in 2^44 units: <= 0, so a
-				 * larger weight gives a larger draw */
-				uint64_t neg_ln = 0x1000000000000ull -
-						  crush_ln(u[i]);
+				/* -ln(u/0x10000) in 2^44 units (Ceph's
+				 * 2^48 - crush_ln(u), one load from the
+				 * generated table): a larger weight gives a
+				 * larger draw */
+				uint64_t neg_ln = pl_negln_tbl[u[i]];
 				/* Ceph: ln / w, truncating toward zero */
 				draw = -(int64_t)pl_div_apply(
 					neg_ln, magic[base + i],

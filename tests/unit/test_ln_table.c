@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "crush_ln_table.h"
+#include "crush_negln_table.h"
 #include "crush_i.h" /* pl_crush_ln(), the tables' one user */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -179,6 +180,16 @@ static void test_crush_ln_all_inputs(void **state)
 	assert_int_equal(h, CEPH_CRUSH_LN_FNV1A64);
 }
 
+/* straw2 reads 2^48 - crush_ln(u) from the generated table: every entry
+ * must be what crush_ln gives */
+static void test_negln_table(void **state)
+{
+	(void)state;
+	for (unsigned u = 0; u < 65536; u++)
+		if (pl_negln_tbl[u] != 0x1000000000000ull - pl_crush_ln(u))
+			fail_msg("pl_negln_tbl[%u] differs from crush_ln", u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +200,7 @@ int main(void)
 		cmocka_unit_test(test_ll_spots),
 		cmocka_unit_test(test_rh_formula),
 		cmocka_unit_test(test_crush_ln_all_inputs),
+		cmocka_unit_test(test_negln_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
