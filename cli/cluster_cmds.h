@@ -97,6 +97,8 @@ int ccmd_osd_reweight_by_utilization(struct cmd_ctx *ctx, int argc,
 				     char **argv);
 int ccmd_osd_test_reweight_by_pg(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_reweight_by_pg(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_report.c */
+int ccmd_report(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_upmap.c */
 int ccmd_osd_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv);

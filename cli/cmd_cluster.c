@@ -51,6 +51,8 @@ const struct cluster_cmd cluster_cmds[] = {
 	  "PGID", "drop a PG's pg-upmap entry" },
 	{ "osd rm-pg-upmap-items", ccmd_osd_rm_pg_upmap_items,
 	  CCMD_WRITE | CCMD_DRYRUN, "PGID", "drop a PG's pg-upmap-items entry" },
+	{ "report", ccmd_report, 0, "[-o FILE.html]",
+	  "the spread as one self-contained HTML page" },
 	{ "balancer eval", ccmd_balancer_eval, 0, "",
 	  "PGs per OSD against their crush-weight targets" },
 	{ "balancer optimize", ccmd_balancer_optimize, CCMD_WRITE,
@@ -221,12 +223,31 @@ int cmd_cluster(struct cli_ctx *cctx, int argc, char **argv)
 		       cmd->name, cmd->args, cmd->help);
 		return 0;
 	}
-	/* a mounted daemon holds the cluster: it runs the command */
+	/* a mounted daemon holds the cluster: it runs the command, in its
+	 * own directory, so a relative report file is made absolute here */
 	{
-		int status;
+		int status, at = -1;
+		static char abs_out[4096];
+		char *orig = NULL;
+
+		for (int i = 0; i + 1 < argc; i++) {
+			char cwd[2048];
+
+			if (strcmp(cmd->name, "report") || strcmp(argv[i], "-o") ||
+			    argv[i + 1][0] == '/' || !strcmp(argv[i + 1], "-") ||
+			    !getcwd(cwd, sizeof(cwd)))
+				continue;
+			snprintf(abs_out, sizeof(abs_out), "%s/%s", cwd,
+				 argv[i + 1]);
+			orig = argv[i + 1];
+			at = i + 1;
+			argv[at] = abs_out;
+		}
 
 		if (cli_forward(cctx, argc, argv, &status))
 			return status;
+		if (at >= 0)
+			argv[at] = orig; /* not forwarded: as the user wrote it */
 	}
 	return cluster_cmd_exec(cmd, cctx->cluster,
 				cctx->format != CLI_FMT_JSON ? 0 :

@@ -34,10 +34,10 @@ static void read_usage(cfs_cluster *c, const cfs_osdmap *m, uint64_t *used,
  * then divides by the pool's raw used rate (its size, replicated).  The
  * float/double mix is Ceph's.
  */
-static uint64_t max_avail_of(const cfs_osdmap *m, const uint64_t *used,
-			     int *limit)
+static uint64_t avail_before(const cfs_osdmap *m, const uint64_t *used,
+			     double ratio, int *limit)
 {
-	float fratio = (float)m->full_ratio;
+	float fratio = (float)ratio;
 	int64_t min = -1;
 
 	if (limit)
@@ -77,6 +77,12 @@ static uint64_t max_avail_of(const cfs_osdmap *m, const uint64_t *used,
 	return (uint64_t)min / (uint64_t)m->pool.size;
 }
 
+static uint64_t max_avail_of(const cfs_osdmap *m, const uint64_t *used,
+			     int *limit)
+{
+	return avail_before(m, used, m->full_ratio, limit);
+}
+
 /* The first up+in OSD of the rule at or over full_ratio, or -1. */
 static int pool_full_osd_of(const cfs_osdmap *m, const uint64_t *used)
 {
@@ -107,6 +113,12 @@ uint64_t cfs_pool_max_avail_with(const cfs_osdmap *m, const uint64_t *used,
 				 int *limit)
 {
 	return max_avail_of(m, used, limit);
+}
+
+uint64_t cfs_pool_avail_before(const cfs_osdmap *m, const uint64_t *used,
+			       double ratio, int *limit)
+{
+	return avail_before(m, used, ratio, limit);
 }
 
 int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osdout)

@@ -478,6 +478,10 @@ uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m);
  * room bounds it, the one that fills first, or -1. */
 uint64_t cfs_pool_max_avail_with(const cfs_osdmap *m, const uint64_t *used,
 				 int *limit);
+/* The same up to another ratio (e.g. nearfull_ratio): bytes writable
+ * before the first OSD of the rule reaches it, that OSD in *limit. */
+uint64_t cfs_pool_avail_before(const cfs_osdmap *m, const uint64_t *used,
+			       double ratio, int *limit);
 /* 1 if the pool refuses writes under policy `pool` (a full OSD in its
  * rule); *osd gets that OSD. */
 int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osd);

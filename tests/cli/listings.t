@@ -64,3 +64,20 @@ osd ls, osd find:
   $ crushfs --cluster c osd find osd.9
   crushfs: osd find: osd.9 does not exist
   [1]
+
+The HTML report (one self-contained page; tests/integ/report_browser.sh
+renders it in Chromium):
+
+  $ crushfs --cluster rep mkfs --osd-size 64M --pg-num 16 > /dev/null
+  $ crushfs --cluster rep report -o rep.html
+  report written to rep.html (* bytes) (glob)
+  $ grep -c 'class="osd" data-osd=' rep.html
+  12
+  $ crushfs --cluster rep report | head -1
+  <!DOCTYPE html>
+  $ crushfs --cluster rep report -o nosuchdir/rep.html
+  crushfs: report: nosuchdir/rep.html: No such file or directory
+  [1]
+  $ crushfs --cluster rep report --html
+  crushfs: report: unexpected argument '--html' (usage: crushfs report [-o FILE.html])
+  [1]
