@@ -64,6 +64,9 @@ static const struct cli_command commands[] = {
 	  "--crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R] "
 	  "[--overrides FILE]",
 	  "PGs per OSD against their crush-weight target", 0 },
+	{ "dashboard", cmd_dashboard,
+	  "[--listen ADDR:PORT] [--allow-remote]",
+	  "serve the report live over HTTP (loopback, read-only)", 0 },
 	{ "mount", cmd_mount, "MNT [-f] [-d] [-o OPTS]",
 	  "mount the filesystem (daemonizes unless -f)", 0 },
 	{ "umount", cmd_umount, "[--timeout S] MNT",
