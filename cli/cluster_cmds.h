@@ -97,6 +97,10 @@ int ccmd_osd_reweight_by_utilization(struct cmd_ctx *ctx, int argc,
 				     char **argv);
 int ccmd_osd_test_reweight_by_pg(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_reweight_by_pg(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_analyze.c */
+int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_osddump.c */
+int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_report.c */
 int ccmd_report(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_upmap.c */

@@ -102,6 +102,8 @@ static const struct cli_command commands[] = {
 	{ "osd reweight", cmd_cluster, "ID WEIGHT", "set an OSD's reweight (0..1)", CLI_JSON },
 	{ "osd crush reweight", cmd_cluster, "ID WEIGHT", "set an OSD's crush weight", CLI_JSON },
 	{ "osd primary-affinity", cmd_cluster, "ID WEIGHT", "set an OSD's primary affinity (0..1)", CLI_JSON },
+	{ "osd dump", cmd_cluster, "", "the osdmap, as `ceph osd dump`", CLI_JSON },
+	{ "analyze", cmd_cluster, "[--pool P]", "data per OSD against the weights; what fills first, and when", CLI_JSON },
 	{ "report", cmd_cluster, "[-o FILE.html]", "the spread as one self-contained HTML page", CLI_JSON },
 	{ "balancer eval", cmd_cluster, "", "PGs per OSD against their crush-weight targets", CLI_JSON },
 	{ "balancer optimize", cmd_cluster, "[--max N] [--deviation D] [--pool P] [--apply]", "the upmap balancer's plan (Ceph's calc_pg_upmaps); --apply sets it", CLI_JSON },

@@ -162,6 +162,8 @@ void osdmap_install(cfs_cluster *c, struct cfs_osdmap *m)
 }
 
 uint32_t cfs_osdmap_epoch(const cfs_osdmap *m) { return m->epoch; }
+int64_t cfs_osdmap_created(const cfs_osdmap *m) { return m->created; }
+int64_t cfs_osdmap_modified(const cfs_osdmap *m) { return m->modified; }
 const char *cfs_osdmap_fsid(const cfs_osdmap *m) { return m->fsid; }
 const pl_map *cfs_osdmap_crush(const cfs_osdmap *m) { return m->crush; }
 int cfs_osdmap_max_osd(const cfs_osdmap *m) { return m->max_osd; }

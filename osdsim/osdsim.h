@@ -135,6 +135,9 @@ struct cfs_pool_info {
 };
 
 uint32_t cfs_osdmap_epoch(const cfs_osdmap *m);
+/* When the cluster was made and this epoch installed (seconds). */
+int64_t cfs_osdmap_created(const cfs_osdmap *m);
+int64_t cfs_osdmap_modified(const cfs_osdmap *m);
 const char *cfs_osdmap_fsid(const cfs_osdmap *m);
 const pl_map *cfs_osdmap_crush(const cfs_osdmap *m);
 /* One past the highest OSD id in use. */

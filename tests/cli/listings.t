@@ -81,3 +81,33 @@ renders it in Chromium):
   $ crushfs --cluster rep report --html
   crushfs: report: unexpected argument '--html' (usage: crushfs report [-o FILE.html])
   [1]
+
+`osd dump` as Ceph prints it (upmap entries: upmap.t):
+
+  $ crushfs --cluster rep osd dump | sed -n '1p;5,9p;14p'
+  epoch * (glob)
+  flags sortbitwise,recovery_deletes,purged_snapdirs,pglog_hardlimit
+  crush_version * (glob)
+  full_ratio 0.95
+  backfillfull_ratio 0.9
+  nearfull_ratio 0.85
+  pool 1 'crushfs_data' replicated size 3 min_size 2 crush_rule 0 object_hash rjenkins pg_num 16 pgp_num 16 autoscale_mode off last_change * flags hashpspool stripe_width 0 application cephfs (glob)
+  $ crushfs --cluster rep osd dump | grep -c '^osd\.[0-9]* up   in  weight 1 '
+  12
+  $ crushfs --cluster rep osd dump -f json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["max_osd"], len(d["osds"]), d["pools"][0]["pg_num"])'
+  12 12 16
+
+`analyze`: each OSD's PGs and bytes against its weight, and what fills
+first (tests/integ/cluster_analyze.sh checks the prediction against a
+write to ENOSPC):
+
+  $ crushfs --cluster rep analyze | head -3
+  pool 'crushfs_data' (1): 16 PGs x 3 copies on 12 OSDs, 0 B stored (raw 0 B)
+  
+  OSD      WEIGHT      PGS      EXP OVER/UNDER      BYTES      EXP    OVER
+  $ crushfs --cluster rep analyze | tail -2 | sed 's/osd\.[0-9]*/osd.N/'
+    as the crush weights predict: * / *; osd.N fills first (MAX AVAIL *) (glob)
+    as the PGs are spread:        * / *; osd.N fills first (glob)
+  $ crushfs --cluster rep analyze --pool nosuch
+  crushfs: analyze: pool 'nosuch' does not exist
+  [1]

@@ -94,3 +94,9 @@ osdmap that holds them; the golden vectors compare the two:
   $ crushfs osdmap test-map-pgs-dump --crush cl/crushmap.txt --pool 1 --pg-num 4 --overrides bad.txt
   crushfs: osdmap test-map-pgs-dump: bad.txt:1: pg 1.9 does not exist (pg_num 4)
   [1]
+
+`osd dump` lists the entries as Ceph does:
+
+  $ crushfs --cluster cl osd pg-upmap-items 1.f 11 4 > /dev/null
+  $ crushfs --cluster cl osd dump | grep '^pg_upmap'
+  pg_upmap_items 1.f [11,4]

@@ -1,0 +1,173 @@
+/*
+ * cmd_osddump.c - `crushfs osd dump [-f json]`: the osdmap as Ceph 16.2's
+ * `ceph osd dump` prints it (OSDMap::print / OSDMap::dump): header,
+ * the pool line (pg_pool_t's operator<<), max_osd, one line per OSD, then
+ * the pg_upmap and pg_upmap_items entries.  What crushfs has no notion of
+ * (addresses, up_thru, blocklists) prints as Ceph prints it empty.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "cluster_cmds.h"
+#include "osdsim.h"
+
+/* utime_t's operator<<: 2026-11-25T17:09:07.000000+0000 */
+static const char *utime(int64_t t, char *buf, size_t n)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%S.000000+0000", &tm);
+	return buf;
+}
+
+static void pool_line(FILE *o, const cfs_osdmap *m)
+{
+	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
+
+	fprintf(o, "pool %" PRId64 " '%s' replicated size %d min_size %d "
+		   "crush_rule %d object_hash rjenkins pg_num %u pgp_num %u "
+		   "autoscale_mode off last_change %u flags hashpspool "
+		   "stripe_width 0 application cephfs\n",
+		p->id, p->name, p->size, p->min_size, p->crush_rule, p->pg_num,
+		p->pgp_num, cfs_osdmap_epoch(m));
+}
+
+static json_t *dump_json(const cfs_osdmap *m)
+{
+	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
+	const struct cfs_pg_upmap *u;
+	json_t *osds = json_array(), *up = json_array(), *items = json_array();
+	char c[64], d[64], pg[32];
+	int n;
+
+	for (int i = 0; i < cfs_osdmap_max_osd(m); i++) {
+		struct cfs_osd_info oi;
+
+		if (cfs_osdmap_osd(m, i, &oi))
+			continue;
+		json_array_append_new(osds, json_pack(
+			"{s:i, s:s, s:i, s:i, s:f, s:f}", "osd", i, "uuid",
+			oi.uuid, "up", oi.up, "in", oi.reweight > 0, "weight",
+			(double)oi.reweight / 0x10000, "primary_affinity",
+			(double)oi.primary_affinity / 0x10000));
+	}
+	u = cfs_osdmap_upmaps(m, &n);
+	for (int i = 0; i < n; i++) {
+		snprintf(pg, sizeof(pg), "%" PRId64 ".%x", p->id, u[i].ps);
+		if (u[i].n) {
+			json_t *o = json_array();
+
+			for (int k = 0; k < u[i].n; k++)
+				json_array_append_new(o,
+						      json_integer(u[i].osds[k]));
+			json_array_append_new(up, json_pack("{s:s, s:o}", "pgid",
+							    pg, "osds", o));
+		}
+		if (u[i].nitems) {
+			json_t *mp = json_array();
+
+			for (int k = 0; k < u[i].nitems; k++)
+				json_array_append_new(
+					mp, json_pack("{s:i, s:i}", "from",
+						      u[i].items[k][0], "to",
+						      u[i].items[k][1]));
+			json_array_append_new(items,
+					      json_pack("{s:s, s:o}", "pgid", pg,
+							"mappings", mp));
+		}
+	}
+	return json_pack(
+		"{s:i, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:i, s:i, s:[{s:I, "
+		"s:s, s:i, s:i, s:i, s:i, s:i, s:i}], s:o, s:o, s:o, s:[], s:[]}",
+		"epoch", (int)cfs_osdmap_epoch(m), "fsid", cfs_osdmap_fsid(m),
+		"created", utime(cfs_osdmap_created(m), c, sizeof(c)),
+		"modified", utime(cfs_osdmap_modified(m), d, sizeof(d)),
+		"flags", "sortbitwise,recovery_deletes,purged_snapdirs,"
+			 "pglog_hardlimit",
+		"full_ratio", cfs_osdmap_full_ratio(m), "backfillfull_ratio",
+		cfs_osdmap_backfillfull_ratio(m), "nearfull_ratio",
+		cfs_osdmap_nearfull_ratio(m), "pool_max", (int)p->id, "max_osd",
+		cfs_osdmap_max_osd(m), "pools", "pool", (json_int_t)p->id,
+		"pool_name", p->name, "size", p->size, "min_size",
+		p->min_size, "crush_rule", p->crush_rule, "pg_num",
+		(int)p->pg_num, "pg_placement_num", (int)p->pgp_num,
+		"last_change", (int)cfs_osdmap_epoch(m), "osds", osds,
+		"pg_upmap", up, "pg_upmap_items", items, "pg_temp",
+		"primary_temp");
+}
+
+int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const cfs_osdmap *m;
+	const struct cfs_pg_upmap *u;
+	const struct cfs_pool_info *p;
+	char c[64], d[64];
+	FILE *o = ctx->out;
+	int n;
+
+	if (cc_nargs(ctx, argc, argv, 0))
+		return 1;
+	m = cfs_osdmap_get(ctx->cluster);
+	if (ctx->json) {
+		json_t *j = dump_json(m);
+
+		cfs_osdmap_put(m);
+		return cc_json_out(ctx, j);
+	}
+	p = cfs_osdmap_pool(m);
+	fprintf(o, "epoch %u\nfsid %s\ncreated %s\nmodified %s\n"
+		   "flags sortbitwise,recovery_deletes,purged_snapdirs,"
+		   "pglog_hardlimit\ncrush_version %u\nfull_ratio %g\n"
+		   "backfillfull_ratio %g\nnearfull_ratio %g\n"
+		   "min_compat_client jewel\nrequire_osd_release pacific\n"
+		   "stretch_mode_enabled false\n\n",
+		cfs_osdmap_epoch(m), cfs_osdmap_fsid(m),
+		utime(cfs_osdmap_created(m), c, sizeof(c)),
+		utime(cfs_osdmap_modified(m), d, sizeof(d)),
+		cfs_osdmap_epoch(m), cfs_osdmap_full_ratio(m),
+		cfs_osdmap_backfillfull_ratio(m), cfs_osdmap_nearfull_ratio(m));
+	pool_line(o, m);
+	fprintf(o, "\nmax_osd %d\n", cfs_osdmap_max_osd(m));
+	for (int i = 0; i < cfs_osdmap_max_osd(m); i++) {
+		struct cfs_osd_info oi;
+
+		if (cfs_osdmap_osd(m, i, &oi))
+			continue;
+		fprintf(o, "osd.%d %s %s weight %g", i, oi.up ? "up  " : "down",
+			oi.reweight ? "in " : "out", (double)oi.reweight / 0x10000);
+		if (oi.primary_affinity != 0x10000)
+			fprintf(o, " primary_affinity %g",
+				(double)oi.primary_affinity / 0x10000);
+		fprintf(o, " up_from 0 up_thru 0 down_at 0 last_clean_interval "
+			   "[0,0) [] [] %s %s\n",
+			oi.up ? "exists,up" : "exists", oi.uuid);
+	}
+	fputc('\n', o);
+	u = cfs_osdmap_upmaps(m, &n);
+	for (int i = 0; i < n; i++) {
+		if (!u[i].n)
+			continue;
+		fprintf(o, "pg_upmap %" PRId64 ".%x [", p->id, u[i].ps);
+		for (int k = 0; k < u[i].n; k++)
+			fprintf(o, "%s%d", k ? "," : "", u[i].osds[k]);
+		fprintf(o, "]\n");
+	}
+	for (int i = 0; i < n; i++) {
+		if (!u[i].nitems)
+			continue;
+		/* Ceph prints the pairs flat: [from,to,from,to] */
+		fprintf(o, "pg_upmap_items %" PRId64 ".%x [", p->id, u[i].ps);
+		for (int k = 0; k < u[i].nitems; k++)
+			fprintf(o, "%s%d,%d", k ? "," : "", u[i].items[k][0],
+				u[i].items[k][1]);
+		fprintf(o, "]\n");
+	}
+	cfs_osdmap_put(m);
+	return 0;
+}
