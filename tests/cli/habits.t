@@ -146,7 +146,7 @@ The man page and the bash completion come from the command table:
   $ complete_words crushfs os
   osdmap osd
   $ complete_words crushfs --cluster c osd d
-  df down
+  df down dump
   $ complete_words crushfs osd crush ''
   reweight
   $ complete_words crushfs -f j
