@@ -47,8 +47,17 @@ struct fs_admin_io;
 int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
 		  char **argv, const struct fs_admin_io *io, void *arg);
 
-/* locate, runnable in the CLI (offline) and in the daemon. */
+/* locate and ls-by-osd, runnable in the CLI (offline) and in the
+ * daemon. */
 int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 		   char **argv);
+int cli_ls_by_osd_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
+		      char **argv);
+int cmd_ls_by_osd(struct cli_ctx *ctx, int argc, char **argv);
+/* Run a metadata command on the unmounted cluster (read-only). */
+int cli_run_offline(struct cli_ctx *ctx,
+		    int (*run)(struct cli_ctx *ctx, struct cli_env *env,
+			       int argc, char **argv),
+		    int argc, char **argv);
 
 #endif

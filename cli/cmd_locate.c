@@ -286,10 +286,8 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 int cmd_locate(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const char *path = NULL;
-	char **fargv, buf[64], err[1024];
-	int n = 0, status, rc;
-	struct cli_env env;
-	cfs_cluster *c = NULL;
+	char **fargv, buf[64];
+	int n = 0, status;
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -330,6 +328,19 @@ int cmd_locate(struct cli_ctx *ctx, int argc, char **argv)
 	free(fargv);
 
 	/* Not mounted: read the metadata ourselves. */
+	return cli_run_offline(ctx, cli_locate_run, argc, argv);
+}
+
+int cli_run_offline(struct cli_ctx *ctx,
+		    int (*run)(struct cli_ctx *ctx, struct cli_env *env,
+			       int argc, char **argv),
+		    int argc, char **argv)
+{
+	char err[1024];
+	struct cli_env env;
+	cfs_cluster *c = NULL;
+	int rc;
+
 	rc = cfs_cluster_open(ctx->cluster, CFS_OPEN_RDONLY, &c, err,
 			      sizeof(err));
 	if (rc)
@@ -349,7 +360,7 @@ int cmd_locate(struct cli_ctx *ctx, int argc, char **argv)
 		cfs_cluster_close(c);
 		return cli_err(ctx, "%s", err);
 	}
-	rc = cli_locate_run(ctx, &env, argc, argv);
+	rc = run(ctx, &env, argc, argv);
 	fs_meta_close(env.meta);
 	ol_close(env.ol);
 	cfs_cluster_close(c);

@@ -233,6 +233,7 @@ struct admin_cmd {
  * commands come from cluster_cmds[] (cluster_cmds.h). */
 static const struct admin_cmd admin_cmds[] = {
 	{ "locate", cli_locate_run },
+	{ "ls-by-osd", cli_ls_by_osd_run },
 };
 
 int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,

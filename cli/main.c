@@ -74,6 +74,9 @@ static const struct cli_command commands[] = {
 	{ "locate", cmd_locate, "PATH",
 	  "every object of a file: PG, up/acting OSDs, paths on disk",
 	  CLI_JSON },
+	{ "ls-by-osd", cmd_ls_by_osd, "OSD [PATH]",
+	  "the files with an object copy on the OSD (what dies with it)",
+	  CLI_JSON },
 	{ "fsck", cmd_fsck, "[--dry-run] [--deep] | --rebuild-metadata [--force]",
 	  "check and repair the filesystem of an unmounted cluster; rebuild "
 	  "its metadata from the objects", 0 },

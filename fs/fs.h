@@ -35,6 +35,13 @@ void fs_meta_close(fs_meta *m);
  * followed. */
 int fs_meta_resolve(fs_meta *m, const char *path, uint64_t *ino);
 int fs_meta_stat(fs_meta *m, uint64_t ino, struct fs_inode_info *out);
+/* Every file and directory with a name, as (inode, "/path") in no
+ * particular order (a hard-linked file once, under one of its names);
+ * fn returning non-zero stops the walk and is returned. */
+int fs_meta_paths(fs_meta *m,
+		  int (*fn)(uint64_t ino, uint32_t type, const char *path,
+			    void *arg),
+		  void *arg);
 /* Where the filesystem is mounted (NULL when opened offline). */
 const char *fs_meta_mountpoint(const fs_meta *m);
 

@@ -404,6 +404,115 @@ int fs_meta_stat(fs_meta *fm, uint64_t ino, struct fs_inode_info *out)
 	return 0;
 }
 
+/* ---- inode -> path, from every dentry (fs_meta_paths) ---- */
+
+struct pent {
+	uint64_t ino, parent;
+	uint32_t type;
+	char *name;
+};
+
+struct pwalk {
+	struct pent *v;
+	size_t n, cap;
+	int nomem;
+};
+
+static int collect_dentry(uint64_t parent, const char *name, size_t nlen,
+			  const struct mds_dentry *d, void *arg)
+{
+	struct pwalk *w = arg;
+
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 1024;
+		struct pent *nv = realloc(w->v, cap * sizeof(*nv));
+
+		if (!nv) {
+			w->nomem = 1;
+			return 1;
+		}
+		w->v = nv;
+		w->cap = cap;
+	}
+	w->v[w->n].name = strndup(name, nlen);
+	if (!w->v[w->n].name) {
+		w->nomem = 1;
+		return 1;
+	}
+	w->v[w->n].ino = d->ino;
+	w->v[w->n].parent = parent;
+	w->v[w->n].type = d->type;
+	w->n++;
+	return 0;
+}
+
+static int cmp_pent_ino(const void *a, const void *b)
+{
+	const struct pent *x = a, *y = b;
+
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+static const struct pent *find_pent(const struct pwalk *w, uint64_t ino)
+{
+	size_t lo = 0, hi = w->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (w->v[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < w->n && w->v[lo].ino == ino ? &w->v[lo] : NULL;
+}
+
+int fs_meta_paths(fs_meta *fm,
+		  int (*fn)(uint64_t ino, uint32_t type, const char *path,
+			    void *arg),
+		  void *arg)
+{
+	struct pwalk w = { 0 };
+	char path[4096];
+	int rc = mds_list_dentries(fm->m, collect_dentry, &w);
+
+	if (!rc && w.nomem)
+		rc = -ENOMEM;
+	if (!rc)
+		qsort(w.v, w.n, sizeof(*w.v), cmp_pent_ino);
+	for (size_t i = 0; !rc && i < w.n; i++) {
+		const struct pent *e = &w.v[i];
+		size_t len = 0, depth = 0;
+
+		if (i && w.v[i - 1].ino == e->ino)
+			continue; /* another name of a hard-linked file */
+		/* build the path from the leaf up, right-aligned */
+		path[sizeof(path) - 1] = 0;
+		len = 0;
+		for (const struct pent *p = e; p && depth < 4096; depth++) {
+			size_t nl = strlen(p->name);
+
+			if (len + nl + 1 >= sizeof(path) - 1) {
+				p = NULL;
+				len = 0;
+				break;
+			}
+			memcpy(path + sizeof(path) - 1 - len - nl, p->name, nl);
+			path[sizeof(path) - 2 - len - nl] = '/';
+			len += nl + 1;
+			p = find_pent(&w, p->parent);
+		}
+		if (len)
+			rc = fn(e->ino, e->type, path + sizeof(path) - 1 - len,
+				arg);
+	}
+	for (size_t i = 0; i < w.n; i++)
+		free(w.v[i].name);
+	free(w.v);
+	return rc;
+}
+
 const char *fs_meta_mountpoint(const fs_meta *fm)
 {
 	return fm->mountpoint;
