@@ -101,8 +101,6 @@ int ccmd_osd_reweight_by_pg(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_osddump.c */
 int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv);
-/* cmd_report.c */
-int ccmd_report(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_upmap.c */
 int ccmd_osd_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv);

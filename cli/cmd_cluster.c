@@ -54,8 +54,6 @@ const struct cluster_cmd cluster_cmds[] = {
 	{ "osd dump", ccmd_osd_dump, 0, "", "the osdmap, as `ceph osd dump`" },
 	{ "analyze", ccmd_analyze, 0, "[--pool P]",
 	  "data per OSD against the weights; what fills first, and when" },
-	{ "report", ccmd_report, 0, "[-o FILE.html]",
-	  "the spread as one self-contained HTML page" },
 	{ "balancer eval", ccmd_balancer_eval, 0, "",
 	  "PGs per OSD against their crush-weight targets" },
 	{ "balancer optimize", ccmd_balancer_optimize, CCMD_WRITE,
@@ -226,31 +224,12 @@ int cmd_cluster(struct cli_ctx *cctx, int argc, char **argv)
 		       cmd->name, cmd->args, cmd->help);
 		return 0;
 	}
-	/* a mounted daemon holds the cluster: it runs the command, in its
-	 * own directory, so a relative report file is made absolute here */
+	/* a mounted daemon holds the cluster: it runs the command */
 	{
-		int status, at = -1;
-		static char abs_out[4096];
-		char *orig = NULL;
-
-		for (int i = 0; i + 1 < argc; i++) {
-			char cwd[2048];
-
-			if (strcmp(cmd->name, "report") || strcmp(argv[i], "-o") ||
-			    argv[i + 1][0] == '/' || !strcmp(argv[i + 1], "-") ||
-			    !getcwd(cwd, sizeof(cwd)))
-				continue;
-			snprintf(abs_out, sizeof(abs_out), "%s/%s", cwd,
-				 argv[i + 1]);
-			orig = argv[i + 1];
-			at = i + 1;
-			argv[at] = abs_out;
-		}
+		int status;
 
 		if (cli_forward(cctx, argc, argv, &status))
 			return status;
-		if (at >= 0)
-			argv[at] = orig; /* not forwarded: as the user wrote it */
 	}
 	return cluster_cmd_exec(cmd, cctx->cluster,
 				cctx->format != CLI_FMT_JSON ? 0 :

@@ -11,6 +11,7 @@
 #ifndef CRUSHFS_CMD_FS_H
 #define CRUSHFS_CMD_FS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -54,6 +55,19 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 int cli_ls_by_osd_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 		      char **argv);
 int cmd_ls_by_osd(struct cli_ctx *ctx, int argc, char **argv);
+/* The named files with a data object copy on the OSD (its acting sets),
+ * in no order; free with cli_osd_files_free. */
+struct cli_osd_file {
+	char *path;
+	uint64_t ino, objects;
+};
+int cli_files_on_osd(struct cli_env *env, int osd, struct cli_osd_file **out,
+		     size_t *n);
+void cli_osd_files_free(struct cli_osd_file *v, size_t n);
+/* report, runnable in the CLI (offline) and in the daemon. */
+int cli_report_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
+		   char **argv);
+int cmd_report(struct cli_ctx *ctx, int argc, char **argv);
 /* Run a metadata command on the unmounted cluster (read-only). */
 int cli_run_offline(struct cli_ctx *ctx,
 		    int (*run)(struct cli_ctx *ctx, struct cli_env *env,

@@ -83,13 +83,6 @@ static int cmp_ino(const void *a, const void *b)
 	return (x->ino > y->ino) - (x->ino < y->ino);
 }
 
-static int cmp_path(const void *a, const void *b)
-{
-	const struct hit *x = a, *y = b;
-
-	return strcmp(x->path ? x->path : "", y->path ? y->path : "");
-}
-
 static int on_path(uint64_t ino, uint32_t type, const char *path, void *arg)
 {
 	struct scan *s = arg;
@@ -119,6 +112,58 @@ static int under(const char *path, const char *prefix)
 	if (n == 1 && prefix[0] == '/')
 		return 1;
 	return !strncmp(path, prefix, n) && (path[n] == '/' || !path[n]);
+}
+
+int cli_files_on_osd(struct cli_env *env, int osd, struct cli_osd_file **out,
+		     size_t *nout)
+{
+	struct scan s = { .osd = osd, .meta = env->meta };
+	struct cli_osd_file *v;
+	size_t k = 0;
+	int rc;
+
+	*out = NULL;
+	*nout = 0;
+	s.m = cfs_osdmap_get(env->c);
+	rc = cfs_index_foreach(env->c, "", 0, on_object, &s);
+	if (!rc && !s.nomem) {
+		qsort(s.v, s.n, sizeof(*s.v), cmp_ino);
+		rc = fs_meta_paths(env->meta, on_path, &s);
+	}
+	cfs_osdmap_put(s.m);
+	if (!rc && s.nomem)
+		rc = -ENOMEM;
+	v = rc ? NULL : calloc(s.n + 1, sizeof(*v));
+	if (!rc && !v)
+		rc = -ENOMEM;
+	for (size_t i = 0; i < s.n; i++) {
+		if (!rc && s.v[i].path) {
+			v[k].path = s.v[i].path;
+			v[k].ino = s.v[i].ino;
+			v[k++].objects = s.v[i].objects;
+		} else {
+			free(s.v[i].path);
+		}
+	}
+	free(s.v);
+	if (rc)
+		return rc;
+	*out = v;
+	*nout = k;
+	return 0;
+}
+
+void cli_osd_files_free(struct cli_osd_file *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
+static int cmp_file_path(const void *a, const void *b)
+{
+	return strcmp(((const struct cli_osd_file *)a)->path,
+		      ((const struct cli_osd_file *)b)->path);
 }
 
 int cli_ls_by_osd_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
@@ -176,44 +221,45 @@ int cli_ls_by_osd_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 			prefix);
 		return 1;
 	}
-	s.meta = env->meta;
-	s.m = cfs_osdmap_get(env->c);
-	if (!cfs_osdmap_exists(s.m, s.osd)) {
-		fprintf(env->err, "crushfs: ls-by-osd: osd.%d does not exist\n",
-			s.osd);
-		goto out;
-	}
-	rc = cfs_index_foreach(env->c, "", 0, on_object, &s);
-	if (!rc && !s.nomem) {
-		qsort(s.v, s.n, sizeof(*s.v), cmp_ino);
-		rc = fs_meta_paths(env->meta, on_path, &s);
-	}
-	if (rc || s.nomem) {
-		fprintf(env->err, "crushfs: ls-by-osd: %s\n",
-			cfs_strerror(rc ? rc : -ENOMEM));
-		rc = 1;
-		goto out;
-	}
-	qsort(s.v, s.n, sizeof(*s.v), cmp_path);
-	if (json)
-		arr = json_array();
-	for (size_t i = 0; i < s.n; i++) {
-		const struct hit *h = &s.v[i];
+	{
+		const cfs_osdmap *m = cfs_osdmap_get(env->c);
+		int exists = cfs_osdmap_exists(m, s.osd);
 
-		if (!h->path)
-			continue; /* no name: unlinked, or found by fsck */
-		if (prefix && !under(h->path, prefix))
-			continue;
-		files++;
-		objects += h->objects;
-		if (arr)
-			json_array_append_new(arr, json_pack(
-				"{s:s, s:I, s:I}", "path", h->path, "ino",
-				(json_int_t)h->ino, "objects",
-				(json_int_t)h->objects));
-		else
-			fprintf(env->out, "%" PRIu64 "\t%s\n", h->objects,
-				h->path);
+		cfs_osdmap_put(m);
+		if (!exists) {
+			fprintf(env->err, "crushfs: ls-by-osd: osd.%d does not "
+				"exist\n", s.osd);
+			return 1;
+		}
+	}
+	{
+		struct cli_osd_file *v;
+		size_t n;
+		int r = cli_files_on_osd(env, s.osd, &v, &n);
+
+		if (r) {
+			fprintf(env->err, "crushfs: ls-by-osd: %s\n",
+				cfs_strerror(r));
+			return 1;
+		}
+		qsort(v, n, sizeof(*v), cmp_file_path);
+		if (json)
+			arr = json_array();
+		for (size_t i = 0; i < n; i++) {
+			if (prefix && !under(v[i].path, prefix))
+				continue;
+			files++;
+			objects += v[i].objects;
+			if (arr)
+				json_array_append_new(arr, json_pack(
+					"{s:s, s:I, s:I}", "path", v[i].path,
+					"ino", (json_int_t)v[i].ino, "objects",
+					(json_int_t)v[i].objects));
+			else
+				fprintf(env->out, "%" PRIu64 "\t%s\n",
+					v[i].objects, v[i].path);
+		}
+		cli_osd_files_free(v, n);
 	}
 	if (arr) {
 		char *txt = json_dumps(json_pack("{s:i, s:o, s:I, s:I}", "osd",
@@ -229,11 +275,6 @@ int cli_ls_by_osd_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 			"a copy on osd.%d\n", files, objects, s.osd);
 	}
 	rc = 0;
-out:
-	for (size_t i = 0; i < s.n; i++)
-		free(s.v[i].path);
-	free(s.v);
-	cfs_osdmap_put(s.m);
 	return rc;
 }
 

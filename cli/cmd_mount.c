@@ -234,6 +234,7 @@ struct admin_cmd {
 static const struct admin_cmd admin_cmds[] = {
 	{ "locate", cli_locate_run },
 	{ "ls-by-osd", cli_ls_by_osd_run },
+	{ "report", cli_report_run },
 };
 
 int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,

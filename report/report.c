@@ -338,6 +338,49 @@ static void pool(struct buf *b, const cfs_osdmap *m,
 	put(b, "</section>\n");
 }
 
+/* the files with the most objects on one OSD (the top 25) */
+static int by_objects(const void *a, const void *b)
+{
+	const struct rp_file *x = a, *y = b;
+
+	if (x->objects != y->objects)
+		return x->objects < y->objects ? 1 : -1;
+	return strcmp(x->path, y->path);
+}
+
+static void files_on(struct buf *b, int osd, const struct rp_file *files,
+		     size_t n)
+{
+	struct rp_file *v = n ? malloc(n * sizeof(*v)) : NULL;
+	uint64_t total = 0;
+
+	if (n && !v) {
+		b->err = -ENOMEM;
+		return;
+	}
+	if (n)
+		memcpy(v, files, n * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		total += v[i].objects;
+	if (n)
+		qsort(v, n, sizeof(*v), by_objects);
+	put(b, "<section id=\"files\" data-osd=\"%d\" data-files=\"%zu\">"
+	       "<h2>Files with the most objects on osd.%d (%zu files, %" PRIu64
+	       " objects: what is hit if it dies)</h2>\n<table><thead><tr>"
+	       "<th>objects</th><th style=\"text-align:left\">file</th></tr>"
+	       "</thead><tbody>\n",
+	    osd, n, osd, n, total);
+	for (size_t i = 0; i < n && i < 25; i++) {
+		put(b, "<tr data-objects=\"%" PRIu64 "\"><td>%" PRIu64
+		       "</td><td style=\"text-align:left\">",
+		    v[i].objects, v[i].objects);
+		put_text(b, v[i].path);
+		put(b, "</td></tr>\n");
+	}
+	put(b, "</tbody></table></section>\n");
+	free(v);
+}
+
 static const char STYLE[] =
 	"body{font:14px/1.35 system-ui,sans-serif;margin:16px 24px;"
 	"color:#222;max-width:1200px}h1{font-size:20px;margin:0 0 4px}"
@@ -357,7 +400,8 @@ static const char STYLE[] =
 	".status{font-weight:600}.HEALTH_OK{color:#2e7d32}"
 	".HEALTH_WARN{color:#ef6c00}.HEALTH_ERR{color:#c62828}";
 
-int rp_html(cfs_cluster *c, char **html, size_t *len)
+int rp_html(cfs_cluster *c, int osd, const struct rp_file *files,
+	    size_t nfiles, char **html, size_t *len)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(c);
 	struct cfs_health h;
@@ -398,7 +442,10 @@ int rp_html(cfs_cluster *c, char **html, size_t *len)
 	osd_bars(&b, m, &h);
 	put(&b, "</div><div>");
 	spread(&b, m, &h, count, target);
-	put(&b, "</div></div>\n</body></html>\n");
+	put(&b, "</div></div>\n");
+	if (osd >= 0)
+		files_on(&b, osd, files, nfiles);
+	put(&b, "</body></html>\n");
 	r = b.err;
 out:
 	cfs_health_free(&h);

@@ -13,11 +13,20 @@
 #define CRUSHFS_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "osdsim.h"
 
+/* Files with a copy on one OSD, for the page (the caller finds them). */
+struct rp_file {
+	const char *path;
+	uint64_t objects;
+};
+
 /* The page for the cluster as it is now: 0 and a malloc'ed NUL-terminated
- * *html, or -errno. */
-int rp_html(cfs_cluster *c, char **html, size_t *len);
+ * *html, or -errno.  With osd >= 0, a section lists the files (of files[],
+ * nfiles) with the most objects on that OSD. */
+int rp_html(cfs_cluster *c, int osd, const struct rp_file *files,
+	    size_t nfiles, char **html, size_t *len);
 
 #endif

@@ -79,7 +79,7 @@ renders it in Chromium):
   crushfs: report: nosuchdir/rep.html: No such file or directory
   [1]
   $ crushfs --cluster rep report --html
-  crushfs: report: unexpected argument '--html' (usage: crushfs report [-o FILE.html])
+  crushfs: report: unexpected argument '--html' (usage: crushfs report [-o FILE.html] [--osd N])
   [1]
 
 `osd dump` as Ceph prints it (upmap entries: upmap.t):

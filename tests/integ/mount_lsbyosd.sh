@@ -40,6 +40,12 @@ for o in 0 1 2 3 4 5; do
 done
 ok "mounted: every OSD's files equal what locate shows"
 
+# the report's files section for an OSD lists the same files
+(cd "$T" && C report -o rep.html --osd 1 2>/dev/null) || fail "report --osd 1"
+n=$(grep -o 'id="files" data-osd="1" data-files="[0-9]*"' "$T/rep.html" | grep -o '[0-9]*"$' | tr -d '"')
+[ "$n" = "$(C ls-by-osd 1 2>/dev/null | wc -l)" ] || fail "report lists $n files on osd.1, ls-by-osd $(C ls-by-osd 1 2>/dev/null | wc -l)"
+ok "report --osd 1 (through the daemon): the same $n files"
+
 C ls-by-osd 0 "$M/a" 2>/dev/null | awk -F'\t' '{print $2}' | grep -v '^/a/' && fail "a path outside /a"
 C ls-by-osd 99 2>"$T/err" && fail "osd.99 accepted"
 grep -q 'osd.99 does not exist' "$T/err" || fail "$(cat "$T/err")"

@@ -17,7 +17,7 @@ for i in $(seq 1 30); do
 	"$CRUSHFS" --cluster "$C" rados put "obj$i" "$T/f"
 done
 "$CRUSHFS" --cluster "$C" osd set-capacity 3 16M >/dev/null
-(cd "$T" && "$CRUSHFS" --cluster "$C" report -o report.html 2>/dev/null)
+(cd "$T" && "$CRUSHFS" --cluster "$C" report -o report.html --osd 3 2>/dev/null)
 [ -s "$T/report.html" ] || fail "no report written (relative -o)"
 ok "report -o report.html"
 
@@ -64,6 +64,9 @@ if not m or m.group(1) != "3" or not 0 < int(m.group(2)) < int(m.group(3)):
     fail("fills-first line %s" % (m.groups() if m else None))
 if "osd.3 fills first" not in dom:
     fail("no readable fills-first text")
+m = re.search(r"id=\"files\" data-osd=\"3\" data-files=\"(\d+)\"", dom)
+if not m:
+    fail("no files section for --osd 3")
 pgs = {int(a): int(b) for a, b in re.findall(r"<tr data-osd=\"(\d+)\" data-pgs=\"(\d+)\"", dom)}
 for n in df:
     if pgs.get(n["id"]) != n["pgs"]:

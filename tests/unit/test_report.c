@@ -29,7 +29,7 @@ static void test_page(void **state)
 	}
 	/* a small OSD: it fills first */
 	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 8ULL << 20), 0);
-	assert_int_equal(rp_html(f->c, &html, &len), 0);
+	assert_int_equal(rp_html(f->c, -1, NULL, 0, &html, &len), 0);
 	assert_int_equal(strlen(html), len);
 	assert_non_null(strstr(html, "<!DOCTYPE html>"));
 	for (int i = 0; i < 12; i++) {
@@ -50,7 +50,23 @@ static void test_page(void **state)
 	assert_null(strstr(html, "src="));
 	assert_null(strstr(html, "href="));
 	assert_null(strstr(html, "<script"));
+	assert_null(strstr(html, "id=\"files\""));
 	free(html);
+	/* with an OSD: its files, most objects first */
+	{
+		const struct rp_file files[] = { { "/a", 1 }, { "/b/c", 3 },
+						  { "/d", 2 } };
+		const char *p1, *p2, *p3;
+
+		assert_int_equal(rp_html(f->c, 5, files, 3, &html, &len), 0);
+		assert_non_null(strstr(html, "id=\"files\" data-osd=\"5\" "
+					     "data-files=\"3\""));
+		p1 = strstr(html, "<td style=\"text-align:left\">/b/c<");
+		p2 = strstr(html, "<td style=\"text-align:left\">/d<");
+		p3 = strstr(html, "<td style=\"text-align:left\">/a<");
+		assert_true(p1 && p2 && p3 && p1 < p2 && p2 < p3);
+		free(html);
+	}
 	fx_free(f);
 }
 
