@@ -106,6 +106,7 @@ int ccmd_osd_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_rm_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_rm_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_setcrushmap(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_primary_affinity(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_set_capacity(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_add(struct cmd_ctx *ctx, int argc, char **argv);

@@ -42,6 +42,9 @@ const struct cluster_cmd cluster_cmds[] = {
 	  "ID WEIGHT", "set an OSD's crush weight" },
 	{ "osd primary-affinity", ccmd_osd_primary_affinity, CCMD_WRITE,
 	  "ID WEIGHT", "set an OSD's primary affinity (0..1)" },
+	{ "osd setcrushmap", ccmd_osd_setcrushmap, CCMD_WRITE | CCMD_DRYRUN,
+	  "-i FILE", "install a crush map (text or binary), as `ceph osd "
+	  "setcrushmap -i`" },
 	{ "osd pg-upmap", ccmd_osd_pg_upmap, CCMD_WRITE | CCMD_DRYRUN,
 	  "PGID OSD...", "map a PG to these OSDs, as `ceph osd pg-upmap`" },
 	{ "osd pg-upmap-items", ccmd_osd_pg_upmap_items,

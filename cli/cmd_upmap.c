@@ -11,6 +11,7 @@
 
 #include "cluster_cmds.h"
 #include "osdsim.h"
+#include "placement.h"
 #include "util.h"
 
 /* "1.1f" of the cluster's pool */
@@ -134,4 +135,36 @@ int ccmd_osd_rm_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv)
 int ccmd_osd_rm_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	return rm_cmd(ctx, argc, argv, 1);
+}
+
+/* `osd setcrushmap -i FILE`: a new crush map (text or binary), as Ceph's
+ * `ceph osd setcrushmap -i`; with --dry-run, what it would move. */
+int ccmd_osd_setcrushmap(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const char *file = NULL;
+	char err[1024] = "", why[256] = "";
+	pl_map *m = NULL;
+	int r;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-i") && i + 1 < argc)
+			file = argv[++i];
+		else
+			return cc_usage(ctx, "unexpected argument '%s'", argv[i]);
+	}
+	if (!file)
+		return cc_usage(ctx, "missing -i FILE");
+	r = pl_parse_file(file, &m, err, sizeof(err));
+	if (r || !m)
+		return cc_err(ctx, "%s", err[0] ? err : cfs_strerror(r));
+	r = cfs_osd_setcrushmap(ctx->cluster, m, why, sizeof(why));
+	if (r == -EINVAL && why[0])
+		return cc_err(ctx, "%s", why);
+	if (r == -ENOTSUP)
+		return cc_err(ctx, "cannot change the osdmap: %s",
+			      cfs_strerror(r));
+	if (r)
+		return cc_err(ctx, "cannot change the osdmap: %s",
+			      cfs_strerror(r));
+	return cc_done_epoch(ctx, "set crush map");
 }

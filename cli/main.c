@@ -115,6 +115,7 @@ static const struct cli_command commands[] = {
 	{ "osd reweight-by-utilization", cmd_cluster, "[OVERLOAD [MAX_CHANGE [MAX_OSDS]]] [--no-increasing]", "lower the reweight of the fullest OSDs", CLI_JSON },
 	{ "osd test-reweight-by-pg", cmd_cluster, "[OVERLOAD [MAX_CHANGE [MAX_OSDS]]] [--no-increasing]", "what reweight-by-pg would do (PGs per crush weight)", CLI_JSON },
 	{ "osd reweight-by-pg", cmd_cluster, "[OVERLOAD [MAX_CHANGE [MAX_OSDS]]] [--no-increasing]", "reweight the OSDs with the most PGs per crush weight", CLI_JSON },
+	{ "osd setcrushmap", cmd_cluster, "-i FILE", "install a crush map (text or binary), as `ceph osd setcrushmap -i`", CLI_JSON },
 	{ "osd pg-upmap", cmd_cluster, "PGID OSD...", "map a PG to these OSDs, as `ceph osd pg-upmap`", CLI_JSON },
 	{ "osd pg-upmap-items", cmd_cluster, "PGID FROM TO [FROM TO...]", "replace OSDs in a PG's set, as `ceph osd pg-upmap-items`", CLI_JSON },
 	{ "osd rm-pg-upmap", cmd_cluster, "PGID", "drop a PG's pg-upmap entry", CLI_JSON },

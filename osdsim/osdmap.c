@@ -784,6 +784,36 @@ int cfs_osd_crush_reweight(cfs_cluster *c, int osd, uint32_t weight)
 	return update_commit(c, n);
 }
 
+int cfs_osd_setcrushmap(cfs_cluster *c, pl_map *crush, char *why,
+			size_t whylen)
+{
+	struct cfs_osdmap *n;
+	int r, rule;
+
+	if (!crush)
+		return -EINVAL;
+	r = update_begin(c, &n);
+	if (r) {
+		pl_map_destroy(crush);
+		return r;
+	}
+	/* OSDMap::validate_crush_rules: the pool's rule must be there and
+	 * be a replicated one */
+	rule = n->pool.crush_rule;
+	if (!pl_map_rule_exists(crush, rule) ||
+	    pl_map_rule_type(crush, rule) != PL_RULE_TYPE_REPLICATED) {
+		snprintf(why, whylen, "pool %lld references crush_rule %d but "
+			 "it is not present (or not replicated)",
+			 (long long)n->pool.id, rule);
+		pl_map_destroy(crush);
+		update_abort(c, n);
+		return -EINVAL;
+	}
+	pl_map_destroy(n->crush);
+	n->crush = crush;
+	return update_commit(c, n);
+}
+
 static int set_ratio(cfs_cluster *c, int which, double v)
 {
 	struct cfs_osdmap *n;

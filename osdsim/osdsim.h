@@ -238,6 +238,11 @@ int cfs_osd_mark_down(cfs_cluster *c, int osd);
 int cfs_osd_mark_up(cfs_cluster *c, int osd);
 int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight);
 int cfs_osd_crush_reweight(cfs_cluster *c, int osd, uint32_t weight);
+/* `osd setcrushmap`: install crush (taken, also on error) as the map;
+ * -EINVAL with the reason in why when the pool's rule is missing.  Devices
+ * the osdmap has no OSD for map as nonexistent (Ceph: OSD_ORPHAN). */
+int cfs_osd_setcrushmap(cfs_cluster *c, pl_map *crush, char *why,
+			size_t whylen);
 int cfs_osd_primary_affinity(cfs_cluster *c, int osd, uint32_t aff);
 int cfs_osd_set_capacity(cfs_cluster *c, int osd, uint64_t bytes);
 /*

@@ -56,3 +56,23 @@ Errors:
   $ crushfs --cluster c osd out 2 --dry-run
   crushfs: osd out: dry run of 'osd out 2': the command would change nothing
   [1]
+
+A whole new crush map (`osd setcrushmap -i`, text or binary, as Ceph's):
+the dry run predicts what `rebalance` then moves.
+
+  $ crushfs --cluster sc mkfs --osd-size 64M --pg-num 32 > /dev/null
+  $ for i in $(seq 1 20); do head -c 100000 /dev/zero > f; crushfs --cluster sc rados put o$i f; done
+  $ sed 's/item osd.0 weight 0.001/item osd.0 weight 0.003/' sc/crushmap.txt > new.txt
+  $ crushfs --cluster sc osd setcrushmap -i new.txt --dry-run | sed -n 3p
+  object copies to move: 4 (391 KiB)
+  $ crushfs --cluster sc osd setcrushmap -i new.txt
+  set crush map
+  $ crushfs --cluster sc rebalance
+  rebalance: moved 4 objects (391 KiB), removed 4 old copies (391 KiB), 3 pgs changed
+  $ crushfs --cluster sc osd setcrushmap -i nosuch.txt
+  crushfs: osd setcrushmap: nosuch.txt: cannot read: No such file or directory
+  [1]
+  $ sed 's/^\tid 0$/\tid 5/' sc/crushmap.txt > norule.txt
+  $ crushfs --cluster sc osd setcrushmap -i norule.txt
+  crushfs: osd setcrushmap: pool 1 references crush_rule 0 but it is not present (or not replicated)
+  [1]
