@@ -126,7 +126,8 @@ int cli_files_on_osd(struct cli_env *env, int osd, struct cli_osd_file **out,
 	*nout = 0;
 	s.m = cfs_osdmap_get(env->c);
 	rc = cfs_index_foreach(env->c, "", 0, on_object, &s);
-	if (!rc && !s.nomem) {
+	/* nothing on the OSD: no names to look up (and no NULL to sort) */
+	if (!rc && !s.nomem && s.n) {
 		qsort(s.v, s.n, sizeof(*s.v), cmp_ino);
 		rc = fs_meta_paths(env->meta, on_path, &s);
 	}
@@ -262,14 +263,15 @@ int cli_ls_by_osd_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 		cli_osd_files_free(v, n);
 	}
 	if (arr) {
-		char *txt = json_dumps(json_pack("{s:i, s:o, s:I, s:I}", "osd",
-						 s.osd, "files", arr,
-						 "file_count", (json_int_t)files,
-						 "objects", (json_int_t)objects),
-				       JSON_COMPACT);
+		json_t *root = json_pack("{s:i, s:o, s:I, s:I}", "osd", s.osd,
+					 "files", arr, "file_count",
+					 (json_int_t)files, "objects",
+					 (json_int_t)objects);
+		char *txt = root ? json_dumps(root, JSON_COMPACT) : NULL;
 
 		fprintf(env->out, "%s\n", txt ? txt : "{}");
 		free(txt);
+		json_decref(root);
 	} else {
 		fprintf(env->err, "%" PRIu64 " files, %" PRIu64 " objects with "
 			"a copy on osd.%d\n", files, objects, s.osd);

@@ -479,7 +479,7 @@ int fs_meta_paths(fs_meta *fm,
 
 	if (!rc && w.nomem)
 		rc = -ENOMEM;
-	if (!rc)
+	if (!rc && w.n)
 		qsort(w.v, w.n, sizeof(*w.v), cmp_pent_ino);
 	for (size_t i = 0; !rc && i < w.n; i++) {
 		const struct pent *e = &w.v[i];
