@@ -756,8 +756,9 @@ static int change_failed(struct cmd_ctx *ctx, int r)
 {
 	if (r == -ENOTSUP)
 		return cc_err(ctx, "cannot change the osdmap: the crush map "
-			      "carries choose_args (weight sets), which crushfs "
-			      "cannot keep in step with a crush change yet");
+			      "carries choose_args (weight sets) that crushfs "
+			      "cannot keep in step with this change yet (an "
+			      "added OSD, or device classes' shadow trees)");
 	return cc_err(ctx, "cannot change the osdmap: %s", cfs_strerror(r));
 }
 

@@ -55,54 +55,217 @@ static int bucket_weights(const pl_map *m, const struct pl_bucket *b,
 	return 0;
 }
 
-int pl_map_adjust_item_weight(pl_map *m, int id, uint32_t weight)
+/* ---- weight sets follow a reweight (Ceph 16.2 CrushWrapper) ---- */
+
+/* the weight-set value to store: Ceph keeps them as __u32 but sums them
+ * in an int vector */
+static int ws_rebuild(struct pl_weight_set *ws)
+{
+	for (uint32_t i = 0; i < ws->size; i++) {
+		if (ws->weights[i])
+			pl_div_magic(ws->weights[i], &ws->div_magic[i],
+				     &ws->div_shift[i]);
+		else
+			ws->div_magic[i] = ws->div_shift[i] = 0;
+	}
+	return 0;
+}
+
+static int cargs_adjust(pl_map *m, struct pl_choose_args *ca, int id,
+			const int *w, uint32_t nw);
+
+/* _choose_args_adjust_item_weight_in_bucket: a bucket without a weight
+ * set gets one (its item weights, as many positions as the set uses);
+ * id's entries become w; the bucket's sums then go up the tree */
+static int cargs_adjust_in_bucket(pl_map *m, struct pl_choose_args *ca,
+				  struct pl_bucket *b, int id, const int *w,
+				  uint32_t nw)
+{
+	uint32_t bidx = (uint32_t)(-1 - b->id);
+	struct pl_choose_arg *a;
+	int changed = 0;
+
+	if (bidx >= ca->size)
+		return 0;
+	a = &ca->args[bidx];
+	if (!a->weight_set) {
+		uint32_t pos = 1, *iw;
+		int err;
+
+		for (uint32_t j = 0; j < ca->size; j++)
+			if (ca->args[j].weight_set_positions) {
+				pos = ca->args[j].weight_set_positions;
+				break;
+			}
+		iw = calloc((size_t)pos * b->size + 1, sizeof(*iw));
+		if (!iw)
+			return -ENOMEM;
+		for (uint32_t p = 0; p < pos; p++)
+			for (uint32_t i = 0; i < b->size; i++)
+				iw[(size_t)p * b->size + i] =
+					pl_map_bucket_item_weight(m, b->id,
+								  (int)i);
+		err = pl_cargs_set_weights(ca, bidx, pos, b->size, iw);
+		free(iw);
+		if (err)
+			return err;
+		changed++;
+	}
+	if (a->weight_set_positions != nw)
+		return 0;
+	for (uint32_t i = 0; i < b->size; i++) {
+		if (b->items[i] != id)
+			continue;
+		for (uint32_t j = 0; j < nw; j++)
+			a->weight_set[j].weights[i] = (uint32_t)w[j];
+		changed++;
+	}
+	if (changed) {
+		int sums[32] = { 0 };
+
+		if (nw > 32)
+			return -E2BIG;
+		for (uint32_t j = 0; j < nw; j++) {
+			ws_rebuild(&a->weight_set[j]);
+			for (uint32_t i = 0; i < b->size; i++)
+				sums[j] += (int)a->weight_set[j].weights[i];
+		}
+		return cargs_adjust(m, ca, b->id, sums, nw) < 0 ? -ENOMEM :
+								 changed;
+	}
+	return 0;
+}
+
+/* CrushWrapper::choose_args_adjust_item_weight over every bucket */
+static int cargs_adjust(pl_map *m, struct pl_choose_args *ca, int id,
+			const int *w, uint32_t nw)
+{
+	int changed = 0;
+
+	for (int32_t pos = 0; pos < m->max_buckets; pos++) {
+		int r;
+
+		if (!m->buckets[pos])
+			continue;
+		r = cargs_adjust_in_bucket(m, ca, m->buckets[pos], id, w, nw);
+		if (r < 0)
+			return r;
+		changed += r;
+	}
+	return changed;
+}
+
+static int adjust(pl_map *m, int id, uint32_t weight, int update_ws);
+
+/* CrushWrapper::adjust_item_weight_in_bucket */
+static int adjust_in_bucket(pl_map *m, int id, uint32_t weight,
+			    struct pl_bucket *b, int update_ws)
+{
+	uint32_t *w;
+	int err, hit = 0, changed = 0;
+
+	err = bucket_weights(m, b, &w);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < b->size; i++) {
+		if (b->items[i] == id || b->alg == PL_BUCKET_UNIFORM) {
+			/* a uniform bucket has one weight for all */
+			if (b->items[i] == id) {
+				hit = 1;
+				/* bucket_adjust_item_weight: every position
+				 * of the item's weight sets takes it too */
+				for (int c = 0; update_ws && c < m->ncargs;
+				     c++) {
+					struct pl_choose_args *ca = &m->cargs[c];
+					uint32_t bi = (uint32_t)(-1 - b->id);
+
+					if (bi >= ca->size)
+						continue;
+					for (uint32_t j = 0;
+					     j < ca->args[bi].weight_set_positions;
+					     j++) {
+						struct pl_weight_set *ws =
+							&ca->args[bi].weight_set[j];
+
+						if (i < ws->size) {
+							ws->weights[i] = weight;
+							ws_rebuild(ws);
+						}
+					}
+				}
+			}
+			w[i] = weight;
+		}
+	}
+	if (hit) {
+		uint32_t old = b->weight;
+
+		err = bucket_rebuild(m, b, b->size, b->items, w);
+		free(w);
+		if (err)
+			return err;
+		changed = 1;
+		if (b->weight != old || m->ncargs) {
+			err = adjust(m, b->id, b->weight, 0);
+			if (err && err != -ENOENT)
+				return err;
+		}
+	} else {
+		free(w);
+	}
+	/* update weight sets so they continue to sum */
+	for (int c = 0; c < m->ncargs; c++) {
+		struct pl_choose_args *ca = &m->cargs[c];
+		uint32_t bi = (uint32_t)(-1 - b->id);
+		struct pl_choose_arg *a;
+		int sums[32] = { 0 };
+
+		if (bi >= ca->size)
+			continue;
+		a = &ca->args[bi];
+		if (!a->weight_set || a->weight_set_positions > 32)
+			continue;
+		for (uint32_t i = 0; i < b->size; i++)
+			for (uint32_t j = 0; j < a->weight_set_positions; j++)
+				if (i < a->weight_set[j].size)
+					sums[j] += (int)a->weight_set[j].weights[i];
+		err = cargs_adjust(m, ca, b->id, sums, a->weight_set_positions);
+		if (err < 0)
+			return err;
+	}
+	return changed;
+}
+
+static int adjust(pl_map *m, int id, uint32_t weight, int update_ws)
 {
 	int found = 0;
 
-	/* Ceph rewrites every weight set on the way up (CrushWrapper::
-	 * adjust_item_weight_in_bucket and choose_args_adjust_item_weight);
-	 * until that is mirrored, a map with choose_args is not edited */
-	if (m->ncargs)
-		return -ENOTSUP;
-
 	for (int32_t pos = 0; pos < m->max_buckets; pos++) {
-		struct pl_bucket *b = m->buckets[pos];
-		uint32_t *w;
-		int err, hit = 0;
+		int r;
 
-		if (!b)
+		if (!m->buckets[pos])
 			continue;
-		err = bucket_weights(m, b, &w);
-		if (err)
-			return err;
-		for (uint32_t i = 0; i < b->size; i++) {
-			if (b->items[i] == id || b->alg == PL_BUCKET_UNIFORM) {
-				/* a uniform bucket has one weight for all */
-				if (b->items[i] == id)
-					hit = 1;
-				w[i] = weight;
-			}
-		}
-		if (hit) {
-			uint32_t old = b->weight;
-
-			err = bucket_rebuild(m, b, b->size, b->items, w);
-			free(w);
-			if (err)
-				return err;
-			found = 1;
-			if (b->weight != old) {
-				err = pl_map_adjust_item_weight(m, b->id,
-								b->weight);
-				if (err && err != -ENOENT)
-					return err;
-			}
-		} else {
-			free(w);
-		}
+		r = adjust_in_bucket(m, id, weight, m->buckets[pos], update_ws);
+		if (r < 0)
+			return r;
+		found |= r;
 	}
-	pl_map_finalize(m);
 	return found ? 0 : -ENOENT;
+}
+
+int pl_map_adjust_item_weight(pl_map *m, int id, uint32_t weight)
+{
+	int r;
+
+	/* Ceph keeps the weight sets in step (adjust_item_weight with
+	 * update_weight_sets): mirrored for maps without device classes;
+	 * with classes too the shadow trees' sets would need Ceph's
+	 * rebuild, not mirrored yet */
+	if (m->ncargs && m->nclasses)
+		return -ENOTSUP;
+	r = adjust(m, id, weight, 1);
+	pl_map_finalize(m);
+	return r;
 }
 
 int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight)

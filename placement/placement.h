@@ -143,8 +143,11 @@ int pl_map_build_simple(int nosds, int nhosts, const uint32_t *osd_weights,
  * Changing a built map (the cluster's `osd crush reweight`, `osd add`).
  * Both keep bucket weights consistent up to the root, recompute straw
  * lengths, and leave the map finalized.  Ceph: CrushWrapper::
- * adjust_item_weight / insert_item.  -ENOTSUP on a map with choose_args
- * (Ceph also rewrites the weight sets; not mirrored yet).
+ * adjust_item_weight / insert_item.  A reweight keeps choose_args weight
+ * sets in step as Ceph does (the item's entries take the weight, every
+ * bucket's entry in its parents becomes the sum of its set); -ENOTSUP when
+ * the map has choose_args and device classes too, and for adding an item
+ * to a map with choose_args (not mirrored yet).
  */
 int pl_map_adjust_item_weight(pl_map *m, int id, uint32_t weight);
 int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight);

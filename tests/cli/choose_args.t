@@ -21,16 +21,20 @@ The sets change the mapping: the same map without them maps otherwise.
   $ cmp -s plain.out oracle.txt || echo differs
   differs
 
-A crush change would have to rewrite every weight set as Ceph does; it is
-refused instead, and the map is left as it was:
+A reweight keeps the weight sets in step as Ceph does (the item's entries
+take the new weight, each bucket's entry in its parent becomes the sum of
+its set; tests/golden/check_reweight.sh compares with crushtool
+--reweight-item byte for byte).  Adding an OSD to such a map is refused,
+and the map is left as it was:
 
-  $ crushfs --cluster cl osd crush reweight osd.1 2.0
-  crushfs: osd crush reweight: cannot change the osdmap: the crush map carries choose_args (weight sets), which crushfs cannot keep in step with a crush change yet
-  [1]
   $ crushfs --cluster cl osd add --host h0
-  crushfs: osd add: cannot change the osdmap: the crush map carries choose_args (weight sets), which crushfs cannot keep in step with a crush change yet
+  crushfs: osd add: cannot change the osdmap: the crush map carries choose_args (weight sets) that crushfs cannot keep in step with this change yet (an added OSD, or device classes' shadow trees)
   [1]
   $ crushfs --cluster cl pg dump pgs | awk '/^1\./ {print $1, $8}' | diff - oracle.txt
+  $ crushfs --cluster cl osd crush reweight osd.1 2.0
+  reweighted item id 1 name 'osd.1' to 2 in crush map
+  $ sed -n '/^# choose_args/,$p' cl/crushmap.txt | grep -q ' 2\.000 ' && echo "osd.1's weight-set entries took 2.0"
+  osd.1's weight-set entries took 2.0
 
 Binary maps carry them too, byte for byte as crushtool -c writes them
 (tests/golden/check_binary.sh compares every golden map), and a cut or
