@@ -259,6 +259,10 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 		       " backtrace(s)\n",
 		       r.unchecked - r.unchecked_backtraces, r.unchecked_pgs,
 		       r.unchecked_backtraces);
+	if (r.remapped_pgs)
+		printf("  %" PRIu64 " PG(s) remapped: their data is served from "
+		       "the OSDs it is on until `crushfs rebalance` moves it "
+		       "(not a problem)\n", r.remapped_pgs);
 	/* what is still wrong, or not known to be right */
 	left = (dry ? found : r.cluster_problems) + (uint64_t)r.errors +
 	       r.unchecked;

@@ -3,7 +3,10 @@
  *
  * Every object of the file, as `ceph osd map` shows one object (PG, up
  * and acting sets with their primaries), then the object's file on each
- * acting OSD; then how many objects each OSD holds.  With -f json, the
+ * acting OSD (where it is served from) and on each up OSD outside the
+ * acting set (a backfill target while a pg_temp holds the PG elsewhere:
+ * its copy is there once `rebalance` made it); then how many objects
+ * each OSD holds.  With -f json, the
  * same as one JSON object.
  *
  * PATH is a path in the mounted filesystem (the CLI asks the daemon,
@@ -204,18 +207,28 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 			fputs(p.exists ? "\n" : "  (hole: never written)\n",
 			      env->out);
 		}
-		for (int k = 0; k < p.nacting; k++) {
+		for (int k = 0; k < p.nacting + p.nup; k++) {
 			char opath[4096];
 			struct stat st;
-			int osd = p.acting[k], there;
+			int osd = k < p.nacting ? p.acting[k]
+						: p.up[k - p.nacting],
+			    there, target = k >= p.nacting;
 
 			if (osd < 0)
 				continue;
+			if (target) {
+				int dup = 0;
+
+				for (int i = 0; i < p.nacting; i++)
+					dup |= p.acting[i] == osd;
+				if (dup)
+					continue;
+			}
 			if (ol_object_path(env->ol, name, osd, opath,
 					   sizeof(opath)) != 0)
 				snprintf(opath, sizeof(opath), "?");
 			there = stat(opath, &st) == 0;
-			if (there && osd <= maxosd) {
+			if (there && osd <= maxosd && !target) {
 				counts[osd].objects++;
 				if (osd == p.acting_primary)
 					counts[osd].primary++;
@@ -229,11 +242,25 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 				json_object_set_new(c, "exists",
 						    json_boolean(there));
 				json_object_set_new(
+					c, "role",
+					json_string(target ? "backfill_target"
+							   : "acting"));
+				json_object_set_new(
 					c, "size",
 					json_integer(there ? (json_int_t)
 								     st.st_size :
 							     0));
 				json_array_append_new(paths, c);
+			} else if (target && p.exists) {
+				/* up, not acting yet: what backfill did */
+				fprintf(env->out, "    osd.%-3d %s  %s\n", osd,
+					opath,
+					there ? "BACKFILLED (acting once the "
+						"PG's backfill ends)"
+					      : "BACKFILL (waiting: crushfs "
+						"rebalance)");
+			} else if (target) {
+				continue;
 			} else if (there) {
 				fprintf(env->out, "    osd.%-3d %s  %s\n", osd,
 					opath,

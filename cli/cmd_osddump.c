@@ -2,7 +2,7 @@
  * cmd_osddump.c - `crushfs osd dump [-f json]`: the osdmap as Ceph 16.2's
  * `ceph osd dump` prints it (OSDMap::print / OSDMap::dump): header,
  * the pool line (pg_pool_t's operator<<), max_osd, one line per OSD, then
- * the pg_upmap and pg_upmap_items entries.  What crushfs has no notion of
+ * the pg_upmap, pg_upmap_items and pg_temp entries.  What crushfs has no notion of
  * (addresses, up_thru, blocklists) prints as Ceph prints it empty.
  */
 #include <inttypes.h>
@@ -42,7 +42,9 @@ static json_t *dump_json(const cfs_osdmap *m)
 {
 	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
 	const struct cfs_pg_upmap *u;
+	const struct cfs_pg_temp *t;
 	json_t *osds = json_array(), *up = json_array(), *items = json_array();
+	json_t *temps = json_array();
 	char c[64], d[64], pg[32];
 	int n;
 
@@ -82,9 +84,19 @@ static json_t *dump_json(const cfs_osdmap *m)
 							"mappings", mp));
 		}
 	}
+	t = cfs_osdmap_pg_temps(m, &n);
+	for (int i = 0; i < n; i++) {
+		json_t *o = json_array();
+
+		snprintf(pg, sizeof(pg), "%" PRId64 ".%x", p->id, t[i].ps);
+		for (int k = 0; k < t[i].n; k++)
+			json_array_append_new(o, json_integer(t[i].osds[k]));
+		json_array_append_new(temps, json_pack("{s:s, s:o}", "pgid", pg,
+						       "osds", o));
+	}
 	return json_pack(
 		"{s:i, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:i, s:i, s:[{s:I, "
-		"s:s, s:i, s:i, s:i, s:i, s:i, s:i}], s:o, s:o, s:o, s:[], s:[]}",
+		"s:s, s:i, s:i, s:i, s:i, s:i, s:i}], s:o, s:o, s:o, s:o, s:[]}",
 		"epoch", (int)cfs_osdmap_epoch(m), "fsid", cfs_osdmap_fsid(m),
 		"created", utime(cfs_osdmap_created(m), c, sizeof(c)),
 		"modified", utime(cfs_osdmap_modified(m), d, sizeof(d)),
@@ -98,7 +110,7 @@ static json_t *dump_json(const cfs_osdmap *m)
 		p->min_size, "crush_rule", p->crush_rule, "pg_num",
 		(int)p->pg_num, "pg_placement_num", (int)p->pgp_num,
 		"last_change", (int)cfs_osdmap_epoch(m), "osds", osds,
-		"pg_upmap", up, "pg_upmap_items", items, "pg_temp",
+		"pg_upmap", up, "pg_upmap_items", items, "pg_temp", temps,
 		"primary_temp");
 }
 
@@ -167,6 +179,16 @@ int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)
 			fprintf(o, "%s%d,%d", k ? "," : "", u[i].items[k][0],
 				u[i].items[k][1]);
 		fprintf(o, "]\n");
+	}
+	{
+		const struct cfs_pg_temp *t = cfs_osdmap_pg_temps(m, &n);
+
+		for (int i = 0; i < n; i++) {
+			fprintf(o, "pg_temp %" PRId64 ".%x [", p->id, t[i].ps);
+			for (int k = 0; k < t[i].n; k++)
+				fprintf(o, "%s%d", k ? "," : "", t[i].osds[k]);
+			fprintf(o, "]\n");
+		}
 	}
 	cfs_osdmap_put(m);
 	return 0;

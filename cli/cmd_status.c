@@ -228,12 +228,13 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 	struct pgsum s;
 	struct cfs_health h;
 	struct state_count sc[64];
-	int nst, r;
+	int nst, r, ntemp;
 	char a[32], b[32], c[32], ob[96];
 
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
+	cfs_osdmap_pg_temps(m, &ntemp);
 	p = cfs_osdmap_pool(m);
 	r = load(ctx, m, &s, &h, 1);
 	if (r) {
@@ -252,14 +253,15 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 		cc_json_out(
 			ctx,
 			json_pack(
-				"{s:s, s:o, s:{s:i, s:i, s:i, s:i}, s:{s:o, "
+				"{s:s, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:o, "
 				"s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
 				"s:I, s:I, s:I}, s:s}",
 				"fsid", cfs_osdmap_fsid(m), "health",
 				health_json(&h), "osdmap", "epoch",
 				(int)cfs_osdmap_epoch(m), "num_osds",
 				h.num_osds, "num_up_osds", h.num_up,
-				"num_in_osds", h.num_in, "pgmap",
+				"num_in_osds", h.num_in, "num_remapped_pgs",
+				ntemp, "pgmap",
 				"pgs_by_state", states, "num_pgs", (int)s.n,
 				"num_pools", 1, "num_objects",
 				(json_int_t)s.t.objects, "data_bytes",
@@ -281,9 +283,12 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 			cfs_osdmap_fsid(m), cfs_health_status_name(h.status));
 		for (int i = 0; i < h.nchecks; i++)
 			fprintf(f, "            %s\n", h.checks[i].summary);
-		fprintf(f, "\n  services:\n    osd: %d osds: %d up, %d in; "
-			   "epoch e%u\n",
-			h.num_osds, h.num_up, h.num_in, cfs_osdmap_epoch(m));
+		fprintf(f, "\n  services:\n    osd: %d osds: %d up, %d in; ",
+			h.num_osds, h.num_up, h.num_in);
+		/* OSDMap::print_summary: the pg_temp entries */
+		if (ntemp)
+			fprintf(f, "%d remapped pgs; ", ntemp);
+		fprintf(f, "epoch e%u\n", cfs_osdmap_epoch(m));
 		fprintf(f, "\n  data:\n    pools:   1 pools, %u pgs\n",
 			p->pg_num);
 		fprintf(f, "    objects: %llu objects, %s\n",

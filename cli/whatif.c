@@ -7,8 +7,10 @@
  * copies and bytes that would move (each PG's objects, once per OSD that
  * joins its acting set), every OSD's use after the move and the ratios it
  * would cross, and MAX AVAIL with the OSD that fills first, before and
- * after.  The move counts are what `rebalance` then copies on a clean
- * cluster (data where the map puts it).
+ * after.  "Before" is the acting set (where the data is now, a pg_temp
+ * included), "after" the new map's up set (where backfill takes it: the
+ * acting set once the pg_temp goes).  The move counts are what
+ * `rebalance` then copies.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -87,11 +89,11 @@ static int report(struct cmd_ctx *ctx, const char *what,
 		struct ol_pg_stat st;
 		int joins = 0, moved = 0;
 
-		for (int i = 0; i < n->nacting; i++)
-			joins += !in_set(o->acting, o->nacting, n->acting[i]);
+		for (int i = 0; i < n->nup; i++)
+			joins += !in_set(o->acting, o->nacting, n->up[i]);
 		for (int i = 0; i < o->nacting; i++)
-			moved |= !in_set(n->acting, n->nacting, o->acting[i]);
-		if (!joins && !moved && o->nacting == n->nacting)
+			moved |= !in_set(n->up, n->nup, o->acting[i]);
+		if (!joins && !moved && o->nacting == n->nup)
 			continue;
 		changed++;
 		r = ol_pg_stat(ctx->ol, old, ps, &st);
@@ -99,11 +101,11 @@ static int report(struct cmd_ctx *ctx, const char *what,
 			break;
 		copies += st.objects * (uint64_t)joins;
 		bytes += st.bytes * (uint64_t)joins;
-		for (int i = 0; i < n->nacting; i++)
-			if (!in_set(o->acting, o->nacting, n->acting[i]))
-				after[n->acting[i]] += st.bytes;
+		for (int i = 0; i < n->nup; i++)
+			if (!in_set(o->acting, o->nacting, n->up[i]))
+				after[n->up[i]] += st.bytes;
 		for (int i = 0; i < o->nacting; i++)
-			if (!in_set(n->acting, n->nacting, o->acting[i]))
+			if (!in_set(n->up, n->nup, o->acting[i]))
 				after[o->acting[i]] -=
 					st.bytes < after[o->acting[i]] ?
 						st.bytes :
@@ -114,9 +116,9 @@ static int report(struct cmd_ctx *ctx, const char *what,
 			for (int i = 0; i < o->nacting; i++)
 				json_array_append_new(x,
 						      json_integer(o->acting[i]));
-			for (int i = 0; i < n->nacting; i++)
+			for (int i = 0; i < n->nup; i++)
 				json_array_append_new(y,
-						      json_integer(n->acting[i]));
+						      json_integer(n->up[i]));
 			json_array_append_new(
 				pgs, json_pack("{s:s, s:o, s:o, s:I, s:I}",
 					       "pgid", st.pgid, "acting_before",

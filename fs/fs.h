@@ -160,6 +160,9 @@ struct fs_fsck_report {
 	/* what could not be checked: objects of PGs with fewer OSDs than
 	 * min_size in their acting set */
 	uint64_t unchecked, unchecked_pgs, unchecked_backtraces;
+	/* PGs whose data still sits on the OSDs they left (a pg_temp keeps
+	 * them acting there): not a problem, rebalance's work */
+	uint64_t remapped_pgs;
 	/* fs_fsck failed before checking anything (a lost or unreadable
 	 * metadata store): the one line that says why */
 	char fatal[1200];

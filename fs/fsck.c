@@ -608,6 +608,12 @@ static void check_objects(struct fck *f)
 	}
 	map = cfs_osdmap_get(f->c);
 	pg_num = cfs_osdmap_pool(map)->pg_num;
+	{
+		int nt;
+
+		cfs_osdmap_pg_temps(map, &nt);
+		f->r->remapped_pgs = (uint64_t)nt;
+	}
 	min_size = cfs_osdmap_pool(map)->min_size;
 	unchecked = calloc(pg_num, sizeof(*unchecked));
 	if (!unchecked) {

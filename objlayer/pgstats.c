@@ -2,11 +2,14 @@
  * pgstats.c - what `pg dump` and `status` show per PG: objects, bytes,
  * degraded / misplaced / unfound object copies, and the state string.
  *
- * Counting follows Ceph (PeeringState::update_calc_stats, simplified to
- * acting == up): every object should have pool-size current copies on the
- * acting set.  Each copy short is misplaced when a current copy sits on an
- * up OSD the PG left (it only has to be moved), else degraded (it has to
- * be re-created).  An object none of whose copies is current is unfound.
+ * Counting follows Ceph (PeeringState::update_calc_stats): every object
+ * should have pool-size current copies on the up set.  Each copy short is
+ * misplaced when a current copy sits on another up OSD (the pg_temp
+ * acting set, or a holder the PG left: it only has to be moved), else
+ * degraded (it has to be re-created).  An object none of whose copies is
+ * current is unfound.  The PG is remapped while acting != up (a pg_temp)
+ * or old copies linger, and waits for backfill while an up or acting OSD
+ * lacks objects.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,6 +57,7 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	nh = pc.n;
 	for (int i = 0; i < nh; i++)
 		if (!member(pg->acting, pg->nacting, pc.osd[i]) &&
+		    !member(pg->up, pg->nup, pc.osd[i]) &&
 		    cfs_osdmap_is_up(m, pc.osd[i]))
 			strays_up = 1;
 	while (cfs_pg_copies_next(&pc)) {
@@ -72,7 +76,7 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 			osize = pc.at[i]->size;
 			if (cfs_osdmap_is_up(m, h))
 				up_current = 1;
-			if (member(pg->acting, pg->nacting, h))
+			if (member(pg->up, pg->nup, h))
 				good++;
 			else if (cfs_osdmap_is_up(m, h))
 				stray++;
@@ -100,10 +104,14 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 		st->misplaced += mis;
 		st->degraded += missing - mis;
 	}
-	/* acting OSDs that still lack objects */
-	for (int i = 0; i < pg->nacting; i++) {
-		int a = pg->acting[i];
-		int lacks = cfs_pg_is_holder(c, ps, a)
+	/* up or acting OSDs that still lack objects (backfill targets) */
+	for (int i = 0; i < pg->nup + pg->nacting; i++) {
+		int a = i < pg->nup ? pg->up[i] : pg->acting[i - pg->nup];
+		int lacks;
+
+		if (i >= pg->nup && member(pg->up, pg->nup, a))
+			continue;
+		lacks = cfs_pg_is_holder(c, ps, a)
 				    ? cfs_pg_missing_count(c, ps, a) > 0
 				    : st->objects > 0;
 
@@ -134,7 +142,8 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 		st->state |= OL_PGS_DEGRADED;
 	/* copies left on OSDs the PG moved away from (Ceph shows such PGs
 	 * remapped until backfill ends and the strays are purged) */
-	if (strays_up)
+	if (strays_up || pg->nup != pg->nacting ||
+	    memcmp(pg->up, pg->acting, sizeof(int) * (size_t)pg->nup))
 		st->state |= OL_PGS_REMAPPED;
 	if (backfill)
 		st->state |= toofull ? OL_PGS_BACKFILL_TOOFULL

@@ -2,19 +2,26 @@
  * rebalance.c - backfill and stray removal, the way Ceph moves data after
  * a map change, but on demand (`crushfs rebalance`).
  *
- * Per PG, with the current map:
- *  1. every acting OSD becomes a holder; one that was not gets every
- *     object of the PG in its missing set (persisted first);
+ * After a map change a PG's up set follows CRUSH while its acting set
+ * stays on the OSDs holding its data (a pg_temp, osdsim pgtemp.c).  Per
+ * PG, with the current map:
+ *  1. every up (and acting) OSD becomes a holder; one that was not gets
+ *     every object of the PG in its missing set (persisted first);
  *  2. each missing object is copied from a current copy (temporary file,
  *     fsync, verify, rename: cfs_obj_copy) or, if it was deleted, removed;
  *     space is reserved against backfillfull_ratio first, and a target
  *     that would cross it is left alone (backfill_toofull);
- *  3. only when every acting OSD is a complete holder and the PG has its
- *     full size are the copies on OSDs the PG left deleted (down OSDs keep
- *     theirs until they come back).
+ * then, once for all PGs, the pg_temp entries are chosen again
+ * (cfs_pg_temp_refresh: one new epoch, acting = up where up is complete),
+ * and
+ *  3. only where acting = up, complete and full-sized, are the copies on
+ *     OSDs the PG left deleted (down OSDs keep theirs until they come
+ *     back).
  * Whatever the moment of an interruption, some OSD still holds a complete
  * current copy of every object: copies are made before anything is
- * deleted, and missing sets are written before the data they describe.
+ * deleted, missing sets are written before the data they describe, and
+ * nothing outside the acting set is deleted while a pg_temp keeps I/O
+ * away from the up set.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,7 +31,7 @@
 #include "util.h"
 
 struct item {
-	int t; /* index in the acting set */
+	int t; /* index in the PG's targets */
 	char *name;
 };
 
@@ -55,6 +62,24 @@ static int collect(const char *name, void *arg)
 	return 0;
 }
 
+/* The OSDs that must hold the PG: up, then acting members outside it. */
+static int targets(const struct cfs_pg_mapping *pg, int *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < pg->nup; i++)
+		t[n++] = pg->up[i];
+	for (int i = 0; i < pg->nacting; i++) {
+		int dup = 0;
+
+		for (int k = 0; k < pg->nup; k++)
+			dup |= pg->up[k] == pg->acting[i];
+		if (!dup)
+			t[n++] = pg->acting[i];
+	}
+	return n;
+}
+
 /* How many copies the current map still needs (for progress). */
 static uint64_t count_todo(objlayer *ol)
 {
@@ -63,13 +88,13 @@ static uint64_t count_todo(objlayer *ol)
 
 	for (uint32_t ps = 0; ps < ol->pg_num; ps++) {
 		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
-		int h[256], nh;
+		int h[256], nh, tg[CFS_MAX_REP * 2], ntg = targets(pg, tg);
 		size_t all = (size_t)-1;
 
 		cfs_pg_lock(ol->c, ps);
 		nh = cfs_pg_holders(ol->c, ps, h, 256);
-		for (int i = 0; nh && i < pg->nacting; i++) {
-			int t = pg->acting[i];
+		for (int i = 0; nh && i < ntg; i++) {
+			int t = tg[i];
 
 			if (cfs_pg_is_holder(ol->c, ps, t)) {
 				todo += cfs_pg_missing_count(ol->c, ps, t);
@@ -94,8 +119,9 @@ static uint64_t count_todo(objlayer *ol)
 	return todo;
 }
 
-/* Delete the copies held by OSDs the PG left, once its acting set is
- * complete and full-sized.  Returns 1 if strays were removed. */
+/* Delete the copies held by OSDs the PG left, once its acting set is its
+ * up set (no pg_temp), complete and full-sized.  Returns 1 if strays were
+ * removed. */
 static int purge_strays(objlayer *ol, uint32_t ps,
 			struct ol_rebalance_stats *st)
 {
@@ -106,7 +132,8 @@ static int purge_strays(objlayer *ol, uint32_t ps,
 
 	pthread_rwlock_wrlock(&ol->pgio[ps]); /* no I/O in flight here */
 	cfs_pg_lock(c, ps);
-	ok = pg->nacting == cfs_osdmap_pool(m)->size;
+	ok = pg->nacting == cfs_osdmap_pool(m)->size && pg->nup == pg->nacting &&
+	     !memcmp(pg->up, pg->acting, sizeof(int) * (size_t)pg->nup);
 	for (int i = 0; ok && i < pg->nacting; i++)
 		ok = cfs_pg_is_holder(c, ps, pg->acting[i]) &&
 		     cfs_pg_missing_count(c, ps, pg->acting[i]) == 0;
@@ -168,35 +195,39 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		const cfs_osdmap *m = cfs_osdmap_get(c);
 		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
 		struct worklist w = { 0 };
-		int toofull[CFS_MAX_REP] = { 0 }, blocked = 0, errors = 0;
+		int toofull[CFS_MAX_REP * 2] = { 0 }, blocked = 0, errors = 0;
 		int nh, h[256], changed = 0;
+		int tg[CFS_MAX_REP * 2], ntg = targets(pg, tg);
 
 		pthread_rwlock_rdlock(&ol->pgio[ps]);
 		cfs_pg_lock(c, ps);
 		nh = cfs_pg_holders(c, ps, h, 256);
-		for (int i = 0; nh && i < pg->nacting && !rc; i++) {
-			if (!cfs_pg_is_holder(c, ps, pg->acting[i]))
+		for (int i = 0; nh && i < ntg && !rc; i++) {
+			if (!cfs_pg_is_holder(c, ps, tg[i]))
 				changed = 1;
-			rc = ol_ensure_holder(ol, ps, pg->acting[i]);
+			rc = ol_ensure_holder(ol, ps, tg[i]);
 			w.t = i;
 			if (!rc)
-				rc = cfs_pg_missing_foreach(c, ps, pg->acting[i],
+				rc = cfs_pg_missing_foreach(c, ps, tg[i],
 							    collect, &w);
 		}
 		for (int i = 0; i < nh; i++) {
 			int in = 0;
 
-			for (int k = 0; k < pg->nacting; k++)
-				in |= pg->acting[k] == h[i];
+			for (int k = 0; k < ntg; k++)
+				in |= tg[k] == h[i];
 			if (!in && cfs_osdmap_is_up(m, h[i]))
 				changed = 1;
 		}
+		if (pg->nup != pg->nacting ||
+		    memcmp(pg->up, pg->acting, sizeof(int) * (size_t)pg->nup))
+			changed = 1;
 		cfs_pg_unlock(c, ps);
 		if (w.n || changed)
 			st->pgs_changed++;
 
 		for (size_t k = 0; k < w.n && !rc; k++) {
-			int ti = w.v[k].t, t = pg->acting[ti], nc, exists;
+			int ti = w.v[k].t, t = tg[ti], nc, exists;
 			int cand[CFS_MAX_REP + 256];
 			const char *name = w.v[k].name;
 			pthread_rwlock_t *lk = ol_objlock(ol, name);
@@ -289,7 +320,7 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 			free(w.v[k].name);
 		free(w.v);
 
-		for (int i = 0; i < CFS_MAX_REP; i++)
+		for (int i = 0; i < CFS_MAX_REP * 2; i++)
 			if (toofull[i]) {
 				st->pgs_toofull++;
 				break;
@@ -298,12 +329,26 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 			st->pgs_blocked++;
 		if (errors)
 			st->errors++;
-		if (!rc && !blocked && !errors)
-			purge_strays(ol, ps, st);
 		cfs_osdmap_put(m);
 		pr.pg = ps + 1;
 		if (progress)
 			progress(&pr, arg);
 	}
+	/* the up sets are complete where backfill went through: the
+	 * primaries drop their pg_temp (one epoch for them all), and only
+	 * then may the copies outside the new acting sets go */
+	if (!rc) {
+		int changed, r = cfs_pg_temp_refresh(c, &changed);
+
+		if (r) {
+			st->errors++;
+			cfs_log(CFS_LOG_ERR,
+				"rebalance: choosing the acting sets failed: %s",
+				cfs_strerror(r));
+			return rc;
+		}
+	}
+	for (uint32_t ps = 0; ps < ol->pg_num && !rc; ps++)
+		purge_strays(ol, ps, st);
 	return rc;
 }

@@ -46,6 +46,7 @@ void osdmap_free(struct cfs_osdmap *m)
 	free(m->rule_share);
 	free(m->in_rule);
 	free(m->upmaps);
+	free(m->temps);
 	free(m);
 }
 
@@ -120,6 +121,8 @@ int osdmap_clone(const struct cfs_osdmap *m, struct cfs_osdmap **out)
 	r = crush_clone(m->crush, &n->crush);
 	if (!r)
 		r = upmap_copy(m, n);
+	if (!r)
+		r = pgtemp_copy(m, n);
 	if (r)
 		goto err;
 	*out = n;
@@ -329,6 +332,15 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 		}
 		json_object_update(root, up);
 		json_decref(up);
+	}
+	if (m->ntemps) {
+		json_t *t = pgtemp_to_json(m);
+
+		if (!t) {
+			json_decref(root);
+			return -ENOMEM;
+		}
+		json_object_set_new(root, "pg_temp", t);
 	}
 	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(root);
@@ -552,6 +564,10 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 		if (r == -ENOMEM)
 			goto fail;
 		FIELD(r, uerr);
+		r = pgtemp_from_json(m, root, uerr, sizeof(uerr));
+		if (r == -ENOMEM)
+			goto fail;
+		FIELD(r, uerr);
 	}
 #undef FIELD
 	json_decref(root);
@@ -644,6 +660,16 @@ static int update_commit(cfs_cluster *c, struct cfs_osdmap *next)
 	 * epoch: entries the change made invalid go */
 	if (!r && next->nupmaps && upmap_clean(next))
 		r = osdmap_finish(next);
+	/* the primaries' pg_temp requests after peering on the new map:
+	 * acting stays where the data is until backfill */
+	if (!r) {
+		int ch = pgtemp_choose(c, c->cur, next);
+
+		if (ch < 0)
+			r = ch;
+		else if (ch)
+			r = osdmap_finish(next);
+	}
 	if (!r && dry_on) {
 		/* what would be installed, handed to cfs_dry_run_end */
 		cfs_osdmap_put(dry_result);
@@ -660,6 +686,24 @@ static int update_commit(cfs_cluster *c, struct cfs_osdmap *next)
 	osdmap_install(c, next);
 	pthread_mutex_unlock(&c->update_lock);
 	return 0;
+}
+
+int cfs_pg_temp_refresh(cfs_cluster *c, int *changed)
+{
+	struct cfs_osdmap *next;
+	int r = update_begin(c, &next), ch;
+
+	*changed = 0;
+	if (r)
+		return r;
+	r = osdmap_finish(next);
+	ch = r ? r : pgtemp_choose(c, c->cur, next);
+	if (ch <= 0) {
+		update_abort(c, next);
+		return ch;
+	}
+	*changed = 1;
+	return update_commit(c, next);
 }
 
 #define CHANGE_OSD(c, osd, next, body)                                        \

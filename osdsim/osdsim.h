@@ -197,6 +197,27 @@ const struct cfs_pg_upmap *cfs_osdmap_upmaps(const cfs_osdmap *m, int *n);
 const struct cfs_pg_upmap *cfs_osdmap_pg_upmap(const cfs_osdmap *m,
 					       uint32_t ps);
 
+/*
+ * pg_temp (pgtemp.c): while a PG's up set lacks its objects (after out,
+ * reweight, a crush change...), its acting set stays on complete holders,
+ * as Ceph's primary asks for a pg_temp after peering; rebalance
+ * (backfill) completes the up set, then cfs_pg_temp_refresh() drops the
+ * entry and acting = up again.
+ */
+struct cfs_pg_temp {
+	uint32_t ps;
+	int n;
+	int osds[CFS_MAX_REP];
+};
+/* The PG's entry, NULL when it has none. */
+const struct cfs_pg_temp *cfs_osdmap_pg_temp(const cfs_osdmap *m,
+					     uint32_t ps);
+/* Every entry, by PG seed, *n of them. */
+const struct cfs_pg_temp *cfs_osdmap_pg_temps(const cfs_osdmap *m, int *n);
+/* Choose the entries again from who holds what now: a new epoch when
+ * they change (*changed 1), none otherwise. */
+int cfs_pg_temp_refresh(cfs_cluster *c, int *changed);
+
 struct pl_balance_opts;
 struct pl_balance_pg;
 struct pl_balance_stats;
@@ -378,6 +399,10 @@ int cfs_pg_drop_holder(cfs_cluster *c, uint32_t ps, int osd);
 /* 1 if name is in osd's missing set for p. */
 int cfs_pg_is_missing(cfs_cluster *c, uint32_t ps, int osd,
 		      const char *name);
+/* 1 while osd is a backfill target of p that has not caught up (made a
+ * holder with every object missing): it cannot serve the PG, unlike a
+ * holder that only missed some writes (Ceph's log recovery). */
+int cfs_pg_is_backfill(cfs_cluster *c, uint32_t ps, int osd);
 /* Size of osd's missing set (0 = complete). */
 size_t cfs_pg_missing_count(cfs_cluster *c, uint32_t ps, int osd);
 /* Calls fn for each name missing on osd; stop when fn returns non-zero. */

@@ -38,6 +38,9 @@ struct cfs_osdmap {
 	/* pg_upmap / pg_upmap_items (upmap.c), sorted by ps */
 	struct cfs_pg_upmap *upmaps;
 	int nupmaps;
+	/* pg_temp (pgtemp.c), sorted by ps */
+	struct cfs_pg_temp *temps;
+	int ntemps;
 
 	/* derived when the epoch is installed (pgtable.c) */
 	uint32_t *weights;		/* crush reweight vector, max_osd */
@@ -69,6 +72,11 @@ struct pg_holder {
 	 * missing, kept apart so health can say "inconsistent" until they
 	 * are repaired (Ceph's scrub errors) */
 	struct name_set damaged;
+	/* a backfill target: made a holder with every object missing, and
+	 * not caught up yet (Ceph: last_backfill short of the end).  Such an
+	 * OSD cannot serve the PG; one that only missed some writes can
+	 * (log recovery) */
+	int backfill;
 };
 
 struct pg_state {
@@ -239,6 +247,16 @@ int nameset_find(const struct name_set *s, const char *name, size_t *pos);
 int nameset_add(struct name_set *s, const char *name);
 int nameset_del(struct name_set *s, const char *name);
 void nameset_free(struct name_set *s);
+
+/* pgtemp.c */
+int pgtemp_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);
+/* Choose next's pg_temp entries (next->pgs computed; prev: the map it
+ * follows, may be NULL): 1 when they changed, 0, or -ENOMEM. */
+int pgtemp_choose(cfs_cluster *c, const struct cfs_osdmap *prev,
+		  struct cfs_osdmap *next);
+json_t *pgtemp_to_json(const struct cfs_osdmap *m);
+int pgtemp_from_json(struct cfs_osdmap *m, json_t *root, char *err,
+		     size_t errlen);
 
 /* upmap.c */
 int upmap_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);

@@ -174,7 +174,7 @@ static int pgstate_persist(cfs_cluster *c, uint32_t ps)
 {
 	struct pg_state *p = &c->pgs[ps];
 	char path[PATH_MAX], *text;
-	json_t *root, *miss, *dmg;
+	json_t *root, *miss, *dmg, *bf;
 	int any = 0, r;
 
 	if (c->rdonly)
@@ -185,10 +185,12 @@ static int pgstate_persist(cfs_cluster *c, uint32_t ps)
 	root = json_object();
 	miss = json_object();
 	dmg = json_object();
-	if (!root || !miss || !dmg) {
+	bf = json_array();
+	if (!root || !miss || !dmg || !bf) {
 		json_decref(root);
 		json_decref(miss);
 		json_decref(dmg);
+		json_decref(bf);
 		return -ENOMEM;
 	}
 	for (int k = 0; k < p->nh; k++) {
@@ -203,6 +205,9 @@ static int pgstate_persist(cfs_cluster *c, uint32_t ps)
 				json_array_append_new(
 					arr, json_string(p->h[k].missing.v[i]));
 			json_object_set_new(miss, key, arr);
+			if (p->h[k].backfill)
+				json_array_append_new(
+					bf, json_integer(p->h[k].osd));
 		}
 		if (p->h[k].damaged.n) {
 			arr = json_array();
@@ -214,6 +219,7 @@ static int pgstate_persist(cfs_cluster *c, uint32_t ps)
 	}
 	json_object_set_new(root, "missing", miss);
 	json_object_set_new(root, "damaged", dmg);
+	json_object_set_new(root, "backfill", bf);
 	p->dirty = 0;
 	if (!any) {
 		json_decref(root);
@@ -276,7 +282,8 @@ static int load_missing(cfs_cluster *c, uint32_t ps, const char *path,
 {
 	struct pg_state *p = &c->pgs[ps];
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je), *miss, *dmg;
+	json_t *root = json_load_file(path, 0, &je), *miss, *dmg, *bf, *v;
+	size_t i;
 	int r;
 
 	if (!root) {
@@ -294,6 +301,20 @@ static int load_missing(cfs_cluster *c, uint32_t ps, const char *path,
 	r = load_sets(p, miss, 0, path, err, errlen);
 	if (!r && json_is_object(dmg))
 		r = load_sets(p, dmg, 1, path, err, errlen);
+	/* written before backfill targets were told apart: none */
+	bf = json_object_get(root, "backfill");
+	if (!r && json_is_array(bf))
+		json_array_foreach(bf, i, v) {
+			struct pg_holder *h =
+				json_is_integer(v) &&
+						json_integer_value(v) >= 0 &&
+						json_integer_value(v) < CFS_MAX_OSD
+					? holder_find(p, (int)json_integer_value(v))
+					: NULL;
+
+			if (h && h->missing.n)
+				h->backfill = 1;
+		}
 	json_decref(root);
 	return r;
 }
@@ -408,6 +429,7 @@ int cfs_pg_add_holder(cfs_cluster *c, uint32_t ps, int osd,
 		}
 	}
 	/* the missing set is on disk before the folder exists */
+	h->backfill = n > 0;
 	if (n) {
 		r = pgstate_persist(c, ps);
 		if (r)
@@ -471,6 +493,13 @@ size_t cfs_pg_missing_count(cfs_cluster *c, uint32_t ps, int osd)
 	return h ? h->missing.n : 0;
 }
 
+int cfs_pg_is_backfill(cfs_cluster *c, uint32_t ps, int osd)
+{
+	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+
+	return h && h->backfill && h->missing.n;
+}
+
 int cfs_pg_missing_foreach(cfs_cluster *c, uint32_t ps, int osd,
 			   int (*fn)(const char *name, void *arg), void *arg)
 {
@@ -517,6 +546,8 @@ int cfs_pg_clear_missing(cfs_cluster *c, uint32_t ps, int osd,
 	r = nameset_del(&h->missing, name);
 	if (r <= 0)
 		return r;
+	if (!h->missing.n)
+		h->backfill = 0; /* caught up */
 	/* Written lazily (cfs_pg_flush, or at close): until then the name
 	 * is still listed on disk, which is harmless - after a crash the
 	 * object is copied once more. */

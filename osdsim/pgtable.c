@@ -9,8 +9,8 @@
  *   up     = raw minus down OSDs, order kept      (_raw_to_up_osds)
  *   primary = up[0], then primary affinity may pick another one and move
  *            it to the front                      (_apply_primary_affinity)
- *   acting = up                                   (the cluster sets no
- *                                                  pg_temp)
+ *   acting = the PG's pg_temp while it has one (_get_temp_osds: down
+ *            members dropped), else up             (pgtemp.c chooses them)
  * (placement's pl_pg_up_acting does the steps after CRUSH.)
  *
  * One workspace, allocated here for the whole table, serves every mapping
@@ -178,6 +178,7 @@ int osdmap_finish(struct cfs_osdmap *m)
 		struct cfs_pg_mapping *pg = &m->pgs[ps];
 		uint32_t pps = pl_pg_pps(ps, pool->pgp_num, pool->id);
 		const struct cfs_pg_upmap *u = cfs_osdmap_pg_upmap(m, ps);
+		const struct cfs_pg_temp *t = cfs_osdmap_pg_temp(m, ps);
 		struct pl_pg_overrides o = { .primary_temp = -1 };
 		struct pl_up_acting ua;
 		int n = 0;
@@ -195,6 +196,10 @@ int osdmap_finish(struct cfs_osdmap *m)
 			o.nupmap = u->n;
 			o.items = (const int(*)[2])u->items;
 			o.nitems = u->nitems;
+		}
+		if (t) {
+			o.temp = t->osds;
+			o.ntemp = t->n;
 		}
 		/* _remove_nonexistent_osds (a replicated pool shifts) */
 		pg->nraw = 0;

@@ -63,7 +63,7 @@ change seen as misplaced objects, rebalance, and the listings.
               1/18 objects misplaced (5.556%)
   
     services:
-      osd: 12 osds: 12 up, 11 in; epoch e2
+      osd: 12 osds: 12 up, 11 in; 1 remapped pgs; epoch e2
   
     data:
       pools:   1 pools, 16 pgs
@@ -135,7 +135,7 @@ Changing weights and capacities, each a new epoch:
   -6         0.00099      host host9
   12         0.00099          osd.12      up   1.00000  1.00000
   $ crushfs --cluster cl osd map obj1
-  osdmap e9 pool 'crushfs_data' (1) object 'obj1' -> pg 1.6cf8deff (1.f) -> up ([10,11,9], p10) acting ([10,11,9], p10)
+  osdmap e11 pool 'crushfs_data' (1) object 'obj1' -> pg 1.6cf8deff (1.f) -> up ([10,11,9], p10) acting ([10,11,9], p10)
   $ crushfs --cluster cl health detail
   HEALTH_ERR 1/18 objects misplaced (5.556%); 1 full osd(s)
   [WRN] OBJECT_MISPLACED: 1/18 objects misplaced (5.556%)
@@ -148,7 +148,7 @@ An OSD past full_ratio (osd.7: 2 MiB, holding more) refuses the writes of
 its PGs; other PGs go on; deleting frees space at once:
 
   $ crushfs --cluster cl osd map big4
-  osdmap e9 pool 'crushfs_data' (1) object 'big4' -> pg 1.9421bede (1.e) -> up ([7,9,2], p7) acting ([7,9,2], p7)
+  osdmap e11 pool 'crushfs_data' (1) object 'big4' -> pg 1.9421bede (1.e) -> up ([7,9,2], p7) acting ([7,9,2], p7)
   $ crushfs --cluster cl rados put big4 f1
   crushfs: rados put: error putting crushfs_data/big4: (28) No space left on device
   [1]
@@ -160,7 +160,7 @@ its PGs; other PGs go on; deleting frees space at once:
   [4200000]
   $ for o in obj1 obj2 obj3 obj4 obj5 obj6; do crushfs --cluster cl osd map $o | grep -q 'acting (\[.*7' && crushfs --cluster cl rados rm $o; done; true
   $ crushfs --cluster cl rebalance
-  rebalance: moved 1 objects (1.7 MiB), removed 1 old copies (1.7 MiB), 1 pgs changed
+  rebalance: moved 0 objects (0 B), removed 0 old copies (0 B), 1 pgs changed
   $ crushfs --cluster cl -f json osd df | python3 -c "import json,sys; print([n['bytes_used'] for n in json.load(sys.stdin)['nodes'] if n['id']==7])"
   [0]
   $ crushfs --cluster cl rados put big4 f1

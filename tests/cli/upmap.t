@@ -11,7 +11,7 @@ moves the data, and a later map change drops entries it made invalid
   $ crushfs --cluster cl osd pg-upmap-items 1.f 11 4
   set 1.f pg_upmap_items mapping to [11->4]
   $ crushfs --cluster cl osd map obj1
-  osdmap e2 pool 'crushfs_data' (1) object 'obj1' -> pg 1.6cf8deff (1.f) -> up ([4,10,9], p4) acting ([4,10,9], p4)
+  osdmap e2 pool 'crushfs_data' (1) object 'obj1' -> pg 1.6cf8deff (1.f) -> up ([4,10,9], p4) acting ([11,10,9], p11)
   $ crushfs --cluster cl pg ls remapped | awk '{print $1, $2, $7}'
   PG OBJECTS STATE
   1.f 1 active+remapped+backfill_wait
@@ -31,7 +31,7 @@ Marking the target out cancels the pair; the PG goes back to CRUSH's set:
   $ crushfs --cluster cl osd out 4
   marked out osd.4.
   $ crushfs --cluster cl osd map obj1
-  osdmap e3 pool 'crushfs_data' (1) object 'obj1' -> pg 1.6cf8deff (1.f) -> up ([11,10,9], p11) acting ([11,10,9], p11)
+  osdmap e4 pool 'crushfs_data' (1) object 'obj1' -> pg 1.6cf8deff (1.f) -> up ([11,10,9], p11) acting ([4,10,9], p4)
   $ crushfs --cluster cl osd in 4 > /dev/null
 
 A full pg-upmap, and one the rule could never give (two OSDs of host1),
@@ -40,18 +40,18 @@ which the clean-up drops at once:
   $ crushfs --cluster cl osd pg-upmap 1.f 0 1 2
   set 1.f pg_upmap mapping to [0,1,2]
   $ crushfs --cluster cl osd map obj1 | sed 's/.*-> up/up/'
-  up ([0,1,2], p0) acting ([0,1,2], p0)
+  up ([0,1,2], p0) acting ([4,10,9], p4)
   $ crushfs --cluster cl osd pg-upmap 1.f 1 5 2
   set 1.f pg_upmap mapping to [1,5,2] (then cleaned away: the set is the crush one, not the pool's size, or one the crush rule would not give)
   $ crushfs --cluster cl osd map obj1 | sed 's/.*-> up/up/'
-  up ([11,10,9], p11) acting ([11,10,9], p11)
+  up ([11,10,9], p11) acting ([4,10,9], p4)
   $ crushfs --cluster cl osd pg-upmap 1.f 0 1 2 > /dev/null
   $ crushfs --cluster cl osd rm-pg-upmap 1.f
   clear 1.f pg_upmap mapping
   $ crushfs --cluster cl osd rm-pg-upmap-items 1.f
   clear 1.f pg_upmap_items mapping
   $ crushfs --cluster cl osd map obj1 | sed 's/.*-> up/up/'
-  up ([11,10,9], p11) acting ([11,10,9], p11)
+  up ([11,10,9], p11) acting ([4,10,9], p4)
 
 What the monitor refuses:
 

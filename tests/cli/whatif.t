@@ -30,7 +30,7 @@ The real change moves exactly that:
 Adding an OSD: no folder is made, the map stays:
 
   $ crushfs --cluster c osd add --host host9 --size 64M --dry-run | head -2
-  dry run of 'osd add --host host9 --size 64M': nothing changed (the cluster stays at epoch 2)
+  dry run of 'osd add --host host9 --size 64M': nothing changed (the cluster stays at epoch 3)
   pgs whose acting set changes: 21 of 32
   $ ls -d c/osd.6 2>&1 | sed 's/.*No such.*/no osd.6/'
   no osd.6

@@ -100,6 +100,22 @@ static inline void fx_acting(struct fixture *f, const char *name, int *osds,
 	cfs_osdmap_put(m);
 }
 
+/* The PG's up set: where CRUSH puts it, and where backfill moves its data
+ * (acting keeps to the OSDs holding it meanwhile, a pg_temp). */
+static inline void fx_up(struct fixture *f, const char *name, int *osds,
+			 int *n)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	const struct cfs_pg_mapping *pg;
+	uint32_t p;
+
+	cfs_object_to_pg(m, name, NULL, &p);
+	pg = cfs_osdmap_pg(m, p);
+	*n = pg->nup;
+	memcpy(osds, pg->up, sizeof(int) * (size_t)pg->nup);
+	cfs_osdmap_put(m);
+}
+
 /* Every OSD's accounting equals a scan of its folder (cfs_cluster_check,
  * which `crushfs check` runs). */
 static inline void fx_usage_msg(const char *line, void *arg)

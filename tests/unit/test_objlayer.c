@@ -458,9 +458,14 @@ static void test_rebalance_conserves(void **state)
 	for (int i = 0; i < NOBJ; i++) {
 		int a[16], na;
 
-		fx_acting(f, names[i], a, &na, NULL);
+		fx_up(f, names[i], a, &na);
 		for (int k = 0; k < na; k++)
 			copies += !has(before[i], nb[i], a[k]);
+		/* until backfill, I/O stays on OSDs that hold the data (a
+		 * pg_temp): every acting OSD is one the object was on */
+		fx_acting(f, names[i], a, &na, NULL);
+		for (int k = 0; k < na; k++)
+			assert_true(has(before[i], nb[i], a[k]));
 	}
 	assert_true(copies > 0);
 	assert_int_equal(ol_rebalance(f->ol, &st, NULL, NULL), 0);
@@ -475,6 +480,14 @@ static void test_rebalance_conserves(void **state)
 				 (ssize_t)len);
 		assert_memory_equal(buf, data + i, len);
 		fx_acting(f, names[i], a, &na, NULL);
+		{
+			int u[16], nu;
+
+			/* backfill done: the pg_temp went, acting = up */
+			fx_up(f, names[i], u, &nu);
+			assert_int_equal(nu, na);
+			assert_memory_equal(u, a, sizeof(int) * (size_t)na);
+		}
 		for (int osd = 0; osd < 12; osd++)
 			if (has(a, na, osd))
 				assert_copy(f, osd, names[i], data + i, len);
@@ -521,7 +534,7 @@ static void test_backfill_toofull(void **state)
 	for (int i = 0; i < 40; i++) {
 		int act[16], na;
 
-		fx_acting(f, names[i], act, &na, NULL);
+		fx_up(f, names[i], act, &na);
 		for (int k = 0; k < na; k++)
 			if (!has(before[i], nb[i], act[k]))
 				newt[act[k]] = 1;

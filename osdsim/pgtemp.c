@@ -1,0 +1,303 @@
+/*
+ * pgtemp.c - pg_temp: the acting set a PG keeps while its up set cannot
+ * serve it yet, as Ceph 16.2's primary asks the monitor for one after
+ * peering (PeeringState::choose_acting -> calc_replicated_acting, then
+ * queue_want_pg_temp).
+ *
+ * A map change moves a PG's up set at once (CRUSH), but the OSDs it now
+ * names may not hold its objects.  Ceph keeps I/O on the OSDs that do:
+ * the acting set becomes the complete members of up, then the complete
+ * members of the old acting set, then any other complete holder, up to
+ * the pool size, and stays so (a pg_temp entry in the osdmap) until
+ * backfill has made the up set complete.  The PG then shows
+ * active+remapped+backfill_wait and its objects count as misplaced, not
+ * missing.  "Complete" is Ceph's "not a backfill target": an up OSD that
+ * holds the PG's folder and is not a backfill target still catching up
+ * (one that only missed some writes or holds a damaged copy stays: Ceph
+ * recovers it from the log and keeps it acting), or any up OSD when the
+ * PG holds no object at all.
+ *
+ * Entries are chosen whenever an epoch is made (update_commit) and when
+ * rebalance asks after backfilling (cfs_pg_temp_refresh); they live in
+ * cluster.json as `ceph osd dump -f json` prints them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "osdsim_i.h"
+
+static int find(const struct cfs_osdmap *m, uint32_t ps, int *at)
+{
+	int lo = 0, hi = m->ntemps;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (m->temps[mid].ps < ps)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return lo < m->ntemps && m->temps[lo].ps == ps;
+}
+
+const struct cfs_pg_temp *cfs_osdmap_pg_temp(const cfs_osdmap *m,
+					     uint32_t ps)
+{
+	int at;
+
+	return find(m, ps, &at) ? &m->temps[at] : NULL;
+}
+
+const struct cfs_pg_temp *cfs_osdmap_pg_temps(const cfs_osdmap *m, int *n)
+{
+	*n = m->ntemps;
+	return m->temps;
+}
+
+int pgtemp_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to)
+{
+	free(to->temps);
+	to->temps = NULL;
+	to->ntemps = 0;
+	if (!from->ntemps)
+		return 0;
+	to->temps = malloc(sizeof(*to->temps) * (size_t)from->ntemps);
+	if (!to->temps)
+		return -ENOMEM;
+	memcpy(to->temps, from->temps, sizeof(*to->temps) * (size_t)from->ntemps);
+	to->ntemps = from->ntemps;
+	return 0;
+}
+
+static int in_set(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+/* Does any holder of the PG have an object (or miss one)?  Needs
+ * cfs_pg_lock. */
+static int pg_has_data(cfs_cluster *c, uint32_t ps, const int *h, int nh)
+{
+	for (int i = 0; i < nh; i++) {
+		struct cfs_obj_entry *e;
+		size_t ne;
+
+		if (cfs_pg_missing_count(c, ps, h[i]))
+			return 1;
+		if (cfs_pg_list(c, h[i], ps, &e, &ne))
+			return 1; /* unreadable: assume data, keep it safe */
+		cfs_obj_entries_free(e, ne);
+		if (ne)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The acting set the PG wants on map m, want[] with room for CFS_MAX_REP;
+ * returns its length, 0 when there is nothing to choose from (no complete
+ * OSD: acting stays the up set).  old: the acting set the PG had.
+ */
+static int choose_acting(cfs_cluster *c, const struct cfs_osdmap *m,
+			 uint32_t ps, const int *old, int nold, int *want)
+{
+	const struct cfs_pg_mapping *pg = &m->pgs[ps];
+	int size = m->pool.size, nw = 0, h[256], nh, data = -1;
+	int cand[CFS_MAX_REP * 2 + 256], ncand = 0, complete[CFS_MAX_REP * 2 + 256];
+	int primary = -1;
+
+	/* an empty up set has no primary to ask for one (Ceph: the PG goes
+	 * stale); a PG nobody holds is empty and up serves it */
+	if (pg->nup == 0)
+		return 0;
+	nh = cfs_pg_holders(c, ps, h, 256);
+	if (nh == 0)
+		return 0;
+	/* candidates in Ceph's order of preference: up, acting, strays */
+	for (int i = 0; i < pg->nup; i++)
+		cand[ncand++] = pg->up[i];
+	for (int i = 0; i < nold; i++)
+		if (!in_set(cand, ncand, old[i]))
+			cand[ncand++] = old[i];
+	for (int i = 0; i < nh; i++)
+		if (!in_set(cand, ncand, h[i]))
+			cand[ncand++] = h[i];
+	for (int i = 0; i < ncand; i++) {
+		int o = cand[i];
+
+		complete[i] = 0;
+		if (o < 0 || o >= m->max_osd || !m->osds[o].exists ||
+		    !m->osds[o].up)
+			continue;
+		if (cfs_pg_is_holder(c, ps, o)) {
+			complete[i] = !cfs_pg_is_backfill(c, ps, o);
+		} else {
+			if (data < 0)
+				data = pg_has_data(c, ps, h, nh);
+			complete[i] = !data;
+		}
+	}
+	/* calc_replicated_acting: the up primary if it can serve, else
+	 * auth_log_shard, find_best_info's pick: every complete copy here
+	 * has the same log, and on a tie the first in OSD id order wins */
+	for (int i = 0; i < ncand; i++)
+		if (cand[i] == pg->up_primary && complete[i])
+			primary = cand[i];
+	if (primary < 0)
+		for (int i = 0; i < ncand; i++)
+			if (complete[i] && (primary < 0 || cand[i] < primary))
+				primary = cand[i];
+	if (primary < 0)
+		return 0;
+	want[nw++] = primary;
+	for (int i = 0; i < ncand && nw < size && nw < CFS_MAX_REP; i++)
+		if (complete[i] && cand[i] != primary)
+			want[nw++] = cand[i];
+	return nw;
+}
+
+int pgtemp_choose(cfs_cluster *c, const struct cfs_osdmap *prev,
+		  struct cfs_osdmap *next)
+{
+	uint32_t pg_num = next->pool.pg_num;
+	struct cfs_pg_temp *v = NULL;
+	int nv = 0, cap = 0, changed = 0;
+
+	if (!c->pgs || pg_num != c->pg_num)
+		return 0;
+	for (uint32_t ps = 0; ps < pg_num; ps++) {
+		const struct cfs_pg_mapping *pg = &next->pgs[ps];
+		const struct cfs_pg_mapping *was =
+			prev && ps < prev->pool.pg_num && prev->pgs ?
+				&prev->pgs[ps] : NULL;
+		const struct cfs_pg_temp *cur = cfs_osdmap_pg_temp(next, ps);
+		int want[CFS_MAX_REP], nw;
+
+		cfs_pg_lock(c, ps);
+		nw = choose_acting(c, next, ps, was ? was->acting : NULL,
+				   was ? was->nacting : 0, want);
+		cfs_pg_unlock(c, ps);
+		/* the up set serves: no entry (Ceph clears it) */
+		if (nw == 0 || (nw == pg->nup &&
+				!memcmp(want, pg->up, sizeof(int) * (size_t)nw)))
+			nw = 0;
+		if (!cur != !nw || (cur && (cur->n != nw ||
+					    memcmp(cur->osds, want,
+						   sizeof(int) * (size_t)nw))))
+			changed = 1;
+		if (!nw)
+			continue;
+		if (nv == cap) {
+			int nc = cap ? cap * 2 : 16;
+			struct cfs_pg_temp *nvv =
+				realloc(v, sizeof(*v) * (size_t)nc);
+
+			if (!nvv) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = nvv;
+			cap = nc;
+		}
+		memset(&v[nv], 0, sizeof(v[nv]));
+		v[nv].ps = ps;
+		v[nv].n = nw;
+		memcpy(v[nv].osds, want, sizeof(int) * (size_t)nw);
+		nv++;
+	}
+	if (!changed) {
+		free(v);
+		return 0;
+	}
+	free(next->temps);
+	next->temps = v;
+	next->ntemps = nv;
+	return 1;
+}
+
+/* ---- cluster.json: `ceph osd dump -f json`'s "pg_temp" ---- */
+
+json_t *pgtemp_to_json(const struct cfs_osdmap *m)
+{
+	json_t *arr = json_array();
+	char pgid[32];
+
+	if (!arr)
+		return NULL;
+	for (int i = 0; i < m->ntemps; i++) {
+		json_t *osds = json_array();
+
+		for (int j = 0; j < m->temps[i].n; j++)
+			json_array_append_new(osds,
+					      json_integer(m->temps[i].osds[j]));
+		snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)m->pool.id,
+			 m->temps[i].ps);
+		json_array_append_new(arr, json_pack("{s:s, s:o}", "pgid",
+						     pgid, "osds", osds));
+	}
+	return arr;
+}
+
+int pgtemp_from_json(struct cfs_osdmap *m, json_t *root, char *err,
+		     size_t errlen)
+{
+	json_t *arr = json_object_get(root, "pg_temp"), *e;
+	size_t i;
+
+	if (!arr)
+		return 0; /* written before pg_temp existed */
+	if (!json_is_array(arr)) {
+		snprintf(err, errlen, "pg_temp: not an array");
+		return -EINVAL;
+	}
+	free(m->temps);
+	m->ntemps = 0;
+	m->temps = calloc(json_array_size(arr) + 1, sizeof(*m->temps));
+	if (!m->temps) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	json_array_foreach(arr, i, e) {
+		json_t *pg = json_object_get(e, "pgid");
+		json_t *list = json_object_get(e, "osds"), *x;
+		struct cfs_pg_temp *t = &m->temps[m->ntemps];
+		const char *s = json_is_string(pg) ? json_string_value(pg) : "";
+		char *end;
+		long long pool = strtoll(s, &end, 10);
+		unsigned long v = 0;
+		size_t j;
+
+		if (end != s && *end == '.')
+			v = strtoul(end + 1, &end, 16);
+		if (end == s || *end || pool != m->pool.id ||
+		    v >= m->pool.pg_num ||
+		    (m->ntemps && m->temps[m->ntemps - 1].ps >= v) ||
+		    !json_is_array(list) || !json_array_size(list) ||
+		    json_array_size(list) > CFS_MAX_REP) {
+			snprintf(err, errlen, "pg_temp[%zu]", i);
+			return -EINVAL;
+		}
+		t->ps = (uint32_t)v;
+		json_array_foreach(list, j, x) {
+			json_int_t id = json_is_integer(x) ? json_integer_value(x)
+							   : -1;
+
+			if (id < 0 || id >= m->max_osd) {
+				snprintf(err, errlen, "pg_temp[%zu] (an osd id)",
+					 i);
+				return -EINVAL;
+			}
+			t->osds[j] = (int)id;
+		}
+		t->n = (int)json_array_size(list);
+		m->ntemps++;
+	}
+	return 0;
+}

@@ -1,0 +1,110 @@
+Backfill with honest acting sets (Ceph's pg_temp): after a map change the
+up set follows CRUSH at once, the acting set stays on the OSDs that hold
+the data until rebalance (backfill) has copied it.
+
+  $ crushfs --cluster c mkfs --osd-size 64M --pg-num 16 > /dev/null
+  $ for i in 1 2 3 4 5 6 7 8; do head -c $((i * 100000)) /dev/zero | tr '\0' "$i" > f$i; crushfs --cluster c rados put obj$i f$i; done
+
+osd.4 weighs next to nothing: its PGs move.  The ones holding data get a
+pg_temp (an empty PG has nothing to backfill and follows CRUSH at once):
+
+  $ crushfs --cluster c osd crush reweight osd.4 0.0001
+  reweighted item id 4 name 'osd.4' to 0.0001 in crush map
+  $ crushfs --cluster c pg ls remapped
+  PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES   STATE                          UP           ACTING
+  1.4        1         0          2        0  600000  active+remapped+backfill_wait  [0,3,6]p0    [4,6,7]p4
+  1.8        1         0          1        0  200000  active+remapped+backfill_wait  [11,2,5]p11  [11,2,0]p11
+  1.9        1         0          1        0  700000  active+remapped+backfill_wait  [2,1,8]p2    [2,1,4]p2
+  $ crushfs --cluster c osd dump | grep pg_temp
+  pg_temp 1.4 [4,6,7]
+  pg_temp 1.8 [11,2,0]
+  pg_temp 1.9 [2,1,4]
+  $ crushfs --cluster c osd map obj6
+  osdmap e2 pool 'crushfs_data' (1) object 'obj6' -> pg 1.83425cc4 (1.4) -> up ([0,3,6], p0) acting ([4,6,7], p4)
+  $ crushfs --cluster c -f json osd dump | python3 -c 'import json,sys; print(json.load(sys.stdin)["pg_temp"])'
+  [{'pgid': '1.4', 'osds': [4, 6, 7]}, {'pgid': '1.8', 'osds': [11, 2, 0]}, {'pgid': '1.9', 'osds': [2, 1, 4]}]
+  $ crushfs --cluster c status | grep -E 'osd:|misplaced|remapped'
+              4/24 objects misplaced (16.667%)
+      osd: 12 osds: 12 up, 12 in; 3 remapped pgs; epoch e2
+      pgs:     4/24 objects misplaced (16.667%)
+               3  active+remapped+backfill_wait
+  HEALTH_WARN 4/24 objects misplaced (16.667%)
+  [WRN] OBJECT_MISPLACED: 4/24 objects misplaced (16.667%)
+
+The data is read from where it is, and a write goes there too (the up
+set's new members get it from backfill):
+
+  $ crushfs --cluster c rados get obj6 back && cmp back f6 && echo same
+  same
+  $ crushfs --cluster c rados put obj6 f7
+  $ crushfs --cluster c rados get obj6 back && cmp back f7 && echo same
+  same
+  $ ls c/osd.*/current/1.4_head/obj6 | sort
+  c/osd.4/current/1.4_head/obj6
+  c/osd.6/current/1.4_head/obj6
+  c/osd.7/current/1.4_head/obj6
+
+fsck does not take misplaced data for a problem, and moves nothing:
+
+  $ crushfs --cluster c fsck --dry-run | tail -2
+    3 PG(s) remapped: their data is served from the OSDs it is on until `crushfs rebalance` moves it (not a problem)
+  clean
+  $ crushfs --cluster c fsck | tail -2
+    3 PG(s) remapped: their data is served from the OSDs it is on until `crushfs rebalance` moves it (not a problem)
+  clean
+  $ crushfs --cluster c pg ls remapped | wc -l
+  4
+
+rebalance copies to the up set, drops the pg_temp entries (one epoch),
+then removes the old copies:
+
+  $ crushfs --cluster c rebalance
+  rebalance: moved 4 objects (2.2 MiB), removed 4 old copies (2.2 MiB), 3 pgs changed
+  $ crushfs --cluster c osd dump | grep -c pg_temp
+  0
+  [1]
+  $ crushfs --cluster c osd map obj6
+  osdmap e3 pool 'crushfs_data' (1) object 'obj6' -> pg 1.83425cc4 (1.4) -> up ([0,3,6], p0) acting ([0,3,6], p0)
+  $ ls c/osd.*/current/1.4_head/obj6 | sort
+  c/osd.0/current/1.4_head/obj6
+  c/osd.3/current/1.4_head/obj6
+  c/osd.6/current/1.4_head/obj6
+  $ crushfs --cluster c health
+  HEALTH_OK
+  $ crushfs --cluster c rebalance
+  rebalance: moved 0 objects (0 B), removed 0 old copies (0 B), 0 pgs changed
+
+A lost OSD: down, then out.  Undersized and degraded while it is only
+down; after out the new up member waits for backfill:
+
+  $ crushfs --cluster c osd down 6
+  marked down osd.6.
+  $ crushfs --cluster c pg ls | grep -v 'active+clean '
+  PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES   STATE                       UP            ACTING
+  1.2        0         0          0        0       0  active+undersized+degraded  [7,9]p7       [7,9]p7
+  1.3        1         1          0        0  500000  active+undersized+degraded  [1,7]p1       [1,7]p1
+  1.4        1         1          0        0  700000  active+undersized+degraded  [0,3]p0       [0,3]p0
+  1.6        0         0          0        0       0  active+undersized+degraded  [1,8]p1       [1,8]p1
+  1.c        0         0          0        0       0  active+undersized+degraded  [5,11]p5      [5,11]p5
+  1.d        0         0          0        0       0  active+undersized+degraded  [7,5]p7       [7,5]p7
+  $ crushfs --cluster c osd out 6
+  marked out osd.6.
+  $ crushfs --cluster c pg ls | grep -v 'active+clean '
+  PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES   STATE                                              UP            ACTING
+  1.3        1         1          0        0  500000  active+undersized+degraded+remapped+backfill_wait  [1,10,7]p1    [1,7]p1
+  1.4        1         1          0        0  700000  active+undersized+degraded+remapped+backfill_wait  [0,3,10]p0    [0,3]p0
+  $ crushfs --cluster c rebalance
+  rebalance: moved 2 objects (1.1 MiB), removed 0 old copies (0 B), 2 pgs changed
+  $ crushfs --cluster c pg ls | grep -v 'active+clean '
+  PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES   STATE         UP            ACTING
+  $ crushfs --cluster c health
+  HEALTH_WARN 1 osds down
+
+A damaged pg_temp entry in cluster.json is one error line:
+
+  $ cp c/cluster.json good.json
+  $ python3 -c 'import json; d=json.load(open("c/cluster.json")); d["pg_temp"]=[{"pgid":"1.3","osds":[1,99]}]; json.dump(d, open("c/cluster.json","w"))'
+  $ crushfs --cluster c osd dump
+  crushfs: osd dump: c/cluster.json: field 'pg_temp[0] (an osd id)' is missing or invalid
+  [1]
+  $ cp good.json c/cluster.json
