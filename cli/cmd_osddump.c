@@ -26,19 +26,27 @@ static const char *utime(int64_t t, char *buf, size_t n)
 	return buf;
 }
 
-static void pool_line(FILE *o, const cfs_osdmap *m)
+/* Ceph's monitor sets the pool's FULL flag while an OSD its rule reaches
+ * is full (policy pool here: the pool then refuses writes). */
+static int pool_full(cfs_cluster *c, const cfs_osdmap *m)
+{
+	return cfs_osdmap_full_policy(m) == CFS_FULL_POOL &&
+	       cfs_pool_is_full(c, m, NULL);
+}
+
+static void pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m)
 {
 	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
 
 	fprintf(o, "pool %" PRId64 " '%s' replicated size %d min_size %d "
 		   "crush_rule %d object_hash rjenkins pg_num %u pgp_num %u "
-		   "autoscale_mode off last_change %u flags hashpspool "
+		   "autoscale_mode off last_change %u flags hashpspool%s "
 		   "stripe_width 0 application cephfs\n",
 		p->id, p->name, p->size, p->min_size, p->crush_rule, p->pg_num,
-		p->pgp_num, cfs_osdmap_epoch(m));
+		p->pgp_num, cfs_osdmap_epoch(m), pool_full(c, m) ? ",full" : "");
 }
 
-static json_t *dump_json(const cfs_osdmap *m)
+static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 {
 	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
 	const struct cfs_pg_upmap *u;
@@ -96,7 +104,7 @@ static json_t *dump_json(const cfs_osdmap *m)
 	}
 	return json_pack(
 		"{s:i, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:i, s:i, s:[{s:I, "
-		"s:s, s:i, s:i, s:i, s:i, s:i, s:i}], s:o, s:o, s:o, s:o, s:[]}",
+		"s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:s}], s:o, s:o, s:o, s:o, s:[]}",
 		"epoch", (int)cfs_osdmap_epoch(m), "fsid", cfs_osdmap_fsid(m),
 		"created", utime(cfs_osdmap_created(m), c, sizeof(c)),
 		"modified", utime(cfs_osdmap_modified(m), d, sizeof(d)),
@@ -109,7 +117,8 @@ static json_t *dump_json(const cfs_osdmap *m)
 		"pool_name", p->name, "size", p->size, "min_size",
 		p->min_size, "crush_rule", p->crush_rule, "pg_num",
 		(int)p->pg_num, "pg_placement_num", (int)p->pgp_num,
-		"last_change", (int)cfs_osdmap_epoch(m), "osds", osds,
+		"last_change", (int)cfs_osdmap_epoch(m), "flags_names",
+		pool_full(cl, m) ? "hashpspool,full" : "hashpspool", "osds", osds,
 		"pg_upmap", up, "pg_upmap_items", items, "pg_temp", temps,
 		"primary_temp");
 }
@@ -127,7 +136,7 @@ int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
 	if (ctx->json) {
-		json_t *j = dump_json(m);
+		json_t *j = dump_json(ctx->cluster, m);
 
 		cfs_osdmap_put(m);
 		return cc_json_out(ctx, j);
@@ -144,7 +153,7 @@ int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)
 		utime(cfs_osdmap_modified(m), d, sizeof(d)),
 		cfs_osdmap_epoch(m), cfs_osdmap_full_ratio(m),
 		cfs_osdmap_backfillfull_ratio(m), cfs_osdmap_nearfull_ratio(m));
-	pool_line(o, m);
+	pool_line(o, ctx->cluster, m);
 	fprintf(o, "\nmax_osd %d\n", cfs_osdmap_max_osd(m));
 	for (int i = 0; i < cfs_osdmap_max_osd(m); i++) {
 		struct cfs_osd_info oi;

@@ -355,11 +355,18 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 
 		resv[i] = fin > cur ? fin - cur : 0;
 		r = cfs_osd_reserve(c, t[i], resv[i],
-				    cfs_osdmap_full_limit(op.m, t[i]));
+				    cfs_osdmap_write_limit(op.m, t[i]));
 		if (r) {
+			struct cfs_osd_usage u;
+
+			cfs_osd_usage(c, t[i], &u);
 			cfs_log(CFS_LOG_INFO,
-				"pg %s: osd.%d is full; write to '%s' refused",
-				op.pgid, t[i], name);
+				"pg %s: osd.%d is too full for a write of "
+				"%" PRIu64 " bytes to '%s' (%" PRIu64
+				" used, limit %" PRIu64 "): refused",
+				op.pgid, t[i], resv[i], name, u.used,
+				cfs_osdmap_write_limit(op.m, t[i]));
+			cfs_osd_note_refused(c, t[i], op.ps, resv[i]);
 			for (int k = 0; k < i; k++)
 				cfs_osd_unreserve(c, t[k], resv[k]);
 			memset(resv, 0, sizeof(resv));

@@ -526,6 +526,7 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 	pthread_mutex_init(&c->map_lock, NULL);
 	pthread_mutex_init(&c->update_lock, NULL);
 	pthread_mutex_init(&c->dirty_lock, NULL);
+	pthread_mutex_init(&c->refused_lock, NULL);
 	c->dir = strdup(dir);
 	c->stores = calloc(CFS_MAX_OSD, sizeof(*c->stores));
 	if (!c->dir || !c->stores) {
@@ -594,6 +595,13 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 			    cfs_strerror(r));
 		goto fail;
 	}
+	r = refused_load(c, err, errlen);
+	if (r) {
+		if (!*err)
+			msg(err, errlen, r, "%s/refused.json: %s", dir,
+			    cfs_strerror(r));
+		goto fail;
+	}
 	r = index_open(c, err, errlen);
 	if (r)
 		goto fail;
@@ -628,6 +636,7 @@ void cfs_cluster_close(cfs_cluster *c)
 	fdcache_destroy(c->fdc);
 	index_close(c);
 	pgstate_free(c);
+	free(c->refused);
 	if (c->stores) {
 		for (int i = 0; i < CFS_MAX_OSD; i++)
 			store_close(atomic_load(&c->stores[i]));

@@ -152,6 +152,34 @@ static int fullness_of(const cfs_osdmap *m, int osd, uint64_t used)
 	return CFS_FULLNESS_NONE;
 }
 
+/* The refusals that still stand: an up OSD below full_ratio (a full one
+ * is OSD_FULL) that would refuse the same write with the snapshot's use. */
+static int refused_of(cfs_cluster *c, const cfs_osdmap *m,
+		      struct cfs_health *h)
+{
+	struct cfs_refused all[64];
+	int n = cfs_osd_refused(c, all, 64);
+
+	h->refused = calloc((size_t)n + 1, sizeof(*h->refused));
+	if (!h->refused)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		const struct cfs_osd_snap *o;
+		uint64_t lim;
+
+		if (all[i].osd >= h->max_osd)
+			continue;
+		o = &h->osd[all[i].osd];
+		lim = cfs_osdmap_write_limit(m, all[i].osd);
+		if (!o->info.exists || !o->info.up ||
+		    o->fullness == CFS_FULLNESS_FULL ||
+		    (o->used < lim && all[i].bytes <= lim - o->used))
+			continue;
+		h->refused[h->nrefused++] = all[i];
+	}
+	return 0;
+}
+
 int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 		    const struct cfs_pg_health *pgs, uint32_t npgs,
 		    const struct cfs_pg_totals *tot, struct cfs_health *h)
@@ -198,7 +226,9 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 	h->max_avail = max_avail_of(m, used, NULL);
 	h->pool_full_osd = pool_full_osd_of(m, used);
 	h->pool_full = h->pool_full_osd >= 0;
-	r = health_checks(h, m, pgs, npgs, tot);
+	r = refused_of(c, m, h);
+	if (!r)
+		r = health_checks(h, m, pgs, npgs, tot);
 out:
 	free(used);
 	free(objs);
@@ -209,6 +239,8 @@ out:
 
 void cfs_health_free(struct cfs_health *h)
 {
+	free(h->refused);
+	h->refused = NULL;
 	for (int i = 0; i < h->nchecks; i++) {
 		for (int k = 0; k < h->checks[i].ndetail; k++)
 			free(h->checks[i].detail[k]);

@@ -18,6 +18,7 @@
 
 #include "osdsim_i.h"
 #include "placement.h"
+#include "util.h"
 
 struct hc {
 	struct cfs_health *h;
@@ -180,6 +181,35 @@ static void osd_checks(struct hc *x, const cfs_osdmap *m)
 	}
 }
 
+/* Not one of Ceph's codes: Ceph lets a write land on an OSD below
+ * full_ratio; crushfs (policy osd) refuses one that would push it over,
+ * and says so, naming the OSD, so that every ENOSPC has a visible cause. */
+static void refused_checks(struct hc *x, const cfs_osdmap *m)
+{
+	const struct cfs_health *h = x->h;
+	struct cfs_health_check *c;
+	char a[32], b[32], d[32];
+
+	if (!h->nrefused)
+		return;
+	c = add(x, "OSD_TOO_FULL_FOR_WRITE", CFS_HEALTH_ERR, h->nrefused);
+	summary(c, "%d osd(s) too full for a write", h->nrefused);
+	for (int i = 0; i < h->nrefused; i++) {
+		const struct cfs_refused *r = &h->refused[i];
+
+		detail(x, c, "osd.%d refused a write of %s to pg %lld.%x: %s "
+			     "used, writes refused past %s (%s)",
+		       r->osd, cfs_format_size(r->bytes, a, sizeof(a)),
+		       (long long)cfs_osdmap_pool(m)->id, r->ps,
+		       cfs_format_size(h->osd[r->osd].used, b, sizeof(b)),
+		       cfs_format_size(cfs_osdmap_write_limit(m, r->osd), d,
+				       sizeof(d)),
+		       cfs_osdmap_full_policy(m) == CFS_FULL_POOL
+			       ? "its capacity"
+			       : "full_ratio");
+	}
+}
+
 static void ratio_checks(struct hc *x, const cfs_osdmap *m)
 {
 	double nr = cfs_osdmap_nearfull_ratio(m);
@@ -330,6 +360,7 @@ int health_checks(struct cfs_health *h, const cfs_osdmap *m,
 
 	h->status = CFS_HEALTH_OK;
 	osd_checks(&x, m);
+	refused_checks(&x, m);
 	ratio_checks(&x, m);
 	pool_checks(&x, m);
 	pg_checks(&x, pgs, npgs, tot);

@@ -217,6 +217,13 @@ uint64_t cfs_osdmap_full_limit(const cfs_osdmap *m, int osd)
 	return ratio_limit(m, osd, m->full_ratio);
 }
 
+uint64_t cfs_osdmap_write_limit(const cfs_osdmap *m, int osd)
+{
+	if (m->full_policy == CFS_FULL_POOL)
+		return osd >= 0 && osd < m->max_osd ? m->osds[osd].capacity : 0;
+	return cfs_osdmap_full_limit(m, osd);
+}
+
 uint64_t cfs_osdmap_backfillfull_limit(const cfs_osdmap *m, int osd)
 {
 	return ratio_limit(m, osd, m->backfillfull_ratio);

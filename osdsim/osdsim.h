@@ -305,6 +305,31 @@ void cfs_osd_usage(cfs_cluster *c, int osd, struct cfs_osd_usage *u);
 int cfs_osd_reserve(cfs_cluster *c, int osd, uint64_t bytes, uint64_t limit);
 void cfs_osd_unreserve(cfs_cluster *c, int osd, uint64_t bytes);
 
+/*
+ * The byte count past which a write to osd is refused: full_ratio of its
+ * capacity under policy osd (a write that would push the OSD over is
+ * refused), the capacity itself under policy pool (writes go on until an
+ * OSD of the rule reaches full_ratio, then the pool refuses them all, as
+ * Ceph's monitor sets the pool FULL when an OSD reports full).
+ */
+uint64_t cfs_osdmap_write_limit(const cfs_osdmap *m, int osd);
+
+/* ---- refused writes (refused.c): the cause of every ENOSPC ---- */
+struct cfs_refused {
+	int osd;
+	uint32_t ps;	/* the PG written to */
+	uint64_t bytes; /* what the write needed on the OSD */
+	uint64_t used;	/* the OSD's use when it refused */
+	int64_t when;
+};
+/* A write refused with -ENOSPC because osd lacked room (the caller's
+ * cfs_osd_reserve against cfs_osdmap_write_limit failed): kept per OSD
+ * (the last one) in memory and DIR/refused.json. */
+void cfs_osd_note_refused(cfs_cluster *c, int osd, uint32_t ps,
+			  uint64_t bytes);
+/* The kept refusals, at most max; returns the count. */
+int cfs_osd_refused(cfs_cluster *c, struct cfs_refused *out, int max);
+
 /* ---- objects on one OSD (osd_store.c): an fd cache under the hood ---- */
 typedef struct cfs_obj cfs_obj;
 #define CFS_OBJ_CREATE 0x1
@@ -590,6 +615,10 @@ struct cfs_health {
 	uint64_t rule_used; /* used by the OSDs under the pool's rule */
 	uint64_t max_avail; /* cfs_pool_max_avail() of these reads */
 	int pool_full, pool_full_osd; /* cfs_pool_is_full() of them */
+	/* writes refused by OSDs below full_ratio that would still be
+	 * refused with these reads (OSD_TOO_FULL_FOR_WRITE) */
+	struct cfs_refused *refused;
+	int nrefused;
 };
 /* Take a snapshot on m (which the caller keeps referenced); pgs may be
  * NULL with npgs 0, tot NULL.  -ENOMEM; free with cfs_health_free(). */

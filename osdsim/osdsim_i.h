@@ -148,6 +148,11 @@ struct cfs_cluster {
 	 * the first '.', a file's inode): what lets objlayer cache a file's
 	 * allocated bytes until one of its objects changes */
 	_Atomic uint64_t stem_gen[CFS_STEM_GENS];
+
+	/* the last write each OSD refused for want of room (refused.c) */
+	pthread_mutex_t refused_lock;
+	struct cfs_refused *refused;
+	int nrefused;
 };
 
 /* osdmap.c */
@@ -247,6 +252,9 @@ int nameset_find(const struct name_set *s, const char *name, size_t *pos);
 int nameset_add(struct name_set *s, const char *name);
 int nameset_del(struct name_set *s, const char *name);
 void nameset_free(struct name_set *s);
+
+/* refused.c: DIR/refused.json into c (absent: nothing refused) */
+int refused_load(cfs_cluster *c, char *err, size_t errlen);
 
 /* pgtemp.c */
 int pgtemp_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);

@@ -338,6 +338,102 @@ static void test_full_policy_pool(void **state)
 	fx_free(f);
 }
 
+/* The health check naming the OSD behind an ENOSPC, or NULL. */
+static const struct cfs_health_check *too_full(struct cfs_health *h)
+{
+	for (int i = 0; i < h->nchecks; i++)
+		if (!strcmp(h->checks[i].code, "OSD_TOO_FULL_FOR_WRITE"))
+			return &h->checks[i];
+	return NULL;
+}
+
+/* Policy osd: a write that would push an OSD past full_ratio is refused
+ * while the OSD is below it; health names the OSD until the same write
+ * would fit again. */
+static void test_full_refusal_explained(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char in5[3][32], *a = malloc(4 * MB);
+	const struct cfs_health_check *c;
+	const cfs_osdmap *m;
+	struct cfs_health h;
+
+	(void)state;
+	fx_pattern(a, 4 * MB, 8);
+	names_for(f, 5, 1, in5, 3);
+	/* osd.5: 8 MiB, writes refused past 7.6 MiB */
+	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 8 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, in5[0], a, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, in5[1], a, 4 * MB), -ENOSPC);
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_health_take(f->c, m, NULL, 0, NULL, &h), 0);
+	c = too_full(&h);
+	assert_non_null(c);
+	assert_int_equal(h.status, CFS_HEALTH_ERR);
+	assert_int_equal(c->count, 1);
+	assert_int_equal(c->ndetail, 1);
+	assert_non_null(strstr(c->detail[0], "osd.5 refused a write of 4 MiB"));
+	assert_int_equal(h.osd[5].fullness, CFS_FULLNESS_NONE);
+	cfs_health_free(&h);
+	/* a smaller write fits: the refusal of 4 MiB still stands */
+	assert_int_equal(ol_obj_write_full(f->ol, in5[2], a, 1 * MB), 0);
+	assert_int_equal(cfs_health_take(f->c, m, NULL, 0, NULL, &h), 0);
+	assert_non_null(too_full(&h));
+	cfs_health_free(&h);
+	/* room again: the check goes */
+	assert_int_equal(ol_obj_remove(f->ol, in5[0]), 0);
+	assert_int_equal(cfs_health_take(f->c, m, NULL, 0, NULL, &h), 0);
+	assert_null(too_full(&h));
+	assert_int_equal(h.status, CFS_HEALTH_OK);
+	cfs_health_free(&h);
+	cfs_osdmap_put(m);
+	free(a);
+	fx_free(f);
+}
+
+/* Policy pool switches on through writes: a write may take an OSD past
+ * full_ratio (up to its capacity), and from then on the pool refuses
+ * every write, whatever OSDs it needs. */
+static void test_full_policy_pool_by_writes(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char in5[3][32], out5[2][32], *a = malloc(4 * MB);
+	const cfs_osdmap *m;
+	struct cfs_osd_usage u;
+	int fo = -1;
+
+	(void)state;
+	fx_pattern(a, 4 * MB, 9);
+	names_for(f, 5, 1, in5, 3);
+	names_for(f, 5, 0, out5, 2);
+	assert_int_equal(cfs_set_full_policy(f->c, CFS_FULL_POOL), 0);
+	/* osd.5: 8 MiB, full at 7.6 MiB */
+	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 8 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, in5[0], a, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, out5[0], a, 10), 0);
+	m = cfs_osdmap_get(f->c);
+	assert_false(cfs_pool_is_full(f->c, m, NULL));
+	/* 4 + 3.8 MiB: past full_ratio, within the capacity: admitted */
+	assert_int_equal(ol_obj_write_full(f->ol, in5[1], a, 3800 * 1024), 0);
+	cfs_osd_usage(f->c, 5, &u);
+	assert_true(u.used >= cfs_osdmap_full_limit(m, 5));
+	assert_true(cfs_pool_is_full(f->c, m, &fo));
+	assert_int_equal(fo, 5);
+	/* now the whole pool refuses, osd.5 or not */
+	assert_int_equal(ol_obj_write_full(f->ol, out5[1], a, 10), -ENOSPC);
+	assert_int_equal(ol_obj_write(f->ol, out5[0], 0, a, 10), -ENOSPC);
+	cfs_osdmap_put(m);
+	/* deleting frees at once: the pool writes again */
+	assert_int_equal(ol_obj_remove(f->ol, in5[1]), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, out5[1], a, 10), 0);
+	/* the capacity is the hard limit: a write past it is refused */
+	assert_int_equal(ol_obj_write_full(f->ol, in5[2], a, 4 * MB + 1),
+			 -ENOSPC);
+	fx_assert_usage_exact(f);
+	free(a);
+	fx_free(f);
+}
+
 static char logged[8][512];
 static int nlogged;
 
@@ -679,6 +775,8 @@ int main(void)
 		cmocka_unit_test(test_full_policy_osd),
 		cmocka_unit_test(test_partial_multi_object_write),
 		cmocka_unit_test(test_full_policy_pool),
+		cmocka_unit_test(test_full_refusal_explained),
+		cmocka_unit_test(test_full_policy_pool_by_writes),
 		cmocka_unit_test(test_min_size),
 		cmocka_unit_test(test_stale_copy),
 		cmocka_unit_test(test_rebalance_conserves),
