@@ -22,6 +22,8 @@
 
 typedef struct cfs_cluster cfs_cluster;
 typedef struct objlayer objlayer;
+typedef struct cfs_osdmap cfs_osdmap;
+typedef struct pl_map pl_map;
 
 struct cmd_ctx {
 	cfs_cluster *cluster; /* open (read-only unless CCMD_WRITE) */
@@ -101,6 +103,21 @@ int ccmd_osd_reweight_by_pg(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_osddump.c */
 int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_pool.c */
+int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_pool_get(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_pool_set_quota(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_pool_get_quota(struct cmd_ctx *ctx, int argc, char **argv);
+/* The pool's line as `ceph osd dump` / `osd pool ls detail` print it. */
+void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m);
+/* The rule named name, or -1. */
+int cc_rule_by_name(const pl_map *cm, const char *name);
+/* cmd_rule.c */
+int ccmd_osd_crush_rule_ls(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_crush_rule_dump(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_crush_rule_create_replicated(struct cmd_ctx *ctx, int argc,
+					  char **argv);
 /* cmd_upmap.c */
 int ccmd_osd_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv);

@@ -691,12 +691,25 @@ int ccmd_osd_map(struct cmd_ctx *ctx, int argc, char **argv)
 	const struct cfs_pg_mapping *pg;
 	uint32_t raw, ps;
 
-	if (cc_nargs(ctx, argc, argv, 1))
-		return 1;
-	if (!*argv[0])
-		return cc_err(ctx, "empty object name");
+	if (argc != 1 && argc != 2)
+		return cc_usage(ctx, "takes [POOL] OBJECT");
 	m = cfs_osdmap_get(ctx->cluster);
 	p = cfs_osdmap_pool(m);
+	if (argc == 2) {
+		/* `ceph osd map POOL OBJECT`; one argument: the pool */
+		char id[32];
+
+		snprintf(id, sizeof(id), "%lld", (long long)p->id);
+		if (strcmp(argv[0], p->name) && strcmp(argv[0], id)) {
+			cfs_osdmap_put(m);
+			return cc_err(ctx, "pool %s does not exist", argv[0]);
+		}
+		argv++;
+	}
+	if (!*argv[0]) {
+		cfs_osdmap_put(m);
+		return cc_err(ctx, "empty object name");
+	}
 	cfs_object_to_pg(m, argv[0], &raw, &ps);
 	pg = cfs_osdmap_pg(m, ps);
 	if (ctx->json) {

@@ -30,20 +30,9 @@ static const char *utime(int64_t t, char *buf, size_t n)
  * is full (policy pool here: the pool then refuses writes). */
 static int pool_full(cfs_cluster *c, const cfs_osdmap *m)
 {
-	return cfs_osdmap_full_policy(m) == CFS_FULL_POOL &&
-	       cfs_pool_is_full(c, m, NULL);
-}
-
-static void pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m)
-{
-	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
-
-	fprintf(o, "pool %" PRId64 " '%s' replicated size %d min_size %d "
-		   "crush_rule %d object_hash rjenkins pg_num %u pgp_num %u "
-		   "autoscale_mode off last_change %u flags hashpspool%s "
-		   "stripe_width 0 application cephfs\n",
-		p->id, p->name, p->size, p->min_size, p->crush_rule, p->pg_num,
-		p->pgp_num, cfs_osdmap_epoch(m), pool_full(c, m) ? ",full" : "");
+	return (cfs_osdmap_full_policy(m) == CFS_FULL_POOL &&
+		cfs_pool_is_full(c, m, NULL)) ||
+	       cfs_pool_quota_full(c, m, NULL);
 }
 
 static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
@@ -153,7 +142,7 @@ int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)
 		utime(cfs_osdmap_modified(m), d, sizeof(d)),
 		cfs_osdmap_epoch(m), cfs_osdmap_full_ratio(m),
 		cfs_osdmap_backfillfull_ratio(m), cfs_osdmap_nearfull_ratio(m));
-	pool_line(o, ctx->cluster, m);
+	cc_pool_line(o, ctx->cluster, m);
 	fprintf(o, "\nmax_osd %d\n", cfs_osdmap_max_osd(m));
 	for (int i = 0; i < cfs_osdmap_max_osd(m); i++) {
 		struct cfs_osd_info oi;

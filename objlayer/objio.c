@@ -310,6 +310,19 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 		r = -ENOSPC;
 		goto unlock_state;
 	}
+	{
+		const char *which;
+
+		/* Ceph's FULL_QUOTA pool flag: writes get EDQUOT */
+		if (cfs_pool_quota_full(c, op.m, &which)) {
+			cfs_log(CFS_LOG_INFO,
+				"pool '%s' reached its quota's %s; write to "
+				"'%s' refused",
+				op.pool->name, which, name);
+			r = -EDQUOT;
+			goto unlock_state;
+		}
+	}
 	/* what each acting copy needs before it can take the change */
 	for (int i = 0; i < nt; i++) {
 		int holder = cfs_pg_is_holder(c, op.ps, t[i]);

@@ -226,6 +226,17 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 	h->max_avail = max_avail_of(m, used, NULL);
 	h->pool_full_osd = pool_full_osd_of(m, used);
 	h->pool_full = h->pool_full_osd >= 0;
+	{
+		/* quotas count what this snapshot read (as df's STORED) */
+		const struct cfs_pool_info *p = cfs_osdmap_pool(m);
+		uint64_t size = p->size > 0 ? (uint64_t)p->size : 1;
+
+		if (p->quota_max_bytes && h->used / size >= p->quota_max_bytes)
+			h->quota_full = "max_bytes";
+		else if (p->quota_max_objects &&
+			 h->objects / size >= p->quota_max_objects)
+			h->quota_full = "max_objects";
+	}
 	r = refused_of(c, m, h);
 	if (!r)
 		r = health_checks(h, m, pgs, npgs, tot);

@@ -234,14 +234,30 @@ static void ratio_checks(struct hc *x, const cfs_osdmap *m)
 
 static void pool_checks(struct hc *x, const cfs_osdmap *m)
 {
+	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
 	struct cfs_health_check *c;
+	int osdfull = cfs_osdmap_full_policy(m) == CFS_FULL_POOL &&
+		      x->h->pool_full;
+	char q[32];
 
-	if (cfs_osdmap_full_policy(m) != CFS_FULL_POOL || !x->h->pool_full)
+	if (!osdfull && !x->h->quota_full)
 		return;
 	c = add(x, "POOL_FULL", CFS_HEALTH_WARN, 1);
 	summary(c, "1 pool(s) full");
-	detail(x, c, "pool '%s' is full (osd.%d is full; full policy pool)",
-	       cfs_osdmap_pool(m)->name, x->h->pool_full_osd);
+	if (osdfull)
+		detail(x, c, "pool '%s' is full (osd.%d is full; full policy "
+			     "pool)",
+		       p->name, x->h->pool_full_osd);
+	else if (!strcmp(x->h->quota_full, "max_bytes"))
+		/* OSDMap::check_health's wording for a quota */
+		detail(x, c, "pool '%s' is full (reached quota's max_bytes: "
+			     "%s)",
+		       p->name, cfs_format_size(p->quota_max_bytes, q,
+						sizeof(q)));
+	else
+		detail(x, c, "pool '%s' is full (reached quota's max_objects: "
+			     "%llu)",
+		       p->name, (unsigned long long)p->quota_max_objects);
 }
 
 /* One detail line per PG with any of the flags. */

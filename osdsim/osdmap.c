@@ -301,6 +301,14 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 		"object_size", (json_int_t)m->pool.object_size, "stripe_unit",
 		(json_int_t)m->pool.stripe_unit, "stripe_count",
 		(json_int_t)m->pool.stripe_count);
+	if (m->pool.quota_max_bytes)
+		json_object_set_new(pool, "quota_max_bytes",
+				    json_integer((json_int_t)
+							 m->pool.quota_max_bytes));
+	if (m->pool.quota_max_objects)
+		json_object_set_new(pool, "quota_max_objects",
+				    json_integer((json_int_t)
+							 m->pool.quota_max_objects));
 	osds = json_array();
 	for (int i = 0; i < m->max_osd; i++) {
 		const struct cfs_osd_state *s = &m->osds[i];
@@ -494,6 +502,17 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 	FIELD(get_int(pool, "stripe_count", 1, UINT32_MAX, &v),
 	      "pool.stripe_count");
 	m->pool.stripe_count = (uint32_t)v;
+	/* quotas: absent when none (and in clusters made before them) */
+	FIELD(json_object_get(pool, "quota_max_bytes") &&
+		      get_int(pool, "quota_max_bytes", 0, INT64_MAX, &v),
+	      "pool.quota_max_bytes");
+	m->pool.quota_max_bytes =
+		json_object_get(pool, "quota_max_bytes") ? (uint64_t)v : 0;
+	FIELD(json_object_get(pool, "quota_max_objects") &&
+		      get_int(pool, "quota_max_objects", 0, INT64_MAX, &v),
+	      "pool.quota_max_objects");
+	m->pool.quota_max_objects =
+		json_object_get(pool, "quota_max_objects") ? (uint64_t)v : 0;
 	{
 		static const char *const names[3] = {
 			"pool.stripe_unit", "pool.stripe_count",
@@ -693,6 +712,22 @@ static int update_commit(cfs_cluster *c, struct cfs_osdmap *next)
 	osdmap_install(c, next);
 	pthread_mutex_unlock(&c->update_lock);
 	return 0;
+}
+
+int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
+		    char *why, size_t whylen)
+{
+	struct cfs_osdmap *n;
+	int r = update_begin(c, &n);
+
+	if (r)
+		return r;
+	r = pool_check_update(n, want, why, whylen);
+	if (r) {
+		update_abort(c, n);
+		return r;
+	}
+	return update_commit(c, n);
 }
 
 int cfs_pg_temp_refresh(cfs_cluster *c, int *changed)

@@ -132,6 +132,8 @@ struct cfs_pool_info {
 	uint32_t pg_num, pgp_num;
 	int crush_rule;
 	uint32_t object_size, stripe_unit, stripe_count;
+	/* `osd pool set-quota`: 0 = none (Ceph's quota_max_bytes/objects) */
+	uint64_t quota_max_bytes, quota_max_objects;
 };
 
 uint32_t cfs_osdmap_epoch(const cfs_osdmap *m);
@@ -241,6 +243,26 @@ int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
 			    int *moved);
 
 /* ---- changing the map: each call is one new epoch, persisted ---- */
+/*
+ * `osd pool set` / `osd pool set-quota` on the pool (pool.c): want is the
+ * pool as it should be (from cfs_osdmap_pool, fields changed).  Checked
+ * as Ceph 16.2's OSDMonitor checks them (why gets its message): size
+ * 1..10 (and at most CFS_MAX_REP), min_size 1..size, the crush rule must
+ * exist, be replicated and accept the size.  A size change sets min_size
+ * to Ceph's default for it (size - size/2) unless min_size changes too.
+ * pg_num/pgp_num changes (PG split and merge) are -ENOTSUP.
+ */
+int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
+		    char *why, size_t whylen);
+/* The pool's use as quotas count it: logical bytes and objects (raw use
+ * and object copies over the pool size, as `df` STORED). */
+void cfs_pool_usage(cfs_cluster *c, const cfs_osdmap *m, uint64_t *bytes,
+		    uint64_t *objects);
+/* 1 when the pool reached a quota (Ceph's FULL_QUOTA flag: writes get
+ * EDQUOT, deletes go on); *which gets "max_bytes" or "max_objects". */
+int cfs_pool_quota_full(cfs_cluster *c, const cfs_osdmap *m,
+			const char **which);
+
 /*
  * `osd pg-upmap PGID OSD...` / `osd pg-upmap-items PGID FROM TO...` and
  * their rm- forms (n == 0), checked as Ceph's OSDMonitor checks them
@@ -615,6 +637,7 @@ struct cfs_health {
 	uint64_t rule_used; /* used by the OSDs under the pool's rule */
 	uint64_t max_avail; /* cfs_pool_max_avail() of these reads */
 	int pool_full, pool_full_osd; /* cfs_pool_is_full() of them */
+	const char *quota_full;	      /* cfs_pool_quota_full(): which */
 	/* writes refused by OSDs below full_ratio that would still be
 	 * refused with these reads (OSD_TOO_FULL_FOR_WRITE) */
 	struct cfs_refused *refused;

@@ -256,6 +256,11 @@ void nameset_free(struct name_set *s);
 /* refused.c: DIR/refused.json into c (absent: nothing refused) */
 int refused_load(cfs_cluster *c, char *err, size_t errlen);
 
+/* pool.c: check want against m's pool as the monitor does, and apply it
+ * to m (0), or -errno with the reason in why */
+int pool_check_update(struct cfs_osdmap *m, const struct cfs_pool_info *want,
+		      char *why, size_t whylen);
+
 /* pgtemp.c */
 int pgtemp_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);
 /* Choose next's pg_temp entries (next->pgs computed; prev: the map it

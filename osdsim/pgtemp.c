@@ -106,7 +106,8 @@ static int pg_has_data(cfs_cluster *c, uint32_t ps, const int *h, int nh)
  * OSD: acting stays the up set).  old: the acting set the PG had.
  */
 static int choose_acting(cfs_cluster *c, const struct cfs_osdmap *m,
-			 uint32_t ps, const int *old, int nold, int *want)
+			 uint32_t ps, const int *old, int nold,
+			 int temp_primary, int *want)
 {
 	const struct cfs_pg_mapping *pg = &m->pgs[ps];
 	int size = m->pool.size, nw = 0, h[256], nh, data = -1;
@@ -145,15 +146,30 @@ static int choose_acting(cfs_cluster *c, const struct cfs_osdmap *m,
 		}
 	}
 	/* calc_replicated_acting: the up primary if it can serve, else
-	 * auth_log_shard, find_best_info's pick: every complete copy here
-	 * has the same log, and on a tie the first in OSD id order wins */
+	 * auth_log_shard, find_best_info's pick among complete copies (all
+	 * with the same log here): one missing nothing, then the OSD doing
+	 * the peering (the primary a pg_temp already gave the PG), then the
+	 * first in OSD id order */
 	for (int i = 0; i < ncand; i++)
 		if (cand[i] == pg->up_primary && complete[i])
 			primary = cand[i];
-	if (primary < 0)
-		for (int i = 0; i < ncand; i++)
-			if (complete[i] && (primary < 0 || cand[i] < primary))
+	if (primary < 0) {
+		int best_rank = -1;
+
+		for (int i = 0; i < ncand; i++) {
+			int rank;
+
+			if (!complete[i])
+				continue;
+			rank = (cfs_pg_missing_count(c, ps, cand[i]) == 0) * 2 +
+			       (cand[i] == temp_primary);
+			if (rank > best_rank ||
+			    (rank == best_rank && cand[i] < primary)) {
 				primary = cand[i];
+				best_rank = rank;
+			}
+		}
+	}
 	if (primary < 0)
 		return 0;
 	want[nw++] = primary;
@@ -182,7 +198,8 @@ int pgtemp_choose(cfs_cluster *c, const struct cfs_osdmap *prev,
 
 		cfs_pg_lock(c, ps);
 		nw = choose_acting(c, next, ps, was ? was->acting : NULL,
-				   was ? was->nacting : 0, want);
+				   was ? was->nacting : 0,
+				   cur ? cur->osds[0] : -1, want);
 		cfs_pg_unlock(c, ps);
 		/* the up set serves: no entry (Ceph clears it) */
 		if (nw == 0 || (nw == pg->nup &&

@@ -1,0 +1,348 @@
+/*
+ * cmd_pool.c - the pool and crush rule commands, in Ceph 16.2's forms:
+ * `osd pool ls [detail]`, `osd pool get NAME KEY|all`, `osd pool set NAME
+ * KEY VALUE`, `osd pool set-quota NAME max_bytes|max_objects N`, `osd pool
+ * get-quota NAME`, `osd crush rule ls|dump [NAME]`, `osd crush rule
+ * create-replicated NAME ROOT TYPE [CLASS]`.  The cluster has one pool
+ * (the filesystem's); a NAME that is not it gets Ceph's ENOENT line.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cluster_cmds.h"
+#include "osdsim.h"
+#include "placement.h"
+#include "util.h"
+
+int cc_rule_by_name(const pl_map *cm, const char *name)
+{
+	for (int r = 0; r < pl_map_max_rules(cm); r++)
+		if (pl_map_rule_exists(cm, r) && pl_map_rule_name(cm, r) &&
+		    !strcmp(pl_map_rule_name(cm, r), name))
+			return r;
+	return -1;
+}
+
+/* The pool named s (its name, or its id as Ceph also takes). */
+static int pool_arg(struct cmd_ctx *ctx, const cfs_osdmap *m, const char *s)
+{
+	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
+	char id[32];
+
+	snprintf(id, sizeof(id), "%" PRId64, p->id);
+	if (!strcmp(s, p->name) || !strcmp(s, id))
+		return 0;
+	cc_err(ctx, "unrecognized pool '%s'", s);
+	return -ENOENT;
+}
+
+void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m)
+{
+	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
+	/* Ceph's monitor sets FULL while an OSD the pool's rule reaches is
+	 * full (policy pool), FULL_QUOTA past a quota */
+	int full = cfs_osdmap_full_policy(m) == CFS_FULL_POOL &&
+		   cfs_pool_is_full(c, m, NULL);
+	int quota = cfs_pool_quota_full(c, m, NULL);
+
+	/* pg_pool_t's operator<<, the fields crushfs has */
+	fprintf(o, "pool %" PRId64 " '%s' replicated size %d min_size %d "
+		   "crush_rule %d object_hash rjenkins pg_num %u pgp_num %u "
+		   "autoscale_mode off last_change %u flags hashpspool%s%s",
+		p->id, p->name, p->size, p->min_size, p->crush_rule, p->pg_num,
+		p->pgp_num, cfs_osdmap_epoch(m), full || quota ? ",full" : "",
+		quota ? ",full_quota" : "");
+	if (p->quota_max_bytes)
+		fprintf(o, " max_bytes %" PRIu64, p->quota_max_bytes);
+	if (p->quota_max_objects)
+		fprintf(o, " max_objects %" PRIu64, p->quota_max_objects);
+	fprintf(o, " stripe_width 0 application cephfs\n");
+}
+
+int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const cfs_osdmap *m;
+	const struct cfs_pool_info *p;
+	int detail = argc == 1 && !strcmp(argv[0], "detail");
+
+	if (argc > 1 || (argc == 1 && !detail))
+		return cc_usage(ctx, "takes nothing or 'detail'");
+	m = cfs_osdmap_get(ctx->cluster);
+	p = cfs_osdmap_pool(m);
+	if (ctx->json) {
+		json_t *a = json_array();
+
+		if (detail)
+			json_array_append_new(
+				a, json_pack("{s:s, s:I, s:i, s:i, s:i, s:i, "
+					     "s:i, s:I, s:I}",
+					     "pool_name", p->name, "pool_id",
+					     (json_int_t)p->id, "size", p->size,
+					     "min_size", p->min_size,
+					     "crush_rule", p->crush_rule,
+					     "pg_num", (int)p->pg_num,
+					     "pg_placement_num", (int)p->pgp_num,
+					     "quota_max_bytes",
+					     (json_int_t)p->quota_max_bytes,
+					     "quota_max_objects",
+					     (json_int_t)p->quota_max_objects));
+		else
+			json_array_append_new(a, json_string(p->name));
+		cfs_osdmap_put(m);
+		return cc_json_out(ctx, a);
+	}
+	if (detail) {
+		cc_pool_line(ctx->out, ctx->cluster, m);
+		fputc('\n', ctx->out);
+	} else {
+		fprintf(ctx->out, "%s\n", p->name);
+	}
+	cfs_osdmap_put(m);
+	return 0;
+}
+
+static const char *const pool_keys[] = { "size", "min_size", "pg_num",
+					 "pgp_num", "crush_rule" };
+
+static int key_value(const cfs_osdmap *m, const char *key, char *buf,
+		     size_t len, json_t **jv)
+{
+	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
+	const pl_map *cm = cfs_osdmap_crush(m);
+
+	if (!strcmp(key, "size") || !strcmp(key, "min_size")) {
+		int v = key[0] == 's' ? p->size : p->min_size;
+
+		snprintf(buf, len, "%d", v);
+		*jv = json_integer(v);
+	} else if (!strcmp(key, "pg_num") || !strcmp(key, "pgp_num")) {
+		uint32_t v = key[1] == 'g' ? p->pg_num : p->pgp_num;
+
+		snprintf(buf, len, "%u", v);
+		*jv = json_integer(v);
+	} else if (!strcmp(key, "crush_rule")) {
+		/* Ceph prints the rule's name */
+		const char *n = pl_map_rule_name(cm, p->crush_rule);
+
+		if (n)
+			snprintf(buf, len, "%s", n);
+		else
+			snprintf(buf, len, "%d", p->crush_rule);
+		*jv = json_string(buf);
+	} else {
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int ccmd_osd_pool_get(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const cfs_osdmap *m;
+	json_t *obj = NULL, *jv;
+	char v[128];
+	int all;
+
+	if (cc_nargs(ctx, argc, argv, 2))
+		return 1;
+	m = cfs_osdmap_get(ctx->cluster);
+	if (pool_arg(ctx, m, argv[0])) {
+		cfs_osdmap_put(m);
+		return 1;
+	}
+	all = !strcmp(argv[1], "all");
+	if (ctx->json)
+		obj = json_pack("{s:s, s:I}", "pool", cfs_osdmap_pool(m)->name,
+				"pool_id", (json_int_t)cfs_osdmap_pool(m)->id);
+	for (size_t i = 0; i < sizeof(pool_keys) / sizeof(pool_keys[0]);
+	     i++) {
+		if (!all && strcmp(argv[1], pool_keys[i]))
+			continue;
+		key_value(m, pool_keys[i], v, sizeof(v), &jv);
+		if (obj)
+			json_object_set_new(obj, pool_keys[i], jv);
+		else
+			json_decref(jv), fprintf(ctx->out, "%s: %s\n",
+						 pool_keys[i], v);
+		if (!all)
+			break;
+	}
+	if (!all && key_value(m, argv[1], v, sizeof(v), &jv)) {
+		json_decref(obj);
+		cfs_osdmap_put(m);
+		return cc_err(ctx, "unrecognized variable '%s' (crushfs "
+			      "knows size, min_size, pg_num, pgp_num, "
+			      "crush_rule, all)", argv[1]);
+	}
+	if (!all)
+		json_decref(jv);
+	cfs_osdmap_put(m);
+	return obj ? cc_json_out(ctx, obj) : 0;
+}
+
+/* Ceph's strict_strtoll for a pool variable. */
+static int int_value(struct cmd_ctx *ctx, const char *s, long long lo,
+		     long long hi, long long *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end || errno || v < lo || v > hi) {
+		cc_err(ctx, "error parsing integer value '%s'", s);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int apply(struct cmd_ctx *ctx, const struct cfs_pool_info *want,
+		 const char *done)
+{
+	char why[256] = "";
+	int r = cfs_pool_update(ctx->cluster, want, why, sizeof(why));
+
+	if (r)
+		return cc_err(ctx, "%s", *why ? why : cfs_strerror(r));
+	return cc_done_epoch(ctx, "%s", done);
+}
+
+int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const cfs_osdmap *m;
+	struct cfs_pool_info want;
+	long long v;
+	char done[256];
+
+	if (cc_nargs(ctx, argc, argv, 3))
+		return 1;
+	m = cfs_osdmap_get(ctx->cluster);
+	if (pool_arg(ctx, m, argv[0])) {
+		cfs_osdmap_put(m);
+		return 1;
+	}
+	want = *cfs_osdmap_pool(m);
+	if (!strcmp(argv[1], "crush_rule")) {
+		int id = cc_rule_by_name(cfs_osdmap_crush(m), argv[2]);
+
+		/* by name, else by number, as the monitor takes it */
+		if (id < 0 && int_value(ctx, argv[2], 0, INT32_MAX, &v)) {
+			cfs_osdmap_put(m);
+			return 1;
+		}
+		if (id < 0)
+			id = (int)v;
+		want.crush_rule = id;
+	} else if (!strcmp(argv[1], "size") || !strcmp(argv[1], "min_size") ||
+		   !strcmp(argv[1], "pg_num") || !strcmp(argv[1], "pgp_num")) {
+		if (int_value(ctx, argv[2], INT32_MIN, INT32_MAX, &v)) {
+			cfs_osdmap_put(m);
+			return 1;
+		}
+		if (!strcmp(argv[1], "size"))
+			want.size = (int)v;
+		else if (!strcmp(argv[1], "min_size"))
+			want.min_size = (int)v;
+		else if (!strcmp(argv[1], "pg_num"))
+			want.pg_num = (uint32_t)v;
+		else
+			want.pgp_num = (uint32_t)v;
+	} else {
+		cfs_osdmap_put(m);
+		return cc_err(ctx, "unrecognized variable '%s' (crushfs sets "
+			      "size, min_size, crush_rule)", argv[1]);
+	}
+	snprintf(done, sizeof(done), "set pool %" PRId64 " %s to %s",
+		 want.id, argv[1], argv[2]);
+	cfs_osdmap_put(m);
+	return apply(ctx, &want, done);
+}
+
+int ccmd_osd_pool_set_quota(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const cfs_osdmap *m;
+	struct cfs_pool_info want;
+	uint64_t v;
+	char done[256];
+
+	if (cc_nargs(ctx, argc, argv, 3))
+		return 1;
+	m = cfs_osdmap_get(ctx->cluster);
+	if (pool_arg(ctx, m, argv[0])) {
+		cfs_osdmap_put(m);
+		return 1;
+	}
+	want = *cfs_osdmap_pool(m);
+	cfs_osdmap_put(m);
+	if (strcmp(argv[1], "max_bytes") && strcmp(argv[1], "max_objects"))
+		return cc_err(ctx, "field must be max_bytes or max_objects");
+	/* Ceph takes sizes with units for max_bytes (10M, 1G) */
+	if (!strcmp(argv[1], "max_bytes")) {
+		if (cc_size_arg(ctx, "max_bytes", argv[2], &v))
+			return 1;
+		want.quota_max_bytes = v;
+	} else {
+		long long n;
+
+		if (int_value(ctx, argv[2], 0, INT64_MAX, &n))
+			return 1;
+		want.quota_max_objects = (uint64_t)n;
+	}
+	snprintf(done, sizeof(done), "set-quota %s = %" PRIu64 " for pool %s",
+		 argv[1], argv[1][4] == 'b' ? want.quota_max_bytes
+					    : want.quota_max_objects,
+		 want.name);
+	return apply(ctx, &want, done);
+}
+
+int ccmd_osd_pool_get_quota(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const cfs_osdmap *m;
+	const struct cfs_pool_info *p;
+	uint64_t bytes, objects;
+	char a[32], b[32];
+
+	if (cc_nargs(ctx, argc, argv, 1))
+		return 1;
+	m = cfs_osdmap_get(ctx->cluster);
+	if (pool_arg(ctx, m, argv[0])) {
+		cfs_osdmap_put(m);
+		return 1;
+	}
+	p = cfs_osdmap_pool(m);
+	cfs_pool_usage(ctx->cluster, m, &bytes, &objects);
+	if (ctx->json) {
+		json_t *j = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}",
+				      "pool_name", p->name, "pool_id",
+				      (json_int_t)p->id, "quota_max_objects",
+				      (json_int_t)p->quota_max_objects,
+				      "quota_max_bytes",
+				      (json_int_t)p->quota_max_bytes,
+				      "current_num_objects",
+				      (json_int_t)objects, "current_num_bytes",
+				      (json_int_t)bytes);
+
+		cfs_osdmap_put(m);
+		return cc_json_out(ctx, j);
+	}
+	fprintf(ctx->out, "quotas for pool '%s':\n", p->name);
+	if (p->quota_max_objects)
+		fprintf(ctx->out, "  max objects: %" PRIu64 " objects  "
+			"(current num objects: %" PRIu64 " objects)\n",
+			p->quota_max_objects, objects);
+	else
+		fprintf(ctx->out, "  max objects: N/A\n");
+	if (p->quota_max_bytes)
+		fprintf(ctx->out, "  max bytes  : %s  (current num bytes: %s)\n",
+			cfs_format_size(p->quota_max_bytes, a, sizeof(a)),
+			cfs_format_size(bytes, b, sizeof(b)));
+	else
+		fprintf(ctx->out, "  max bytes  : N/A\n");
+	cfs_osdmap_put(m);
+	return 0;
+}

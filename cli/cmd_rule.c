@@ -1,0 +1,254 @@
+/*
+ * cmd_rule.c - `osd crush rule ls`, `osd crush rule dump [NAME]` (Ceph's
+ * CrushWrapper::dump_rule JSON) and `osd crush rule create-replicated
+ * NAME ROOT TYPE [CLASS]` (CrushWrapper::add_simple_rule, as the monitor
+ * runs it: take ROOT [class CLASS], chooseleaf firstn 0 type TYPE - choose
+ * when TYPE is the device type -, emit; the first free rule id).  The new
+ * rule goes into the map's crushtool text, which is read back (so a class
+ * gets its shadow tree as `crushtool -c` builds it) and installed as
+ * `osd setcrushmap` would.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cluster_cmds.h"
+#include "osdsim.h"
+#include "placement.h"
+#include "util.h"
+
+int ccmd_osd_crush_rule_ls(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const cfs_osdmap *m;
+	const pl_map *cm;
+	json_t *a = ctx->json ? json_array() : NULL;
+
+	if (cc_nargs(ctx, argc, argv, 0)) {
+		json_decref(a);
+		return 1;
+	}
+	m = cfs_osdmap_get(ctx->cluster);
+	cm = cfs_osdmap_crush(m);
+	for (int r = 0; r < pl_map_max_rules(cm); r++) {
+		const char *n;
+
+		if (!pl_map_rule_exists(cm, r))
+			continue;
+		n = pl_map_rule_name(cm, r);
+		if (a)
+			json_array_append_new(a, json_string(n ? n : ""));
+		else
+			fprintf(ctx->out, "%s\n", n ? n : "");
+	}
+	cfs_osdmap_put(m);
+	return a ? cc_json_out(ctx, a) : 0;
+}
+
+static const char *op_name(uint32_t op)
+{
+	switch (op) {
+	case PL_RULE_NOOP: return "noop";
+	case PL_RULE_TAKE: return "take";
+	case PL_RULE_CHOOSE_FIRSTN: return "choose_firstn";
+	case PL_RULE_CHOOSE_INDEP: return "choose_indep";
+	case PL_RULE_EMIT: return "emit";
+	case PL_RULE_CHOOSELEAF_FIRSTN: return "chooseleaf_firstn";
+	case PL_RULE_CHOOSELEAF_INDEP: return "chooseleaf_indep";
+	case PL_RULE_SET_CHOOSE_TRIES: return "set_choose_tries";
+	case PL_RULE_SET_CHOOSELEAF_TRIES: return "set_chooseleaf_tries";
+	case PL_RULE_SET_CHOOSE_LOCAL_TRIES: return "set_choose_local_tries";
+	case PL_RULE_SET_CHOOSE_LOCAL_FALLBACK_TRIES:
+		return "set_choose_local_fallback_tries";
+	case PL_RULE_SET_CHOOSELEAF_VARY_R: return "set_chooseleaf_vary_r";
+	case PL_RULE_SET_CHOOSELEAF_STABLE: return "set_chooseleaf_stable";
+	}
+	return "unknown";
+}
+
+/* CrushWrapper::dump_rule */
+static json_t *rule_json(const pl_map *cm, int r)
+{
+	json_t *steps = json_array();
+	const char *n = pl_map_rule_name(cm, r);
+
+	for (int i = 0; i < pl_map_rule_len(cm, r); i++) {
+		const struct pl_rule_step *st = pl_map_rule_step(cm, r, i);
+		json_t *s = json_pack("{s:s}", "op", op_name(st->op));
+
+		switch (st->op) {
+		case PL_RULE_TAKE: {
+			const char *in = pl_map_item_name(cm, st->arg1);
+
+			json_object_set_new(s, "item", json_integer(st->arg1));
+			json_object_set_new(s, "item_name",
+					    json_string(in ? in : ""));
+			break;
+		}
+		case PL_RULE_CHOOSE_FIRSTN:
+		case PL_RULE_CHOOSE_INDEP:
+		case PL_RULE_CHOOSELEAF_FIRSTN:
+		case PL_RULE_CHOOSELEAF_INDEP: {
+			const char *tn = pl_map_type_name(cm, st->arg2);
+
+			json_object_set_new(s, "num", json_integer(st->arg1));
+			json_object_set_new(s, "type",
+					    json_string(tn ? tn : ""));
+			break;
+		}
+		case PL_RULE_NOOP:
+		case PL_RULE_EMIT:
+			break;
+		default:
+			json_object_set_new(s, "num", json_integer(st->arg1));
+		}
+		json_array_append_new(steps, s);
+	}
+	return json_pack("{s:i, s:s, s:i, s:i, s:i, s:i, s:o}", "rule_id", r,
+			 "rule_name", n ? n : "", "ruleset", r, "type",
+			 pl_map_rule_type(cm, r), "min_size",
+			 pl_map_rule_min_size(cm, r), "max_size",
+			 pl_map_rule_max_size(cm, r), "steps", steps);
+}
+
+int ccmd_osd_crush_rule_dump(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const cfs_osdmap *m;
+	const pl_map *cm;
+	json_t *out;
+	int one = -1;
+
+	if (argc > 1)
+		return cc_usage(ctx, "takes at most a rule name");
+	m = cfs_osdmap_get(ctx->cluster);
+	cm = cfs_osdmap_crush(m);
+	if (argc == 1) {
+		one = cc_rule_by_name(cm, argv[0]);
+		if (one < 0) {
+			cfs_osdmap_put(m);
+			return cc_err(ctx, "unknown crush rule '%s'", argv[0]);
+		}
+		out = rule_json(cm, one);
+	} else {
+		out = json_array();
+		for (int r = 0; r < pl_map_max_rules(cm); r++)
+			if (pl_map_rule_exists(cm, r))
+				json_array_append_new(out, rule_json(cm, r));
+	}
+	cfs_osdmap_put(m);
+	/* `ceph osd crush rule dump` prints JSON whatever the format */
+	json_dumpf(out, ctx->out, JSON_INDENT(4) | JSON_PRESERVE_ORDER);
+	fputc('\n', ctx->out);
+	json_decref(out);
+	return 0;
+}
+
+static int has_class(const pl_map *cm, const char *cls)
+{
+	for (int d = 0; d < pl_map_max_devices(cm); d++) {
+		const char *c = pl_map_item_class(cm, d);
+
+		if (c && !strcmp(c, cls))
+			return 1;
+	}
+	return 0;
+}
+
+/* CrushWrapper::is_valid_crush_name */
+static int valid_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
+		      *s == '.'))
+			return 0;
+	return 1;
+}
+
+/* The map's text with the rule block put after the last rule. */
+static char *with_rule(const char *text, const char *block)
+{
+	const char *at = strstr(text, "\n# choose_args");
+	size_t pre, len = strlen(text), blen = strlen(block);
+	char *out;
+
+	if (!at)
+		at = strstr(text, "\n# end crush map");
+	pre = at ? (size_t)(at - text) + 1 : len;
+	out = malloc(len + blen + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, text, pre);
+	memcpy(out + pre, block, blen);
+	memcpy(out + pre + blen, text + pre, len - pre + 1);
+	return out;
+}
+
+int ccmd_osd_crush_rule_create_replicated(struct cmd_ctx *ctx, int argc,
+					  char **argv)
+{
+	const cfs_osdmap *m;
+	const pl_map *cm;
+	char *text = NULL, *nt, block[1024], perr[512], why[256] = "";
+	const char *cls = argc == 4 ? argv[3] : NULL;
+	size_t len;
+	pl_map *nm = NULL;
+	int root, type, id = 0, r;
+
+	if (argc != 3 && argc != 4)
+		return cc_usage(ctx, "takes NAME ROOT TYPE [CLASS]");
+	for (int i = 0; i < argc; i++)
+		if (!valid_name(argv[i]))
+			return cc_err(ctx, "'%s' is not a valid crush name "
+				      "(letters, digits, '_', '-', '.')",
+				      argv[i]);
+	m = cfs_osdmap_get(ctx->cluster);
+	cm = cfs_osdmap_crush(m);
+	/* OSDMonitor's checks, in its order */
+	if (cc_rule_by_name(cm, argv[0]) >= 0) {
+		cfs_osdmap_put(m);
+		fprintf(ctx->out, "rule %s already exists\n", argv[0]);
+		return 0;
+	}
+	if (pl_map_item_by_name(cm, argv[1], &root) || root >= 0) {
+		cfs_osdmap_put(m);
+		return cc_err(ctx, "root item %s does not exist", argv[1]);
+	}
+	if (pl_map_type_by_name(cm, argv[2], &type)) {
+		cfs_osdmap_put(m);
+		return cc_err(ctx, "unknown type %s", argv[2]);
+	}
+	if (cls && !has_class(cm, cls)) {
+		cfs_osdmap_put(m);
+		return cc_err(ctx, "device class %s does not exist", cls);
+	}
+	for (id = 0; pl_map_rule_exists(cm, id); id++)
+		;
+	snprintf(block, sizeof(block),
+		 "rule %s {\n\tid %d\n\ttype replicated\n\tmin_size 1\n"
+		 "\tmax_size 10\n\tstep take %s%s%s\n\tstep %s firstn 0 type "
+		 "%s\n\tstep emit\n}\n",
+		 argv[0], id, argv[1], cls ? " class " : "", cls ? cls : "",
+		 type ? "chooseleaf" : "choose", argv[2]);
+	r = pl_map_to_text(cm, &text, &len);
+	cfs_osdmap_put(m);
+	if (r)
+		return cc_err(ctx, "%s", cfs_strerror(r));
+	nt = with_rule(text, block);
+	free(text);
+	if (!nt)
+		return cc_err(ctx, "%s", cfs_strerror(-ENOMEM));
+	r = pl_parse_text(nt, strlen(nt), "crush map", &nm, perr,
+			  sizeof(perr));
+	free(nt);
+	if (r)
+		return cc_err(ctx, "the new rule does not read back: %s", perr);
+	r = cfs_osd_setcrushmap(ctx->cluster, nm, why, sizeof(why));
+	if (r)
+		return cc_err(ctx, "%s", *why ? why : cfs_strerror(r));
+	return cc_done_epoch(ctx, "created rule %s (id %d)", argv[0], id);
+}
