@@ -691,8 +691,8 @@ int ccmd_osd_map(struct cmd_ctx *ctx, int argc, char **argv)
 	const struct cfs_pg_mapping *pg;
 	uint32_t raw, ps;
 
-	if (argc != 1 && argc != 2)
-		return cc_usage(ctx, "takes [POOL] OBJECT");
+	if (cc_nargs(ctx, argc, argv, argc == 2 ? 2 : 1))
+		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
 	p = cfs_osdmap_pool(m);
 	if (argc == 2) {

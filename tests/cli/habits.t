@@ -148,6 +148,6 @@ The man page and the bash completion come from the command table:
   $ complete_words crushfs --cluster c osd d
   df down dump
   $ complete_words crushfs osd crush ''
-  reweight
+  reweight rule
   $ complete_words crushfs -f j
   json json-pretty

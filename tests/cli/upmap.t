@@ -11,7 +11,7 @@ moves the data, and a later map change drops entries it made invalid
   $ crushfs --cluster cl osd pg-upmap-items 1.f 11 4
   set 1.f pg_upmap_items mapping to [11->4]
   $ crushfs --cluster cl osd map obj1
-  osdmap e2 pool 'crushfs_data' (1) object 'obj1' -> pg 1.6cf8deff (1.f) -> up ([4,10,9], p4) acting ([11,10,9], p11)
+  osdmap e2 pool 'crushfs_data' (1) object 'obj1' -> pg 1.6cf8deff (1.f) -> up ([4,10,9], p4) acting ([9,10,11], p9)
   $ crushfs --cluster cl pg ls remapped | awk '{print $1, $2, $7}'
   PG OBJECTS STATE
   1.f 1 active+remapped+backfill_wait
