@@ -111,7 +111,8 @@ int cfs_osd_refused(cfs_cluster *c, struct cfs_refused *out, int max)
 
 	pthread_mutex_lock(&c->refused_lock);
 	n = c->nrefused < max ? c->nrefused : max;
-	memcpy(out, c->refused, sizeof(*out) * (size_t)n);
+	if (n > 0)
+		memcpy(out, c->refused, sizeof(*out) * (size_t)n);
 	pthread_mutex_unlock(&c->refused_lock);
 	return n;
 }
