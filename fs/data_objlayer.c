@@ -48,6 +48,12 @@ static void ol_layout_cb(void *ctx, struct ol_layout *l)
 	ol_default_layout(ctx, l);
 }
 
+static int ol_pool_cb(void *ctx, const char *key, int64_t *id, char *name,
+		      size_t len)
+{
+	return ol_pool_lookup(ctx, key, id, name, len);
+}
+
 static int ol_locate_cb(void *ctx, const char *name, struct ol_placement *p)
 {
 	return ol_locate(ctx, name, p);
@@ -124,6 +130,7 @@ const struct vfs_data_ops vfs_objlayer_ops = {
 	.sync = ol_sync_cb,
 	.space = ol_space_cb,
 	.default_layout = ol_layout_cb,
+	.pool_lookup = ol_pool_cb,
 	.locate = ol_locate_cb,
 	.set_backtrace = ol_set_bt_cb,
 	.get_backtrace = ol_get_bt_cb,

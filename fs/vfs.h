@@ -53,6 +53,9 @@ struct vfs_data_ops {
 		    uint64_t size);
 	int (*space)(void *ctx, struct ol_space *s);
 	void (*default_layout)(void *ctx, struct ol_layout *l);
+	/* ol_pool_lookup: a pool by name or id (layouts name pools) */
+	int (*pool_lookup)(void *ctx, const char *key, int64_t *id,
+			   char *name, size_t len);
 	int (*locate)(void *ctx, const char *objname, struct ol_placement *p);
 	/* The inode's backtrace (backtrace.h) on its object 0, made when
 	 * missing; data, when not NULL, becomes the object's bytes (a
@@ -216,13 +219,16 @@ int vfs_stat_inode(vfs *v, uint64_t ino, struct mds_inode *out);
 /* Cached inodes and the sum of their lookup counts (tests). */
 void vfs_counts(vfs *v, uint64_t *cached, uint64_t *lookups);
 
-/* Virtual xattrs (vxattr.c): "crushfs.layout[.field]" and
- * "crushfs.placement".  Return -ENODATA when name is not one of them. */
+/* Virtual xattrs (vxattr.c): CephFS's ceph.file.layout[.field] and
+ * ceph.dir.layout[.field], crushfs.layout[.field] and crushfs.placement.
+ * Return -ENODATA when name is not one of them. */
 ssize_t vxattr_get(vfs *v, const struct mds_inode *in, const char *name,
 		   void *buf, size_t size);
-/* Set the layout of an empty regular file; *out gets the new layout. */
+/* The new layout of an empty regular file or of a directory (*out). */
 int vxattr_set_layout(vfs *v, const struct mds_inode *in, const char *name,
 		      const char *val, size_t len, struct ol_layout *out);
+/* 0 when a directory's layout may be dropped (then clear it), -errno. */
+int vxattr_remove(vfs *v, const struct mds_inode *in, const char *name);
 int vxattr_is_virtual(const char *name);
 
 #endif

@@ -78,6 +78,12 @@ struct vfs {
 	struct btq *btq;
 };
 
+/* vxattr.c: a directory's layout is set (else its files take the nearest
+ * ancestor's); the layout a new file in dir takes */
+int vx_layout_set(const struct ol_layout *l);
+void vx_effective_layout(vfs *v, const struct mds_inode *dir,
+			 struct ol_layout *l);
+
 struct vfs_file {
 	struct vfs_handle h; /* first: handles are listed as vfs_handle */
 	struct vnode *vn;

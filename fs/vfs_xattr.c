@@ -49,7 +49,7 @@ int vfs_setxattr_as(vfs *v, const struct vfs_cred *c, uint64_t ino,
 			now(&vn->rec.ctime);
 			vn->dirty = 1;
 			rc = vn_persist_locked(v, vn, 0);
-			if (rc == 0)
+			if (rc == 0 && S_ISREG(vn->rec.mode))
 				btq_touch(v, ino); /* it records the layout */
 		}
 		pthread_mutex_unlock(&vn->m);
@@ -178,11 +178,23 @@ int vfs_removexattr(vfs *v, uint64_t ino, const char *name)
 		return -EROFS;
 	if (strlen(name) > MDS_XATTR_NAME_MAX)
 		return -ERANGE;
-	if (vxattr_is_virtual(name))
-		return -EPERM;
 	rc = vn_get(v, ino, 0, &vn);
 	if (rc)
 		return rc;
+	if (vxattr_is_virtual(name)) {
+		/* only a directory's ceph.dir.layout goes */
+		pthread_mutex_lock(&vn->m);
+		rc = vxattr_remove(v, &vn->rec, name);
+		if (rc == 0) {
+			memset(&vn->rec.layout, 0, sizeof(vn->rec.layout));
+			now(&vn->rec.ctime);
+			vn->dirty = 1;
+			rc = vn_persist_locked(v, vn, 0);
+		}
+		pthread_mutex_unlock(&vn->m);
+		vn_put(v, vn);
+		return rc;
+	}
 	if (acl_name_type(name)) {
 		rc = acl_set(v, NULL, vn, acl_name_type(name), NULL, 0, 0);
 		vn_put(v, vn);

@@ -1,19 +1,32 @@
 /*
- * vxattr.c - virtual extended attributes, after CephFS's ceph.file.layout:
+ * vxattr.c - virtual extended attributes: CephFS's layout vxattrs, and
+ * crushfs's own.
  *
- *   crushfs.layout            "stripe_unit=4194304 stripe_count=1
- *                              object_size=4194304 pool=1"
- *   crushfs.layout.<field>    one of the four fields, as a number
+ *   ceph.file.layout          "stripe_unit=4194304 stripe_count=1
+ *                              object_size=4194304 pool=crushfs_data"
+ *   ceph.file.layout.<field>  stripe_unit, stripe_count, object_size,
+ *                             pool (its name), pool_namespace
+ *   ceph.dir.layout[.<field>] the same for a directory: the layout its
+ *                             new files take (the nearest ancestor's
+ *                             wins; the root always has one, the pool's
+ *                             default); ENODATA on a directory with none
+ *   crushfs.layout[.<field>]  the file's layout with the pool as its id
+ *                             (the older spelling, kept)
  *   crushfs.placement         one line per object of the file:
  *                              "NAME -> PGID -> up [..] acting [..]"
  *
- * They are not listed by listxattr (like CephFS's).  Setting
- * crushfs.layout or a field is allowed on an empty regular file only
- * (CephFS: "setting layouts on files with data is not allowed"), and only
- * to a layout CephFS would take (file_layout_t::is_valid: 64 KiB
- * multiples, object size a multiple of the stripe unit, stripe_count >= 1)
- * within our bounds (stripe_count <= 65536, objects <= 1 GiB): EINVAL
- * otherwise, as the MDS answers (osdsim's cfs_layout_check).
+ * They are not listed by listxattr (like CephFS's).  The rules are
+ * CephFS's: a file layout changes only while the file is empty
+ * (ENOTEMPTY otherwise, as the MDS answers), a directory's at any
+ * time (affecting files made after), a partial directory layout starts
+ * from the layout its files would take now, the pool is given by name or
+ * id, and the result must be a layout CephFS takes (file_layout_t::
+ * is_valid: 64 KiB multiples, object size a multiple of the stripe unit,
+ * stripe_count >= 1) within our bounds (stripe_count <= 65536, objects
+ * <= 1 GiB): EINVAL otherwise, as the MDS answers.  pool_namespace can
+ * only be empty (crushfs objects have no namespaces).
+ * `setfattr -x ceph.dir.layout` drops a directory's layout (not the
+ * root's).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,12 +38,51 @@
 #include "vfs_i.h"
 
 #define VX_PREFIX "crushfs."
+#define CEPH_FILE "ceph.file.layout"
+#define CEPH_DIR "ceph.dir.layout"
 /* The kernel's getxattr limit (XATTR_SIZE_MAX). */
 #define VX_MAX 65536
 
 int vxattr_is_virtual(const char *name)
 {
-	return !strncmp(name, VX_PREFIX, strlen(VX_PREFIX));
+	return !strncmp(name, VX_PREFIX, strlen(VX_PREFIX)) ||
+	       !strncmp(name, "ceph.", 5);
+}
+
+/* name is `base` or `base.<field>`: the field ("" for the whole). */
+static const char *which(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+
+	if (strncmp(name, base, n))
+		return NULL;
+	if (!name[n])
+		return "";
+	return name[n] == '.' ? name + n + 1 : NULL;
+}
+
+int vx_layout_set(const struct ol_layout *l)
+{
+	return l->stripe_unit != 0;
+}
+
+void vx_effective_layout(vfs *v, const struct mds_inode *dir,
+			 struct ol_layout *l)
+{
+	struct mds_inode r = *dir;
+
+	/* CephFS: a new file takes the layout of its nearest ancestor that
+	 * has one, else the filesystem's default */
+	for (int depth = 0; depth < 4096; depth++) {
+		if (vx_layout_set(&r.layout)) {
+			*l = r.layout;
+			return;
+		}
+		if (r.ino == MDS_ROOT_INO || !r.parent || r.parent == r.ino ||
+		    mds_get_inode(v->m, r.parent, &r))
+			break;
+	}
+	v->d->default_layout(v->dctx, l);
 }
 
 static ssize_t put_value(const char *s, size_t len, void *buf, size_t size)
@@ -43,8 +95,8 @@ static ssize_t put_value(const char *s, size_t len, void *buf, size_t size)
 	return (ssize_t)len;
 }
 
-static int layout_field(const struct ol_layout *l, const char *f,
-			char *out, size_t n)
+static int layout_field(vfs *v, const struct ol_layout *l, const char *f,
+			int pool_names, char *out, size_t n)
 {
 	if (!strcmp(f, "stripe_unit"))
 		snprintf(out, n, "%" PRIu32, l->stripe_unit);
@@ -52,11 +104,33 @@ static int layout_field(const struct ol_layout *l, const char *f,
 		snprintf(out, n, "%" PRIu32, l->stripe_count);
 	else if (!strcmp(f, "object_size"))
 		snprintf(out, n, "%" PRIu32, l->object_size);
-	else if (!strcmp(f, "pool"))
-		snprintf(out, n, "%" PRId64, l->pool);
+	else if (!strcmp(f, "pool")) {
+		char key[32];
+		int64_t id;
+
+		snprintf(key, sizeof(key), "%" PRId64, l->pool);
+		/* CephFS names the pool; the id when it has no name */
+		if (!pool_names || !v->d->pool_lookup ||
+		    v->d->pool_lookup(v->dctx, key, &id, out, n))
+			snprintf(out, n, "%" PRId64, l->pool);
+	} else if (pool_names && !strcmp(f, "pool_namespace"))
+		out[0] = '\0';
 	else
 		return -ENODATA;
 	return 0;
+}
+
+/* "stripe_unit=... stripe_count=... object_size=... pool=..." */
+static void layout_line(vfs *v, const struct ol_layout *l, int pool_names,
+			char *out, size_t n)
+{
+	char pool[96];
+
+	layout_field(v, l, "pool", pool_names, pool, sizeof(pool));
+	snprintf(out, n,
+		 "stripe_unit=%" PRIu32 " stripe_count=%" PRIu32
+		 " object_size=%" PRIu32 " pool=%s",
+		 l->stripe_unit, l->stripe_count, l->object_size, pool);
 }
 
 static void fmt_osds(char *out, size_t n, const int *osds, int cnt)
@@ -114,22 +188,40 @@ static ssize_t placement(vfs *v, const struct mds_inode *in, void *buf,
 ssize_t vxattr_get(vfs *v, const struct mds_inode *in, const char *name,
 		   void *buf, size_t size)
 {
-	const char *f = name + strlen(VX_PREFIX);
-	char s[160];
+	const char *f;
+	struct ol_layout l;
+	char s[256];
+	int rc;
 
+	if ((f = which(name, CEPH_FILE)) || (f = which(name, CEPH_DIR))) {
+		int dir = name[5] == 'd';
+
+		if (dir ? !S_ISDIR(in->mode) : !S_ISREG(in->mode))
+			return -ENODATA;
+		l = in->layout;
+		if (dir && !vx_layout_set(&l)) {
+			/* the root always has one: the default */
+			if (in->ino != MDS_ROOT_INO)
+				return -ENODATA;
+			v->d->default_layout(v->dctx, &l);
+		}
+		if (!*f)
+			layout_line(v, &l, 1, s, sizeof(s));
+		else if ((rc = layout_field(v, &l, f, 1, s, sizeof(s))))
+			return rc;
+		return put_value(s, strlen(s), buf, size);
+	}
+	if (strncmp(name, VX_PREFIX, strlen(VX_PREFIX)))
+		return -ENODATA;
+	f = name + strlen(VX_PREFIX);
 	if (!S_ISREG(in->mode))
 		return -ENODATA;
 	if (!strcmp(f, "layout")) {
-		snprintf(s, sizeof(s),
-			 "stripe_unit=%" PRIu32 " stripe_count=%" PRIu32
-			 " object_size=%" PRIu32 " pool=%" PRId64,
-			 in->layout.stripe_unit, in->layout.stripe_count,
-			 in->layout.object_size, in->layout.pool);
+		layout_line(v, &in->layout, 0, s, sizeof(s));
 		return put_value(s, strlen(s), buf, size);
 	}
 	if (!strncmp(f, "layout.", 7)) {
-		int rc = layout_field(&in->layout, f + 7, s, sizeof(s));
-
+		rc = layout_field(v, &in->layout, f + 7, 0, s, sizeof(s));
 		if (rc)
 			return rc;
 		return put_value(s, strlen(s), buf, size);
@@ -154,15 +246,32 @@ static int parse_u64(const char *s, size_t n, uint64_t *out)
 	return 0;
 }
 
-static int set_field(struct ol_layout *l, const char *f, size_t flen,
+static int set_field(vfs *v, struct ol_layout *l, const char *f, size_t flen,
 		     const char *val, size_t vlen)
 {
 	uint64_t x;
-	int rc = parse_u64(val, vlen, &x);
+	int rc;
 
+#define IS(name) (flen == strlen(name) && !strncmp(f, name, flen))
+	if (IS("pool")) {
+		char key[96];
+		int64_t id;
+
+		/* by name or id; one that does not exist is EINVAL */
+		if (vlen == 0 || vlen >= sizeof(key) || !v->d->pool_lookup)
+			return -EINVAL;
+		memcpy(key, val, vlen);
+		key[vlen] = '\0';
+		if (v->d->pool_lookup(v->dctx, key, &id, NULL, 0))
+			return -EINVAL;
+		l->pool = id;
+		return 0;
+	}
+	if (IS("pool_namespace"))
+		return vlen == 0 ? 0 : -EINVAL;
+	rc = parse_u64(val, vlen, &x);
 	if (rc)
 		return rc;
-#define IS(name) (flen == strlen(name) && !strncmp(f, name, flen))
 	if (IS("stripe_unit") || IS("stripe_count") || IS("object_size")) {
 		if (x == 0 || x > UINT32_MAX)
 			return -EINVAL;
@@ -174,10 +283,6 @@ static int set_field(struct ol_layout *l, const char *f, size_t flen,
 			l->object_size = (uint32_t)x;
 		return 0;
 	}
-	if (IS("pool")) {
-		/* One data pool: the layout may only name it. */
-		return (int64_t)x == l->pool ? 0 : -EINVAL;
-	}
 #undef IS
 	return -EINVAL;
 }
@@ -185,18 +290,28 @@ static int set_field(struct ol_layout *l, const char *f, size_t flen,
 int vxattr_set_layout(vfs *v, const struct mds_inode *in, const char *name,
 		      const char *val, size_t len, struct ol_layout *out)
 {
-	const char *f = name + strlen(VX_PREFIX);
+	const char *f;
 	struct ol_layout l = in->layout;
 	int rc = 0;
 
-	(void)v;
-	if (strcmp(f, "layout") && strncmp(f, "layout.", 7))
-		return -EPERM; /* crushfs.placement is read-only */
-	if (!S_ISREG(in->mode))
-		return -EINVAL;
-	if (in->size != 0 || (in->flags & MDS_F_PREALLOC))
-		return -ENOTEMPTY;
-	if (!strcmp(f, "layout")) {
+	if ((f = which(name, CEPH_DIR))) {
+		if (!S_ISDIR(in->mode))
+			return -EINVAL;
+		/* a partial layout starts from what files take now */
+		if (!vx_layout_set(&l))
+			vx_effective_layout(v, in, &l);
+	} else if ((f = which(name, CEPH_FILE)) ||
+		   (f = which(name, VX_PREFIX "layout"))) {
+		if (!S_ISREG(in->mode))
+			return -EINVAL;
+		/* Server::handle_client_setlayout: ENOTEMPTY */
+		if (in->size != 0 || (in->flags & MDS_F_PREALLOC))
+			return -ENOTEMPTY;
+	} else {
+		/* crushfs.placement and other ceph.* are read-only */
+		return strncmp(name, "ceph.", 5) ? -EPERM : -EINVAL;
+	}
+	if (!*f) {
 		/* "key=value key=value ..." */
 		size_t i = 0;
 
@@ -217,10 +332,14 @@ int vxattr_set_layout(vfs *v, const struct mds_inode *in, const char *name,
 			while (i < len && val[i] != ' ' && val[i] != '\n')
 				i++;
 			ve = i;
-			rc = set_field(&l, val + ks, ke - ks, val + vs, ve - vs);
+			rc = set_field(v, &l, val + ks, ke - ks, val + vs,
+				       ve - vs);
 		}
 	} else {
-		rc = set_field(&l, f + 7, strlen(f + 7), val, len);
+		/* setfattr may pass the value with its NUL */
+		while (len && val[len - 1] == '\0')
+			len--;
+		rc = set_field(v, &l, f, strlen(f), val, len);
 	}
 	if (rc)
 		return rc;
@@ -230,4 +349,16 @@ int vxattr_set_layout(vfs *v, const struct mds_inode *in, const char *name,
 		return -EINVAL;
 	*out = l;
 	return 0;
+}
+
+int vxattr_remove(vfs *v, const struct mds_inode *in, const char *name)
+{
+	(void)v;
+	if (strcmp(name, CEPH_DIR))
+		return strncmp(name, "ceph.", 5) ? -EPERM : -EINVAL;
+	if (!S_ISDIR(in->mode))
+		return -ENODATA;
+	if (in->ino == MDS_ROOT_INO)
+		return -EINVAL; /* the root keeps one */
+	return vx_layout_set(&in->layout) ? 0 : -ENODATA;
 }

@@ -67,6 +67,10 @@ int ol_open(cfs_cluster *c, objlayer **out);
 void ol_close(objlayer *ol);
 /* The pool's default layout (from the cluster's pool settings). */
 void ol_default_layout(objlayer *ol, struct ol_layout *l);
+/* A pool named by key (its name, or its id in decimal): *id and its name
+ * (name may be NULL).  -ENOENT when there is no such pool. */
+int ol_pool_lookup(objlayer *ol, const char *key, int64_t *id, char *name,
+		   size_t len);
 
 /* Write len bytes at file offset off.  Returns len, or the number of bytes
  * written before a refusal (> 0), or -errno if nothing was written. */

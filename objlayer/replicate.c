@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -105,6 +106,25 @@ void ol_default_layout(objlayer *ol, struct ol_layout *l)
 	l->object_size = p->object_size;
 	l->pool = p->id;
 	cfs_osdmap_put(m);
+}
+
+int ol_pool_lookup(objlayer *ol, const char *key, int64_t *id, char *name,
+		   size_t len)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
+	char num[32];
+	int r = -ENOENT;
+
+	snprintf(num, sizeof(num), "%lld", (long long)p->id);
+	if (!strcmp(key, p->name) || !strcmp(key, num)) {
+		*id = p->id;
+		if (name)
+			snprintf(name, len, "%s", p->name);
+		r = 0;
+	}
+	cfs_osdmap_put(m);
+	return r;
 }
 
 /* ---- PG state helpers ---- */

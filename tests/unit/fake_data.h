@@ -206,6 +206,19 @@ static int fake_space(void *ctx, struct ol_space *s)
 	return 0;
 }
 
+/* One pool, 1 'fake_data'. */
+static int fake_pool(void *ctx, const char *key, int64_t *id, char *name,
+		     size_t len)
+{
+	(void)ctx;
+	if (strcmp(key, "1") && strcmp(key, "fake_data"))
+		return -ENOENT;
+	*id = 1;
+	if (name)
+		snprintf(name, len, "fake_data");
+	return 0;
+}
+
 static void fake_layout(void *ctx, struct ol_layout *l)
 {
 	(void)ctx;
@@ -311,6 +324,7 @@ static const struct vfs_data_ops fake_ops = {
 	.sync = fake_sync,
 	.space = fake_space,
 	.default_layout = fake_layout,
+	.pool_lookup = fake_pool,
 	.locate = fake_locate,
 	.obj_stat = fake_obj_stat,
 	.fallocate = fake_fallocate,

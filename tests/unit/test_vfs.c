@@ -1061,6 +1061,99 @@ static void test_unlink_commits_nlink0(void **state)
 	vfs_forget(f->v, b, 1);
 }
 
+static void get_str(struct fixture *f, uint64_t ino, const char *name,
+		    const char *want)
+{
+	char buf[256];
+	ssize_t n = vfs_getxattr(f->v, ino, name, buf, sizeof(buf) - 1);
+
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	assert_string_equal(buf, want);
+}
+
+/* CephFS's layout vxattrs: a directory's layout goes to the files made
+ * below it afterwards (the nearest ancestor's wins), file layouts change
+ * only while empty, invalid values are EINVAL. */
+static void test_ceph_layouts(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t d = mkdir_(f, 1, "d"), e = mkdir_(f, d, "e"), a, b, c, g;
+	char buf[256];
+
+	get_str(f, 1, "ceph.dir.layout",
+		"stripe_unit=4194304 stripe_count=1 object_size=4194304 "
+		"pool=fake_data");
+	assert_int_equal(vfs_getxattr(f->v, d, "ceph.dir.layout", buf, 256),
+			 -ENODATA);
+	a = mkfile(f, e, "a"); /* before any dir layout: the default */
+	assert_int_equal(vfs_setxattr(f->v, d, "ceph.dir.layout.stripe_count",
+				      "4", 1, 0), 0);
+	/* a partial layout starts from the one files took */
+	get_str(f, d, "ceph.dir.layout",
+		"stripe_unit=4194304 stripe_count=4 object_size=4194304 "
+		"pool=fake_data");
+	assert_int_equal(vfs_setxattr(f->v, d, "ceph.dir.layout",
+				      "stripe_unit=65536 pool=1", 24, 0), 0);
+	b = mkfile(f, e, "b"); /* e has none: d's */
+	get_str(f, b, "ceph.file.layout",
+		"stripe_unit=65536 stripe_count=4 object_size=4194304 "
+		"pool=fake_data");
+	get_str(f, b, "ceph.file.layout.stripe_count", "4");
+	get_str(f, b, "ceph.file.layout.pool", "fake_data");
+	get_str(f, b, "ceph.file.layout.pool_namespace", "");
+	get_str(f, b, "crushfs.layout",
+		"stripe_unit=65536 stripe_count=4 object_size=4194304 pool=1");
+	get_str(f, a, "ceph.file.layout.stripe_count", "1");
+	/* e's own layout wins over d's */
+	assert_int_equal(vfs_setxattr(f->v, e, "ceph.dir.layout.object_size",
+				      "8388608", 7, 0), 0);
+	c = mkfile(f, e, "c");
+	get_str(f, c, "ceph.file.layout",
+		"stripe_unit=65536 stripe_count=4 object_size=8388608 "
+		"pool=fake_data");
+	/* invalid values */
+	assert_int_equal(vfs_setxattr(f->v, d, "ceph.dir.layout.pool", "x", 1,
+				      0), -EINVAL);
+	assert_int_equal(vfs_setxattr(f->v, d,
+				      "ceph.dir.layout.pool_namespace", "ns",
+				      2, 0), -EINVAL);
+	assert_int_equal(vfs_setxattr(f->v, d, "ceph.dir.layout.stripe_unit",
+				      "1000", 4, 0), -EINVAL);
+	assert_int_equal(vfs_setxattr(f->v, d, "ceph.dir.layout.color", "1",
+				      1, 0), -EINVAL);
+	assert_int_equal(vfs_setxattr(f->v, b, "ceph.dir.layout.stripe_unit",
+				      "65536", 5, 0), -EINVAL);
+	assert_int_equal(vfs_getxattr(f->v, d, "ceph.file.layout", buf, 256),
+			 -ENODATA);
+	/* a file with data keeps its layout */
+	{
+		vfs_file *fh;
+
+		assert_int_equal(vfs_open(f->v, c, O_RDWR, &fh), 0);
+		assert_int_equal(vfs_write(f->v, NULL, fh, 0, "x", 1), 1);
+		assert_int_equal(vfs_release(f->v, fh), 0);
+	}
+	assert_int_equal(vfs_setxattr(f->v, c, "ceph.file.layout.stripe_count",
+				      "1", 1, 0), -ENOTEMPTY);
+	assert_int_equal(vfs_setxattr(f->v, a, "ceph.file.layout.stripe_count",
+				      "2", 1, 0), 0);
+	get_str(f, a, "ceph.file.layout.stripe_count", "2");
+	/* dropping e's layout: d's again; the root's stays */
+	assert_int_equal(vfs_removexattr(f->v, e, "ceph.dir.layout"), 0);
+	assert_int_equal(vfs_removexattr(f->v, e, "ceph.dir.layout"),
+			 -ENODATA);
+	assert_int_equal(vfs_removexattr(f->v, 1, "ceph.dir.layout"), -EINVAL);
+	g = mkfile(f, e, "g");
+	get_str(f, g, "ceph.file.layout.object_size", "4194304");
+	get_str(f, g, "ceph.file.layout.stripe_unit", "65536");
+	/* the layouts outlive a remount */
+	close_vfs(f);
+	open_vfs(f);
+	get_str(f, d, "ceph.dir.layout.stripe_unit", "65536");
+	get_str(f, c, "ceph.file.layout.object_size", "8388608");
+}
+
 static void test_xattrs(void **state)
 {
 	struct fixture *f = *state;
@@ -1927,6 +2020,7 @@ int main(void)
 		BOTH(test_readdir),
 		BOTH(test_unlink_window_no_resurrection),
 		BOTH(test_unlink_commits_nlink0),
+		BOTH(test_ceph_layouts),
 		BOTH(test_xattrs),
 		BOTH(test_virtual_xattrs),
 		BOTH(test_layout_bounds),
