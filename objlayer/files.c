@@ -177,13 +177,48 @@ int ol_remove(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	return each_object(ol, ino, l, remove_if_there);
 }
 
+struct sync_job {
+	objlayer *ol;
+	uint64_t ino;
+	const uint64_t *no;
+	int *err;
+};
+
+static void sync_one(void *arg, int i)
+{
+	struct sync_job *j = arg;
+	char name[64];
+
+	ol_object_name(j->ino, j->no[i], name, sizeof(name));
+	j->err[i] = obj_sync(j->ol, name);
+}
+
 int ol_sync(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	    uint64_t size)
 {
-	int r;
+	struct objlist ob = { 0 };
+	int r, *err;
 
 	(void)size;
-	r = each_object(ol, ino, l, obj_sync);
+	if (!ol_layout_valid(l))
+		return -EINVAL;
+	/* every object's copies at once: the disk sees the fsyncs together
+	 * rather than one after another */
+	r = file_objects(ol, ino, &ob);
+	err = calloc(ob.n + 1, sizeof(*err));
+	if (!err) {
+		r = -ENOMEM;
+	} else if (ob.n) {
+		struct sync_job j = { ol, ino, ob.no, err };
+
+		ol_parallel(ol, sync_one, &j, (int)ob.n);
+		for (size_t i = 0; i < ob.n; i++)
+			if (err[i] && !r)
+				r = err[i];
+	}
+	free(err);
+	free(ob.no);
+	free(ob.size);
 	/* the index says which version is current: durable with the data */
 	if (!r)
 		r = cfs_index_sync(ol->c);

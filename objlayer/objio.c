@@ -257,6 +257,50 @@ static void recover_first(objlayer *ol, const struct objop *op,
 						 nc);
 }
 
+/* One change's data for all its copies (ol_parallel: one copy per call). */
+struct copy_job {
+	cfs_cluster *c;
+	const int *t;
+	uint32_t ps;
+	const char *name;
+	const int *act, *rec;
+	uint64_t *resv;
+	const void *buf;
+	size_t len;
+	uint64_t off, size, version;
+	int err[CFS_MAX_REP];
+};
+
+static void write_copy(void *arg, int i)
+{
+	struct copy_job *j = arg;
+	cfs_obj *o;
+	int e = j->rec[i];
+
+	if (!e)
+		e = cfs_obj_open(j->c, j->t[i], j->ps, j->name, CFS_OBJ_CREATE,
+				 &o);
+	if (!e) {
+		uint64_t v;
+
+		if (j->act[i] == ACT_FRESH &&
+		    (cfs_obj_size(o) > 0 || cfs_obj_version(o, &v)))
+			e = cfs_obj_reset(o);
+		if (!e && j->len)
+			e = cfs_obj_pwrite(o, j->buf, j->len, j->off);
+		if (!e && cfs_obj_size(o) < j->size)
+			e = cfs_obj_truncate(o, j->size);
+		if (!e)
+			e = cfs_obj_commit(o, j->version);
+		cfs_obj_put(o);
+	}
+	/* the store has accounted what it wrote: release now, so concurrent
+	 * writers do not see these bytes twice */
+	cfs_osd_unreserve(j->c, j->t[i], j->resv[i]);
+	j->resv[i] = 0;
+	j->err[i] = e;
+}
+
 /*
  * Write len bytes at off of object `name` (with F_FULL: make the object
  * exactly buf).  0 or -errno; nothing is changed on -ENOSPC.
@@ -269,6 +313,7 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	pthread_rwlock_t *ol_lock;
 	int t[CFS_MAX_REP], nt, act[CFS_MAX_REP] = { 0 };
 	int failed[CFS_MAX_REP] = { 0 }, cand[CFS_MAX_REP + 256], nc;
+	int cerr[CFS_MAX_REP];
 	uint64_t resv[CFS_MAX_REP] = { 0 };
 	int r = 0, fo, exists, nok = 0;
 	struct cfs_objinfo oi = { 0, 0 }, next;
@@ -392,32 +437,24 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	cfs_pg_unlock(c, op.ps);
 
 	recover_first(ol, &op, name, &oi, t, act, nt, cand, nc, rec);
-	/* the data, then each copy's record */
+	/* the data, then each copy's record: every copy at once */
+	{
+		struct copy_job j = { c, t, op.ps, name, act, rec, resv, buf,
+				      len, off, next.size, next.version,
+				      { 0 } };
+
+		/* handing a copy to a thread costs more than a small
+		 * write: those stay here */
+		if (len >= OL_PARALLEL_MIN)
+			ol_parallel(ol, write_copy, &j, nt);
+		else
+			for (int i = 0; i < nt; i++)
+				write_copy(&j, i);
+		memcpy(cerr, j.err, sizeof(cerr));
+	}
 	for (int i = 0; i < nt; i++) {
-		cfs_obj *o;
-		int e = rec[i];
+		int e = cerr[i];
 
-		if (!e)
-			e = cfs_obj_open(c, t[i], op.ps, name, CFS_OBJ_CREATE,
-					 &o);
-		if (!e) {
-			uint64_t v;
-
-			if (act[i] == ACT_FRESH &&
-			    (cfs_obj_size(o) > 0 || cfs_obj_version(o, &v)))
-				e = cfs_obj_reset(o);
-			if (!e && len)
-				e = cfs_obj_pwrite(o, buf, len, off);
-			if (!e && cfs_obj_size(o) < next.size)
-				e = cfs_obj_truncate(o, next.size);
-			if (!e)
-				e = cfs_obj_commit(o, next.version);
-			cfs_obj_put(o);
-		}
-		/* the store has accounted what it wrote: release now, so
-		 * concurrent writers do not see these bytes twice */
-		cfs_osd_unreserve(c, t[i], resv[i]);
-		resv[i] = 0;
 		if (e) {
 			failed[i] = 1;
 			if (!r)

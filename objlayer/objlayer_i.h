@@ -5,12 +5,15 @@
 #define CRUSHFS_OBJLAYER_I_H
 
 #include <pthread.h>
+#include <sys/types.h>
 
 #include "objlayer.h"
 #include "osdsim.h"
 
 #define OL_LOCK_STRIPES 4096
 #define OL_BYTES_SLOTS 1024
+#define OL_WORKERS 4
+#define OL_PARALLEL_MIN (64 * 1024) /* smaller writes do their copies inline */
 
 /* A file's allocated bytes as last scanned from the index, good while the
  * index's stem counter for it has not moved (files.c). */
@@ -18,6 +21,8 @@ struct ol_bytes_slot {
 	uint64_t ino, bytes, gen;
 	int valid;
 };
+
+struct ol_task;
 
 struct objlayer {
 	cfs_cluster *c;
@@ -31,7 +36,22 @@ struct objlayer {
 	/* st_blocks of every stat would otherwise be an index scan */
 	pthread_mutex_t bytes_lock;
 	struct ol_bytes_slot bytes[OL_BYTES_SLOTS];
+	/* replica I/O in parallel (workers.c) */
+	pthread_mutex_t wq_lock;
+	pthread_cond_t wq_work, wq_done;
+	struct ol_task *wq_head, *wq_tail;
+	int wq_stop, wq_nthreads;
+	pid_t wq_pid; /* the process that started the threads */
+	pthread_t wq_threads[OL_WORKERS];
 };
+
+/* Run fn(arg, i) for i in 0..n-1: i = 0 here, the others on the worker
+ * threads (or here when none is free); returns when all are done.  fn
+ * must take no lock the caller holds, nor call ol_parallel. */
+void ol_parallel(objlayer *ol, void (*fn)(void *arg, int i), void *arg,
+		 int n);
+void ol_workers_init(objlayer *ol);
+void ol_workers_stop(objlayer *ol);
 
 pthread_rwlock_t *ol_objlock(objlayer *ol, const char *name);
 

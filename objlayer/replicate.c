@@ -71,6 +71,7 @@ int ol_open(cfs_cluster *c, objlayer **out)
 	for (int i = 0; i < OL_LOCK_STRIPES; i++)
 		pthread_rwlock_init(&ol->objlock[i], NULL);
 	pthread_mutex_init(&ol->bytes_lock, NULL);
+	ol_workers_init(ol);
 	/* what a crash left in flight is settled before any I/O */
 	r = ol_settle(ol);
 	if (r) {
@@ -92,6 +93,7 @@ void ol_close(objlayer *ol)
 	for (int i = 0; i < OL_LOCK_STRIPES; i++)
 		pthread_rwlock_destroy(&ol->objlock[i]);
 	pthread_mutex_destroy(&ol->bytes_lock);
+	ol_workers_stop(ol);
 	free(ol->pgio);
 	free(ol);
 }
