@@ -41,6 +41,19 @@ static int pool_arg(struct cmd_ctx *ctx, const cfs_osdmap *m, const char *s)
 	return -ENOENT;
 }
 
+/* The current map, once the pool named s is known to be in it (NULL
+ * after the error line otherwise). */
+static const cfs_osdmap *pool_map(struct cmd_ctx *ctx, const char *s)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+
+	if (pool_arg(ctx, m, s)) {
+		cfs_osdmap_put(m);
+		return NULL;
+	}
+	return m;
+}
+
 void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m)
 {
 	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
@@ -149,11 +162,8 @@ int ccmd_osd_pool_get(struct cmd_ctx *ctx, int argc, char **argv)
 
 	if (cc_nargs(ctx, argc, argv, 2))
 		return 1;
-	m = cfs_osdmap_get(ctx->cluster);
-	if (pool_arg(ctx, m, argv[0])) {
-		cfs_osdmap_put(m);
+	if (!(m = pool_map(ctx, argv[0])))
 		return 1;
-	}
 	all = !strcmp(argv[1], "all");
 	if (ctx->json)
 		obj = json_pack("{s:s, s:I}", "pool", cfs_osdmap_pool(m)->name,
@@ -221,11 +231,8 @@ int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 
 	if (cc_nargs(ctx, argc, argv, 3))
 		return 1;
-	m = cfs_osdmap_get(ctx->cluster);
-	if (pool_arg(ctx, m, argv[0])) {
-		cfs_osdmap_put(m);
+	if (!(m = pool_map(ctx, argv[0])))
 		return 1;
-	}
 	want = *cfs_osdmap_pool(m);
 	if (!strcmp(argv[1], "crush_rule")) {
 		int id = cc_rule_by_name(cfs_osdmap_crush(m), argv[2]);
@@ -272,11 +279,8 @@ int ccmd_osd_pool_set_quota(struct cmd_ctx *ctx, int argc, char **argv)
 
 	if (cc_nargs(ctx, argc, argv, 3))
 		return 1;
-	m = cfs_osdmap_get(ctx->cluster);
-	if (pool_arg(ctx, m, argv[0])) {
-		cfs_osdmap_put(m);
+	if (!(m = pool_map(ctx, argv[0])))
 		return 1;
-	}
 	want = *cfs_osdmap_pool(m);
 	cfs_osdmap_put(m);
 	if (strcmp(argv[1], "max_bytes") && strcmp(argv[1], "max_objects"))
@@ -309,11 +313,8 @@ int ccmd_osd_pool_get_quota(struct cmd_ctx *ctx, int argc, char **argv)
 
 	if (cc_nargs(ctx, argc, argv, 1))
 		return 1;
-	m = cfs_osdmap_get(ctx->cluster);
-	if (pool_arg(ctx, m, argv[0])) {
-		cfs_osdmap_put(m);
+	if (!(m = pool_map(ctx, argv[0])))
 		return 1;
-	}
 	p = cfs_osdmap_pool(m);
 	cfs_pool_usage(ctx->cluster, m, &bytes, &objects);
 	if (ctx->json) {

@@ -156,19 +156,6 @@ static int has_class(const pl_map *cm, const char *cls)
 	return 0;
 }
 
-/* CrushWrapper::is_valid_crush_name */
-static int valid_name(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
-		      *s == '.'))
-			return 0;
-	return 1;
-}
-
 /* The map's text with the rule block put after the last rule. */
 static char *with_rule(const char *text, const char *block)
 {
@@ -202,7 +189,7 @@ int ccmd_osd_crush_rule_create_replicated(struct cmd_ctx *ctx, int argc,
 	if (argc != 3 && argc != 4)
 		return cc_usage(ctx, "takes NAME ROOT TYPE [CLASS]");
 	for (int i = 0; i < argc; i++)
-		if (!valid_name(argv[i]))
+		if (!pl_valid_name(argv[i]))
 			return cc_err(ctx, "'%s' is not a valid crush name "
 				      "(letters, digits, '_', '-', '.')",
 				      argv[i]);

@@ -88,7 +88,7 @@ static const char *alg_name(int alg)
 }
 
 /* CrushWrapper::is_valid_crush_name: [A-Za-z0-9_.-]+ ("a~hdd" is not) */
-static int valid_name(const char *n)
+int pl_valid_name(const char *n)
 {
 	if (!*n)
 		return 0;
@@ -108,7 +108,7 @@ static void bucket_text(struct sbuf *sb, const pl_map *m,
 
 	/* decompile_bucket_impl: a bucket with an invalid name (a shadow
 	 * copy) is not printed; the parser makes it again */
-	if (bn && !valid_name(bn))
+	if (bn && !pl_valid_name(bn))
 		return;
 	type_name(sb, m, b->type);
 	sb_printf(sb, " ");

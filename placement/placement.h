@@ -154,6 +154,10 @@ int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight);
 /* The bucket holding id (first found), or 0 if none. */
 int pl_map_parent(const pl_map *m, int id);
 
+/* 1 if n is a name Ceph takes for an item, type, rule or class
+ * (CrushWrapper::is_valid_crush_name: [A-Za-z0-9_.-]+). */
+int pl_valid_name(const char *n);
+
 /* The map in crushtool's text format, byte-identical to `crushtool -d`.
  * *out is malloc'ed and NUL-terminated. */
 int pl_map_to_text(const pl_map *m, char **out, size_t *len);
