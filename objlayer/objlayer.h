@@ -183,6 +183,7 @@ int ol_space(objlayer *ol, struct ol_space *s);
 #define OL_PGS_PEERED 0x100	      /* below min_size: no I/O */
 #define OL_PGS_UNFOUND 0x200	      /* objects with no current copy */
 #define OL_PGS_INCONSISTENT 0x400     /* copies found bad, not repaired */
+#define OL_PGS_RECOVERY_WAIT 0x800    /* an acting OSD missed some writes */
 
 struct ol_pg_stat {
 	uint32_t ps;

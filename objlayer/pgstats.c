@@ -8,8 +8,9 @@
  * acting set, or a holder the PG left: it only has to be moved), else
  * degraded (it has to be re-created).  An object none of whose copies is
  * current is unfound.  The PG is remapped while acting != up (a pg_temp)
- * or old copies linger, and waits for backfill while an up or acting OSD
- * lacks objects.
+ * or old copies linger; it waits for backfill while an up or acting OSD
+ * lacks the PG (or is still catching up on it), for recovery while one
+ * only missed some writes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	int nh, r, down_objects = 0, strays_up = 0;
 	struct cfs_pg_copies pc;
 	int size = pool->size, undersized, backfill = 0, toofull = 0;
+	int recovery = 0;
 
 	if (!pg)
 		return -ENOENT;
@@ -111,9 +113,15 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 
 		if (i >= pg->nup && member(pg->up, pg->nup, a))
 			continue;
-		lacks = cfs_pg_is_holder(c, ps, a)
-				    ? cfs_pg_missing_count(c, ps, a) > 0
-				    : st->objects > 0;
+		/* a holder that only missed some writes is recovered from
+		 * the log (recovery_wait); one that has not got the PG, or
+		 * is still catching up on it, is backfilled */
+		if (cfs_pg_is_holder(c, ps, a) && !cfs_pg_is_backfill(c, ps, a)) {
+			if (cfs_pg_missing_count(c, ps, a) > 0)
+				recovery = 1;
+			continue;
+		}
+		lacks = cfs_pg_is_holder(c, ps, a) || st->objects > 0;
 
 		if (lacks) {
 			struct cfs_osd_usage u;
@@ -148,6 +156,8 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	if (backfill)
 		st->state |= toofull ? OL_PGS_BACKFILL_TOOFULL
 				     : OL_PGS_BACKFILL_WAIT;
+	if (recovery)
+		st->state |= OL_PGS_RECOVERY_WAIT;
 	if (st->unfound)
 		st->state |= OL_PGS_UNFOUND;
 	/* Ceph keeps a PG inconsistent from the scrub (or read) that found a
@@ -160,7 +170,7 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	if ((st->state & OL_PGS_ACTIVE) &&
 	    !(st->state & (OL_PGS_UNDERSIZED | OL_PGS_DEGRADED |
 			   OL_PGS_BACKFILL_WAIT | OL_PGS_BACKFILL_TOOFULL |
-			   OL_PGS_UNFOUND)) &&
+			   OL_PGS_RECOVERY_WAIT | OL_PGS_UNFOUND)) &&
 	    st->misplaced == 0)
 		st->state |= OL_PGS_CLEAN;
 	return 0;
@@ -177,6 +187,7 @@ void ol_pg_state_str(unsigned s, char *buf, size_t len)
 		{ OL_PGS_CLEAN, "clean" },
 		{ OL_PGS_DOWN, "down" },
 		{ OL_PGS_UNFOUND, "recovery_unfound" },
+		{ OL_PGS_RECOVERY_WAIT, "recovery_wait" },
 		{ OL_PGS_UNDERSIZED, "undersized" },
 		{ OL_PGS_DEGRADED, "degraded" },
 		{ OL_PGS_INCONSISTENT, "inconsistent" },

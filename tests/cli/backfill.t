@@ -100,6 +100,25 @@ down; after out the new up member waits for backfill:
   $ crushfs --cluster c health
   HEALTH_WARN 1 osds down
 
+An OSD that only missed some writes (down, then up again) stays acting
+and is recovered from the log: recovery_wait, not backfill:
+
+  $ crushfs --cluster r mkfs --osd-size 64M --pg-num 16 > /dev/null
+  $ for i in 1 2 3 4 5 6; do crushfs --cluster r rados put o$i f1; done
+  $ crushfs --cluster r osd down 6 > /dev/null
+  $ for i in 1 2 3 4 5 6; do crushfs --cluster r rados put o$i f2; done
+  $ crushfs --cluster r osd up 6 > /dev/null
+  $ crushfs --cluster r pg ls | grep -v 'active+clean '
+  PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES   STATE                          UP            ACTING
+  1.d        1         1          0        0  200000  active+recovery_wait+degraded  [7,6,5]p7     [7,6,5]p7
+  $ crushfs --cluster r osd dump | grep -c pg_temp
+  0
+  [1]
+  $ crushfs --cluster r rebalance
+  rebalance: moved 1 objects (195 KiB), removed 0 old copies (0 B), 1 pgs changed
+  $ crushfs --cluster r pg ls | grep -v 'active+clean '
+  PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES   STATE         UP            ACTING
+
 A damaged pg_temp entry in cluster.json is one error line:
 
   $ cp c/cluster.json good.json
