@@ -228,13 +228,17 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 	struct pgsum s;
 	struct cfs_health h;
 	struct state_count sc[64];
-	int nst, r, ntemp;
+	int nst, r, ntemp, rec_active;
+	struct ol_rebalance_progress rp;
+	double rsec = 0;
 	char a[32], b[32], c[32], ob[96];
 
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
 	cfs_osdmap_pg_temps(m, &ntemp);
+	/* a rebalance the mounted daemon runs meanwhile */
+	rec_active = ctx->ol && ol_recovery_progress(ctx->ol, &rp, &rsec);
 	p = cfs_osdmap_pool(m);
 	r = load(ctx, m, &s, &h, 1);
 	if (r) {
@@ -250,9 +254,7 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 				states, json_pack("{s:s, s:i}", "state_name",
 						  sc[i].name, "count",
 						  sc[i].count));
-		cc_json_out(
-			ctx,
-			json_pack(
+		json_t *st = json_pack(
 				"{s:s, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:o, "
 				"s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
 				"s:I, s:I, s:I}, s:s}",
@@ -274,7 +276,33 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 				(json_int_t)s.t.misplaced, "misplaced_total",
 				(json_int_t)s.t.copies, "unfound_objects",
 				(json_int_t)s.t.unfound, "full_policy",
-				cfs_full_policy_name(cfs_osdmap_full_policy(m))));
+				cfs_full_policy_name(cfs_osdmap_full_policy(m)));
+		json_t *pe = json_object();
+
+		if (st && rec_active) {
+			json_t *pgmap = json_object_get(st, "pgmap");
+			double secs = rsec > 0 ? rsec : 1;
+
+			json_object_set_new(
+				pgmap, "recovering_objects_per_sec",
+				json_integer((json_int_t)(rp.objects_done / secs)));
+			json_object_set_new(
+				pgmap, "recovering_bytes_per_sec",
+				json_integer((json_int_t)(rp.bytes_done / secs)));
+			json_object_set_new(
+				pe, "rebalance",
+				json_pack("{s:s, s:f}", "message", "Rebalance",
+					  "progress",
+					  rp.objects_todo ?
+						  (double)rp.objects_done /
+							  (double)rp.objects_todo :
+						  0.0));
+		}
+		if (st)
+			json_object_set_new(st, "progress_events", pe);
+		else
+			json_decref(pe);
+		cc_json_out(ctx, st);
 	} else {
 		FILE *f = ctx->out;
 		int w = 0;
@@ -331,6 +359,28 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 			}
 			if (first)
 				fputc('\n', f);
+		}
+		if (rec_active) {
+			/* Ceph's "io: recovery" and "progress" sections */
+			double frac = rp.objects_todo ?
+				(double)rp.objects_done / (double)rp.objects_todo : 0;
+			int bar = (int)(frac * 28 + 0.5);
+
+			if (rp.objects_done)
+				fprintf(f, "\n  io:\n    recovery: %s/s, %.0f objects/s\n",
+					cfs_format_size(
+						(uint64_t)(rp.bytes_done /
+							   (rsec > 0 ? rsec : 1)),
+						a, sizeof(a)),
+					(double)rp.objects_done /
+						(rsec > 0 ? rsec : 1));
+			fprintf(f, "\n  progress:\n    Rebalance (%.0fs)\n      [",
+				rsec);
+			for (int i = 0; i < 28; i++)
+				fputc(i < bar ? '=' : '.', f);
+			fprintf(f, "] (%llu/%llu object copies)\n",
+				(unsigned long long)rp.objects_done,
+				(unsigned long long)rp.objects_todo);
 		}
 		if (h.nchecks) {
 			fprintf(f, "\n");

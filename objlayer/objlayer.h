@@ -266,5 +266,9 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		 void (*progress)(const struct ol_rebalance_progress *p,
 				  void *arg),
 		 void *arg);
+/* The rebalance running in this process (a mounted daemon's), if any:
+ * 1 with its progress and the seconds since it started; 0 when none. */
+int ol_recovery_progress(objlayer *ol, struct ol_rebalance_progress *p,
+			 double *seconds);
 
 #endif

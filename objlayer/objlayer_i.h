@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "objlayer.h"
 #include "osdsim.h"
@@ -36,6 +37,11 @@ struct objlayer {
 	/* st_blocks of every stat would otherwise be an index scan */
 	pthread_mutex_t bytes_lock;
 	struct ol_bytes_slot bytes[OL_BYTES_SLOTS];
+	/* the rebalance running here, for `status` (rebalance.c) */
+	pthread_mutex_t rec_lock;
+	int rec_active;
+	struct ol_rebalance_progress rec;
+	struct timespec rec_start;
 	/* replica I/O in parallel (workers.c) */
 	pthread_mutex_t wq_lock;
 	pthread_cond_t wq_work, wq_done;

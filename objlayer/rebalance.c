@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "objlayer_i.h"
 #include "util.h"
@@ -174,7 +175,77 @@ static int purge_strays(objlayer *ol, uint32_t ps,
 	return did;
 }
 
+/* The caller's progress, and the one `status` shows (Ceph's "io:
+ * recovery" line) while this rebalance runs. */
+static void publish(objlayer *ol, const struct ol_rebalance_progress *pr,
+		    void (*progress)(const struct ol_rebalance_progress *p,
+				     void *arg),
+		    void *arg)
+{
+	pthread_mutex_lock(&ol->rec_lock);
+	ol->rec = *pr;
+	pthread_mutex_unlock(&ol->rec_lock);
+	if (progress)
+		progress(pr, arg);
+}
+
+int ol_recovery_progress(objlayer *ol, struct ol_rebalance_progress *p,
+			 double *seconds)
+{
+	struct timespec now;
+	int active;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	pthread_mutex_lock(&ol->rec_lock);
+	active = ol->rec_active > 0;
+	if (active) {
+		*p = ol->rec;
+		*seconds = (double)(now.tv_sec - ol->rec_start.tv_sec) +
+			   (double)(now.tv_nsec - ol->rec_start.tv_nsec) / 1e9;
+	}
+	pthread_mutex_unlock(&ol->rec_lock);
+	return active;
+}
+
+static void recovery_begin(objlayer *ol)
+{
+	pthread_mutex_lock(&ol->rec_lock);
+	if (ol->rec_active++ == 0) {
+		memset(&ol->rec, 0, sizeof(ol->rec));
+		clock_gettime(CLOCK_MONOTONIC, &ol->rec_start);
+	}
+	pthread_mutex_unlock(&ol->rec_lock);
+}
+
+static void recovery_end(objlayer *ol)
+{
+	pthread_mutex_lock(&ol->rec_lock);
+	ol->rec_active--;
+	pthread_mutex_unlock(&ol->rec_lock);
+}
+
+static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
+		     void (*progress)(const struct ol_rebalance_progress *p,
+				      void *arg),
+		     void *arg);
+
 int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
+		 void (*progress)(const struct ol_rebalance_progress *p,
+				  void *arg),
+		 void *arg)
+{
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	if (cfs_cluster_rdonly(ol->c))
+		return -EROFS;
+	recovery_begin(ol);
+	r = rebalance(ol, st, progress, arg);
+	recovery_end(ol);
+	return r;
+}
+
+static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		 void (*progress)(const struct ol_rebalance_progress *p,
 				  void *arg),
 		 void *arg)
@@ -183,13 +254,9 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 	struct ol_rebalance_progress pr = { 0 };
 	int rc = 0;
 
-	memset(st, 0, sizeof(*st));
-	if (cfs_cluster_rdonly(c))
-		return -EROFS;
 	pr.pg_num = ol->pg_num;
 	pr.objects_todo = count_todo(ol);
-	if (progress)
-		progress(&pr, arg);
+	publish(ol, &pr, progress, arg);
 
 	for (uint32_t ps = 0; ps < ol->pg_num && !rc; ps++) {
 		const cfs_osdmap *m = cfs_osdmap_get(c);
@@ -308,8 +375,7 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 			pthread_rwlock_unlock(lk);
 			pr.objects_done++;
 			pr.bytes_done += bytes;
-			if (progress)
-				progress(&pr, arg);
+			publish(ol, &pr, progress, arg);
 		}
 		cfs_pg_lock(c, ps);
 		if (cfs_pg_flush(c, ps))
@@ -331,8 +397,7 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 			st->errors++;
 		cfs_osdmap_put(m);
 		pr.pg = ps + 1;
-		if (progress)
-			progress(&pr, arg);
+		publish(ol, &pr, progress, arg);
 	}
 	/* the up sets are complete where backfill went through: the
 	 * primaries drop their pg_temp (one epoch for them all), and only

@@ -72,6 +72,7 @@ int ol_open(cfs_cluster *c, objlayer **out)
 		pthread_rwlock_init(&ol->objlock[i], NULL);
 	pthread_mutex_init(&ol->bytes_lock, NULL);
 	ol_workers_init(ol);
+	pthread_mutex_init(&ol->rec_lock, NULL);
 	/* what a crash left in flight is settled before any I/O */
 	r = ol_settle(ol);
 	if (r) {
@@ -94,6 +95,7 @@ void ol_close(objlayer *ol)
 		pthread_rwlock_destroy(&ol->objlock[i]);
 	pthread_mutex_destroy(&ol->bytes_lock);
 	ol_workers_stop(ol);
+	pthread_mutex_destroy(&ol->rec_lock);
 	free(ol->pgio);
 	free(ol);
 }

@@ -33,6 +33,37 @@ C -f json rebalance >"$T/rbj.out" 2>"$T/rbj.err" || fail "rebalance -f json"
 "$PY" -c "import json; json.load(open('$T/rbj.out'))" || fail "rebalance json"
 ok "-f json: one document, no progress"
 
+# status shows the rebalance the daemon runs (Ceph's "io: recovery" and
+# "progress" sections), and nothing of it once it ended
+C osd out 3 >/dev/null || fail "osd out 3"
+"$CRUSHFS" --cluster "$CL" rebalance >/dev/null 2>&1 &
+rpid=$!
+seen=
+for _ in $(seq 1 300); do
+	C status >"$T/st2" 2>/dev/null || true
+	if grep -q '^    Rebalance ([0-9]*s)$' "$T/st2"; then
+		seen=1
+		break
+	fi
+	kill -0 $rpid 2>/dev/null || break
+	sleep 0.01
+done
+wait $rpid || fail "background rebalance"
+[ -n "$seen" ] || fail "status never showed the running rebalance"
+grep -qE '^      \[[=.]{28}\] \([0-9]+/[0-9]+ object copies\)$' "$T/st2" ||
+	fail "no progress bar: $(cat "$T/st2")"
+# the rate shows once something moved
+if ! grep -q '(0/[0-9]* object copies)' "$T/st2"; then
+	grep -qE '^    recovery: .*/s, [0-9]+ objects/s$' "$T/st2" || fail "no recovery rate: $(cat "$T/st2")"
+fi
+C -f json status | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert "recovering_bytes_per_sec" not in d["pgmap"] and d["progress_events"] == {}, d' ||
+	fail "status still shows a recovery after it ended"
+C osd in 3 >/dev/null && C rebalance >/dev/null 2>&1 || fail "osd in 3"
+ok "status shows the daemon's rebalance while it runs: $(grep -A1 'Rebalance (' "$T/st2" | tail -1 | sed 's/^ *//')"
+
 # Ctrl-C: the daemon goes on, the client says so
 C osd out 2 >/dev/null || fail "osd out 2"
 # the client's stderr through a fifo: SIGINT as soon as its first
