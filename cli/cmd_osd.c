@@ -769,9 +769,9 @@ static int change_failed(struct cmd_ctx *ctx, int r)
 {
 	if (r == -ENOTSUP)
 		return cc_err(ctx, "cannot change the osdmap: the crush map "
-			      "carries choose_args (weight sets) that crushfs "
-			      "cannot keep in step with this change yet (an "
-			      "added OSD, or device classes' shadow trees)");
+			      "carries choose_args (weight sets) and device "
+			      "classes, whose shadow trees' weight sets crushfs "
+			      "cannot rebuild for an added OSD yet");
 	return cc_err(ctx, "cannot change the osdmap: %s", cfs_strerror(r));
 }
 

@@ -257,15 +257,62 @@ int pl_map_adjust_item_weight(pl_map *m, int id, uint32_t weight)
 {
 	int r;
 
-	/* Ceph keeps the weight sets in step (adjust_item_weight with
-	 * update_weight_sets): mirrored for maps without device classes;
-	 * with classes too the shadow trees' sets would need Ceph's
-	 * rebuild, not mirrored yet */
-	if (m->ncargs && m->nclasses)
-		return -ENOTSUP;
 	r = adjust(m, id, weight, 1);
 	pl_map_finalize(m);
 	return r;
+}
+
+/* CrushWrapper::bucket_add_item: the bucket's weight sets and ids grow
+ * with it (weight 0, the item's own id), b already holding the item
+ * last. */
+static int cargs_grow(pl_map *m, struct pl_bucket *b, int item)
+{
+	uint32_t bi = (uint32_t)(-1 - b->id), n = b->size;
+
+	for (int c = 0; c < m->ncargs; c++) {
+		struct pl_choose_args *ca = &m->cargs[c];
+		struct pl_choose_arg *a;
+
+		if (bi >= ca->size)
+			continue;
+		a = &ca->args[bi];
+		for (uint32_t j = 0; j < a->weight_set_positions; j++) {
+			struct pl_weight_set *ws = &a->weight_set[j];
+			uint32_t *nw = realloc(ws->weights, sizeof(*nw) * n);
+			uint64_t *nm;
+			uint8_t *ns;
+
+			if (!nw)
+				return -ENOMEM;
+			ws->weights = nw;
+			nm = realloc(ws->div_magic, sizeof(*nm) * n);
+			if (!nm)
+				return -ENOMEM;
+			ws->div_magic = nm;
+			ns = realloc(ws->div_shift, sizeof(*ns) * n);
+			if (!ns)
+				return -ENOMEM;
+			ws->div_shift = ns;
+			/* Ceph asserts the set had the bucket's old size */
+			if (ws->size + 1 != n)
+				return -EINVAL;
+			ws->weights[ws->size] = 0;
+			ws->size = n;
+			ws_rebuild(ws);
+		}
+		if (a->ids_size) {
+			int32_t *ni = realloc(a->ids, sizeof(*ni) * n);
+
+			if (!ni)
+				return -ENOMEM;
+			a->ids = ni;
+			if (a->ids_size + 1 != n)
+				return -EINVAL;
+			a->ids[a->ids_size] = item;
+			a->ids_size = n;
+		}
+	}
+	return 0;
 }
 
 int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight)
@@ -279,9 +326,9 @@ int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight)
 		return -ENOENT;
 	if (item < 0 && !bucket_at(m, item))
 		return -ENOENT;
-	/* a weight set must grow with its bucket (CrushWrapper::
-	 * bucket_add_item): not mirrored yet */
-	if (m->ncargs)
+	/* with device classes, Ceph's insert_item rebuilds the shadow
+	 * trees' weight sets too: not mirrored yet */
+	if (m->ncargs && m->nclasses)
 		return -ENOTSUP;
 	if (b->size >= PL_MAX_BUCKET_SIZE)
 		return -E2BIG;
@@ -300,12 +347,24 @@ int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight)
 	items[b->size] = item;
 	if (b->alg == PL_BUCKET_UNIFORM && b->size)
 		weight = b->item_weight;
-	w[b->size] = weight;
+	/* with weight sets, Ceph's insert_item adds the item at weight 0
+	 * (bucket_add_item: every weight set and ids list grows by it),
+	 * then adjusts it to its weight, weight sets included */
+	w[b->size] = m->ncargs ? 0 : weight;
 	err = bucket_rebuild(m, b, b->size + 1, items, w);
 	free(items);
 	free(w);
+	if (!err && m->ncargs)
+		err = cargs_grow(m, b, item);
 	if (err)
 		return err;
+	if (m->ncargs) {
+		err = weight && b->alg != PL_BUCKET_UNIFORM
+			      ? adjust(m, item, weight, 1)
+			      : 0;
+		pl_map_finalize(m);
+		return err;
+	}
 	err = pl_map_adjust_item_weight(m, b->id, b->weight);
 	if (err == -ENOENT) /* a root: nothing above it */
 		err = 0;

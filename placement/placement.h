@@ -145,9 +145,12 @@ int pl_map_build_simple(int nosds, int nhosts, const uint32_t *osd_weights,
  * lengths, and leave the map finalized.  Ceph: CrushWrapper::
  * adjust_item_weight / insert_item.  A reweight keeps choose_args weight
  * sets in step as Ceph does (the item's entries take the weight, every
- * bucket's entry in its parents becomes the sum of its set); -ENOTSUP when
- * the map has choose_args and device classes too, and for adding an item
- * to a map with choose_args (not mirrored yet).
+ * bucket's entry in its parents becomes the sum of its set, shadow trees
+ * included); adding an item grows the bucket's weight sets and ids as
+ * CrushWrapper::bucket_add_item does, then sets its weight as insert_item
+ * does.  -ENOTSUP for adding an item to a map with both choose_args and
+ * device classes (Ceph then rebuilds the shadow trees' sets: not
+ * mirrored yet).
  */
 int pl_map_adjust_item_weight(pl_map *m, int id, uint32_t weight);
 int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight);

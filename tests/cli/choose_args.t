@@ -24,17 +24,22 @@ The sets change the mapping: the same map without them maps otherwise.
 A reweight keeps the weight sets in step as Ceph does (the item's entries
 take the new weight, each bucket's entry in its parent becomes the sum of
 its set; tests/golden/check_reweight.sh compares with crushtool
---reweight-item byte for byte).  Adding an OSD to such a map is refused,
-and the map is left as it was:
+--reweight-item byte for byte):
 
-  $ crushfs --cluster cl osd add --host h0
-  crushfs: osd add: cannot change the osdmap: the crush map carries choose_args (weight sets) that crushfs cannot keep in step with this change yet (an added OSD, or device classes' shadow trees)
-  [1]
-  $ crushfs --cluster cl pg dump pgs | awk '/^1\./ {print $1, $8}' | diff - oracle.txt
   $ crushfs --cluster cl osd crush reweight osd.1 2.0
   reweighted item id 1 name 'osd.1' to 2 in crush map
   $ sed -n '/^# choose_args/,$p' cl/crushmap.txt | grep -q ' 2\.000 ' && echo "osd.1's weight-set entries took 2.0"
   osd.1's weight-set entries took 2.0
+
+Adding an OSD grows its host's weight sets as Ceph's bucket_add_item does
+and gives the new OSD its weight there as insert_item does
+(tests/golden/check_additem.sh compares with crushtool --add-item byte
+for byte):
+
+  $ crushfs --cluster cl osd add --host h0 --size 1G
+  added osd.12 on host h0 (capacity 1 GiB, crush weight 0.00099)
+  $ sed -n '/^# choose_args/,$p' cl/crushmap.txt | grep -c ' 0\.001 \]'
+  4
 
 Binary maps carry them too, byte for byte as crushtool -c writes them
 (tests/golden/check_binary.sh compares every golden map), and a cut or
@@ -46,3 +51,17 @@ inconsistent set is refused with the byte offset:
   $ crushfs crush decompile cut.bin
   cut.bin: truncated at byte * (glob)
   [1]
+
+With device classes too, a reweight keeps every shadow tree's weight sets
+in step (golden/reweight has such cases); adding an OSD to such a map is
+refused with one line, the map left as it was:
+
+  $ crushfs --cluster cc mkfs --crush-map $TESTDIR/../golden/maps/cargs_classes.txt --osd-size 64M > /dev/null
+  $ cp cc/crushmap.txt before.txt
+  $ crushfs --cluster cc osd add --host h0
+  crushfs: osd add: cannot change the osdmap: the crush map carries choose_args (weight sets) and device classes, whose shadow trees' weight sets crushfs cannot rebuild for an added OSD yet
+  [1]
+  $ cmp before.txt cc/crushmap.txt && echo unchanged
+  unchanged
+  $ crushfs --cluster cc osd crush reweight osd.3 0.5
+  reweighted item id 3 name 'osd.3' to 0.5 in crush map
