@@ -134,7 +134,7 @@ static int key_value(const cfs_osdmap *m, const char *key, char *buf,
 		snprintf(buf, len, "%d", v);
 		*jv = json_integer(v);
 	} else if (!strcmp(key, "pg_num") || !strcmp(key, "pgp_num")) {
-		uint32_t v = key[1] == 'g' ? p->pg_num : p->pgp_num;
+		uint32_t v = !strcmp(key, "pg_num") ? p->pg_num : p->pgp_num;
 
 		snprintf(buf, len, "%u", v);
 		*jv = json_integer(v);
@@ -222,6 +222,38 @@ static int apply(struct cmd_ctx *ctx, const struct cfs_pool_info *want,
 	return cc_done_epoch(ctx, "%s", done);
 }
 
+/* PG split or merge: the files move, on an unmounted cluster. */
+static int set_pg_num(struct cmd_ctx *ctx, const struct cfs_pool_info *p,
+		      long long v)
+{
+	char why[256] = "";
+	int r;
+
+	if (ctx->daemon)
+		return cc_err(ctx, "pg_num changes move object files between "
+			      "PG folders: unmount the cluster first");
+	if (v <= 0 || v > 65536)
+		return cc_err(ctx, "'pg_num' must be greater than 0 and less "
+			      "than or equal to 65536");
+	r = cfs_pool_set_pg_num(ctx->cluster, (uint32_t)v, why, sizeof(why));
+	if (r == -EALREADY) {
+		fprintf(ctx->out, "pool '%s' pg_num is already %lld\n",
+			p->name, v);
+		return 0;
+	}
+	if (r)
+		return cc_err(ctx, "%s", *why ? why : cfs_strerror(r));
+	{
+		const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+		uint32_t pgp = cfs_osdmap_pool(m)->pgp_num;
+
+		cfs_osdmap_put(m);
+		return cc_done_epoch(ctx, "set pool %lld pg_num to %lld "
+				     "(pgp_num %u)",
+				     (long long)p->id, v, pgp);
+	}
+}
+
 int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;
@@ -255,14 +287,16 @@ int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 			want.size = (int)v;
 		else if (!strcmp(argv[1], "min_size"))
 			want.min_size = (int)v;
-		else if (!strcmp(argv[1], "pg_num"))
-			want.pg_num = (uint32_t)v;
-		else
+		else if (!strcmp(argv[1], "pg_num")) {
+			cfs_osdmap_put(m);
+			return set_pg_num(ctx, &want, v);
+		} else
 			want.pgp_num = (uint32_t)v;
 	} else {
 		cfs_osdmap_put(m);
 		return cc_err(ctx, "unrecognized variable '%s' (crushfs sets "
-			      "size, min_size, crush_rule)", argv[1]);
+			      "size, min_size, pg_num, pgp_num, crush_rule)",
+			      argv[1]);
 	}
 	snprintf(done, sizeof(done), "set pool %" PRId64 " %s to %s",
 		 want.id, argv[1], argv[2]);

@@ -110,6 +110,7 @@ int osdmap_clone(const struct cfs_osdmap *m, struct cfs_osdmap **out)
 	n->nearfull_ratio = m->nearfull_ratio;
 	n->full_policy = m->full_policy;
 	n->pool = m->pool;
+	n->pg_num_from = m->pg_num_from;
 	n->created = m->created;
 	n->modified = m->modified;
 	if (m->max_osd) {
@@ -348,6 +349,9 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 		json_object_update(root, up);
 		json_decref(up);
 	}
+	if (m->pg_num_from)
+		json_object_set_new(root, "pg_num_change_from",
+				    json_integer(m->pg_num_from));
 	if (m->ntemps) {
 		json_t *t = pgtemp_to_json(m);
 
@@ -595,6 +599,12 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 			goto fail;
 		FIELD(r, uerr);
 	}
+	/* an interrupted pg_num change (pgsplit.c) */
+	if (json_object_get(root, "pg_num_change_from")) {
+		FIELD(get_int(root, "pg_num_change_from", 1, 1 << 20, &v),
+		      "pg_num_change_from");
+		m->pg_num_from = (uint32_t)v;
+	}
 #undef FIELD
 	json_decref(root);
 	*out = m;
@@ -727,6 +737,87 @@ int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 		update_abort(c, n);
 		return r;
 	}
+	return update_commit(c, n);
+}
+
+int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
+			size_t whylen)
+{
+	struct cfs_osdmap *n;
+	uint32_t from;
+	int r;
+
+	/* OSDMonitor: 'pg_num' must be greater than 0 and at most
+	 * mon_max_pool_pg_num (65536) */
+	if (pg_num == 0 || pg_num > 65536) {
+		snprintf(why, whylen, "'pg_num' must be greater than 0 and "
+			 "less than or equal to 65536");
+		return -ERANGE;
+	}
+	r = update_begin(c, &n);
+	if (r)
+		return r;
+	from = n->pool.pg_num;
+	r = pg_num == from ? -EALREADY : pgsplit_check_clean(c, c->cur, why,
+							     whylen);
+	if (!r && pg_num < from) {
+		if (n->pool.pgp_num > pg_num) {
+			snprintf(why, whylen, "set pgp_num to %u and rebalance "
+				 "first: Ceph merges PGs once they are on the "
+				 "same OSDs", pg_num);
+			r = -EBUSY;
+		} else {
+			r = pgsplit_check_colocated(c->cur, pg_num, why,
+						    whylen);
+		}
+	}
+	if (r) {
+		update_abort(c, n);
+		return r;
+	}
+	/* the new pg_num and the marker first, then the files */
+	n->pool.pg_num = pg_num;
+	n->pg_num_from = from;
+	for (int i = 0; i < n->nupmaps; i++)
+		if (n->upmaps[i].ps >= pg_num)
+			n->upmaps[i].n = n->upmaps[i].nitems = 0;
+	upmap_compact(n);
+	if (dry_on) {
+		update_abort(c, n);
+		snprintf(why, whylen, "a pg_num change has no dry run");
+		return -EINVAL;
+	}
+	r = update_commit(c, n);
+	if (r)
+		return r;
+	return pgsplit_settle(c, why, whylen);
+}
+
+int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen)
+{
+	struct cfs_osdmap *n;
+	uint32_t from = c->cur->pg_num_from, to = c->cur->pool.pg_num;
+	int r = pgsplit_finish(c, c->cur, from, to);
+
+	if (r) {
+		snprintf(why, whylen, "moving objects from pg_num %u to %u: %s "
+			 "(the next write command finishes it)",
+			 from, to, cfs_strerror(r));
+		return r;
+	}
+	/* the per-PG state follows the new pg_num: the pool was clean, so
+	 * nothing of it is lost */
+	pgstate_free(c);
+	c->pg_num = to;
+	r = pgstate_init(c);
+	if (!r)
+		r = pgstate_load(c, why, whylen);
+	if (r)
+		return r;
+	r = update_begin(c, &n);
+	if (r)
+		return r;
+	n->pg_num_from = 0;
 	return update_commit(c, n);
 }
 

@@ -250,10 +250,21 @@ int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
  * 1..10 (and at most CFS_MAX_REP), min_size 1..size, the crush rule must
  * exist, be replicated and accept the size.  A size change sets min_size
  * to Ceph's default for it (size - size/2) unless min_size changes too.
- * pg_num/pgp_num changes (PG split and merge) are -ENOTSUP.
+ * pgp_num 1..pg_num (placement only: backfill follows); pg_num changes go
+ * through cfs_pool_set_pg_num.
  */
 int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 		    char *why, size_t whylen);
+/*
+ * `osd pool set NAME pg_num N` (pgsplit.c): PG split or merge as Ceph's
+ * stable_mod assigns objects, on an unmounted clean cluster; a merge needs
+ * pgp_num <= N first (and the PGs co-located).  pgp_num stays (lowered to
+ * N on a merge): `pgp_num` then spreads the new PGs.  Crash-safe: an
+ * interrupted change is finished by the next open for writing.  -EALREADY
+ * when pg_num is N already; -EBUSY / -ERANGE with the reason in why.
+ */
+int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
+			size_t whylen);
 /* The pool's use as quotas count it: logical bytes and objects (raw use
  * and object copies over the pool size, as `df` STORED). */
 void cfs_pool_usage(cfs_cluster *c, const cfs_osdmap *m, uint64_t *bytes,

@@ -38,6 +38,9 @@ struct cfs_osdmap {
 	/* pg_upmap / pg_upmap_items (upmap.c), sorted by ps */
 	struct cfs_pg_upmap *upmaps;
 	int nupmaps;
+	/* a pg_num change in progress (pgsplit.c): the pg_num the object
+	 * files may still be filed by; 0 when none */
+	uint32_t pg_num_from;
 	/* pg_temp (pgtemp.c), sorted by ps */
 	struct cfs_pg_temp *temps;
 	int ntemps;
@@ -260,6 +263,17 @@ int refused_load(cfs_cluster *c, char *err, size_t errlen);
  * to m (0), or -errno with the reason in why */
 int pool_check_update(struct cfs_osdmap *m, const struct cfs_pool_info *want,
 		      char *why, size_t whylen);
+
+/* pgsplit.c: move every OSD's object files from pg_num `from` folders to
+ * pg_num `to` ones (idempotent, fsynced); the checks before a change */
+int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m,
+		   uint32_t from, uint32_t to);
+int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
+			char *why, size_t whylen);
+int pgsplit_check_colocated(const struct cfs_osdmap *m, uint32_t to,
+			    char *why, size_t whylen);
+/* Finish the pg_num change c's map marks (files, per-PG state, marker). */
+int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen);
 
 /* pgtemp.c */
 int pgtemp_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);

@@ -54,11 +54,24 @@ int pool_check_update(struct cfs_osdmap *m, const struct cfs_pool_info *want,
 			 "the quotas can change");
 		return -EINVAL;
 	}
-	if (want->pg_num != p.pg_num || want->pgp_num != p.pgp_num) {
-		snprintf(why, whylen, "changing pg_num or pgp_num (PG split "
-			 "and merge) is not supported yet: the pool keeps "
-			 "pg_num %u", p.pg_num);
-		return -ENOTSUP;
+	if (want->pg_num != p.pg_num) {
+		snprintf(why, whylen, "pg_num changes go through "
+			 "cfs_pool_set_pg_num (files move)");
+		return -EINVAL;
+	}
+	if (want->pgp_num != p.pgp_num) {
+		/* OSDMonitor: placement only, at most pg_num */
+		if (want->pgp_num == 0 || want->pgp_num > (uint32_t)INT32_MAX) {
+			snprintf(why, whylen, "specified pgp_num must > 0, but "
+				 "you set to %d", (int)want->pgp_num);
+			return -EINVAL;
+		}
+		if (want->pgp_num > p.pg_num) {
+			snprintf(why, whylen, "specified pgp_num %u > pg_num %u",
+				 want->pgp_num, p.pg_num);
+			return -EINVAL;
+		}
+		p.pgp_num = want->pgp_num;
 	}
 	if (want->size != p.size) {
 		/* Ceph: 1..10; a size of 1 needs mon_allow_pool_size_one */

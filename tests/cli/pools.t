@@ -42,10 +42,16 @@ to its default):
   $ crushfs --cluster c osd pool set crushfs_data size 3
   set pool 1 size to 3
   $ crushfs --cluster c osd pool set crushfs_data pg_num 32
-  crushfs: osd pool set: changing pg_num or pgp_num (PG split and merge) is not supported yet: the pool keeps pg_num 16
+  set pool 1 pg_num to 32 (pgp_num 16)
+  $ crushfs --cluster c osd pool set crushfs_data pgp_num 33
+  crushfs: osd pool set: specified pgp_num 33 > pg_num 32
   [1]
+  $ crushfs --cluster c osd pool set crushfs_data pg_num 16
+  set pool 1 pg_num to 16 (pgp_num 16)
+  $ crushfs --cluster c osd pool set crushfs_data pg_num 16
+  pool 'crushfs_data' pg_num is already 16
   $ crushfs --cluster c osd pool set crushfs_data stripe_width 8
-  crushfs: osd pool set: unrecognized variable 'stripe_width' (crushfs sets size, min_size, crush_rule)
+  crushfs: osd pool set: unrecognized variable 'stripe_width' (crushfs sets size, min_size, pg_num, pgp_num, crush_rule)
   [1]
   $ crushfs --cluster c osd pool set nope size 2
   crushfs: osd pool set: unrecognized pool 'nope'
@@ -143,7 +149,7 @@ stats before a write, so the write that crosses the quota lands:
   [WRN] POOL_FULL: 1 pool(s) full
       pool 'crushfs_data' is full (reached quota's max_bytes: 2 MiB)
   $ crushfs --cluster c osd pool ls detail
-  pool 1 'crushfs_data' replicated size 3 min_size 2 crush_rule 0 object_hash rjenkins pg_num 16 pgp_num 16 autoscale_mode off last_change 7 flags hashpspool,full,full_quota max_bytes 2097152 stripe_width 0 application cephfs
+  pool 1 'crushfs_data' replicated size 3 min_size 2 crush_rule 0 object_hash rjenkins pg_num 16 pgp_num 16 autoscale_mode off last_change 11 flags hashpspool,full,full_quota max_bytes 2097152 stripe_width 0 application cephfs
   
   $ crushfs --cluster c rados rm q1
   $ crushfs --cluster c rados put q1 f1

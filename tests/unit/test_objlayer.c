@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "cluster_fixture.h"
+#include "placement.h"
 
 #define MB (1024 * 1024)
 
@@ -434,6 +435,83 @@ static void test_full_policy_pool_by_writes(void **state)
 	fx_free(f);
 }
 
+/* Every copy of name sits in the folder of the PG stable_mod picks for
+ * the map's pg_num, on each acting OSD, and reads back as buf. */
+static void assert_filed(struct fixture *f, const char *name,
+			 const void *buf, size_t len)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	uint32_t raw, ps;
+	const struct cfs_pg_mapping *pg;
+	char *got = malloc(len + 1);
+
+	cfs_object_to_pg(m, name, &raw, &ps);
+	assert_int_equal(ps, pl_pg_seed(raw, cfs_osdmap_pool(m)->pg_num));
+	pg = cfs_osdmap_pg(m, ps);
+	assert_int_equal(pg->nacting, 3);
+	for (int i = 0; i < pg->nacting; i++)
+		assert_copy(f, pg->acting[i], name, buf, len);
+	assert_int_equal(ol_obj_read(f->ol, name, 0, got, len + 1),
+			 (ssize_t)len);
+	assert_memory_equal(got, buf, len);
+	free(got);
+	cfs_osdmap_put(m);
+}
+
+/* PG split and merge: each object moves to the PG stable_mod picks for
+ * the new pg_num, on the OSDs that held it (pgp_num unchanged); a merge
+ * waits for pgp_num <= the new pg_num. */
+static void test_pg_split_merge(void **state)
+{
+	struct fixture *f = fx_new(NULL); /* 32 PGs */
+	char names[120][32], why[256];
+	char *data = malloc(8192);
+
+	(void)state;
+	fx_pattern(data, 8192, 11);
+	for (int i = 0; i < 120; i++) {
+		snprintf(names[i], 32, "sp%d", i);
+		assert_int_equal(ol_obj_write_full(f->ol, names[i], data + i,
+						   (size_t)(100 + i * 50)),
+				 0);
+	}
+	/* the objlayer's per-PG locks follow pg_num: reopen around it */
+	ol_close(f->ol);
+	assert_int_equal(cfs_pool_set_pg_num(f->c, 32, why, sizeof(why)),
+			 -EALREADY);
+	assert_int_equal(cfs_pool_set_pg_num(f->c, 0, why, sizeof(why)),
+			 -ERANGE);
+	assert_int_equal(cfs_pool_set_pg_num(f->c, 100, why, sizeof(why)), 0);
+	assert_int_equal(ol_open(f->c, &f->ol), 0);
+	{
+		const cfs_osdmap *m = cfs_osdmap_get(f->c);
+
+		assert_int_equal(cfs_osdmap_pool(m)->pg_num, 100);
+		assert_int_equal(cfs_osdmap_pool(m)->pgp_num, 32);
+		cfs_osdmap_put(m);
+	}
+	for (int i = 0; i < 120; i++)
+		assert_filed(f, names[i], data + i, (size_t)(100 + i * 50));
+	fx_assert_usage_exact(f);
+	/* a merge below pgp_num (32) waits; one above it is co-located */
+	ol_close(f->ol);
+	assert_int_equal(cfs_pool_set_pg_num(f->c, 16, why, sizeof(why)),
+			 -EBUSY);
+	assert_non_null(strstr(why, "set pgp_num to 16"));
+	assert_int_equal(cfs_pool_set_pg_num(f->c, 40, why, sizeof(why)), 0);
+	assert_int_equal(ol_open(f->c, &f->ol), 0);
+	for (int i = 0; i < 120; i++)
+		assert_filed(f, names[i], data + i, (size_t)(100 + i * 50));
+	fx_assert_usage_exact(f);
+	/* the next open of the cluster finds them where they are */
+	fx_close(f);
+	fx_open(f);
+	for (int i = 0; i < 120; i++)
+		assert_filed(f, names[i], data + i, (size_t)(100 + i * 50));
+	free(data);
+	fx_free(f);
+}
+
 static char logged[8][512];
 static int nlogged;
 
@@ -783,6 +861,7 @@ int main(void)
 		cmocka_unit_test(test_backfill_toofull),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_max_avail),
+		cmocka_unit_test(test_pg_split_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
