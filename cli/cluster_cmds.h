@@ -120,6 +120,13 @@ int ccmd_osd_crush_rule_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_crush_rule_dump(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_crush_rule_create_replicated(struct cmd_ctx *ctx, int argc,
 					  char **argv);
+int ccmd_osd_crush_rule_create_erasure(struct cmd_ctx *ctx, int argc,
+				       char **argv);
+/* cmd_ecprofile.c */
+int ccmd_osd_ec_profile_set(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_ec_profile_get(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_ec_profile_ls(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_ec_profile_rm(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_upmap.c */
 int ccmd_osd_pg_upmap(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pg_upmap_items(struct cmd_ctx *ctx, int argc, char **argv);

@@ -41,7 +41,7 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 	const struct cfs_pg_upmap *u;
 	const struct cfs_pg_temp *t;
 	json_t *osds = json_array(), *up = json_array(), *items = json_array();
-	json_t *temps = json_array();
+	json_t *temps = json_array(), *profiles = json_object();
 	char c[64], d[64], pg[32];
 	int n;
 
@@ -91,9 +91,23 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 		json_array_append_new(temps, json_pack("{s:s, s:o}", "pgid", pg,
 						       "osds", o));
 	}
+	{
+		const char *names[256], *k[64], *v[64];
+		int np = cfs_ec_profile_names(m, names, 256);
+
+		for (int i = 0; i < np && i < 256; i++) {
+			json_t *o = json_object();
+			int nk = cfs_ec_profile_keys(m, names[i], k, v, 64);
+
+			for (int j = 0; j < nk && j < 64; j++)
+				json_object_set_new(o, k[j], json_string(v[j]));
+			json_object_set_new(profiles, names[i], o);
+		}
+	}
 	return json_pack(
 		"{s:i, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:i, s:i, s:[{s:I, "
-		"s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:s}], s:o, s:o, s:o, s:o, s:[]}",
+		"s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:s}], s:o, s:o, s:o, s:o, s:[], "
+		"s:o}",
 		"epoch", (int)cfs_osdmap_epoch(m), "fsid", cfs_osdmap_fsid(m),
 		"created", utime(cfs_osdmap_created(m), c, sizeof(c)),
 		"modified", utime(cfs_osdmap_modified(m), d, sizeof(d)),
@@ -109,7 +123,7 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 		"last_change", (int)cfs_osdmap_epoch(m), "flags_names",
 		pool_full(cl, m) ? "hashpspool,full" : "hashpspool", "osds", osds,
 		"pg_upmap", up, "pg_upmap_items", items, "pg_temp", temps,
-		"primary_temp");
+		"primary_temp", "erasure_code_profiles", profiles);
 }
 
 int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)

@@ -1,12 +1,11 @@
 /*
  * cmd_rule.c - `osd crush rule ls`, `osd crush rule dump [NAME]` (Ceph's
- * CrushWrapper::dump_rule JSON) and `osd crush rule create-replicated
- * NAME ROOT TYPE [CLASS]` (CrushWrapper::add_simple_rule, as the monitor
- * runs it: take ROOT [class CLASS], chooseleaf firstn 0 type TYPE - choose
- * when TYPE is the device type -, emit; the first free rule id).  The new
- * rule goes into the map's crushtool text, which is read back (so a class
- * gets its shadow tree as `crushtool -c` builds it) and installed as
- * `osd setcrushmap` would.
+ * CrushWrapper::dump_rule JSON), `osd crush rule create-replicated NAME
+ * ROOT TYPE [CLASS]` and `osd crush rule create-erasure NAME [PROFILE]`
+ * (CrushWrapper::add_simple_rule, as the monitor runs them).  A new rule
+ * goes into the map's crushtool text, which is read back (so a class gets
+ * its shadow tree as `crushtool -c` builds it) and installed as `osd
+ * setcrushmap` would.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -175,39 +174,38 @@ static char *with_rule(const char *text, const char *block)
 	return out;
 }
 
-int ccmd_osd_crush_rule_create_replicated(struct cmd_ctx *ctx, int argc,
-					  char **argv)
+/*
+ * CrushWrapper::add_simple_rule as Ceph 16.2 runs it for `create-
+ * replicated` (firstn, min_size 1, max_size 10) and `create-erasure`
+ * (indep, min_size 3, max_size 20, set_chooseleaf_tries 5 and
+ * set_choose_tries 100 first): take ROOT [class CLASS], then chooseleaf
+ * (choose for the device type) 0 type TYPE, emit; the first free rule id.
+ * The rule goes into the map's text, which is read back and installed.
+ */
+static int add_simple_rule(struct cmd_ctx *ctx, const char *name,
+			   const char *rootn, const char *typen,
+			   const char *cls, int erasure)
 {
-	const cfs_osdmap *m;
-	const pl_map *cm;
+	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+	const pl_map *cm = cfs_osdmap_crush(m);
 	char *text = NULL, *nt, block[1024], perr[512], why[256] = "";
-	const char *cls = argc == 4 ? argv[3] : NULL;
 	size_t len;
 	pl_map *nm = NULL;
-	int root, type, id = 0, r;
+	int root, type = 0, id = 0, r;
 
-	if (argc != 3 && argc != 4)
-		return cc_usage(ctx, "takes NAME ROOT TYPE [CLASS]");
-	for (int i = 0; i < argc; i++)
-		if (!pl_valid_name(argv[i]))
-			return cc_err(ctx, "'%s' is not a valid crush name "
-				      "(letters, digits, '_', '-', '.')",
-				      argv[i]);
-	m = cfs_osdmap_get(ctx->cluster);
-	cm = cfs_osdmap_crush(m);
 	/* OSDMonitor's checks, in its order */
-	if (cc_rule_by_name(cm, argv[0]) >= 0) {
+	if (cc_rule_by_name(cm, name) >= 0) {
 		cfs_osdmap_put(m);
-		fprintf(ctx->out, "rule %s already exists\n", argv[0]);
+		fprintf(ctx->out, "rule %s already exists\n", name);
 		return 0;
 	}
-	if (pl_map_item_by_name(cm, argv[1], &root) || root >= 0) {
+	if (pl_map_item_by_name(cm, rootn, &root) || root >= 0) {
 		cfs_osdmap_put(m);
-		return cc_err(ctx, "root item %s does not exist", argv[1]);
+		return cc_err(ctx, "root item %s does not exist", rootn);
 	}
-	if (pl_map_type_by_name(cm, argv[2], &type)) {
+	if (*typen && pl_map_type_by_name(cm, typen, &type)) {
 		cfs_osdmap_put(m);
-		return cc_err(ctx, "unknown type %s", argv[2]);
+		return cc_err(ctx, "unknown type %s", typen);
 	}
 	if (cls && !has_class(cm, cls)) {
 		cfs_osdmap_put(m);
@@ -216,11 +214,16 @@ int ccmd_osd_crush_rule_create_replicated(struct cmd_ctx *ctx, int argc,
 	for (id = 0; pl_map_rule_exists(cm, id); id++)
 		;
 	snprintf(block, sizeof(block),
-		 "rule %s {\n\tid %d\n\ttype replicated\n\tmin_size 1\n"
-		 "\tmax_size 10\n\tstep take %s%s%s\n\tstep %s firstn 0 type "
-		 "%s\n\tstep emit\n}\n",
-		 argv[0], id, argv[1], cls ? " class " : "", cls ? cls : "",
-		 type ? "chooseleaf" : "choose", argv[2]);
+		 "rule %s {\n\tid %d\n\ttype %s\n\tmin_size %d\n\tmax_size %d\n"
+		 "%s\tstep take %s%s%s\n\tstep %s %s 0 type %s\n\tstep emit\n"
+		 "}\n",
+		 name, id, erasure ? "erasure" : "replicated", erasure ? 3 : 1,
+		 erasure ? 20 : 10,
+		 erasure ? "\tstep set_chooseleaf_tries 5\n"
+			   "\tstep set_choose_tries 100\n" : "",
+		 rootn, cls ? " class " : "", cls ? cls : "",
+		 type ? "chooseleaf" : "choose", erasure ? "indep" : "firstn",
+		 pl_map_type_name(cm, type) ? pl_map_type_name(cm, type) : "osd");
 	r = pl_map_to_text(cm, &text, &len);
 	cfs_osdmap_put(m);
 	if (r)
@@ -237,5 +240,56 @@ int ccmd_osd_crush_rule_create_replicated(struct cmd_ctx *ctx, int argc,
 	r = cfs_osd_setcrushmap(ctx->cluster, nm, why, sizeof(why));
 	if (r)
 		return cc_err(ctx, "%s", *why ? why : cfs_strerror(r));
-	return cc_done_epoch(ctx, "created rule %s (id %d)", argv[0], id);
+	return cc_done_epoch(ctx, "created rule %s at %d", name, id);
+}
+
+static int names_ok(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (!pl_valid_name(argv[i]))
+			return cc_err(ctx, "'%s' is not a valid crush name "
+				      "(letters, digits, '_', '-', '.')",
+				      argv[i]);
+	return 0;
+}
+
+int ccmd_osd_crush_rule_create_replicated(struct cmd_ctx *ctx, int argc,
+					  char **argv)
+{
+	if (argc != 3 && argc != 4)
+		return cc_usage(ctx, "takes NAME ROOT TYPE [CLASS]");
+	if (names_ok(ctx, argc, argv))
+		return 1;
+	return add_simple_rule(ctx, argv[0], argv[1], argv[2],
+			       argc == 4 ? argv[3] : NULL, 0);
+}
+
+int ccmd_osd_crush_rule_create_erasure(struct cmd_ctx *ctx, int argc,
+				       char **argv)
+{
+	const cfs_osdmap *m;
+	const char *prof = argc == 2 ? argv[1] : "default";
+	char root[128], fd[128], cls[128];
+	const char *v;
+
+	if (argc != 1 && argc != 2)
+		return cc_usage(ctx, "takes NAME [PROFILE]");
+	if (names_ok(ctx, 1, argv))
+		return 1;
+	m = cfs_osdmap_get(ctx->cluster);
+	if (!cfs_ec_profile_exists(m, prof)) {
+		cfs_osdmap_put(m);
+		return cc_err(ctx, "erasure-code-profile %s does not exist",
+			      prof);
+	}
+	/* ErasureCode::create_rule: the profile's root, failure domain and
+	 * class, with Ceph's defaults */
+	v = cfs_ec_profile_get(m, prof, "crush-root");
+	snprintf(root, sizeof(root), "%s", v && *v ? v : "default");
+	v = cfs_ec_profile_get(m, prof, "crush-failure-domain");
+	snprintf(fd, sizeof(fd), "%s", v ? v : "host");
+	v = cfs_ec_profile_get(m, prof, "crush-device-class");
+	snprintf(cls, sizeof(cls), "%s", v ? v : "");
+	cfs_osdmap_put(m);
+	return add_simple_rule(ctx, argv[0], root, fd, *cls ? cls : NULL, 1);
 }

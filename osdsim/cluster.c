@@ -140,6 +140,11 @@ static int mkfs_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
 
 	if (!m)
 		return -ENOMEM;
+	m->ec_profiles = ecprofile_defaults();
+	if (!m->ec_profiles) {
+		osdmap_free(m);
+		return -ENOMEM;
+	}
 	if (!o->crush_map) {
 		w = calloc((size_t)o->nosds, sizeof(*w));
 		if (!w) {

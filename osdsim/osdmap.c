@@ -47,6 +47,7 @@ void osdmap_free(struct cfs_osdmap *m)
 	free(m->in_rule);
 	free(m->upmaps);
 	free(m->temps);
+	json_decref(m->ec_profiles);
 	free(m);
 }
 
@@ -124,6 +125,9 @@ int osdmap_clone(const struct cfs_osdmap *m, struct cfs_osdmap **out)
 		r = upmap_copy(m, n);
 	if (!r)
 		r = pgtemp_copy(m, n);
+	if (!r && m->ec_profiles &&
+	    !(n->ec_profiles = json_deep_copy(m->ec_profiles)))
+		r = -ENOMEM;
 	if (r)
 		goto err;
 	*out = n;
@@ -352,6 +356,8 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 	if (m->pg_num_from)
 		json_object_set_new(root, "pg_num_change_from",
 				    json_integer(m->pg_num_from));
+	if (m->ec_profiles)
+		json_object_set(root, "erasure_code_profiles", m->ec_profiles);
 	if (m->ntemps) {
 		json_t *t = pgtemp_to_json(m);
 
@@ -599,6 +605,14 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 			goto fail;
 		FIELD(r, uerr);
 	}
+	{
+		char eerr[160];
+
+		r = ecprofile_from_json(m, root, eerr, sizeof(eerr));
+		if (r == -ENOMEM)
+			goto fail;
+		FIELD(r, eerr);
+	}
 	/* an interrupted pg_num change (pgsplit.c) */
 	if (json_object_get(root, "pg_num_change_from")) {
 		FIELD(get_int(root, "pg_num_change_from", 1, 1 << 20, &v),
@@ -819,6 +833,59 @@ int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen)
 		return r;
 	n->pg_num_from = 0;
 	return update_commit(c, n);
+}
+
+int cfs_ec_profile_set(cfs_cluster *c, const char *name,
+		       const char *const *keys, const char *const *vals,
+		       int n, int force, char *why, size_t whylen)
+{
+	struct cfs_osdmap *nm;
+	json_t *kv = json_object(), *old;
+	int r;
+
+	if (!kv)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		json_object_set_new(kv, keys[i], json_string(vals[i]));
+	r = update_begin(c, &nm);
+	if (r) {
+		json_decref(kv);
+		return r;
+	}
+	if (!nm->ec_profiles)
+		nm->ec_profiles = json_object();
+	old = json_object_get(nm->ec_profiles, name);
+	if (old && json_equal(old, kv)) {
+		json_decref(kv);
+		update_abort(c, nm);
+		return -EEXIST; /* the same: nothing to do */
+	}
+	if (old && !force) {
+		/* OSDMonitor::normalize_profile / "will not override" */
+		snprintf(why, whylen, "will not override erasure code profile "
+			 "%s because the existing profile is different from "
+			 "the proposed one (--force overrides it)", name);
+		json_decref(kv);
+		update_abort(c, nm);
+		return -EPERM;
+	}
+	json_object_set_new(nm->ec_profiles, name, kv);
+	return update_commit(c, nm);
+}
+
+int cfs_ec_profile_rm(cfs_cluster *c, const char *name)
+{
+	struct cfs_osdmap *nm;
+	int r = update_begin(c, &nm);
+
+	if (r)
+		return r;
+	if (!nm->ec_profiles || !json_object_get(nm->ec_profiles, name)) {
+		update_abort(c, nm);
+		return -ENOENT;
+	}
+	json_object_del(nm->ec_profiles, name);
+	return update_commit(c, nm);
 }
 
 int cfs_pg_temp_refresh(cfs_cluster *c, int *changed)

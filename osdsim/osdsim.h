@@ -242,6 +242,25 @@ int cfs_osdmap_pg_spread(const cfs_osdmap *m, int *count, float *target);
 int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
 			    int *moved);
 
+/* ---- erasure-code profiles (ecprofile.c), as the osdmap keeps them ----
+ * A profile is a set of key=value strings; every cluster has "default"
+ * (k=2 m=2 plugin=jerasure technique=reed_sol_van). */
+int cfs_ec_profile_exists(const cfs_osdmap *m, const char *name);
+/* A value, NULL when the profile or key is missing. */
+const char *cfs_ec_profile_get(const cfs_osdmap *m, const char *name,
+			       const char *key);
+/* The profiles' names (up to max), returns how many there are. */
+int cfs_ec_profile_names(const cfs_osdmap *m, const char **names, int max);
+/* A profile's keys and values (up to max), how many; -ENOENT. */
+int cfs_ec_profile_keys(const cfs_osdmap *m, const char *name,
+			const char **keys, const char **vals, int max);
+/* Set a profile (a new epoch): -EEXIST when it is already exactly that,
+ * -EPERM (why says so) when it differs and !force. */
+int cfs_ec_profile_set(cfs_cluster *c, const char *name,
+		       const char *const *keys, const char *const *vals,
+		       int n, int force, char *why, size_t whylen);
+int cfs_ec_profile_rm(cfs_cluster *c, const char *name);
+
 /* ---- changing the map: each call is one new epoch, persisted ---- */
 /*
  * `osd pool set` / `osd pool set-quota` on the pool (pool.c): want is the

@@ -41,6 +41,8 @@ struct cfs_osdmap {
 	/* a pg_num change in progress (pgsplit.c): the pg_num the object
 	 * files may still be filed by; 0 when none */
 	uint32_t pg_num_from;
+	/* erasure-code profiles (ecprofile.c): name -> {key: value} */
+	json_t *ec_profiles;
 	/* pg_temp (pgtemp.c), sorted by ps */
 	struct cfs_pg_temp *temps;
 	int ntemps;
@@ -274,6 +276,11 @@ int pgsplit_check_colocated(const struct cfs_osdmap *m, uint32_t to,
 			    char *why, size_t whylen);
 /* Finish the pg_num change c's map marks (files, per-PG state, marker). */
 int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen);
+
+/* ecprofile.c */
+json_t *ecprofile_defaults(void);
+int ecprofile_from_json(struct cfs_osdmap *m, json_t *root, char *err,
+			size_t errlen);
 
 /* pgtemp.c */
 int pgtemp_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);
