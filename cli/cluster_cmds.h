@@ -39,8 +39,6 @@ struct cmd_ctx {
 	 * client's connection: transfers stop when it goes away
 	 * (cfs_read_watch / cfs_write_watch). */
 	int in_fd, out_fd, watch_fd;
-	/* run by a mounted daemon on its live cluster (not the CLI) */
-	int daemon;
 };
 
 typedef int (*cluster_cmd_fn)(struct cmd_ctx *ctx, int argc, char **argv);

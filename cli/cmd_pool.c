@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
+#include "objlayer.h"
 #include "osdsim.h"
 #include "placement.h"
 #include "util.h"
@@ -222,20 +223,18 @@ static int apply(struct cmd_ctx *ctx, const struct cfs_pool_info *want,
 	return cc_done_epoch(ctx, "%s", done);
 }
 
-/* PG split or merge: the files move, on an unmounted cluster. */
+/* PG split or merge: the files move, I/O held off meanwhile (also in a
+ * mounted daemon). */
 static int set_pg_num(struct cmd_ctx *ctx, const struct cfs_pool_info *p,
 		      long long v)
 {
 	char why[256] = "";
 	int r;
 
-	if (ctx->daemon)
-		return cc_err(ctx, "pg_num changes move object files between "
-			      "PG folders: unmount the cluster first");
 	if (v <= 0 || v > 65536)
 		return cc_err(ctx, "'pg_num' must be greater than 0 and less "
 			      "than or equal to 65536");
-	r = cfs_pool_set_pg_num(ctx->cluster, (uint32_t)v, why, sizeof(why));
+	r = ol_set_pg_num(ctx->ol, (uint32_t)v, why, sizeof(why));
 	if (r == -EALREADY) {
 		fprintf(ctx->out, "pool '%s' pg_num is already %lld\n",
 			p->name, v);

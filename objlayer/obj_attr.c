@@ -24,8 +24,8 @@ static int has_copy(objlayer *ol, const char *name)
 	return r == 0 ? 1 : r == -ENOENT ? 0 : r;
 }
 
-int ol_obj_setattr(objlayer *ol, const char *name, const char *key,
-		   const void *val, size_t len)
+static int obj_setattr(objlayer *ol, const char *name, const char *key,
+		       const void *val, size_t len)
 {
 	const cfs_osdmap *m;
 	const struct cfs_pg_mapping *pg;
@@ -89,8 +89,8 @@ static int candidates(objlayer *ol, const cfs_osdmap *m,
 	return nc;
 }
 
-int ol_obj_getattr(objlayer *ol, const char *name, const char *key,
-		   void **val, size_t *len)
+static int obj_getattr(objlayer *ol, const char *name, const char *key,
+		       void **val, size_t *len)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
 	const struct cfs_pg_mapping *pg;
@@ -138,5 +138,29 @@ int ol_obj_getattr(objlayer *ol, const char *name, const char *key,
 	pthread_rwlock_unlock(lk);
 	pthread_rwlock_unlock(&ol->pgio[ps]);
 	cfs_osdmap_put(m);
+	return r;
+}
+
+/* The PG seeds above hold while no pg_num change runs (the layout gate;
+ * ol_obj_write inside takes it again). */
+int ol_obj_setattr(objlayer *ol, const char *name, const char *key,
+		   const void *val, size_t len)
+{
+	int r;
+
+	cfs_pg_layout_shared(ol->c);
+	r = obj_setattr(ol, name, key, val, len);
+	cfs_pg_layout_release(ol->c);
+	return r;
+}
+
+int ol_obj_getattr(objlayer *ol, const char *name, const char *key,
+		   void **val, size_t *len)
+{
+	int r;
+
+	cfs_pg_layout_shared(ol->c);
+	r = obj_getattr(ol, name, key, val, len);
+	cfs_pg_layout_release(ol->c);
 	return r;
 }

@@ -41,6 +41,9 @@
 
 static void op_begin(objlayer *ol, const char *name, struct objop *op)
 {
+	/* the PG seed stays good until op_end: no pg_num change between */
+	cfs_pg_layout_shared(ol->c);
+	op->c = ol->c;
 	op->m = cfs_osdmap_get(ol->c);
 	op->pool = cfs_osdmap_pool(op->m);
 	cfs_object_to_pg(op->m, name, NULL, &op->ps);
@@ -51,6 +54,7 @@ static void op_begin(objlayer *ol, const char *name, struct objop *op)
 static void op_end(struct objop *op)
 {
 	cfs_osdmap_put(op->m);
+	cfs_pg_layout_release(op->c);
 }
 
 static int check_name(const char *name)

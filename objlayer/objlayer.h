@@ -67,6 +67,10 @@ int ol_open(cfs_cluster *c, objlayer **out);
 void ol_close(objlayer *ol);
 /* The pool's default layout (from the cluster's pool settings). */
 void ol_default_layout(objlayer *ol, struct ol_layout *l);
+/* `osd pool set NAME pg_num N`: PG split or merge (osdsim's
+ * cfs_pool_set_pg_num) with I/O held off meanwhile, also on a mounted
+ * cluster; the per-PG locks follow.  Errors as cfs_pool_set_pg_num. */
+int ol_set_pg_num(objlayer *ol, uint32_t pg_num, char *why, size_t whylen);
 /* A pool named by key (its name, or its id in decimal): *id and its name
  * (name may be NULL).  -ENOENT when there is no such pool. */
 int ol_pool_lookup(objlayer *ol, const char *key, int64_t *id, char *name,

@@ -82,6 +82,7 @@ int ol_ensure_holder(objlayer *ol, uint32_t ps, int t);
 
 /* One object operation's view of the map (objio.c). */
 struct objop {
+	cfs_cluster *c;
 	const cfs_osdmap *m;
 	const struct cfs_pool_info *pool;
 	const struct cfs_pg_mapping *pg;

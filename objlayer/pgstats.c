@@ -27,8 +27,25 @@ static int member(const int *v, int n, int x)
 	return 0;
 }
 
+static int pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
+		   struct ol_pg_stat *st);
+
 int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	       struct ol_pg_stat *st)
+{
+	int r;
+
+	/* m's PG seeds name the folders and states while no pg_num change
+	 * runs; a map from before one is of no use now */
+	cfs_pg_layout_shared(ol->c);
+	r = cfs_osdmap_pool(m)->pg_num == ol->pg_num ? pg_stat(ol, m, ps, st)
+						    : -EAGAIN;
+	cfs_pg_layout_release(ol->c);
+	return r;
+}
+
+static int pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
+		   struct ol_pg_stat *st)
 {
 	cfs_cluster *c = ol->c;
 	const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);

@@ -240,7 +240,10 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 	if (cfs_cluster_rdonly(ol->c))
 		return -EROFS;
 	recovery_begin(ol);
+	/* PG by PG: no pg_num change meanwhile */
+	cfs_pg_layout_shared(ol->c);
 	r = rebalance(ol, st, progress, arg);
+	cfs_pg_layout_release(ol->c);
 	recovery_end(ol);
 	return r;
 }

@@ -100,6 +100,35 @@ void ol_close(objlayer *ol)
 	free(ol);
 }
 
+int ol_set_pg_num(objlayer *ol, uint32_t pg_num, char *why, size_t whylen)
+{
+	pthread_rwlock_t *np = calloc(pg_num ? pg_num : 1, sizeof(*np));
+	int r;
+
+	if (!np)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < pg_num; i++)
+		pthread_rwlock_init(&np[i], NULL);
+	/* every operation on a PG seed has ended, none starts until the
+	 * objects are in their new PGs and the locks are per new PG */
+	cfs_pg_layout_exclusive(ol->c);
+	r = cfs_pool_set_pg_num(ol->c, pg_num, why, whylen);
+	if (r == 0) {
+		pthread_rwlock_t *old = ol->pgio;
+		uint32_t n = ol->pg_num;
+
+		ol->pgio = np;
+		ol->pg_num = pg_num;
+		np = old;
+		pg_num = n;
+	}
+	cfs_pg_layout_release(ol->c);
+	for (uint32_t i = 0; i < pg_num; i++)
+		pthread_rwlock_destroy(&np[i]);
+	free(np);
+	return r;
+}
+
 void ol_default_layout(objlayer *ol, struct ol_layout *l)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ol->c);

@@ -378,9 +378,26 @@ static int pick_pg(const char *name, const struct cfs_objinfo *oi, int op,
 	return 0;
 }
 
+static int scrub_pg(objlayer *ol, uint32_t ps, int flags,
+		    struct ol_scrub_stats *st,
+		    void (*msg)(const char *line, void *arg), void *arg);
+
 int ol_scrub_pg(objlayer *ol, uint32_t ps, int flags,
 		struct ol_scrub_stats *st,
 		void (*msg)(const char *line, void *arg), void *arg)
+{
+	int r;
+
+	/* ps is a PG of the current pg_num until release */
+	cfs_pg_layout_shared(ol->c);
+	r = ps < ol->pg_num ? scrub_pg(ol, ps, flags, st, msg, arg) : -ENOENT;
+	cfs_pg_layout_release(ol->c);
+	return r;
+}
+
+static int scrub_pg(objlayer *ol, uint32_t ps, int flags,
+		    struct ol_scrub_stats *st,
+		    void (*msg)(const char *line, void *arg), void *arg)
 {
 	struct ol_names a = { 0 };
 	struct pg_names p = { cfs_osdmap_get(ol->c), ps, &a };

@@ -189,8 +189,23 @@ static int check_replicas(cfs_cluster *c, const cfs_osdmap *m, uint32_t ps,
 	return rc;
 }
 
+static int check(cfs_cluster *c, int deep, struct cfs_check_report *r,
+		 void (*msg)(const char *line, void *arg), void *arg);
+
 int cfs_cluster_check(cfs_cluster *c, int deep, struct cfs_check_report *r,
 		      void (*msg)(const char *line, void *arg), void *arg)
+{
+	int rc;
+
+	/* no pg_num change moves files under the scan */
+	cfs_pg_layout_shared(c);
+	rc = check(c, deep, r, msg, arg);
+	cfs_pg_layout_release(c);
+	return rc;
+}
+
+static int check(cfs_cluster *c, int deep, struct cfs_check_report *r,
+		 void (*msg)(const char *line, void *arg), void *arg)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(c);
 	char *ba = NULL, *bb = NULL;

@@ -532,6 +532,7 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 	pthread_mutex_init(&c->update_lock, NULL);
 	pthread_mutex_init(&c->dirty_lock, NULL);
 	pthread_mutex_init(&c->refused_lock, NULL);
+	pthread_rwlock_init(&c->layout, NULL);
 	c->dir = strdup(dir);
 	c->stores = calloc(CFS_MAX_OSD, sizeof(*c->stores));
 	if (!c->dir || !c->stores) {
@@ -657,6 +658,7 @@ void cfs_cluster_close(cfs_cluster *c)
 	index_close(c);
 	pgstate_free(c);
 	free(c->refused);
+	pthread_rwlock_destroy(&c->layout);
 	if (c->stores) {
 		for (int i = 0; i < CFS_MAX_OSD; i++)
 			store_close(atomic_load(&c->stores[i]));
@@ -683,4 +685,19 @@ const char *cfs_cluster_dir(const cfs_cluster *c)
 int cfs_cluster_rdonly(const cfs_cluster *c)
 {
 	return c->rdonly;
+}
+
+void cfs_pg_layout_shared(cfs_cluster *c)
+{
+	pthread_rwlock_rdlock(&c->layout);
+}
+
+void cfs_pg_layout_exclusive(cfs_cluster *c)
+{
+	pthread_rwlock_wrlock(&c->layout);
+}
+
+void cfs_pg_layout_release(cfs_cluster *c)
+{
+	pthread_rwlock_unlock(&c->layout);
 }

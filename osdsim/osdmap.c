@@ -768,6 +768,10 @@ int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
 			 "less than or equal to 65536");
 		return -ERANGE;
 	}
+	if (dry_on) {
+		snprintf(why, whylen, "a pg_num change has no dry run");
+		return -EINVAL;
+	}
 	r = update_begin(c, &n);
 	if (r)
 		return r;
@@ -789,22 +793,65 @@ int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
 		update_abort(c, n);
 		return r;
 	}
-	/* the new pg_num and the marker first, then the files */
 	n->pool.pg_num = pg_num;
 	n->pg_num_from = from;
 	for (int i = 0; i < n->nupmaps; i++)
 		if (n->upmaps[i].ps >= pg_num)
 			n->upmaps[i].n = n->upmaps[i].nitems = 0;
 	upmap_compact(n);
-	if (dry_on) {
+	n->epoch = c->cur->epoch + 1;
+	n->modified = time(NULL);
+	/* the new pg_num with its marker on disk first (a crash from here
+	 * on is finished by the next open), then the files, then the state
+	 * in memory; map changes wait (update_lock) and the caller holds
+	 * I/O off (the PG layout gate) */
+	r = osdmap_canon_crush(n);
+	if (!r)
+		r = osdmap_finish(n);
+	if (!r)
+		r = osdmap_persist(c->dir, n);
+	if (r) {
+		snprintf(why, whylen, "writing the new map: %s",
+			 cfs_strerror(r));
+		osdmap_persist(c->dir, c->cur);
 		update_abort(c, n);
-		snprintf(why, whylen, "a pg_num change has no dry run");
-		return -EINVAL;
-	}
-	r = update_commit(c, n);
-	if (r)
 		return r;
-	return pgsplit_settle(c, why, whylen);
+	}
+	r = pgsplit_finish(c, n, from, pg_num);
+	if (r) {
+		/* put back what moved, and the map as it was */
+		int back = pgsplit_finish(c, c->cur, pg_num, from);
+
+		if (!back)
+			back = osdmap_persist(c->dir, c->cur);
+		snprintf(why, whylen, "moving objects from pg_num %u to %u: "
+			 "%s%s", from, pg_num, cfs_strerror(r),
+			 back ? "; could not put them back either: the next "
+				"open finishes the change" : "; nothing changed");
+		if (back)
+			c->rdonly = 1; /* no writes on a half-moved layout */
+		update_abort(c, n);
+		return r;
+	}
+	/* the per-PG state follows (the pool was clean: nothing is lost) */
+	pgstate_free(c);
+	c->pg_num = pg_num;
+	r = pgstate_init(c);
+	if (!r)
+		r = pgstate_load(c, why, whylen);
+	n->pg_num_from = 0;
+	if (!r)
+		r = osdmap_persist(c->dir, n);
+	if (r) {
+		/* the files are where the new map wants them, and the marker
+		 * on disk says so: the next open settles it */
+		c->rdonly = 1;
+		update_abort(c, n);
+		return r;
+	}
+	osdmap_install(c, n);
+	pthread_mutex_unlock(&c->update_lock);
+	return 0;
 }
 
 int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen)
@@ -819,13 +866,16 @@ int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen)
 			 from, to, cfs_strerror(r));
 		return r;
 	}
-	/* the per-PG state follows the new pg_num: the pool was clean, so
-	 * nothing of it is lost */
+	/* the per-PG state follows the new pg_num (the pool was clean, so
+	 * nothing of it is lost); map changes, which choose pg_temp from
+	 * it, wait meanwhile */
+	pthread_mutex_lock(&c->update_lock);
 	pgstate_free(c);
 	c->pg_num = to;
 	r = pgstate_init(c);
 	if (!r)
 		r = pgstate_load(c, why, whylen);
+	pthread_mutex_unlock(&c->update_lock);
 	if (r)
 		return r;
 	r = update_begin(c, &n);

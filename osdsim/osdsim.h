@@ -275,8 +275,19 @@ int cfs_ec_profile_rm(cfs_cluster *c, const char *name);
 int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 		    char *why, size_t whylen);
 /*
+ * The PG layout gate: taken shared by everything that works with PG seeds
+ * of the current pg_num (object I/O, scrub, rebalance, PG statistics, the
+ * cluster check) - it may be taken again by the same thread - and
+ * exclusively around a pg_num change, which moves objects between PGs.
+ */
+void cfs_pg_layout_shared(cfs_cluster *c);
+void cfs_pg_layout_exclusive(cfs_cluster *c);
+void cfs_pg_layout_release(cfs_cluster *c);
+
+/*
  * `osd pool set NAME pg_num N` (pgsplit.c): PG split or merge as Ceph's
- * stable_mod assigns objects, on an unmounted clean cluster; a merge needs
+ * stable_mod assigns objects, on a clean cluster, the caller holding the
+ * PG layout gate exclusively (objlayer's ol_set_pg_num); a merge needs
  * pgp_num <= N first (and the PGs co-located).  pgp_num stays (lowered to
  * N on a merge): `pgp_num` then spreads the new PGs.  Crash-safe: an
  * interrupted change is finished by the next open for writing.  -EALREADY

@@ -154,6 +154,9 @@ struct cfs_cluster {
 	 * allocated bytes until one of its objects changes */
 	_Atomic uint64_t stem_gen[CFS_STEM_GENS];
 
+	/* the PG layout gate: shared by whatever works with PG seeds,
+	 * exclusive while pg_num changes (cfs_pg_layout_*) */
+	pthread_rwlock_t layout;
 	/* the last write each OSD refused for want of room (refused.c) */
 	pthread_mutex_t refused_lock;
 	struct cfs_refused *refused;

@@ -92,7 +92,7 @@ Rules: list, dump, create one, use it:
       ]
   }
   $ crushfs --cluster c osd crush rule create-replicated by_osd default osd
-  created rule by_osd (id 1)
+  created rule by_osd at 1
   $ crushfs --cluster c osd crush rule create-replicated by_osd default osd
   rule by_osd already exists
   $ crushfs --cluster c osd crush rule create-replicated x nowhere host
@@ -149,7 +149,7 @@ stats before a write, so the write that crosses the quota lands:
   [WRN] POOL_FULL: 1 pool(s) full
       pool 'crushfs_data' is full (reached quota's max_bytes: 2 MiB)
   $ crushfs --cluster c osd pool ls detail
-  pool 1 'crushfs_data' replicated size 3 min_size 2 crush_rule 0 object_hash rjenkins pg_num 16 pgp_num 16 autoscale_mode off last_change 11 flags hashpspool,full,full_quota max_bytes 2097152 stripe_width 0 application cephfs
+  pool 1 'crushfs_data' replicated size 3 min_size 2 crush_rule 0 object_hash rjenkins pg_num 16 pgp_num 16 autoscale_mode off last_change 9 flags hashpspool,full,full_quota max_bytes 2097152 stripe_width 0 application cephfs
   
   $ crushfs --cluster c rados rm q1
   $ crushfs --cluster c rados put q1 f1

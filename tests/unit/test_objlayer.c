@@ -475,14 +475,10 @@ static void test_pg_split_merge(void **state)
 						   (size_t)(100 + i * 50)),
 				 0);
 	}
-	/* the objlayer's per-PG locks follow pg_num: reopen around it */
-	ol_close(f->ol);
-	assert_int_equal(cfs_pool_set_pg_num(f->c, 32, why, sizeof(why)),
+	assert_int_equal(ol_set_pg_num(f->ol, 32, why, sizeof(why)),
 			 -EALREADY);
-	assert_int_equal(cfs_pool_set_pg_num(f->c, 0, why, sizeof(why)),
-			 -ERANGE);
-	assert_int_equal(cfs_pool_set_pg_num(f->c, 100, why, sizeof(why)), 0);
-	assert_int_equal(ol_open(f->c, &f->ol), 0);
+	assert_int_equal(ol_set_pg_num(f->ol, 0, why, sizeof(why)), -ERANGE);
+	assert_int_equal(ol_set_pg_num(f->ol, 100, why, sizeof(why)), 0);
 	{
 		const cfs_osdmap *m = cfs_osdmap_get(f->c);
 
@@ -494,12 +490,9 @@ static void test_pg_split_merge(void **state)
 		assert_filed(f, names[i], data + i, (size_t)(100 + i * 50));
 	fx_assert_usage_exact(f);
 	/* a merge below pgp_num (32) waits; one above it is co-located */
-	ol_close(f->ol);
-	assert_int_equal(cfs_pool_set_pg_num(f->c, 16, why, sizeof(why)),
-			 -EBUSY);
+	assert_int_equal(ol_set_pg_num(f->ol, 16, why, sizeof(why)), -EBUSY);
 	assert_non_null(strstr(why, "set pgp_num to 16"));
-	assert_int_equal(cfs_pool_set_pg_num(f->c, 40, why, sizeof(why)), 0);
-	assert_int_equal(ol_open(f->c, &f->ol), 0);
+	assert_int_equal(ol_set_pg_num(f->ol, 40, why, sizeof(why)), 0);
 	for (int i = 0; i < 120; i++)
 		assert_filed(f, names[i], data + i, (size_t)(100 + i * 50));
 	fx_assert_usage_exact(f);

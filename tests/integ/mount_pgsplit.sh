@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# PG split and merge while mounted (issue 10 item 4): `osd pool set
+# pg_num` through the daemon holds I/O off while the objects move (the PG
+# layout gate), so a copy running meanwhile just waits; pgp_num and
+# rebalance spread the new PGs online; a kill -9 of the daemon in the
+# middle of a split is finished by the next mount, nothing lost.
+. "$(dirname "$0")/lib/mount_common.sh"
+
+CL=$T/cluster
+M=$T/mnt
+C() { "$CRUSHFS" --cluster "$CL" "$@"; }
+mkcluster "$CL" --osds 6 --hosts 3 --osd-size 512M --pg-num 16 --object-size 1M
+mount_fg "$CL" "$M"
+mkdir -p "$M/d"
+for i in $(seq 1 40); do head -c $((i * 37))K /dev/urandom >"$M/d/f$i"; done
+sync
+(cd "$M/d" && sha256sum f*) >"$T/sums"
+
+npgs() { C -f json pg dump | py 'import json,sys; print(len(json.load(sys.stdin)["pg_map"]["pg_stats"]))'; }
+
+# a copy runs while the PGs split under it
+head -c 24M /dev/urandom >"$T/big"
+(for k in 1 2 3 4 5 6; do cp "$T/big" "$M/d/big$k"; done) &
+cpid=$!
+sleep 0.2
+C osd pool set crushfs_data pg_num 64 >"$T/out" 2>&1 || fail "split while mounted: $(cat "$T/out")"
+wait $cpid || fail "the copy during the split"
+for k in 1 2 3 4 5 6; do cmp -s "$T/big" "$M/d/big$k" || fail "big$k differs"; done
+(cd "$M/d" && sha256sum -c --quiet "$T/sums") || fail "files after the split"
+[ "$(npgs)" = 64 ] || fail "not 64 PGs"
+C check --deep >"$T/ck" 2>&1 || fail "check --deep: $(cat "$T/ck")"
+ok "split 16 -> 64 under a running copy: $(cat "$T/out")"
+
+C osd pool set crushfs_data pgp_num 64 >/dev/null || fail "pgp_num 64"
+C rebalance >/dev/null 2>&1 || fail "rebalance"
+C osd pool set crushfs_data pgp_num 32 >/dev/null && C rebalance >/dev/null 2>&1 || fail "pgp_num 32"
+C osd pool set crushfs_data pg_num 32 >/dev/null || fail "merge to 32"
+(cd "$M/d" && sha256sum -c --quiet "$T/sums") || fail "files after the merge"
+[ "$(npgs)" = 32 ] || fail "not 32 PGs"
+ok "pgp_num 64 spread by rebalance, then a merge back to 32, all online"
+
+# kill -9 of the daemon while it splits: the next mount finishes it
+"$CRUSHFS" --cluster "$CL" osd pool set crushfs_data pg_num 128 >/dev/null 2>&1 &
+spid=$!
+sleep 0.05
+kill -9 "$MPID"
+wait "$MPID" 2>/dev/null || true
+wait "$spid" 2>/dev/null || true
+fusermount3 -u -z "$M"
+mount_fg "$CL" "$M"
+(cd "$M/d" && sha256sum -c --quiet "$T/sums") || fail "files after the kill"
+for k in 1 2 3 4 5 6; do cmp -s "$T/big" "$M/d/big$k" || fail "big$k differs after the kill"; done
+n=$(npgs)
+[ "$n" = 32 ] || [ "$n" = 128 ] || fail "$n PGs after the kill"
+grep -q pg_num_change_from "$CL/cluster.json" && fail "the marker survived the remount"
+C check --deep >"$T/ck" 2>&1 || fail "check --deep after the kill: $(cat "$T/ck")"
+umount_fg "$M"
+ok "daemon killed with -9 during a split to 128: remounted with $n PGs, nothing lost"
