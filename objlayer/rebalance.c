@@ -309,14 +309,17 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 
 			if (toofull[ti])
 				continue;
+			/* the locks in objio's order: the op (layout gate),
+			 * the object, then the PG state */
+			ol_op_begin(ol, name, &op);
 			pthread_rwlock_wrlock(lk);
 			cfs_pg_lock(c, ps);
 			if (!cfs_pg_is_missing(c, ps, t, name)) {
 				cfs_pg_unlock(c, ps);
 				pthread_rwlock_unlock(lk);
+				ol_op_end(&op);
 				continue; /* a write brought it up to date */
 			}
-			ol_op_begin(ol, name, &op);
 			nc = ol_candidates(ol, &op, name, cand);
 			cfs_pg_unlock(c, ps);
 			/* the index says whether the object exists: a copy
