@@ -8,8 +8,6 @@
 
 #include "crush_i.h"
 #include "hash_i.h"
-#include "crush_negln_table.h"
-#include "ln_i.h"
 
 /*
  * A bucket hashes with its own hash type; Ceph's crush_hash32_3/4 return
@@ -152,78 +150,8 @@ static int straw_choose(const struct pl_bucket *b, int x, int r)
 	return b->items[high];
 }
 
-/*
- * straw2: every item draws ln(u)/weight and the longest straw wins.  The
- * hashes are computed in a separate pass over a chunk of items: that loop
- * is branch-free 32-bit arithmetic the compiler vectorizes, and it is where
- * mapping spends most of its time.  Hashing zero-weight items too changes
- * nothing (the hash is pure).
- */
-#define STRAW2_CHUNK 64
-
-static int straw2_choose(const struct pl_bucket *b, int x, int r,
-			 const struct pl_choose_arg *arg, int position)
-{
-	uint32_t u[STRAW2_CHUNK];
-	unsigned int i, base, n, high = 0;
-	int64_t draw, high_draw = 0;
-	/* Ceph's get_choose_arg_weights / get_choose_arg_ids */
-	const uint32_t *weights = b->item_weights;
-	const uint64_t *magic = b->div_magic;
-	const uint8_t *shift = b->div_shift;
-	const int32_t *ids = b->items;
-
-	if (arg && arg->weight_set) {
-		const struct pl_weight_set *ws;
-
-		if ((uint32_t)position >= arg->weight_set_positions)
-			position = (int)arg->weight_set_positions - 1;
-		ws = &arg->weight_set[position];
-		weights = ws->weights;
-		magic = ws->div_magic;
-		shift = ws->div_shift;
-	}
-	if (arg && arg->ids)
-		ids = arg->ids;
-	for (base = 0; base < b->size; base += n) {
-		n = b->size - base;
-		if (n > STRAW2_CHUNK)
-			n = STRAW2_CHUNK;
-		for (i = 0; i < n; i++)
-			u[i] = crush_hash32_3((uint32_t)x,
-					      (uint32_t)ids[base + i],
-					      (uint32_t)r) & 0xffff;
-		if (b->hash != PL_HASH_RJENKINS1) /* outside the hot loop */
-			for (i = 0; i < n; i++)
-				u[i] = 0;
-		for (i = 0; i < n; i++) {
-			uint32_t w = weights[base + i];
-
-			if (w) {
-				/* -ln(u/0x10000) in 2^44 units (Ceph's
-				 * 2^48 - crush_ln(u), one load from the
-				 * generated table): a larger weight gives a
-				 * larger draw */
-				uint64_t neg_ln = pl_negln_tbl[u[i]];
-				/* Ceph: ln / w, truncating toward zero */
-				draw = -(int64_t)pl_div_apply(
-					neg_ln, magic[base + i],
-					shift[base + i]);
-			} else {
-				draw = INT64_MIN;
-			}
-			if (base + i == 0 || draw > high_draw) {
-				high = base + i;
-				high_draw = draw;
-			}
-		}
-	}
-	return b->items[high];
-}
-
 int pl_bucket_choose(const struct pl_bucket *b, struct pl_work_bucket *w,
-		     int x, int r, const struct pl_choose_arg *arg,
-		     int position)
+		     int x, int r)
 {
 	switch (b->alg) {
 	case PL_BUCKET_UNIFORM:
@@ -234,8 +162,6 @@ int pl_bucket_choose(const struct pl_bucket *b, struct pl_work_bucket *w,
 		return tree_choose(b, x, r);
 	case PL_BUCKET_STRAW:
 		return straw_choose(b, x, r);
-	case PL_BUCKET_STRAW2:
-		return straw2_choose(b, x, r, arg, position);
 	default:
 		return b->items[0];
 	}

@@ -363,7 +363,7 @@ int pl_bucket_build(const pl_map *m, struct pl_bucket *b, const int32_t *items,
 	if (b->alg == PL_BUCKET_TREE && pl_tree_num_nodes(b->size) / 2 >
 					(int)slots)
 		slots = (uint32_t)pl_tree_num_nodes(b->size) / 2;
-	b->items = calloc((size_t)slots + 1, sizeof(int32_t));
+	b->items = calloc(pl_id_slots(slots), sizeof(int32_t));
 	if (!b->items)
 		return -ENOMEM;
 	if (b->size)

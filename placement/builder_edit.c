@@ -301,10 +301,13 @@ static int cargs_grow(pl_map *m, struct pl_bucket *b, int item)
 			ws_rebuild(ws);
 		}
 		if (a->ids_size) {
-			int32_t *ni = realloc(a->ids, sizeof(*ni) * n);
+			int32_t *ni = realloc(a->ids, sizeof(*ni) *
+							 pl_id_slots(n));
 
 			if (!ni)
 				return -ENOMEM;
+			for (size_t k = n; k < pl_id_slots(n); k++)
+				ni[k] = 0;
 			a->ids = ni;
 			if (a->ids_size + 1 != n)
 				return -EINVAL;

@@ -162,7 +162,7 @@ int pl_cargs_set_ids(struct pl_choose_args *ca, uint32_t index, uint32_t n,
 		return -EINVAL;
 	a = &ca->args[index];
 	if (n) {
-		v = malloc((size_t)n * sizeof(*v));
+		v = calloc(pl_id_slots(n), sizeof(*v));
 		if (!v)
 			return -ENOMEM;
 		memcpy(v, ids, (size_t)n * sizeof(*v));

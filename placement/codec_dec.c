@@ -127,7 +127,7 @@ static int get32(struct rd *r, uint32_t *v, const char *what)
 	return 1;
 }
 
-/* n little-endian u32 into a fresh array of max(n, slots) + 1 zeros */
+/* n little-endian u32 into a fresh zeroed array of pl_id_slots(max(n, slots)) */
 static uint32_t *get32s(struct rd *r, uint32_t n, uint32_t slots,
 			const char *what)
 {
@@ -135,7 +135,7 @@ static uint32_t *get32s(struct rd *r, uint32_t n, uint32_t slots,
 
 	if (!room(r, n, 4, what))
 		return NULL;
-	v = calloc((size_t)(n > slots ? n : slots) + 1, sizeof(*v));
+	v = calloc(pl_id_slots(n > slots ? n : slots), sizeof(*v));
 	if (!v) {
 		nomem(r);
 		return NULL;

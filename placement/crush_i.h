@@ -209,6 +209,16 @@ struct pl_work {
  */
 #define PL_DIV_BITS 49
 void pl_div_magic(uint32_t d, uint64_t *magic, uint8_t *shift);
+/*
+ * straw2 hashes a bucket's items four at a time (buckets.c): every array of
+ * item ids it reads (bucket items, choose_args ids) is allocated with at
+ * least one slot more than n, rounded up to four, zeroed past the end.
+ */
+static inline size_t pl_id_slots(size_t n)
+{
+	return (n + 4) & ~(size_t)3;
+}
+
 static inline uint64_t pl_div_apply(uint64_t n, uint64_t magic, uint8_t shift)
 {
 	__extension__ typedef unsigned __int128 u128;
@@ -216,10 +226,14 @@ static inline uint64_t pl_div_apply(uint64_t n, uint64_t magic, uint8_t shift)
 	return (uint64_t)(((u128)n * magic) >> shift);
 }
 
-/* buckets.c: arg (may be NULL) applies to straw2 only */
+/* mapper_avx2.c: pl_do_rule_args's core built for AVX2 (mapper.c) */
+int pl_do_rule_args_avx2(const pl_map *map, int ruleno, int x, int *result,
+			 int result_max, const uint32_t *weight,
+			 int weight_max, void *work, const pl_choose_args *ca);
+
+/* buckets.c: uniform, list, tree and straw buckets (straw2: straw2_i.h) */
 int pl_bucket_choose(const struct pl_bucket *b, struct pl_work_bucket *w,
-		     int x, int r, const struct pl_choose_arg *arg,
-		     int position);
+		     int x, int r);
 int pl_bucket_perm_choose(const struct pl_bucket *b,
 			  struct pl_work_bucket *w, int x, int r);
 /* ln.c: 2^44 * log2(x + 1), Ceph crush_ln */

@@ -15,6 +15,20 @@
 
 #include "crush_i.h"
 #include "hash_i.h"
+#include "straw2_i.h"
+
+/*
+ * The mapping core (everything down to MAPPER_ENTRY) is compiled twice:
+ * here for the baseline CPU and in mapper_avx2.c with -mavx2, where the
+ * straw2 hash pass (four items at a time) takes fewer instructions (VEX's
+ * three operands): about 4% of a mapping in bench/crush_bench.sh.
+ * pl_do_rule_args picks one by the CPU it runs on.
+ */
+#ifdef PL_MAPPER_AVX2
+#define MAPPER_ENTRY int pl_do_rule_args_avx2
+#else
+#define MAPPER_ENTRY static int do_rule_args
+#endif
 
 /* Device is "out" for input x: reweights below 1.0 keep a fraction of the
  * inputs, chosen by hashing x with the device id. */
@@ -49,6 +63,15 @@ static const struct pl_choose_arg *arg_of(const struct choose_ctx *cx,
 	uint32_t i = (uint32_t)(-1 - in->id);
 
 	return cx->ca && i < cx->ca->size ? &cx->ca->args[i] : NULL;
+}
+
+/* Ceph's crush_bucket_choose: straw2 inline, the others in buckets.c */
+static inline int bucket_choose(const struct choose_ctx *cx,
+				const struct pl_bucket *in, int r, int outpos)
+{
+	if (in->alg == PL_BUCKET_STRAW2)
+		return pl_straw2_choose(in, cx->x, r, arg_of(cx, in), outpos);
+	return pl_bucket_choose(in, cx->work->work[-1 - in->id], cx->x, r);
 }
 
 static void count_tries(struct pl_work *w, const pl_map *m,
@@ -98,10 +121,8 @@ static int choose_firstn(const struct choose_ctx *cx,
 						in, cx->work->work[-1 - in->id],
 						cx->x, r);
 				else
-					item = pl_bucket_choose(
-						in, cx->work->work[-1 - in->id],
-						cx->x, r, arg_of(cx, in),
-						outpos);
+					item = bucket_choose(
+						cx, in, r, outpos);
 				if (item >= map->max_devices) {
 					skip_rep = 1;
 					break;
@@ -233,9 +254,7 @@ static void choose_indep(const struct choose_ctx *cx,
 				if (in->size == 0)
 					break;
 
-				item = pl_bucket_choose(
-					in, cx->work->work[-1 - in->id], cx->x,
-					r, arg_of(cx, in), outpos);
+				item = bucket_choose(cx, in, r, outpos);
 				if (item >= map->max_devices) {
 					out[rep] = PL_ITEM_NONE;
 					if (out2)
@@ -314,71 +333,9 @@ static void choose_indep(const struct choose_ctx *cx,
 	count_tries(cx->work, map, ftotal);
 }
 
-/* Only a finalized map knows its workspace size (Ceph's crush_work_size
- * reads map->working_size, which crush_finalize computes); an unfinalized
- * one may have buckets larger than working_size says. */
-size_t pl_work_size(const pl_map *m, int result_max)
-{
-	if (!m || !m->finalized)
-		return 0;
-	if (result_max < 0)
-		result_max = 0;
-	return sizeof(struct pl_work) + m->working_size +
-	       3 * (size_t)result_max * sizeof(int);
-}
-
-int pl_work_init(const pl_map *m, void *v, int result_max)
-{
-	struct pl_work *w = v;
-	char *p = (char *)v + sizeof(struct pl_work);
-	int32_t b;
-
-	if (!m || !m->finalized || !v)
-		return -EINVAL; /* nothing written */
-	memset(w, 0, sizeof(*w));
-	w->map = m;
-	w->generation = m->generation;
-	/* same 8-byte aligned layout pl_map_finalize sized */
-	w->work = (struct pl_work_bucket **)p;
-	p += ALIGN8((size_t)m->max_buckets * sizeof(struct pl_work_bucket *));
-	for (b = 0; b < m->max_buckets; b++) {
-		if (!m->buckets[b]) {
-			w->work[b] = NULL;
-			continue;
-		}
-		w->work[b] = (struct pl_work_bucket *)p;
-		w->work[b]->perm_x = 0;
-		w->work[b]->perm_n = 0;
-		w->work[b]->perm = (uint32_t *)(p + sizeof(struct pl_work_bucket));
-		p += ALIGN8(sizeof(struct pl_work_bucket) +
-			    m->buckets[b]->size * sizeof(uint32_t));
-	}
-	w->result_max = result_max < 0 ? 0 : result_max;
-	w->a = (int *)p;
-	w->b = w->a + w->result_max;
-	w->c = w->b + w->result_max;
-	return 0;
-}
-
-const uint32_t *pl_work_choose_tries(const void *work, int *n)
-{
-	const struct pl_work *w = work;
-
-	*n = PL_CHOOSE_TRIES_MAX;
-	return w->choose_tries;
-}
-
-int pl_do_rule(const pl_map *map, int ruleno, int x, int *result,
-	       int result_max, const uint32_t *weight, int weight_max,
-	       void *work)
-{
-	return pl_do_rule_args(map, ruleno, x, result, result_max, weight,
-			       weight_max, work, NULL);
-}
-
-int pl_do_rule_args(const pl_map *map, int ruleno, int x, int *result,
-		    int result_max, const uint32_t *weight, int weight_max,
-		    void *work, const pl_choose_args *ca)
+MAPPER_ENTRY(const pl_map *map, int ruleno, int x, int *result,
+	     int result_max, const uint32_t *weight, int weight_max,
+		 void *work, const pl_choose_args *ca)
 {
 	struct pl_work *cw = work;
 	struct choose_ctx cx = { map, cw, weight, weight_max, x, ca };
@@ -527,3 +484,81 @@ int pl_do_rule_args(const pl_map *map, int ruleno, int x, int *result,
 	}
 	return result_len;
 }
+
+#ifndef PL_MAPPER_AVX2
+/* Only a finalized map knows its workspace size (Ceph's crush_work_size
+ * reads map->working_size, which crush_finalize computes); an unfinalized
+ * one may have buckets larger than working_size says. */
+size_t pl_work_size(const pl_map *m, int result_max)
+{
+	if (!m || !m->finalized)
+		return 0;
+	if (result_max < 0)
+		result_max = 0;
+	return sizeof(struct pl_work) + m->working_size +
+	       3 * (size_t)result_max * sizeof(int);
+}
+
+int pl_work_init(const pl_map *m, void *v, int result_max)
+{
+	struct pl_work *w = v;
+	char *p = (char *)v + sizeof(struct pl_work);
+	int32_t b;
+
+	if (!m || !m->finalized || !v)
+		return -EINVAL; /* nothing written */
+	memset(w, 0, sizeof(*w));
+	w->map = m;
+	w->generation = m->generation;
+	/* same 8-byte aligned layout pl_map_finalize sized */
+	w->work = (struct pl_work_bucket **)p;
+	p += ALIGN8((size_t)m->max_buckets * sizeof(struct pl_work_bucket *));
+	for (b = 0; b < m->max_buckets; b++) {
+		if (!m->buckets[b]) {
+			w->work[b] = NULL;
+			continue;
+		}
+		w->work[b] = (struct pl_work_bucket *)p;
+		w->work[b]->perm_x = 0;
+		w->work[b]->perm_n = 0;
+		w->work[b]->perm = (uint32_t *)(p + sizeof(struct pl_work_bucket));
+		p += ALIGN8(sizeof(struct pl_work_bucket) +
+			    m->buckets[b]->size * sizeof(uint32_t));
+	}
+	w->result_max = result_max < 0 ? 0 : result_max;
+	w->a = (int *)p;
+	w->b = w->a + w->result_max;
+	w->c = w->b + w->result_max;
+	return 0;
+}
+
+const uint32_t *pl_work_choose_tries(const void *work, int *n)
+{
+	const struct pl_work *w = work;
+
+	*n = PL_CHOOSE_TRIES_MAX;
+	return w->choose_tries;
+}
+
+int pl_do_rule(const pl_map *map, int ruleno, int x, int *result,
+	       int result_max, const uint32_t *weight, int weight_max,
+	       void *work)
+{
+	return pl_do_rule_args(map, ruleno, x, result, result_max, weight,
+			       weight_max, work, NULL);
+}
+
+int pl_do_rule_args(const pl_map *map, int ruleno, int x, int *result,
+		    int result_max, const uint32_t *weight, int weight_max,
+		    void *work, const pl_choose_args *ca)
+{
+#ifdef PL_HAVE_MAPPER_AVX2
+	/* GCC caches the CPU's features at startup: one load and a test */
+	if (__builtin_cpu_supports("avx2"))
+		return pl_do_rule_args_avx2(map, ruleno, x, result, result_max,
+					    weight, weight_max, work, ca);
+#endif
+	return do_rule_args(map, ruleno, x, result, result_max, weight,
+			    weight_max, work, ca);
+}
+#endif

@@ -25,7 +25,9 @@ typedef struct pl_map pl_map;
 
 #define PL_MAX_DEPTH 10
 #define PL_MAX_RULES 256
-#define PL_MAX_BUCKET_SIZE 65535
+/* Ceph keeps a bucket's size in a u32; 2^24 items (far past any real
+ * cluster) keeps every count and offset derived from it inside an int */
+#define PL_MAX_BUCKET_SIZE (1 << 24)
 /* longest up/acting set pl_pg_up_acting keeps (Ceph's CEPH_PG_MAX_SIZE) */
 #define PL_MAX_UP_ACTING 32
 
