@@ -36,6 +36,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "parse_i.h"
 
@@ -159,6 +161,14 @@ int pl_parse_text(const char *text, size_t len, const char *filename,
 
 	if (text && pl_is_binary(text, len))
 		return pl_map_decode(text, len, filename, out, err, errlen);
+	*out = NULL;
+	if (len >= UINT32_MAX) { /* struct tok holds 32-bit offsets */
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %zu bytes: a crush map is "
+				 "at most 4 GiB",
+				 filename ? filename : "<input>", len);
+		return -EFBIG;
+	}
 	memset(&p, 0, sizeof(p));
 	p.src = text ? text : "";
 	p.len = text ? len : 0;
@@ -180,26 +190,24 @@ int pl_parse_text(const char *text, size_t len, const char *filename,
 			pp_err_at(&p, 0, "invalid crush map");
 	}
 	for (int i = 0; i < p.nst; i++) {
-		pp_bucket_free(p.st[i].bucket);
-		pp_rule_free(p.st[i].rule);
-		pp_cargs_free(p.st[i].cargs);
+		if (p.st[i].kind == ST_BUCKET)
+			pp_bucket_free(p.st[i].bucket);
+		else if (p.st[i].kind == ST_RULE)
+			pp_rule_free(p.st[i].rule);
+		else if (p.st[i].kind == ST_CHOOSE_ARGS)
+			pp_cargs_free(p.st[i].cargs);
 	}
 	free(p.st);
 	free(p.scratch);
 	return ret;
 }
 
-int pl_parse_file(const char *path, pl_map **out, char *err, size_t errlen)
+/* Whole-file read for what cannot be mapped (pipes, /dev/stdin). */
+static int read_all(FILE *f, char **out, size_t *outlen)
 {
-	FILE *f;
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
-	int ret, e;
 
-	*out = NULL;
-	f = fopen(path, "rb");
-	if (!f)
-		goto ioerr;
 	for (;;) {
 		size_t n;
 
@@ -210,11 +218,6 @@ int pl_parse_file(const char *path, pl_map **out, char *err, size_t errlen)
 			nb = realloc(buf, cap);
 			if (!nb) {
 				free(buf);
-				fclose(f);
-				if (err && errlen)
-					snprintf(err, errlen,
-						 "%s: cannot read: %s", path,
-						 strerror(ENOMEM));
 				return -ENOMEM;
 			}
 			buf = nb;
@@ -223,16 +226,69 @@ int pl_parse_file(const char *path, pl_map **out, char *err, size_t errlen)
 		len += n;
 		if (n == 0) {
 			if (ferror(f)) {
-				e = errno ? errno : EIO;
+				int e = errno ? errno : EIO;
+
 				free(buf);
-				fclose(f);
-				errno = e;
-				goto ioerr;
+				return -e;
 			}
 			break;
 		}
 	}
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+/*
+ * A regular file is mapped, not read: the parser's pages come in as it
+ * reaches them, so a syntax error near the top of a 100 MB map is found
+ * without reading the rest, and the text of a big map costs clean page
+ * cache the kernel can drop rather than a heap copy (crushtool reads the
+ * whole file into a string first).  The statements keep 8-byte offsets
+ * into it, hence the 4 GiB limit.
+ */
+int pl_parse_file(const char *path, pl_map **out, char *err, size_t errlen)
+{
+	FILE *f;
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret, e;
+
+	*out = NULL;
+	f = fopen(path, "rb");
+	if (!f)
+		goto ioerr;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0) {
+		void *map;
+
+		if ((uint64_t)st.st_size >= UINT32_MAX) {
+			fclose(f);
+			if (err && errlen)
+				snprintf(err, errlen, "%s: %lld bytes: a crush "
+					 "map is at most 4 GiB", path,
+					 (long long)st.st_size);
+			return -EFBIG;
+		}
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+			   fileno(f), 0);
+		if (map != MAP_FAILED) {
+			fclose(f);
+			(void)madvise(map, (size_t)st.st_size,
+				      MADV_SEQUENTIAL);
+			ret = pl_parse_text(map, (size_t)st.st_size, path, out,
+					    err, errlen);
+			munmap(map, (size_t)st.st_size);
+			return ret;
+		}
+	}
+	ret = read_all(f, &buf, &len);
 	fclose(f);
+	if (ret) {
+		errno = -ret;
+		goto ioerr;
+	}
 	ret = pl_parse_text(buf, len, path, out, err, errlen);
 	free(buf);
 	return ret;

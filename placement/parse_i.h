@@ -45,9 +45,11 @@ struct sem;
 /* ---------------------------------------------------------------------- */
 /* small containers (parse_sets.c)                                         */
 
+/* 8 bytes, not 16: a big map records tens of millions of them (the
+ * text is refused past 4 GiB, parse.c) */
 struct tok {
-	size_t off;
-	size_t len; /* 0: absent */
+	uint32_t off;
+	uint32_t len; /* 0: absent */
 };
 
 /* Make room for element n of *arr (capacity *cap); 0 or -ENOMEM. */
@@ -153,9 +155,11 @@ struct stmt {
 	struct tok a, b, cls; /* tunable: name,value; device: id,name;
 			       * type: id,name */
 	struct tok cname;     /* device: the class name after cls */
-	struct bucket_rec *bucket;
-	struct rule_rec *rule;
-	struct cargs_rec *cargs;
+	union {               /* by kind */
+		struct bucket_rec *bucket;
+		struct rule_rec *rule;
+		struct cargs_rec *cargs;
+	};
 };
 
 void pp_bucket_free(struct bucket_rec *b);

@@ -16,7 +16,9 @@ int pp_grow(void **arr, int *cap, int n, size_t elem)
 
 	if (n < *cap)
 		return 0;
-	ncap = *cap ? *cap * 2 : 8;
+	/* from one: most buckets have one id, one hash line and a few
+	 * items, and a big map has a million of them */
+	ncap = *cap ? *cap * 2 : 1;
 	na = realloc(*arr, (size_t)ncap * elem);
 	if (!na)
 		return -ENOMEM;

@@ -381,3 +381,23 @@ Files that cannot be read.
   $ crushfs crush test -i dir.txt --show-mappings 2>&1
   dir.txt: cannot read: Is a directory
   [1]
+
+A map file is mapped, not read: past 4 GiB it is refused before any of it
+is read (statements keep 32-bit offsets), and a syntax error near the top
+of a big map is found without reading the rest.
+
+  $ truncate -s 5G huge.txt
+  $ crushfs crush test -i huge.txt --show-mappings 2>&1
+  huge.txt: 5368709120 bytes: a crush map is at most 4 GiB
+  [1]
+  $ rm huge.txt
+  $ { printf 'device 0 osd.0\nhost h { ! }\n'; head -c 50000000 /dev/zero | tr '\0' '#'; } > top.txt
+  $ crushfs crush test -i top.txt --show-mappings 2>&1
+  top.txt:2:10: error: expected 'id' or 'alg'
+  [1]
+
+The same text from a pipe (read, not mapped) gives the same answers.
+
+  $ printf 'device 0 osd.0\nhost h { ! }\n' | crushfs crush test -i /dev/stdin --show-mappings 2>&1
+  /dev/stdin:2:10: error: expected 'id' or 'alg'
+  [1]
