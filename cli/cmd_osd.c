@@ -767,11 +767,6 @@ int cc_done_epoch(struct cmd_ctx *ctx, const char *fmt, ...)
 
 static int change_failed(struct cmd_ctx *ctx, int r)
 {
-	if (r == -ENOTSUP)
-		return cc_err(ctx, "cannot change the osdmap: the crush map "
-			      "carries choose_args (weight sets) and device "
-			      "classes, whose shadow trees' weight sets crushfs "
-			      "cannot rebuild for an added OSD yet");
 	return cc_err(ctx, "cannot change the osdmap: %s", cfs_strerror(r));
 }
 

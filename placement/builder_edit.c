@@ -329,10 +329,6 @@ int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight)
 		return -ENOENT;
 	if (item < 0 && !bucket_at(m, item))
 		return -ENOENT;
-	/* with device classes, Ceph's insert_item rebuilds the shadow
-	 * trees' weight sets too: not mirrored yet */
-	if (m->ncargs && m->nclasses)
-		return -ENOTSUP;
 	if (b->size >= PL_MAX_BUCKET_SIZE)
 		return -E2BIG;
 	for (uint32_t i = 0; i < b->size; i++)
@@ -361,10 +357,22 @@ int pl_map_bucket_add_item(pl_map *m, int bucket, int item, uint32_t weight)
 		err = cargs_grow(m, b, item);
 	if (err)
 		return err;
+	/* a new bucket under a tree with classes: its shadow copies, as
+	 * insert_item's rebuild_roots_with_classes makes them */
+	if (item < 0 && !b->shadow && m->nclasses) {
+		err = pl_class_clone_new(m, b->id, item);
+		if (err)
+			return err;
+		b = bucket_at(m, bucket); /* the array may have moved */
+	}
 	if (m->ncargs) {
 		err = weight && b->alg != PL_BUCKET_UNIFORM
 			      ? adjust(m, item, weight, 1)
 			      : 0;
+		/* insert_item's rebuild_roots_with_classes re-clones the
+		 * shadow trees and their weight sets */
+		if (!err)
+			err = pl_class_rebuild_cargs(m);
 		pl_map_finalize(m);
 		return err;
 	}

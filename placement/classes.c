@@ -283,6 +283,34 @@ int pl_class_populate(pl_map *m, const struct pl_class_bucket *pending,
 	return r;
 }
 
+int pl_class_clone_new(pl_map *m, int parent, int bucket)
+{
+	struct pl_class_bucket *used;
+	int r = 0, n = m->nclass_bucket;
+
+	if (!m->nclasses || bucket >= 0 || pl_class_bucket_has(m, bucket))
+		return 0;
+	/* new ids avoid every shadow id in use, as populate_classes'
+	 * used_ids do (a copy: cloning grows m->class_bucket) */
+	used = malloc(sizeof(*used) * (size_t)(n ? n : 1));
+	if (!used)
+		return -ENOMEM;
+	memcpy(used, m->class_bucket, sizeof(*used) * (size_t)n);
+	for (int c = 0; c < m->nclasses && !r; c++) {
+		int pc = pl_class_bucket_get(m, parent, c), clone;
+
+		if (!m->class_names[c] || !pc)
+			continue;
+		r = clone_bucket(m, bucket, c, used, n, 0, &clone);
+		if (!r)
+			r = pl_map_bucket_add_item(m, pc, clone,
+						   pl_map_bucket_weight(m,
+									clone));
+	}
+	free(used);
+	return r;
+}
+
 void pl_classes_free(pl_map *m)
 {
 	for (int i = 0; i < m->nclasses; i++)

@@ -182,6 +182,12 @@ int pl_class_bucket_has(const pl_map *m, int bucket);
  * gave (pending, n entries): every root's shadow tree per class. */
 int pl_class_populate(pl_map *m, const struct pl_class_bucket *pending,
 		      int n);
+/* A bucket just linked under parent gets its clones, in the parent's
+ * clones, for each class (what rebuild_roots_with_classes would add). */
+int pl_class_clone_new(pl_map *m, int parent, int bucket);
+/* classes_cargs.c: every shadow bucket's choose_args recomputed from the
+ * originals' as rebuild_roots_with_classes leaves them (insert_item). */
+int pl_class_rebuild_cargs(pl_map *m);
 /* The (original bucket, class) a shadow id stands for: 0, or -ENOENT. */
 int pl_class_split(const pl_map *m, int shadow, int *orig, int *cls);
 void pl_classes_free(pl_map *m);

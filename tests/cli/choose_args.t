@@ -53,15 +53,24 @@ inconsistent set is refused with the byte offset:
   [1]
 
 With device classes too, a reweight keeps every shadow tree's weight sets
-in step (golden/reweight has such cases); adding an OSD to such a map is
-refused with one line, the map left as it was:
+in step (golden/reweight has such cases), and an added OSD makes the shadow
+trees' weight sets what Ceph's rebuild_roots_with_classes makes them
+(golden/additem: 4 such cases byte-identical to crushtool --add-item).  A
+new host gets its shadow copies (no weight set: its original has none yet);
+the root's shadow copies carry the child sums only in the last position,
+as Ceph 16.2's device_class_clone leaves them:
 
   $ crushfs --cluster cc mkfs --crush-map $TESTDIR/../golden/maps/cargs_classes.txt --osd-size 64M > /dev/null
-  $ cp cc/crushmap.txt before.txt
   $ crushfs --cluster cc osd add --host h0
-  crushfs: osd add: cannot change the osdmap: the crush map carries choose_args (weight sets) and device classes, whose shadow trees' weight sets crushfs cannot rebuild for an added OSD yet
-  [1]
-  $ cmp before.txt cc/crushmap.txt && echo unchanged
-  unchanged
+  added osd.16 on host h0 (capacity 64 MiB, crush weight 0.00099)
+  $ crushfs --cluster cc osd add --host newhost
+  added osd.17 on host newhost (capacity 64 MiB, crush weight 0.00099)
+  $ grep -A4 '^host newhost' cc/crushmap.txt
+  host newhost {
+  	id -16		# do not change unnecessarily (esc)
+  	id -17 class hdd		# do not change unnecessarily (esc)
+  	id -18 class ssd		# do not change unnecessarily (esc)
+  	# weight 0.001 (esc)
+  $ crushfs crush decompile cc/crushmap.txt > /dev/null
   $ crushfs --cluster cc osd crush reweight osd.3 0.5
   reweighted item id 3 name 'osd.3' to 0.5 in crush map
