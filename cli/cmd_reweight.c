@@ -28,6 +28,79 @@ struct util_osd {
 
 static double average_util;
 
+/*
+ * OSDMap::summarize_mapping_stats with the new reweights, printed as
+ * reweight::by_utilization returns it: copies moved, the mean and the
+ * standard deviation of up-set copies per up+in OSD, the OSDs with the
+ * fewest and the most.  Floats as an ostream prints them (%g).  (No
+ * offline oracle prints this - the mgr does - so this follows the source,
+ * src/osd/OSDMap.cc.)
+ */
+static int summarize(const cfs_osdmap *m, const uint32_t *neww, char *out,
+		     size_t outlen)
+{
+	int n = cfs_osdmap_max_osd(m), num_up_in = 0, min = -1, max = -1;
+	unsigned *base = calloc((size_t)n + 1, sizeof(*base));
+	unsigned *next = calloc((size_t)n + 1, sizeof(*next));
+	unsigned moved, total, min_base = 0, max_base = 0, min_new = 0;
+	unsigned max_new = 0;
+	float avg, base_sd = 0, new_sd = 0, edev;
+	int r = base && next ? cfs_osdmap_mapping_stats(m, neww, base, next,
+							&moved, &total)
+			     : -ENOMEM;
+
+	for (int i = 0; !r && i < n; i++) {
+		struct cfs_osd_info oi;
+
+		if (!cfs_osdmap_osd(m, i, &oi) && oi.up && oi.reweight)
+			num_up_in++;
+	}
+	if (!r && !num_up_in)
+		r = -EINVAL;
+	if (r)
+		goto out;
+	avg = (float)total / (float)num_up_in;
+	for (int i = 0; i < n; i++) {
+		struct cfs_osd_info oi;
+		float bd, nd;
+
+		if (cfs_osdmap_osd(m, i, &oi) || !oi.up || !oi.reweight)
+			continue;
+		bd = (float)base[i] - avg;
+		nd = (float)next[i] - avg;
+		base_sd += bd * bd;
+		new_sd += nd * nd;
+		if (min < 0 || base[i] < min_base) {
+			min = i;
+			min_base = base[i];
+			min_new = next[i];
+		}
+		if (max < 0 || base[i] > max_base) {
+			max = i;
+			max_base = base[i];
+			max_new = next[i];
+		}
+	}
+	base_sd = sqrtf(base_sd / (float)num_up_in);
+	new_sd = sqrtf(new_sd / (float)num_up_in);
+	edev = (float)sqrt(avg * (1.0 - (1.0 / (double)num_up_in)));
+	snprintf(out, outlen,
+		 "moved %u / %u (%g%%)\navg %g\nstddev %g -> %g (expected "
+		 "baseline %g)\nmin osd.%d with %u -> %u pgs (%g -> %g * "
+		 "mean)\nmax osd.%d with %u -> %u pgs (%g -> %g * mean)\n",
+		 moved, total,
+		 total ? (double)((float)moved * 100.0f / (float)total) : 0.0,
+		 (double)avg, (double)base_sd, (double)new_sd, (double)edev,
+		 min, min_base, min_new, (double)((float)min_base / avg),
+		 (double)((float)min_new / avg), max, max_base, max_new,
+		 (double)((float)max_base / avg),
+		 (double)((float)max_new / avg));
+out:
+	free(base);
+	free(next);
+	return r;
+}
+
 static int by_deviation(const void *a, const void *b)
 {
 	/* std::sort by |util - average| descending; ties in OSD order */
@@ -92,11 +165,11 @@ static int run(struct cmd_ctx *ctx, int argc, char **argv, int by_pg,
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
 	int n = cfs_osdmap_max_osd(m), oload, max_osds, no_inc, nu = 0;
-	int changed = 0, moved = 0, ret = 1, *pgs = NULL;
+	int changed = 0, ret = 1, *pgs = NULL;
 	double max_changef, weight_sum = 0, overload;
 	uint32_t *neww = NULL, *oldw = NULL;
 	struct util_osd *u = NULL;
-	char buf[4096];
+	char buf[4096], stats[512];
 	size_t off = 0;
 	unsigned max_change;
 
@@ -250,17 +323,16 @@ static int run(struct cmd_ctx *ctx, int argc, char **argv, int by_pg,
 			}
 		}
 	}
-	if (cfs_osdmap_pgs_moved_by(m, neww, &moved)) {
-		cc_err(ctx, "out of memory");
-		goto out;
-	}
 	if (!changed) {
 		fprintf(ctx->out, "no change\n");
 		ret = 0;
 		goto out;
 	}
-	fprintf(ctx->out, "moved %d / %u pgs\n\n%s", moved,
-		cfs_osdmap_pool(m)->pg_num, buf);
+	if (summarize(m, neww, stats, sizeof(stats))) {
+		cc_err(ctx, "out of memory");
+		goto out;
+	}
+	fprintf(ctx->out, "%s\n%s", stats, buf);
 	ret = 0;
 	if (dry)
 		goto out;

@@ -242,6 +242,14 @@ int cfs_osdmap_pg_spread(const cfs_osdmap *m, int *count, float *target);
 int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
 			    int *moved);
 
+/* What OSDMap::summarize_mapping_stats (16.2) counts for those reweights:
+ * up-set copies per OSD now (base) and after (next), max_osd entries each
+ * or NULL; *moved: copies that leave their OSD (a replicated pool's up
+ * OSDs missing from the new up set), *total: pg_num x size. */
+int cfs_osdmap_mapping_stats(const cfs_osdmap *m, const uint32_t *reweight,
+			     unsigned *base, unsigned *next, unsigned *moved,
+			     unsigned *total);
+
 /* ---- erasure-code profiles (ecprofile.c), as the osdmap keeps them ----
  * A profile is a set of key=value strings; every cluster has "default"
  * (k=2 m=2 plugin=jerasure technique=reed_sol_van). */

@@ -521,8 +521,9 @@ int cfs_osdmap_pg_spread(const cfs_osdmap *m, int *count, float *target)
 	return 0;
 }
 
-int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
-			    int *moved)
+static int map_with_reweights(const cfs_osdmap *m, const uint32_t *reweight,
+			      int *moved, unsigned *base, unsigned *next,
+			      unsigned *copies_moved)
 {
 	struct pl_osd_view v;
 	struct view_bufs b = { 0 };
@@ -532,6 +533,7 @@ int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
 	int r = w && work ? make_view(m, &v, &b) : -ENOMEM;
 
 	*moved = 0;
+	*copies_moved = 0;
 	if (!r)
 		r = pl_work_init(m->crush, work, m->pool.size);
 	if (r)
@@ -543,6 +545,7 @@ int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
 	for (uint32_t ps = 0; ps < m->pool.pg_num; ps++) {
 		uint32_t pps = pl_pg_pps(ps, m->pool.pgp_num, m->pool.id);
 		const struct cfs_pg_upmap *u = cfs_osdmap_pg_upmap(m, ps);
+		const struct cfs_pg_mapping *cur = &m->pgs[ps];
 		struct pl_pg_overrides o = { .primary_temp = -1 };
 		struct pl_up_acting ua;
 		int raw[CFS_MAX_REP], n = 0;
@@ -560,13 +563,48 @@ int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
 			o.nitems = u->nitems;
 		}
 		pl_pg_up_acting(&v, 1, pps, raw, n, &o, &ua);
-		if (ua.nup != m->pgs[ps].nup ||
-		    memcmp(ua.up, m->pgs[ps].up, sizeof(int) * (size_t)ua.nup))
+		if (ua.nup != cur->nup ||
+		    memcmp(ua.up, cur->up, sizeof(int) * (size_t)ua.nup))
 			(*moved)++;
+		for (int k = 0; k < cur->nup; k++) {
+			int osd = cur->up[k], found = 0;
+
+			if (base && osd >= 0 && osd < m->max_osd)
+				base[osd]++;
+			for (int j = 0; j < ua.nup && !found; j++)
+				found = ua.up[j] == osd;
+			if (!found)
+				(*copies_moved)++;
+		}
+		for (int k = 0; next && k < ua.nup; k++)
+			if (ua.up[k] >= 0 && ua.up[k] < m->max_osd)
+				next[ua.up[k]]++;
 	}
 out:
 	free(w);
 	free(work);
 	free_view(&b);
 	return r;
+}
+
+int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
+			    int *moved)
+{
+	unsigned copies;
+
+	return map_with_reweights(m, reweight, moved, NULL, NULL, &copies);
+}
+
+int cfs_osdmap_mapping_stats(const cfs_osdmap *m, const uint32_t *reweight,
+			     unsigned *base, unsigned *next, unsigned *moved,
+			     unsigned *total)
+{
+	int pgs;
+
+	if (base)
+		memset(base, 0, sizeof(*base) * (size_t)m->max_osd);
+	if (next)
+		memset(next, 0, sizeof(*next) * (size_t)m->max_osd);
+	*total = m->pool.pg_num * m->pool.size;
+	return map_with_reweights(m, reweight, &pgs, base, next, moved);
 }

@@ -52,7 +52,11 @@ refusals (reweight::by_utilization): the test- forms only report.
   crushfs: osd test-reweight-by-pg: You must give a percentage higher than 100. The reweighting threshold will be calculated as <average-utilization> times <input-percentage>. For example, an argument of 200 would reweight OSDs which are twice as utilized as the average OSD.
   [1]
   $ crushfs --cluster rw osd test-reweight-by-pg 110 0.1 2
-  moved 6 / 64 pgs
+  moved 6 / 192 (3.125%)
+  avg 16
+  stddev 3.76386 -> 2.88675 (expected baseline 3.82971)
+  min osd.8 with 9 -> 9 pgs (0.5625 -> 0.5625 * mean)
+  max osd.7 with 23 -> 19 pgs (1.4375 -> 1.1875 * mean)
   
   oload 110
   max_change 0.1
