@@ -141,7 +141,7 @@ int cmd_osdmap_eval(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (om.rule >= 0 &&
-	    pl_rule_osd_weights(om.m, om.rule, share, om.max_osd)) {
+	    pl_rule_osd_weights(om.m, om.rule, share, NULL, om.max_osd)) {
 		cli_err(ctx, "out of memory");
 		goto out;
 	}

@@ -24,102 +24,16 @@
 #include "osdsim_i.h"
 #include "placement.h"
 
-/* CrushWrapper::get_rule_weight_osd_map: for each `take`, the devices
- * below it with their share of the take's weight (floats, as Ceph). */
+/* CrushWrapper::get_rule_weight_osd_map for the pool's rule, and which
+ * OSDs sit below its takes at all (placement/rulewalk.c) */
 static int rule_shares(struct cfs_osdmap *m)
 {
-	const pl_map *cm = m->crush;
-	int rule = m->pool.crush_rule, maxb = pl_map_max_buckets(cm);
-	int ndev = pl_map_max_devices(cm);
-	int *queue = NULL;
-	float *w = NULL;
-	unsigned char *seen = NULL;
-	int r = 0;
-
 	m->rule_share = calloc((size_t)m->max_osd + 1, sizeof(float));
 	m->in_rule = calloc((size_t)m->max_osd + 1, 1);
 	if (!m->rule_share || !m->in_rule)
 		return -ENOMEM;
-	if (!pl_map_rule_exists(cm, rule))
-		return 0;
-	w = calloc((size_t)ndev + 1, sizeof(float));
-	seen = calloc((size_t)ndev + 1, 1);
-	queue = calloc((size_t)maxb + 16, sizeof(int));
-	if (!w || !seen || !queue) {
-		r = -ENOMEM;
-		goto out;
-	}
-	for (int s = 0; s < pl_map_rule_len(cm, rule); s++) {
-		const struct pl_rule_step *st = pl_map_rule_step(cm, rule, s);
-		float sum = 0;
-		size_t qh = 0, qt = 0, qcap = (size_t)maxb + 16;
-
-		if (st->op != PL_RULE_TAKE)
-			continue;
-		memset(w, 0, sizeof(float) * (size_t)(ndev + 1));
-		memset(seen, 0, (size_t)ndev + 1);
-		if (st->arg1 >= 0) {
-			if (st->arg1 < ndev) {
-				w[st->arg1] = 1.0f;
-				seen[st->arg1] = 1;
-			}
-			sum = 1.0f;
-		} else if (pl_map_bucket_exists(cm, st->arg1)) {
-			queue[qt++] = st->arg1;
-			/* breadth first, like Ceph's _get_take_weight_osd_map */
-			while (qh < qt) {
-				int b = queue[qh++];
-
-				for (int j = 0; j < pl_map_bucket_size(cm, b);
-				     j++) {
-					int item = pl_map_bucket_item(cm, b, j);
-
-					if (item >= 0) {
-						float iw = (float)
-							pl_map_bucket_item_weight(
-								cm, b, j);
-
-						if (item < ndev) {
-							w[item] = iw;
-							seen[item] = 1;
-						}
-						sum += iw;
-					} else {
-						if (qt == qcap) {
-							int *nq;
-
-							/* a bucket may sit in
-							 * several parents */
-							if (qcap > (1u << 22))
-								continue;
-							nq = realloc(queue,
-								     sizeof(int) *
-									     qcap * 2);
-							if (!nq) {
-								r = -ENOMEM;
-								goto out;
-							}
-							queue = nq;
-							qcap *= 2;
-						}
-						queue[qt++] = item;
-					}
-				}
-			}
-		}
-		for (int d = 0; d < ndev; d++) {
-			if (!seen[d] || d >= m->max_osd)
-				continue;
-			m->in_rule[d] = 1;
-			if (sum != 0)
-				m->rule_share[d] += w[d] / sum;
-		}
-	}
-out:
-	free(w);
-	free(seen);
-	free(queue);
-	return r;
+	return pl_rule_osd_weights(m->crush, m->pool.crush_rule,
+				   m->rule_share, m->in_rule, m->max_osd);
 }
 
 int osdmap_finish(struct cfs_osdmap *m)

@@ -500,7 +500,7 @@ int cfs_osdmap_pg_spread(const cfs_osdmap *m, int *count, float *target)
 
 	memset(count, 0, sizeof(int) * (size_t)m->max_osd);
 	r = pl_rule_osd_weights(m->crush, m->pool.crush_rule, target,
-				m->max_osd);
+				NULL, m->max_osd);
 	if (r)
 		return r;
 	/* get_osds_weight: the rule's share times the reweight */

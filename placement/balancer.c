@@ -252,7 +252,7 @@ static int setup(struct bal *b)
 		free(up);
 		return -ENOMEM;
 	}
-	r = pl_rule_osd_weights(b->m, b->rule, share, b->n);
+	r = pl_rule_osd_weights(b->m, b->rule, share, NULL, b->n);
 	if (r) {
 		free(share);
 		free(up);

@@ -308,8 +308,10 @@ int pl_parent_of_type(const pl_map *m, int rule, int type, int item);
 int pl_verify_upmap(const pl_map *m, int rule, int size, const int *up,
 		    int nup);
 /* CrushWrapper::get_rule_weight_osd_map: each device's share of its
- * takes' weights, share[0..n); 0 or -ENOMEM */
-int pl_rule_osd_weights(const pl_map *m, int rule, float *share, int n);
+ * takes' weights, share[0..n); in_rule[0..n) (may be NULL) marks every
+ * device below a take, zero weights included; 0 or -ENOMEM */
+int pl_rule_osd_weights(const pl_map *m, int rule, float *share,
+			unsigned char *in_rule, int n);
 /* CrushWrapper::try_remap_rule: orig with overfull OSDs swapped for
  * underfull ones (then slightly underfull ones) where the rule allows;
  * overfull[0..n) flags OSDs.  out has room for PL_MAX_UP_ACTING. */

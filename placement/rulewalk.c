@@ -178,7 +178,8 @@ int pl_verify_upmap(const pl_map *m, int rule, int size, const int *up,
 	return 0;
 }
 
-int pl_rule_osd_weights(const pl_map *m, int rule, float *share, int n)
+int pl_rule_osd_weights(const pl_map *m, int rule, float *share,
+			unsigned char *in_rule, int n)
 {
 	const struct pl_rule *r;
 	int *queue = NULL, cap = 0;
@@ -186,6 +187,8 @@ int pl_rule_osd_weights(const pl_map *m, int rule, float *share, int n)
 	int ret = 0;
 
 	memset(share, 0, sizeof(float) * (size_t)(n > 0 ? n : 0));
+	if (in_rule)
+		memset(in_rule, 0, (size_t)(n > 0 ? n : 0));
 	if ((uint32_t)rule >= m->max_rules || !(r = m->rules[rule]))
 		return 0;
 	w = calloc((size_t)(n > 0 ? n : 1), sizeof(float));
@@ -205,8 +208,11 @@ int pl_rule_osd_weights(const pl_map *m, int rule, float *share, int n)
 			continue;
 		memset(w, 0, sizeof(float) * (size_t)n);
 		if (r->steps[s].arg1 >= 0) {
-			if (r->steps[s].arg1 < n)
+			if (r->steps[s].arg1 < n) {
 				w[r->steps[s].arg1] = 1.0f;
+				if (in_rule)
+					in_rule[r->steps[s].arg1] = 1;
+			}
 			sum = 1.0f;
 		} else if (bucket(m, r->steps[s].arg1)) {
 			queue[tail++] = r->steps[s].arg1;
@@ -221,8 +227,11 @@ int pl_rule_osd_weights(const pl_map *m, int rule, float *share, int n)
 					float iw = (float)pl_map_bucket_item_weight(
 						m, b->id, (int)i);
 
-					if (item < n)
+					if (item < n) {
 						w[item] = iw;
+						if (in_rule)
+							in_rule[item] = 1;
+					}
 					sum += iw;
 				} else if (tail < cap) {
 					queue[tail++] = item;
