@@ -107,6 +107,8 @@ int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_get(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv);
+/* its --dry-run for pg_num (whatif.c hands it over) */
+int cc_pool_pg_num_dry_run(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_set_quota(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_get_quota(struct cmd_ctx *ctx, int argc, char **argv);
 /* The pool's line as `ceph osd dump` / `osd pool ls detail` print it. */

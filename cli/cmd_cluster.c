@@ -59,7 +59,7 @@ const struct cluster_cmd cluster_cmds[] = {
 	  "the pools, as `ceph osd pool ls [detail]`" },
 	{ "osd pool get", ccmd_osd_pool_get, 0, "POOL KEY|all",
 	  "a pool's size, min_size, pg_num, pgp_num or crush_rule" },
-	{ "osd pool set", ccmd_osd_pool_set, CCMD_WRITE, "POOL KEY VALUE",
+	{ "osd pool set", ccmd_osd_pool_set, CCMD_WRITE | CCMD_DRYRUN, "POOL KEY VALUE",
 	  "set a pool's size, min_size or crush_rule" },
 	{ "osd pool set-quota", ccmd_osd_pool_set_quota, CCMD_WRITE,
 	  "POOL max_bytes|max_objects N",

@@ -253,6 +253,73 @@ static int set_pg_num(struct cmd_ctx *ctx, const struct cfs_pool_info *p,
 	}
 }
 
+/* `osd pool set POOL pg_num N --dry-run`: a split or merge re-files
+ * objects between PG folders of the OSDs holding them (nothing crosses
+ * OSDs until pgp_num follows), so this says how many, with the change's
+ * refusals; the generic what-if (whatif.c) covers the other keys. */
+int cc_pool_pg_num_dry_run(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const cfs_osdmap *m;
+	struct cfs_pg_num_plan pl;
+	char why[256] = "", name[64], a[32], b[32];
+	uint32_t pgp;
+	long long v;
+	int r;
+
+	if (cc_nargs(ctx, argc, argv, 3))
+		return 1;
+	if (!(m = pool_map(ctx, argv[0])))
+		return 1;
+	pgp = cfs_osdmap_pool(m)->pgp_num;
+	snprintf(name, sizeof(name), "%s", cfs_osdmap_pool(m)->name);
+	cfs_osdmap_put(m);
+	if (int_value(ctx, argv[2], INT32_MIN, INT32_MAX, &v))
+		return 1;
+	if (v <= 0 || v > 65536)
+		return cc_err(ctx, "'pg_num' must be greater than 0 and less "
+			      "than or equal to 65536");
+	r = cfs_pool_pg_num_plan(ctx->cluster, (uint32_t)v, &pl, why,
+				 sizeof(why));
+	if (r == -EALREADY) {
+		fprintf(ctx->out, "pool '%s' pg_num is already %lld\n", name,
+			v);
+		return 0;
+	}
+	if (r)
+		return cc_err(ctx, "%s", *why ? why : cfs_strerror(r));
+	if (pl.to < pgp)
+		pgp = pl.to; /* a merge lowers pgp_num with pg_num */
+	if (ctx->json)
+		return cc_json_out(ctx, json_pack(
+			"{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+			"pool", name, "pg_num_before", (json_int_t)pl.from,
+			"pg_num_after", (json_int_t)pl.to, "pgp_num_after",
+			(json_int_t)pgp, "objects", (json_int_t)pl.objects,
+			"bytes", (json_int_t)pl.bytes, "refiled_objects",
+			(json_int_t)pl.refiled, "refiled_bytes",
+			(json_int_t)pl.refiled_bytes,
+			"bytes_moved_between_osds", (json_int_t)0));
+	fprintf(ctx->out, "dry run of 'osd pool set %s pg_num %lld': pg_num "
+		"%u -> %u, pgp_num %u\n", argv[0], v, pl.from, pl.to, pgp);
+	if (pl.to > pl.from)
+		fprintf(ctx->out, "split: %u new PGs, each born on its "
+			"parent's OSDs\n", pl.to - pl.from);
+	else
+		fprintf(ctx->out, "merge: %u PGs fold into the PGs on the "
+			"same OSDs\n", pl.from - pl.to);
+	fprintf(ctx->out, "%llu of %llu objects (%s of %s) change PG; they "
+		"stay on their OSDs: nothing moves between OSDs\n",
+		(unsigned long long)pl.refiled,
+		(unsigned long long)pl.objects,
+		cfs_format_size(pl.refiled_bytes, a, sizeof(a)),
+		cfs_format_size(pl.bytes, b, sizeof(b)));
+	if (pl.to > pgp)
+		fprintf(ctx->out, "then 'osd pool set %s pgp_num %u "
+			"--dry-run' shows what spreading them moves\n",
+			argv[0], pl.to);
+	return 0;
+}
+
 int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;

@@ -233,6 +233,10 @@ int cc_run(const struct cluster_cmd *cmd, struct cmd_ctx *ctx, int argc,
 	if (!(cmd->flags & CCMD_DRYRUN))
 		return cc_err(ctx, "--dry-run is not supported here (only "
 				   "commands that change placement take it)");
+	/* a pg_num change re-files objects within OSDs: its own report */
+	if (!strcmp(cmd->name, "osd pool set") && argc >= 2 &&
+	    !strcmp(argv[1], "pg_num"))
+		return cc_pool_pg_num_dry_run(ctx, argc, argv);
 	n = (size_t)snprintf(what, sizeof(what), "%s", cmd->name);
 	for (int i = 0; i < argc && n < sizeof(what); i++)
 		n += (size_t)snprintf(what + n, sizeof(what) - n, " %s",

@@ -754,11 +754,12 @@ int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 	return update_commit(c, n);
 }
 
-int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
-			size_t whylen)
+/* The refusals of a pg_num change (OSDMonitor's range, then crushfs's
+ * clean and co-located checks): 0, -EALREADY, or an error with why. */
+static int pg_num_check(cfs_cluster *c, const struct cfs_osdmap *cur,
+			uint32_t pg_num, char *why, size_t whylen)
 {
-	struct cfs_osdmap *n;
-	uint32_t from;
+	uint32_t from = cur->pool.pg_num;
 	int r;
 
 	/* OSDMonitor: 'pg_num' must be greater than 0 and at most
@@ -768,27 +769,80 @@ int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
 			 "less than or equal to 65536");
 		return -ERANGE;
 	}
-	if (dry_on) {
-		snprintf(why, whylen, "a pg_num change has no dry run");
+	r = pg_num == from ? -EALREADY : pgsplit_check_clean(c, cur, why,
+							     whylen);
+	if (!r && pg_num < from) {
+		if (cur->pool.pgp_num > pg_num) {
+			snprintf(why, whylen, "set pgp_num to %u and rebalance "
+				 "first: Ceph merges PGs once they are on the "
+				 "same OSDs", pg_num);
+			r = -EBUSY;
+		} else {
+			r = pgsplit_check_colocated(cur, pg_num, why, whylen);
+		}
+	}
+	return r;
+}
+
+struct refile {
+	uint32_t from, from_mask, to, to_mask;
+	struct cfs_pg_num_plan *plan;
+};
+
+static int count_refiled(const char *name, const struct cfs_objinfo *oi,
+			 int op, void *arg)
+{
+	struct refile *f = arg;
+	uint32_t h = pl_str_hash(name, strlen(name));
+
+	(void)op;
+	f->plan->objects++;
+	f->plan->bytes += oi->size;
+	if (pl_stable_mod(h, f->from, f->from_mask) !=
+	    pl_stable_mod(h, f->to, f->to_mask)) {
+		f->plan->refiled++;
+		f->plan->refiled_bytes += oi->size;
+	}
+	return 0;
+}
+
+int cfs_pool_pg_num_plan(cfs_cluster *c, uint32_t pg_num,
+			 struct cfs_pg_num_plan *plan, char *why,
+			 size_t whylen)
+{
+	const cfs_osdmap *cur = cfs_osdmap_get(c);
+	struct refile f;
+	int r;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->from = cur->pool.pg_num;
+	plan->to = pg_num;
+	r = pg_num_check(c, cur, pg_num, why, whylen);
+	if (!r) {
+		f = (struct refile){ plan->from, pl_pg_mask(plan->from),
+				     pg_num, pl_pg_mask(pg_num), plan };
+		r = cfs_index_foreach(c, "", 0, count_refiled, &f);
+	}
+	cfs_osdmap_put(cur);
+	return r;
+}
+
+int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
+			size_t whylen)
+{
+	struct cfs_osdmap *n;
+	uint32_t from;
+	int r;
+
+	if (dry_on) { /* cfs_pool_pg_num_plan says what it would do */
+		snprintf(why, whylen, "a pg_num change has no dry run here");
 		return -EINVAL;
 	}
 	r = update_begin(c, &n);
 	if (r)
 		return r;
 	from = n->pool.pg_num;
-	r = pg_num == from ? -EALREADY : pgsplit_check_clean(c, c->cur, why,
-							     whylen);
-	if (!r && pg_num < from) {
-		if (n->pool.pgp_num > pg_num) {
-			snprintf(why, whylen, "set pgp_num to %u and rebalance "
-				 "first: Ceph merges PGs once they are on the "
-				 "same OSDs", pg_num);
-			r = -EBUSY;
-		} else {
-			r = pgsplit_check_colocated(c->cur, pg_num, why,
-						    whylen);
-		}
-	}
+	r = pg_num_check(c, c->cur, pg_num, why, whylen);
 	if (r) {
 		update_abort(c, n);
 		return r;

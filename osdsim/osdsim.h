@@ -303,6 +303,16 @@ void cfs_pg_layout_release(cfs_cluster *c);
  */
 int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
 			size_t whylen);
+/* What that change would do, changing nothing: the same refusals, and
+ * how many objects (of how many) stable_mod files into another PG. */
+struct cfs_pg_num_plan {
+	uint32_t from, to;
+	uint64_t objects, bytes;   /* every object of the pool */
+	uint64_t refiled, refiled_bytes;
+};
+int cfs_pool_pg_num_plan(cfs_cluster *c, uint32_t pg_num,
+			 struct cfs_pg_num_plan *plan, char *why,
+			 size_t whylen);
 /* The pool's use as quotas count it: logical bytes and objects (raw use
  * and object copies over the pool size, as `df` STORED). */
 void cfs_pool_usage(cfs_cluster *c, const cfs_osdmap *m, uint64_t *bytes,

@@ -17,8 +17,9 @@
  * the next open (for writing) moves whatever is still in an old folder -
  * renames are atomic, and an object not yet moved is found where it was.
  *
- * crushfs changes pg_num on an unmounted, clean cluster (the per-PG state
- * of a running daemon is sized by pg_num).
+ * crushfs changes pg_num on a clean cluster, mounted or not: a running
+ * daemon holds I/O off with the PG layout gate while the files move and
+ * then resizes its per-PG state (objlayer's ol_set_pg_num).
  */
 #include <dirent.h>
 #include <errno.h>

@@ -176,3 +176,37 @@ stats before a write, so the write that crosses the quota lands:
   $ crushfs --cluster c rados put q5 f1
   $ crushfs --cluster c health
   HEALTH_OK
+
+A pg_num change has a dry run: how many objects stable_mod files into
+another PG (the same count the real split re-files, checked against `osd
+map` before and after), with the change's refusals; nothing moves
+between OSDs until pgp_num follows, whose own dry run says what then moves.
+
+  $ crushfs --cluster d mkfs --osd-size 256M --pg-num 16 > /dev/null
+  $ head -c 4096 /dev/zero > small
+  $ for i in $(seq 1 60); do crushfs --cluster d rados put o$i small; done
+  $ for i in $(seq 1 60); do crushfs --cluster d osd map crushfs_data o$i; done > before
+  $ crushfs --cluster d osd pool set crushfs_data pg_num 64 --dry-run > plan
+  $ cat plan | sed 's/[0-9]* of 60 objects/N of 60 objects/'
+  dry run of 'osd pool set crushfs_data pg_num 64': pg_num 16 -> 64, pgp_num 16
+  split: 48 new PGs, each born on its parent's OSDs
+  N of 60 objects (* of 240 KiB) change PG; they stay on their OSDs: nothing moves between OSDs (glob)
+  then 'osd pool set crushfs_data pgp_num 64 --dry-run' shows what spreading them moves
+  $ crushfs --cluster d osd pool get crushfs_data pg_num
+  pg_num: 16
+  $ crushfs --cluster d osd pool set crushfs_data pg_num 64
+  set pool 1 pg_num to 64 (pgp_num 16)
+  $ for i in $(seq 1 60); do crushfs --cluster d osd map crushfs_data o$i; done > after
+  $ changed=$(paste -d'|' before after | awk -F'|' '{split($1, a, " "); split($2, b, " "); if (a[11] != b[11]) n++} END {print n + 0}')
+  $ grep -q "^$changed of 60 objects" plan && echo "dry run counted the $changed re-filed"
+  dry run counted the * re-filed (glob)
+  $ paste -d'|' before after | awk -F'|' '{split($1, a, "->"); split($2, b, "->"); sub(/.*up /, "", a[3]); sub(/.*up /, "", b[3]); if (a[3] != b[3]) n++} END {print n + 0, "objects changed OSDs"}'
+  0 objects changed OSDs
+  $ crushfs --cluster d osd pool set crushfs_data pg_num 8 --dry-run
+  crushfs: osd pool set: set pgp_num to 8 and rebalance first: Ceph merges PGs once they are on the same OSDs
+  [1]
+  $ crushfs --cluster d osd pool set crushfs_data pg_num 64 --dry-run
+  pool 'crushfs_data' pg_num is already 64
+  $ crushfs --cluster d osd pool set crushfs_data pg_num 0 --dry-run
+  crushfs: osd pool set: 'pg_num' must be greater than 0 and less than or equal to 65536
+  [1]
