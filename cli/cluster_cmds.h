@@ -24,6 +24,7 @@ typedef struct cfs_cluster cfs_cluster;
 typedef struct objlayer objlayer;
 typedef struct cfs_osdmap cfs_osdmap;
 typedef struct pl_map pl_map;
+struct cfs_pool_info;
 
 struct cmd_ctx {
 	cfs_cluster *cluster; /* open (read-only unless CCMD_WRITE) */
@@ -112,7 +113,21 @@ int cc_pool_pg_num_dry_run(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_set_quota(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_get_quota(struct cmd_ctx *ctx, int argc, char **argv);
 /* The pool's line as `ceph osd dump` / `osd pool ls detail` print it. */
-void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m);
+/* pg_pool_t's operator<< line of pool p (`osd dump`, `osd pool ls
+ * detail`) */
+void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m,
+		  const struct cfs_pool_info *p);
+/* The pool named (or numbered) s, else NULL after Ceph's error line. */
+const struct cfs_pool_info *cc_pool_arg(struct cmd_ctx *ctx,
+					const cfs_osdmap *m, const char *s);
+/* 1 when s names the filesystem's data pool */
+int cc_is_data_pool(struct cmd_ctx *ctx, const char *s);
+int ccmd_osd_pool_create(struct cmd_ctx *ctx, int argc, char **argv);
+/* the rule `osd crush rule create-erasure NAME PROFILE` makes, silently
+ * (none made when one of that name exists) */
+int cc_ec_rule_create(struct cmd_ctx *ctx, const char *name,
+		      const char *profile);
+int ccmd_osd_pool_rm(struct cmd_ctx *ctx, int argc, char **argv);
 /* The rule named name, or -1. */
 int cc_rule_by_name(const pl_map *cm, const char *name);
 /* cmd_rule.c */

@@ -18,6 +18,7 @@
 #include "objlayer.h"
 #include "osdsim.h"
 #include "placement.h"
+#include "placement.h"
 #include "util.h"
 
 /* ---- the crush tree, in `ceph osd tree` order ---- */
@@ -696,11 +697,14 @@ int ccmd_osd_map(struct cmd_ctx *ctx, int argc, char **argv)
 	m = cfs_osdmap_get(ctx->cluster);
 	p = cfs_osdmap_pool(m);
 	if (argc == 2) {
-		/* `ceph osd map POOL OBJECT`; one argument: the pool */
-		char id[32];
+		/* `ceph osd map POOL OBJECT`; one argument: the data pool */
+		char *end;
+		long long id = strtoll(argv[0], &end, 10);
 
-		snprintf(id, sizeof(id), "%lld", (long long)p->id);
-		if (strcmp(argv[0], p->name) && strcmp(argv[0], id)) {
+		p = cfs_osdmap_pool_by_name(m, argv[0]);
+		if (!p && *argv[0] && !*end)
+			p = cfs_osdmap_pool_by_id(m, id);
+		if (!p) {
 			cfs_osdmap_put(m);
 			return cc_err(ctx, "pool %s does not exist", argv[0]);
 		}
@@ -710,14 +714,22 @@ int ccmd_osd_map(struct cmd_ctx *ctx, int argc, char **argv)
 		cfs_osdmap_put(m);
 		return cc_err(ctx, "empty object name");
 	}
-	cfs_object_to_pg(m, argv[0], &raw, &ps);
-	pg = cfs_osdmap_pg(m, ps);
+	/* object_locator_to_pg: the name's hash, stable_mod by the pool's
+	 * pg_num */
+	raw = pl_object_ps(argv[0], strlen(argv[0]));
+	ps = pl_pg_seed(raw, p->pg_num);
+	pg = cfs_osdmap_pool_pg(m, p->id, ps);
+	if (!pg) {
+		cfs_osdmap_put(m);
+		return cc_err(ctx, "pool %s has no map for pg %lld.%x",
+			      p->name, (long long)p->id, ps);
+	}
 	if (ctx->json) {
 		char rawid[32], pgid[32];
 
 		snprintf(rawid, sizeof(rawid), "%lld.%x", (long long)p->id,
 			 raw);
-		cfs_pgid_str(m, ps, pgid, sizeof(pgid));
+		snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)p->id, ps);
 		cc_json_out(ctx,
 			    json_pack("{s:i, s:s, s:I, s:s, s:s, s:s, s:o, "
 				      "s:i, s:o, s:i}",

@@ -42,6 +42,8 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 	const struct cfs_pg_temp *t;
 	json_t *osds = json_array(), *up = json_array(), *items = json_array();
 	json_t *temps = json_array(), *profiles = json_object();
+	json_t *pools = json_array();
+	int64_t pool_max = 0;
 	char c[64], d[64], pg[32];
 	int n;
 
@@ -104,10 +106,25 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 			json_object_set_new(profiles, names[i], o);
 		}
 	}
+	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
+		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
+
+		json_array_append_new(pools, json_pack(
+			"{s:I, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s}",
+			"pool", (json_int_t)q->id, "pool_name", q->name, "type",
+			q->erasure ? 3 : 1, "size", q->size, "min_size",
+			q->min_size, "crush_rule", q->crush_rule, "pg_num",
+			(int)q->pg_num, "pg_placement_num", (int)q->pgp_num,
+			"last_change", (int)cfs_osdmap_epoch(m),
+			"erasure_code_profile", q->erasure ? q->ec_profile : "",
+			"flags_names", q == p && pool_full(cl, m) ?
+				"hashpspool,full" : "hashpspool"));
+		if (q->id > pool_max)
+			pool_max = q->id;
+	}
 	return json_pack(
-		"{s:i, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:i, s:i, s:[{s:I, "
-		"s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:s}], s:o, s:o, s:o, s:o, s:[], "
-		"s:o}",
+		"{s:i, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:i, s:o, "
+		"s:o, s:o, s:o, s:o, s:[], s:o}",
 		"epoch", (int)cfs_osdmap_epoch(m), "fsid", cfs_osdmap_fsid(m),
 		"created", utime(cfs_osdmap_created(m), c, sizeof(c)),
 		"modified", utime(cfs_osdmap_modified(m), d, sizeof(d)),
@@ -115,13 +132,8 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 			 "pglog_hardlimit",
 		"full_ratio", cfs_osdmap_full_ratio(m), "backfillfull_ratio",
 		cfs_osdmap_backfillfull_ratio(m), "nearfull_ratio",
-		cfs_osdmap_nearfull_ratio(m), "pool_max", (int)p->id, "max_osd",
-		cfs_osdmap_max_osd(m), "pools", "pool", (json_int_t)p->id,
-		"pool_name", p->name, "size", p->size, "min_size",
-		p->min_size, "crush_rule", p->crush_rule, "pg_num",
-		(int)p->pg_num, "pg_placement_num", (int)p->pgp_num,
-		"last_change", (int)cfs_osdmap_epoch(m), "flags_names",
-		pool_full(cl, m) ? "hashpspool,full" : "hashpspool", "osds", osds,
+		cfs_osdmap_nearfull_ratio(m), "pool_max", (json_int_t)pool_max,
+		"max_osd", cfs_osdmap_max_osd(m), "pools", pools, "osds", osds,
 		"pg_upmap", up, "pg_upmap_items", items, "pg_temp", temps,
 		"primary_temp", "erasure_code_profiles", profiles);
 }
@@ -156,7 +168,8 @@ int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)
 		utime(cfs_osdmap_modified(m), d, sizeof(d)),
 		cfs_osdmap_epoch(m), cfs_osdmap_full_ratio(m),
 		cfs_osdmap_backfillfull_ratio(m), cfs_osdmap_nearfull_ratio(m));
-	cc_pool_line(o, ctx->cluster, m);
+	for (int i = 0; i < cfs_osdmap_npools(m); i++)
+		cc_pool_line(o, ctx->cluster, m, cfs_osdmap_pool_at(m, i));
 	fprintf(o, "\nmax_osd %d\n", cfs_osdmap_max_osd(m));
 	for (int i = 0; i < cfs_osdmap_max_osd(m); i++) {
 		struct cfs_osd_info oi;

@@ -3,8 +3,9 @@
  * `osd pool ls [detail]`, `osd pool get NAME KEY|all`, `osd pool set NAME
  * KEY VALUE`, `osd pool set-quota NAME max_bytes|max_objects N`, `osd pool
  * get-quota NAME`, `osd crush rule ls|dump [NAME]`, `osd crush rule
- * create-replicated NAME ROOT TYPE [CLASS]`.  The cluster has one pool
- * (the filesystem's); a NAME that is not it gets Ceph's ENOENT line.
+ * create-replicated NAME ROOT TYPE [CLASS]`, on any pool: the
+ * filesystem's data pool or those `osd pool create` made
+ * (cmd_pool_create.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,53 +30,95 @@ int cc_rule_by_name(const pl_map *cm, const char *name)
 	return -1;
 }
 
-/* The pool named s (its name, or its id as Ceph also takes). */
-static int pool_arg(struct cmd_ctx *ctx, const cfs_osdmap *m, const char *s)
+const struct cfs_pool_info *cc_pool_arg(struct cmd_ctx *ctx,
+					const cfs_osdmap *m, const char *s)
 {
-	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
-	char id[32];
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_name(m, s);
+	char *end;
+	long long id = strtoll(s, &end, 10);
 
-	snprintf(id, sizeof(id), "%" PRId64, p->id);
-	if (!strcmp(s, p->name) || !strcmp(s, id))
-		return 0;
-	cc_err(ctx, "unrecognized pool '%s'", s);
-	return -ENOENT;
+	/* its name, or its id as Ceph also takes */
+	if (!p && *s && !*end)
+		p = cfs_osdmap_pool_by_id(m, id);
+	if (!p)
+		cc_err(ctx, "unrecognized pool '%s'", s);
+	return p;
+}
+
+int cc_is_data_pool(struct cmd_ctx *ctx, const char *s)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_name(m, s);
+	char *end;
+	long long id = strtoll(s, &end, 10);
+	int r;
+
+	if (!p && *s && !*end)
+		p = cfs_osdmap_pool_by_id(m, id);
+	r = p && p->id == cfs_osdmap_pool(m)->id;
+	cfs_osdmap_put(m);
+	return r;
 }
 
 /* The current map, once the pool named s is known to be in it (NULL
- * after the error line otherwise). */
-static const cfs_osdmap *pool_map(struct cmd_ctx *ctx, const char *s)
+ * after the error line otherwise); *p gets the pool. */
+static const cfs_osdmap *pool_map(struct cmd_ctx *ctx, const char *s,
+				  const struct cfs_pool_info **p)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
 
-	if (pool_arg(ctx, m, s)) {
+	*p = cc_pool_arg(ctx, m, s);
+	if (!*p) {
 		cfs_osdmap_put(m);
 		return NULL;
 	}
 	return m;
 }
 
-void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m)
+/* ErasureCodeJerasure/Isa's chunk size for a 4 KiB stripe unit: the
+ * pool's stripe_width is k of them (profile stripe_unit, 4 KiB). */
+static unsigned stripe_width(const cfs_osdmap *m,
+			     const struct cfs_pool_info *p)
 {
-	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
+	const char *k = cfs_ec_profile_get(m, p->ec_profile, "k");
+	const char *su = cfs_ec_profile_get(m, p->ec_profile, "stripe_unit");
+	uint64_t unit = 4096;
+
+	if (!p->erasure)
+		return 0;
+	if (su && cfs_parse_size(su, &unit))
+		unit = 4096;
+	return (unsigned)(unit * (uint64_t)(k ? atoi(k) : 2));
+}
+
+void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m,
+		  const struct cfs_pool_info *p)
+{
+	int data = p->id == cfs_osdmap_pool(m)->id;
 	/* Ceph's monitor sets FULL while an OSD the pool's rule reaches is
-	 * full (policy pool), FULL_QUOTA past a quota */
-	int full = cfs_osdmap_full_policy(m) == CFS_FULL_POOL &&
+	 * full (policy pool), FULL_QUOTA past a quota: the data pool's,
+	 * the only one holding crushfs's objects */
+	int full = data && cfs_osdmap_full_policy(m) == CFS_FULL_POOL &&
 		   cfs_pool_is_full(c, m, NULL);
-	int quota = cfs_pool_quota_full(c, m, NULL);
+	int quota = data && cfs_pool_quota_full(c, m, NULL);
 
 	/* pg_pool_t's operator<<, the fields crushfs has */
-	fprintf(o, "pool %" PRId64 " '%s' replicated size %d min_size %d "
+	fprintf(o, "pool %" PRId64 " '%s' %s", p->id, p->name,
+		p->erasure ? "erasure" : "replicated");
+	if (p->erasure)
+		fprintf(o, " profile %s", p->ec_profile);
+	fprintf(o, " size %d min_size %d "
 		   "crush_rule %d object_hash rjenkins pg_num %u pgp_num %u "
 		   "autoscale_mode off last_change %u flags hashpspool%s%s",
-		p->id, p->name, p->size, p->min_size, p->crush_rule, p->pg_num,
+		p->size, p->min_size, p->crush_rule, p->pg_num,
 		p->pgp_num, cfs_osdmap_epoch(m), full || quota ? ",full" : "",
 		quota ? ",full_quota" : "");
 	if (p->quota_max_bytes)
 		fprintf(o, " max_bytes %" PRIu64, p->quota_max_bytes);
 	if (p->quota_max_objects)
 		fprintf(o, " max_objects %" PRIu64, p->quota_max_objects);
-	fprintf(o, " stripe_width 0 application cephfs\n");
+	fprintf(o, " stripe_width %u%s\n", stripe_width(m, p),
+		data ? " application cephfs" : "");
 }
 
 int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv)
@@ -87,34 +130,46 @@ int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argc > 1 || (argc == 1 && !detail))
 		return cc_usage(ctx, "takes nothing or 'detail'");
 	m = cfs_osdmap_get(ctx->cluster);
-	p = cfs_osdmap_pool(m);
 	if (ctx->json) {
 		json_t *a = json_array();
 
-		if (detail)
-			json_array_append_new(
-				a, json_pack("{s:s, s:I, s:i, s:i, s:i, s:i, "
-					     "s:i, s:I, s:I}",
-					     "pool_name", p->name, "pool_id",
-					     (json_int_t)p->id, "size", p->size,
-					     "min_size", p->min_size,
-					     "crush_rule", p->crush_rule,
-					     "pg_num", (int)p->pg_num,
-					     "pg_placement_num", (int)p->pgp_num,
-					     "quota_max_bytes",
-					     (json_int_t)p->quota_max_bytes,
-					     "quota_max_objects",
-					     (json_int_t)p->quota_max_objects));
-		else
-			json_array_append_new(a, json_string(p->name));
+		for (int i = 0; i < cfs_osdmap_npools(m); i++) {
+			p = cfs_osdmap_pool_at(m, i);
+			if (detail)
+				json_array_append_new(
+					a, json_pack(
+						"{s:s, s:I, s:i, s:i, s:i, s:s, "
+						"s:i, s:i, s:i, s:I, s:I}",
+						"pool_name", p->name, "pool_id",
+						(json_int_t)p->id, "type",
+						p->erasure ? 3 : 1, "size",
+						p->size, "min_size",
+						p->min_size,
+						"erasure_code_profile",
+						p->erasure ? p->ec_profile : "",
+						"crush_rule", p->crush_rule,
+						"pg_num", (int)p->pg_num,
+						"pg_placement_num",
+						(int)p->pgp_num,
+						"quota_max_bytes",
+						(json_int_t)p->quota_max_bytes,
+						"quota_max_objects",
+						(json_int_t)
+							p->quota_max_objects));
+			else
+				json_array_append_new(a, json_string(p->name));
+		}
 		cfs_osdmap_put(m);
 		return cc_json_out(ctx, a);
 	}
-	if (detail) {
-		cc_pool_line(ctx->out, ctx->cluster, m);
-		fputc('\n', ctx->out);
-	} else {
-		fprintf(ctx->out, "%s\n", p->name);
+	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
+		p = cfs_osdmap_pool_at(m, i);
+		if (detail) {
+			cc_pool_line(ctx->out, ctx->cluster, m, p);
+			fputc('\n', ctx->out);
+		} else {
+			fprintf(ctx->out, "%s\n", p->name);
+		}
 	}
 	cfs_osdmap_put(m);
 	return 0;
@@ -123,10 +178,9 @@ int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv)
 static const char *const pool_keys[] = { "size", "min_size", "pg_num",
 					 "pgp_num", "crush_rule" };
 
-static int key_value(const cfs_osdmap *m, const char *key, char *buf,
-		     size_t len, json_t **jv)
+static int key_value(const cfs_osdmap *m, const struct cfs_pool_info *p,
+		     const char *key, char *buf, size_t len, json_t **jv)
 {
-	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
 	const pl_map *cm = cfs_osdmap_crush(m);
 
 	if (!strcmp(key, "size") || !strcmp(key, "min_size")) {
@@ -139,6 +193,9 @@ static int key_value(const cfs_osdmap *m, const char *key, char *buf,
 
 		snprintf(buf, len, "%u", v);
 		*jv = json_integer(v);
+	} else if (!strcmp(key, "erasure_code_profile") && p->erasure) {
+		snprintf(buf, len, "%s", p->ec_profile);
+		*jv = json_string(buf);
 	} else if (!strcmp(key, "crush_rule")) {
 		/* Ceph prints the rule's name */
 		const char *n = pl_map_rule_name(cm, p->crush_rule);
@@ -157,23 +214,24 @@ static int key_value(const cfs_osdmap *m, const char *key, char *buf,
 int ccmd_osd_pool_get(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;
+	const struct cfs_pool_info *p;
 	json_t *obj = NULL, *jv;
 	char v[128];
 	int all;
 
 	if (cc_nargs(ctx, argc, argv, 2))
 		return 1;
-	if (!(m = pool_map(ctx, argv[0])))
+	if (!(m = pool_map(ctx, argv[0], &p)))
 		return 1;
 	all = !strcmp(argv[1], "all");
 	if (ctx->json)
-		obj = json_pack("{s:s, s:I}", "pool", cfs_osdmap_pool(m)->name,
-				"pool_id", (json_int_t)cfs_osdmap_pool(m)->id);
+		obj = json_pack("{s:s, s:I}", "pool", p->name, "pool_id",
+				(json_int_t)p->id);
 	for (size_t i = 0; i < sizeof(pool_keys) / sizeof(pool_keys[0]);
 	     i++) {
 		if (!all && strcmp(argv[1], pool_keys[i]))
 			continue;
-		key_value(m, pool_keys[i], v, sizeof(v), &jv);
+		key_value(m, p, pool_keys[i], v, sizeof(v), &jv);
 		if (obj)
 			json_object_set_new(obj, pool_keys[i], jv);
 		else
@@ -182,7 +240,16 @@ int ccmd_osd_pool_get(struct cmd_ctx *ctx, int argc, char **argv)
 		if (!all)
 			break;
 	}
-	if (!all && key_value(m, argv[1], v, sizeof(v), &jv)) {
+	if (all && p->erasure && !key_value(m, p, "erasure_code_profile", v,
+					     sizeof(v), &jv)) {
+		if (obj)
+			json_object_set_new(obj, "erasure_code_profile", jv);
+		else
+			json_decref(jv), fprintf(ctx->out,
+						 "erasure_code_profile: %s\n",
+						 v);
+	}
+	if (!all && key_value(m, p, argv[1], v, sizeof(v), &jv)) {
 		json_decref(obj);
 		cfs_osdmap_put(m);
 		return cc_err(ctx, "unrecognized variable '%s' (crushfs "
@@ -266,15 +333,23 @@ int cc_pool_pg_num_dry_run(struct cmd_ctx *ctx, int argc, char **argv)
 	long long v;
 	int r;
 
+	const struct cfs_pool_info *p;
+	int data;
+
 	if (cc_nargs(ctx, argc, argv, 3))
 		return 1;
-	if (!(m = pool_map(ctx, argv[0])))
+	if (!(m = pool_map(ctx, argv[0], &p)))
 		return 1;
-	pgp = cfs_osdmap_pool(m)->pgp_num;
-	snprintf(name, sizeof(name), "%s", cfs_osdmap_pool(m)->name);
+	pgp = p->pgp_num;
+	data = p->id == cfs_osdmap_pool(m)->id;
+	snprintf(name, sizeof(name), "%s", p->name);
 	cfs_osdmap_put(m);
 	if (int_value(ctx, argv[2], INT32_MIN, INT32_MAX, &v))
 		return 1;
+	if (!data)
+		return cc_err(ctx, "pool '%s' holds no object of crushfs's "
+			      "(the dry run of its pg_num is the generic one)",
+			      name);
 	if (v <= 0 || v > 65536)
 		return cc_err(ctx, "'pg_num' must be greater than 0 and less "
 			      "than or equal to 65536");
@@ -323,15 +398,18 @@ int cc_pool_pg_num_dry_run(struct cmd_ctx *ctx, int argc, char **argv)
 int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;
+	const struct cfs_pool_info *p;
 	struct cfs_pool_info want;
+	int data;
 	long long v;
 	char done[256];
 
 	if (cc_nargs(ctx, argc, argv, 3))
 		return 1;
-	if (!(m = pool_map(ctx, argv[0])))
+	if (!(m = pool_map(ctx, argv[0], &p)))
 		return 1;
-	want = *cfs_osdmap_pool(m);
+	want = *p;
+	data = p->id == cfs_osdmap_pool(m)->id;
 	if (!strcmp(argv[1], "crush_rule")) {
 		int id = cc_rule_by_name(cfs_osdmap_crush(m), argv[2]);
 
@@ -353,10 +431,12 @@ int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 			want.size = (int)v;
 		else if (!strcmp(argv[1], "min_size"))
 			want.min_size = (int)v;
-		else if (!strcmp(argv[1], "pg_num")) {
+		else if (!strcmp(argv[1], "pg_num") && data) {
 			cfs_osdmap_put(m);
 			return set_pg_num(ctx, &want, v);
-		} else
+		} else if (!strcmp(argv[1], "pg_num"))
+			want.pg_num = (uint32_t)v;
+		else
 			want.pgp_num = (uint32_t)v;
 	} else {
 		cfs_osdmap_put(m);
@@ -373,15 +453,16 @@ int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 int ccmd_osd_pool_set_quota(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;
+	const struct cfs_pool_info *p;
 	struct cfs_pool_info want;
 	uint64_t v;
 	char done[256];
 
 	if (cc_nargs(ctx, argc, argv, 3))
 		return 1;
-	if (!(m = pool_map(ctx, argv[0])))
+	if (!(m = pool_map(ctx, argv[0], &p)))
 		return 1;
-	want = *cfs_osdmap_pool(m);
+	want = *p;
 	cfs_osdmap_put(m);
 	if (strcmp(argv[1], "max_bytes") && strcmp(argv[1], "max_objects"))
 		return cc_err(ctx, "field must be max_bytes or max_objects");
@@ -413,10 +494,11 @@ int ccmd_osd_pool_get_quota(struct cmd_ctx *ctx, int argc, char **argv)
 
 	if (cc_nargs(ctx, argc, argv, 1))
 		return 1;
-	if (!(m = pool_map(ctx, argv[0])))
+	if (!(m = pool_map(ctx, argv[0], &p)))
 		return 1;
-	p = cfs_osdmap_pool(m);
-	cfs_pool_usage(ctx->cluster, m, &bytes, &objects);
+	bytes = objects = 0; /* the other pools hold no object of crushfs's */
+	if (p->id == cfs_osdmap_pool(m)->id)
+		cfs_pool_usage(ctx->cluster, m, &bytes, &objects);
 	if (ctx->json) {
 		json_t *j = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}",
 				      "pool_name", p->name, "pool_id",

@@ -184,7 +184,7 @@ static char *with_rule(const char *text, const char *block)
  */
 static int add_simple_rule(struct cmd_ctx *ctx, const char *name,
 			   const char *rootn, const char *typen,
-			   const char *cls, int erasure)
+			   const char *cls, int erasure, int quiet)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
 	const pl_map *cm = cfs_osdmap_crush(m);
@@ -196,7 +196,8 @@ static int add_simple_rule(struct cmd_ctx *ctx, const char *name,
 	/* OSDMonitor's checks, in its order */
 	if (cc_rule_by_name(cm, name) >= 0) {
 		cfs_osdmap_put(m);
-		fprintf(ctx->out, "rule %s already exists\n", name);
+		if (!quiet)
+			fprintf(ctx->out, "rule %s already exists\n", name);
 		return 0;
 	}
 	if (pl_map_item_by_name(cm, rootn, &root) || root >= 0) {
@@ -240,6 +241,8 @@ static int add_simple_rule(struct cmd_ctx *ctx, const char *name,
 	r = cfs_osd_setcrushmap(ctx->cluster, nm, why, sizeof(why));
 	if (r)
 		return cc_err(ctx, "%s", *why ? why : cfs_strerror(r));
+	if (quiet)
+		return 0;
 	return cc_done_epoch(ctx, "created rule %s at %d", name, id);
 }
 
@@ -261,21 +264,18 @@ int ccmd_osd_crush_rule_create_replicated(struct cmd_ctx *ctx, int argc,
 	if (names_ok(ctx, argc, argv))
 		return 1;
 	return add_simple_rule(ctx, argv[0], argv[1], argv[2],
-			       argc == 4 ? argv[3] : NULL, 0);
+			       argc == 4 ? argv[3] : NULL, 0, 0);
 }
 
-int ccmd_osd_crush_rule_create_erasure(struct cmd_ctx *ctx, int argc,
-				       char **argv)
+/* ErasureCode::create_rule for a profile, as `osd crush rule
+ * create-erasure` and `osd pool create ... erasure` make it. */
+static int ec_rule(struct cmd_ctx *ctx, const char *name, const char *prof,
+		   int quiet)
 {
 	const cfs_osdmap *m;
-	const char *prof = argc == 2 ? argv[1] : "default";
 	char root[128], fd[128], cls[128];
 	const char *v;
 
-	if (argc != 1 && argc != 2)
-		return cc_usage(ctx, "takes NAME [PROFILE]");
-	if (names_ok(ctx, 1, argv))
-		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
 	if (!cfs_ec_profile_exists(m, prof)) {
 		cfs_osdmap_put(m);
@@ -291,5 +291,25 @@ int ccmd_osd_crush_rule_create_erasure(struct cmd_ctx *ctx, int argc,
 	v = cfs_ec_profile_get(m, prof, "crush-device-class");
 	snprintf(cls, sizeof(cls), "%s", v ? v : "");
 	cfs_osdmap_put(m);
-	return add_simple_rule(ctx, argv[0], root, fd, *cls ? cls : NULL, 1);
+	return add_simple_rule(ctx, name, root, fd, *cls ? cls : NULL, 1,
+			       quiet);
+}
+
+int cc_ec_rule_create(struct cmd_ctx *ctx, const char *name,
+		      const char *profile)
+{
+	if (!pl_valid_name(name))
+		return cc_err(ctx, "'%s' is not a valid crush name (letters, "
+			      "digits, '_', '-', '.')", name);
+	return ec_rule(ctx, name, profile, 1);
+}
+
+int ccmd_osd_crush_rule_create_erasure(struct cmd_ctx *ctx, int argc,
+				       char **argv)
+{
+	if (argc != 1 && argc != 2)
+		return cc_usage(ctx, "takes NAME [PROFILE]");
+	if (names_ok(ctx, 1, argv))
+		return 1;
+	return ec_rule(ctx, argv[0], argc == 2 ? argv[1] : "default", 0);
 }

@@ -224,7 +224,6 @@ static int load(struct cmd_ctx *ctx, const cfs_osdmap *m, struct pgsum *s,
 int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;
-	const struct cfs_pool_info *p;
 	struct pgsum s;
 	struct cfs_health h;
 	struct state_count sc[64];
@@ -239,7 +238,6 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 	cfs_osdmap_pg_temps(m, &ntemp);
 	/* a rebalance the mounted daemon runs meanwhile */
 	rec_active = ctx->ol && ol_recovery_progress(ctx->ol, &rp, &rsec);
-	p = cfs_osdmap_pool(m);
 	r = load(ctx, m, &s, &h, 1);
 	if (r) {
 		cfs_osdmap_put(m);
@@ -317,8 +315,14 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 		if (ntemp)
 			fprintf(f, "%d remapped pgs; ", ntemp);
 		fprintf(f, "epoch e%u\n", cfs_osdmap_epoch(m));
-		fprintf(f, "\n  data:\n    pools:   1 pools, %u pgs\n",
-			p->pg_num);
+		{
+			unsigned pgs = 0;
+
+			for (int i = 0; i < cfs_osdmap_npools(m); i++)
+				pgs += cfs_osdmap_pool_at(m, i)->pg_num;
+			fprintf(f, "\n  data:\n    pools:   %d pools, %u "
+				"pgs\n", cfs_osdmap_npools(m), pgs);
+		}
 		fprintf(f, "    objects: %llu objects, %s\n",
 			(unsigned long long)s.t.objects,
 			cfs_format_size(s.bytes, a, sizeof(a)));
@@ -426,8 +430,37 @@ int ccmd_health(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* ---- df ---- */
 
+/* MAX AVAIL of every pool (index as cfs_osdmap_pool_at; NULL when out
+ * of memory, which prints 0 B), from one read of each OSD's use. */
+static uint64_t *other_pools_avail(struct cmd_ctx *ctx, const cfs_osdmap *m)
+{
+	int n = cfs_osdmap_max_osd(m), np = cfs_osdmap_npools(m);
+	uint64_t *used = calloc((size_t)n + 1, sizeof(*used));
+	uint64_t *out = calloc((size_t)np + 1, sizeof(*out));
+
+	if (!used || !out) {
+		free(used);
+		free(out);
+		return NULL;
+	}
+	for (int o = 0; o < n; o++) {
+		struct cfs_osd_usage u;
+
+		if (!cfs_osdmap_exists(m, o))
+			continue;
+		cfs_osd_usage(ctx->cluster, o, &u);
+		used[o] = u.used;
+	}
+	for (int i = 1; i < np; i++)
+		out[i] = cfs_pool_max_avail_for(m, cfs_osdmap_pool_at(m, i),
+						used);
+	free(used);
+	return out;
+}
+
 int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 {
+	uint64_t *others;
 	static const char *const rh[] = { "CLASS", "SIZE", "AVAIL",
 					  "USED",  "RAW USED", "%RAW USED" };
 	static const int rr[] = { 0, 1, 1, 1, 1, 1 };
@@ -460,10 +493,9 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 		      ? 100.0 * (double)h.rule_used /
 				(double)(h.rule_used + raw_max)
 		      : 0;
+	others = other_pools_avail(ctx, m);
 	if (ctx->json) {
-		cc_json_out(
-			ctx,
-			json_pack("{s:{s:I, s:I, s:I, s:f}, s:[{s:s, s:I, "
+		json_t *root = json_pack("{s:{s:I, s:I, s:I, s:f}, s:[{s:s, s:I, "
 				  "s:{s:I, s:I, s:f, s:I, s:I}}]}",
 				  "stats", "total_bytes", (json_int_t)h.total,
 				  "total_avail_bytes", (json_int_t)h.raw_avail,
@@ -477,7 +509,22 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 				  (json_int_t)s.t.objects, "percent_used",
 				  pct / 100.0, "max_avail",
 				  (json_int_t)h.max_avail, "bytes_used",
-				  (json_int_t)h.rule_used));
+				  (json_int_t)h.rule_used);
+
+		for (int i = 1; root && i < cfs_osdmap_npools(m); i++) {
+			const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
+
+			json_array_append_new(
+				json_object_get(root, "pools"),
+				json_pack("{s:s, s:I, s:{s:i, s:i, s:f, s:I, "
+					  "s:i}}", "name", q->name, "id",
+					  (json_int_t)q->id, "stats", "stored",
+					  0, "objects", 0, "percent_used", 0.0,
+					  "max_avail",
+					  (json_int_t)(others ? others[i] : 0),
+					  "bytes_used", 0));
+		}
+		cc_json_out(ctx, root);
 	} else {
 		struct cc_table *t = cc_table_new(6, rh, rr);
 
@@ -503,11 +550,27 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 		cc_table_cell(t, "%.2f", pct);
 		cc_table_cell(t, "%s",
 			      cfs_format_size(h.max_avail, a, sizeof(a)));
+		/* the other pools hold no object of crushfs's */
+		for (int i = 1; i < cfs_osdmap_npools(m); i++) {
+			const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
+
+			cc_table_cell(t, "%s", q->name);
+			cc_table_cell(t, "%lld", (long long)q->id);
+			cc_table_cell(t, "%u", q->pg_num);
+			cc_table_cell(t, "0 B");
+			cc_table_cell(t, "0");
+			cc_table_cell(t, "0 B");
+			cc_table_cell(t, "0.00");
+			cc_table_cell(t, "%s",
+				      cfs_format_size(others ? others[i] : 0,
+						      a, sizeof(a)));
+		}
 		cc_table_print(t, ctx->out);
 		cc_table_free(t);
 	}
 	cfs_health_free(&h);
 	free(s.pg);
+	free(others);
 	cfs_osdmap_put(m);
 	return 0;
 }

@@ -52,6 +52,43 @@ static double pct(uint64_t used, uint64_t cap)
 	return cap ? 100.0 * (double)used / (double)cap : 0;
 }
 
+/* The other pools (no object of crushfs's there): how many of their PGs
+ * change their up set, per pool present in both maps. */
+static void other_pools(struct cmd_ctx *ctx, const cfs_osdmap *old,
+			const cfs_osdmap *new, json_t *arr)
+{
+	for (int i = 1; i < cfs_osdmap_npools(new); i++) {
+		const struct cfs_pool_info *np = cfs_osdmap_pool_at(new, i);
+		const struct cfs_pool_info *op =
+			cfs_osdmap_pool_by_id(old, np->id);
+		uint32_t changed = 0;
+
+		for (uint32_t ps = 0; op && ps < np->pg_num; ps++) {
+			const struct cfs_pg_mapping *a =
+				cfs_osdmap_pool_pg(old, op->id, ps);
+			const struct cfs_pg_mapping *b =
+				cfs_osdmap_pool_pg(new, np->id, ps);
+
+			changed += !a || !b || a->nup != b->nup ||
+				   memcmp(a->up, b->up,
+					  sizeof(int) * (size_t)a->nup);
+		}
+		if (arr)
+			json_array_append_new(
+				arr, json_pack("{s:s, s:I, s:i, s:i}", "pool",
+					       np->name, "pool_id",
+					       (json_int_t)np->id, "pg_num",
+					       (int)np->pg_num, "pgs_changed",
+					       (int)changed));
+		else
+			fprintf(ctx->out,
+				"pool '%s': %u of %u pgs change their up set "
+				"(it holds no object of crushfs's: nothing "
+				"moves)\n",
+				np->name, changed, np->pg_num);
+	}
+}
+
 static int report(struct cmd_ctx *ctx, const char *what,
 		  const cfs_osdmap *old, const cfs_osdmap *new)
 {
@@ -146,6 +183,7 @@ static int report(struct cmd_ctx *ctx, const char *what,
 			"object copies to move: %llu (%s)\n",
 			changed, p->pg_num, (unsigned long long)copies,
 			cfs_format_size(bytes, a, sizeof(a)));
+		other_pools(ctx, old, new, NULL);
 	}
 	for (int osd = 0; osd < max; osd++) {
 		struct cfs_osd_info oi = { 0 };
@@ -192,7 +230,10 @@ static int report(struct cmd_ctx *ctx, const char *what,
 			(json_int_t)avail0, "max_avail_after",
 			(json_int_t)avail1, "fills_first_before", lim0,
 			"fills_first_after", lim1, "osds_crossing", ncross);
+		json_t *others = json_array();
 
+		other_pools(ctx, old, new, others);
+		json_object_set_new(root, "other_pools", others);
 		r = cc_json_out(ctx, root);
 	} else {
 		if (!ncross)
@@ -235,7 +276,7 @@ int cc_run(const struct cluster_cmd *cmd, struct cmd_ctx *ctx, int argc,
 				   "commands that change placement take it)");
 	/* a pg_num change re-files objects within OSDs: its own report */
 	if (!strcmp(cmd->name, "osd pool set") && argc >= 2 &&
-	    !strcmp(argv[1], "pg_num"))
+	    !strcmp(argv[1], "pg_num") && cc_is_data_pool(ctx, argv[0]))
 		return cc_pool_pg_num_dry_run(ctx, argc, argv);
 	n = (size_t)snprintf(what, sizeof(what), "%s", cmd->name);
 	for (int i = 0; i < argc && n < sizeof(what); i++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "osdsim_i.h"
+#include "placement.h"
 
 /* used[osd] for every OSD of m, read once each (0 for absent ids). */
 static void read_usage(cfs_cluster *c, const cfs_osdmap *m, uint64_t *used,
@@ -34,8 +35,9 @@ static void read_usage(cfs_cluster *c, const cfs_osdmap *m, uint64_t *used,
  * then divides by the pool's raw used rate (its size, replicated).  The
  * float/double mix is Ceph's.
  */
-static uint64_t avail_before(const cfs_osdmap *m, const uint64_t *used,
-			     double ratio, int *limit)
+static int64_t rule_avail(const cfs_osdmap *m, const uint64_t *used,
+			  double ratio, const float *shares,
+			  const unsigned char *in_rule, int *limit)
 {
 	float fratio = (float)ratio;
 	int64_t min = -1;
@@ -46,9 +48,9 @@ static uint64_t avail_before(const cfs_osdmap *m, const uint64_t *used,
 	for (int osd = 0; osd < m->max_osd; osd++) {
 		int64_t kb, kb_avail, proj;
 		double unusable, avail;
-		float share = m->rule_share ? m->rule_share[osd] : 0;
+		float share = shares ? shares[osd] : 0;
 
-		if (!m->in_rule || !m->in_rule[osd] ||
+		if (!in_rule || !in_rule[osd] ||
 		    !cfs_osdmap_exists(m, osd))
 			continue;
 		if (m->osds[osd].reweight == 0 || m->osds[osd].capacity == 0 ||
@@ -72,9 +74,44 @@ static uint64_t avail_before(const cfs_osdmap *m, const uint64_t *used,
 				*limit = osd;
 		}
 	}
+	return min;
+}
+
+static uint64_t avail_before(const cfs_osdmap *m, const uint64_t *used,
+			     double ratio, int *limit)
+{
+	int64_t min = rule_avail(m, used, ratio, m->rule_share, m->in_rule,
+				 limit);
+
 	if (min < 0)
 		return 0;
 	return (uint64_t)min / (uint64_t)m->pool.size;
+}
+
+uint64_t cfs_pool_max_avail_for(const cfs_osdmap *m,
+				const struct cfs_pool_info *p,
+				const uint64_t *used)
+{
+	float *share = calloc((size_t)m->max_osd + 1, sizeof(*share));
+	unsigned char *in = calloc((size_t)m->max_osd + 1, 1);
+	int64_t min = -1;
+
+	if (share && in && !pl_rule_osd_weights(m->crush, p->crush_rule,
+						share, in, m->max_osd))
+		min = rule_avail(m, used, m->full_ratio, share, in, NULL);
+	free(share);
+	free(in);
+	if (min < 0 || p->size <= 0)
+		return 0;
+	if (p->erasure) {
+		/* the raw used rate of an erasure pool: (k + m) / k */
+		const char *k = cfs_ec_profile_get(m, p->ec_profile, "k");
+		int kk = k ? atoi(k) : 0;
+
+		if (kk > 0 && kk <= p->size)
+			return (uint64_t)((double)min * kk / p->size);
+	}
+	return (uint64_t)min / (uint64_t)p->size;
 }
 
 static uint64_t max_avail_of(const cfs_osdmap *m, const uint64_t *used,

@@ -47,6 +47,7 @@ void osdmap_free(struct cfs_osdmap *m)
 	free(m->in_rule);
 	free(m->upmaps);
 	free(m->temps);
+	xpools_free(m);
 	json_decref(m->ec_profiles);
 	free(m);
 }
@@ -128,6 +129,8 @@ int osdmap_clone(const struct cfs_osdmap *m, struct cfs_osdmap **out)
 	if (!r && m->ec_profiles &&
 	    !(n->ec_profiles = json_deep_copy(m->ec_profiles)))
 		r = -ENOMEM;
+	if (!r)
+		r = xpools_copy(m, n);
 	if (r)
 		goto err;
 	*out = n;
@@ -356,6 +359,16 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 	if (m->pg_num_from)
 		json_object_set_new(root, "pg_num_change_from",
 				    json_integer(m->pg_num_from));
+	json_object_set_new(root, "pool_max", json_integer(m->pool_max));
+	if (m->nxpools) {
+		json_t *xp = xpools_to_json(m);
+
+		if (!xp) {
+			json_decref(root);
+			return -ENOMEM;
+		}
+		json_object_set_new(root, "pools", xp);
+	}
 	if (m->ec_profiles)
 		json_object_set(root, "erasure_code_profiles", m->ec_profiles);
 	if (m->ntemps) {
@@ -612,6 +625,14 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 		if (r == -ENOMEM)
 			goto fail;
 		FIELD(r, eerr);
+		r = xpools_from_json(m, root, eerr, sizeof(eerr));
+		if (r == -ENOMEM)
+			goto fail;
+		FIELD(r, eerr);
+		for (int i = 0; i < m->nxpools; i++)
+			FIELD(!pl_map_rule_exists(m->crush,
+						  m->xpools[i].info.crush_rule),
+			      "pools[].crush_rule");
 	}
 	/* an interrupted pg_num change (pgsplit.c) */
 	if (json_object_get(root, "pg_num_change_from")) {
@@ -738,15 +759,62 @@ static int update_commit(cfs_cluster *c, struct cfs_osdmap *next)
 	return 0;
 }
 
-int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
-		    char *why, size_t whylen)
+int cfs_pool_create(cfs_cluster *c, const struct cfs_pool_info *want,
+		    int64_t *id, char *why, size_t whylen)
 {
 	struct cfs_osdmap *n;
 	int r = update_begin(c, &n);
 
 	if (r)
 		return r;
-	r = pool_check_update(n, want, why, whylen);
+	r = xpool_check_create(n, want, why, whylen);
+	if (!r)
+		r = xpool_add(n, want, id);
+	if (r) {
+		update_abort(c, n);
+		return r;
+	}
+	return update_commit(c, n);
+}
+
+int cfs_pool_remove(cfs_cluster *c, int64_t id, char *why, size_t whylen)
+{
+	struct cfs_osdmap *n;
+	int r = update_begin(c, &n);
+
+	if (r)
+		return r;
+	if (id == n->pool.id) {
+		snprintf(why, whylen, "pool '%s' is in use by CephFS",
+			 n->pool.name);
+		r = -EBUSY;
+	} else if (!xpool_find(n, id)) {
+		r = -ENOENT;
+	}
+	if (r) {
+		update_abort(c, n);
+		return r;
+	}
+	xpool_remove(n, id);
+	return update_commit(c, n);
+}
+
+int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
+		    char *why, size_t whylen)
+{
+	struct cfs_osdmap *n;
+	struct cfs_xpool *x;
+	int r = update_begin(c, &n);
+
+	if (r)
+		return r;
+	x = want->id == n->pool.id ? NULL : xpool_find(n, want->id);
+	if (want->id != n->pool.id && !x)
+		r = -ENOENT;
+	else if (x)
+		r = xpool_check_update(n, x, want, why, whylen);
+	else
+		r = pool_check_update(n, want, why, whylen);
 	if (r) {
 		update_abort(c, n);
 		return r;

@@ -134,6 +134,9 @@ struct cfs_pool_info {
 	uint32_t object_size, stripe_unit, stripe_count;
 	/* `osd pool set-quota`: 0 = none (Ceph's quota_max_bytes/objects) */
 	uint64_t quota_max_bytes, quota_max_objects;
+	/* pg_pool_t::TYPE_ERASURE (else replicated) and its profile */
+	int erasure;
+	char ec_profile[64];
 };
 
 uint32_t cfs_osdmap_epoch(const cfs_osdmap *m);
@@ -282,6 +285,32 @@ int cfs_ec_profile_rm(cfs_cluster *c, const char *name);
  */
 int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 		    char *why, size_t whylen);
+
+/*
+ * ---- the pools beside the filesystem's data pool (pools.c) ----
+ * Placed every epoch like the data pool (replicated, or erasure-coded on
+ * an indep rule whose holes stay), holding no object of crushfs's: the
+ * filesystem lives in the data pool.  Pools are listed data pool first,
+ * then by id; cfs_pool_update takes any of them (pg_num too, for these:
+ * nothing to move).
+ */
+int cfs_osdmap_npools(const cfs_osdmap *m);
+const struct cfs_pool_info *cfs_osdmap_pool_at(const cfs_osdmap *m, int i);
+const struct cfs_pool_info *cfs_osdmap_pool_by_name(const cfs_osdmap *m,
+						    const char *name);
+const struct cfs_pool_info *cfs_osdmap_pool_by_id(const cfs_osdmap *m,
+						  int64_t id);
+/* A PG of any pool in this epoch (NULL: no such pool or PG). */
+const struct cfs_pg_mapping *cfs_osdmap_pool_pg(const cfs_osdmap *m,
+					       int64_t pool, uint32_t ps);
+/* `osd pool create`: want's name, type (ec_profile for erasure), size,
+ * min_size, pg_num, pgp_num and crush_rule, checked as OSDMonitor does
+ * (the rule's type and sizes, mon_max_pg_per_osd); *id gets the new id
+ * (pool_max + 1).  -EEXIST when the name is taken. */
+int cfs_pool_create(cfs_cluster *c, const struct cfs_pool_info *want,
+		    int64_t *id, char *why, size_t whylen);
+/* `osd pool rm`: -ENOENT, -EBUSY for the filesystem's data pool. */
+int cfs_pool_remove(cfs_cluster *c, int64_t id, char *why, size_t whylen);
 /*
  * The PG layout gate: taken shared by everything that works with PG seeds
  * of the current pg_num (object I/O, scrub, rebalance, PG statistics, the
@@ -621,6 +650,11 @@ uint64_t cfs_pool_max_avail_with(const cfs_osdmap *m, const uint64_t *used,
  * before the first OSD of the rule reaches it, that OSD in *limit. */
 uint64_t cfs_pool_avail_before(const cfs_osdmap *m, const uint64_t *used,
 			       double ratio, int *limit);
+/* MAX AVAIL of any pool (used: bytes per OSD of m): its rule's room
+ * before full_ratio over its raw used rate (size; (k+m)/k erasure). */
+uint64_t cfs_pool_max_avail_for(const cfs_osdmap *m,
+				const struct cfs_pool_info *p,
+				const uint64_t *used);
 /* 1 if the pool refuses writes under policy `pool` (a full OSD in its
  * rule); *osd gets that OSD. */
 int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osd);

@@ -24,6 +24,13 @@ struct cfs_osd_state {
 	char uuid[37];
 };
 
+/* A pool beside the filesystem's data pool (pools.c): placed like any
+ * pool, holding no object of crushfs's yet. */
+struct cfs_xpool {
+	struct cfs_pool_info info;
+	struct cfs_pg_mapping *pgs; /* derived (pgtable.c), pg_num */
+};
+
 struct cfs_osdmap {
 	atomic_int ref;
 	uint32_t epoch;
@@ -46,6 +53,11 @@ struct cfs_osdmap {
 	/* pg_temp (pgtemp.c), sorted by ps */
 	struct cfs_pg_temp *temps;
 	int ntemps;
+	/* the other pools (pools.c), by id; pool_max: the highest pool id
+	 * ever given (Ceph's pool_max: ids are not reused) */
+	struct cfs_xpool *xpools;
+	int nxpools;
+	int64_t pool_max;
 
 	/* derived when the epoch is installed (pgtable.c) */
 	uint32_t *weights;		/* crush reweight vector, max_osd */
@@ -284,6 +296,25 @@ int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen);
 json_t *ecprofile_defaults(void);
 int ecprofile_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 			size_t errlen);
+
+/* pools.c: the pools beside the data pool */
+void xpools_free(struct cfs_osdmap *m);
+int xpools_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);
+json_t *xpools_to_json(const struct cfs_osdmap *m);
+int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
+		     size_t errlen);
+int pool_rule_ok(const pl_map *cm, int rule, int erasure, int size,
+		 char *why, size_t whylen);
+int xpool_check_create(const struct cfs_osdmap *m,
+		       const struct cfs_pool_info *p, char *why,
+		       size_t whylen);
+int xpool_check_update(struct cfs_osdmap *m, struct cfs_xpool *x,
+		       const struct cfs_pool_info *want, char *why,
+		       size_t whylen);
+struct cfs_xpool *xpool_find(struct cfs_osdmap *m, int64_t id);
+int xpool_add(struct cfs_osdmap *m, const struct cfs_pool_info *p,
+	      int64_t *id);
+void xpool_remove(struct cfs_osdmap *m, int64_t id);
 
 /* pgtemp.c */
 int pgtemp_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);

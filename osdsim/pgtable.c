@@ -36,6 +36,68 @@ static int rule_shares(struct cfs_osdmap *m)
 				   m->rule_share, m->in_rule, m->max_osd);
 }
 
+/* The other pools' PGs (pools.c): CRUSH, then OSDMap's up/acting with
+ * no overrides (upmaps and pg_temp are the data pool's); an erasure
+ * pool keeps each shard's position, holes as PL_ITEM_NONE. */
+static int map_xpools(struct cfs_osdmap *m, const struct pl_osd_view *view)
+{
+	for (int i = 0; i < m->nxpools; i++) {
+		struct cfs_xpool *x = &m->xpools[i];
+		const struct cfs_pool_info *pool = &x->info;
+		size_t wsize = pl_work_size(m->crush, pool->size);
+		void *work = wsize ? malloc(wsize) : NULL;
+		int raw[CFS_MAX_REP];
+
+		free(x->pgs);
+		x->pgs = calloc(pool->pg_num, sizeof(*x->pgs));
+		if (!work || !x->pgs || pl_work_init(m->crush, work,
+						     pool->size)) {
+			free(work);
+			return -ENOMEM;
+		}
+		for (uint32_t ps = 0; ps < pool->pg_num; ps++) {
+			struct cfs_pg_mapping *pg = &x->pgs[ps];
+			uint32_t pps = pl_pg_pps(ps, pool->pgp_num, pool->id);
+			struct pl_pg_overrides o = { .primary_temp = -1 };
+			struct pl_up_acting ua;
+			int n = 0;
+
+			pg->ps = ps;
+			if (pl_map_rule_exists(m->crush, pool->crush_rule))
+				n = pl_do_rule_args(
+					m->crush, pool->crush_rule, (int)pps,
+					raw, pool->size, m->weights,
+					m->max_osd, work,
+					pl_map_choose_args_for(m->crush,
+							       pool->id));
+			pg->nraw = 0;
+			for (int k = 0; k < n && pg->nraw < CFS_MAX_REP; k++) {
+				int ok = raw[k] >= 0 && raw[k] < m->max_osd &&
+					 view->exists[raw[k]];
+
+				if (ok)
+					pg->raw[pg->nraw++] = raw[k];
+				else if (pool->erasure)
+					pg->raw[pg->nraw++] = PL_ITEM_NONE;
+			}
+			memcpy(pg->raw_upmap, pg->raw, sizeof(pg->raw));
+			pg->nraw_upmap = pg->nraw;
+			pl_pg_up_acting(view, !pool->erasure, pps, raw, n, &o,
+					&ua);
+			pg->nup = ua.nup > CFS_MAX_REP ? CFS_MAX_REP : ua.nup;
+			memcpy(pg->up, ua.up, sizeof(int) * (size_t)pg->nup);
+			pg->up_primary = ua.up_primary;
+			pg->nacting = ua.nacting > CFS_MAX_REP ? CFS_MAX_REP :
+								 ua.nacting;
+			memcpy(pg->acting, ua.acting,
+			       sizeof(int) * (size_t)pg->nacting);
+			pg->acting_primary = ua.acting_primary;
+		}
+		free(work);
+	}
+	return 0;
+}
+
 int osdmap_finish(struct cfs_osdmap *m)
 {
 	const struct cfs_pool_info *pool = &m->pool;
@@ -136,6 +198,8 @@ int osdmap_finish(struct cfs_osdmap *m)
 		pg->acting_primary = ua.acting_primary;
 	}
 	r = rule_shares(m);
+	if (!r)
+		r = map_xpools(m, &view);
 out:
 	free(work);
 	free(exists);

@@ -12,6 +12,9 @@ M=$T/mnt
 C() { "$CRUSHFS" --cluster "$CL" "$@"; }
 gx() { getfattr --only-values -n "$1" "$2" 2>"$T/gx.err"; }
 mkcluster "$CL" --osds 6 --hosts 3 --osd-size 256M --pg-num 32
+# a pool beside the filesystem's: not one of its data pools (CephFS
+# refuses a layout naming a pool not added to the filesystem)
+C osd pool create rbd 8 >/dev/null || fail "osd pool create"
 mount_fg "$CL" "$M"
 
 root=$(gx ceph.dir.layout "$M") || fail "root layout: $(cat "$T/gx.err")"
@@ -59,7 +62,7 @@ ok "objects hold what stripe_unit 64K x stripe_count 4 x object_size 1M gives"
 touch "$M/s/empty"
 setfattr -n ceph.file.layout.stripe_count -v 2 "$M/s/deep/er/f" 2>"$T/e1" && fail "layout of a file with data changed"
 grep -q 'Directory not empty' "$T/e1" || fail "$(cat "$T/e1")"
-for bad in "pool=nope" "pool_namespace=ns" "object_size=100" "stripe_unit=65537"; do
+for bad in "pool=nope" "pool=rbd" "pool=2" "pool_namespace=ns" "object_size=100" "stripe_unit=65537"; do
 	setfattr -n "ceph.file.layout.${bad%%=*}" -v "${bad#*=}" "$M/s/empty" 2>"$T/e2" && fail "$bad accepted"
 	grep -q 'Invalid argument' "$T/e2" || fail "$bad: $(cat "$T/e2")"
 done

@@ -516,6 +516,96 @@ static void test_osd_add_weights(void **state)
 
 /* The pool's layout: CephFS's rule (64 KiB multiples, object size a
  * multiple of the unit) and our bounds, at mkfs and in cluster.json. */
+/* Pools beside the data pool (pools.c): created with the monitor's
+ * checks, placed by CRUSH with the pool's own id, kept across a reopen,
+ * changed (pg_num too), removed - never the data pool - and ids never
+ * reused. */
+static void test_more_pools(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct cfs_pool_info want = { 0 };
+	const struct cfs_pool_info *p;
+	const cfs_osdmap *m;
+	char why[256];
+	int64_t id = 0, id2 = 0;
+	int raw[3], n;
+	void *work;
+
+	(void)state;
+	snprintf(want.name, sizeof(want.name), "rbd");
+	want.size = 3;
+	want.min_size = 2;
+	want.pg_num = want.pgp_num = 16;
+	want.crush_rule = 0;
+	assert_int_equal(cfs_pool_create(f->c, &want, &id, why, sizeof(why)),
+			 0);
+	assert_int_equal(id, 2);
+	assert_int_equal(cfs_pool_create(f->c, &want, &id2, why, sizeof(why)),
+			 -EEXIST);
+	/* an erasure pool needs an erasure rule */
+	snprintf(want.name, sizeof(want.name), "ec");
+	want.erasure = 1;
+	snprintf(want.ec_profile, sizeof(want.ec_profile), "default");
+	assert_int_equal(cfs_pool_create(f->c, &want, &id2, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "is not an erasure rule"));
+	want.erasure = 0;
+	want.pg_num = want.pgp_num = 8192; /* 250 PGs per OSD at most */
+	assert_int_equal(cfs_pool_create(f->c, &want, &id2, why, sizeof(why)),
+			 -ERANGE);
+	assert_non_null(strstr(why, "mon_max_pg_per_osd 250"));
+
+	/* kept in cluster.json */
+	fx_close(f);
+	fx_open(f);
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_osdmap_npools(m), 2);
+	p = cfs_osdmap_pool_by_name(m, "rbd");
+	assert_non_null(p);
+	assert_ptr_equal(cfs_osdmap_pool_by_id(m, 2), p);
+	assert_int_equal(p->pg_num, 16);
+	/* each PG: CRUSH on the pool's own placement seed */
+	work = malloc(pl_work_size(cfs_osdmap_crush(m), 3));
+	assert_non_null(work);
+	assert_int_equal(pl_work_init(cfs_osdmap_crush(m), work, 3), 0);
+	for (uint32_t ps = 0; ps < 16; ps++) {
+		const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, 2, ps);
+		uint32_t w[12];
+
+		for (int i = 0; i < 12; i++)
+			w[i] = CFS_WEIGHT_ONE;
+		n = pl_do_rule(cfs_osdmap_crush(m), 0,
+			       (int)pl_pg_pps(ps, 16, 2), raw, 3, w, 12, work);
+		assert_non_null(pg);
+		assert_int_equal(pg->nup, n);
+		assert_memory_equal(pg->up, raw, sizeof(int) * (size_t)n);
+	}
+	assert_null(cfs_osdmap_pool_pg(m, 2, 16));
+	assert_null(cfs_osdmap_pool_pg(m, 7, 0));
+	free(work);
+	want = *p;
+	cfs_osdmap_put(m);
+
+	want.pg_num = 64;
+	assert_int_equal(cfs_pool_update(f->c, &want, why, sizeof(why)), 0);
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_osdmap_pool_by_id(m, 2)->pg_num, 64);
+	assert_int_equal(cfs_osdmap_pool_by_id(m, 2)->pgp_num, 16);
+	assert_non_null(cfs_osdmap_pool_pg(m, 2, 63));
+	cfs_osdmap_put(m);
+
+	assert_int_equal(cfs_pool_remove(f->c, 1, why, sizeof(why)), -EBUSY);
+	assert_non_null(strstr(why, "in use by CephFS"));
+	assert_int_equal(cfs_pool_remove(f->c, 9, why, sizeof(why)), -ENOENT);
+	assert_int_equal(cfs_pool_remove(f->c, 2, why, sizeof(why)), 0);
+	snprintf(want.name, sizeof(want.name), "rbd2");
+	want.pg_num = want.pgp_num = 8;
+	assert_int_equal(cfs_pool_create(f->c, &want, &id, why, sizeof(why)),
+			 0);
+	assert_int_equal(id, 3); /* Ceph's pool_max: no id reused */
+	fx_free(f);
+}
+
 static void test_layout_limits(void **state)
 {
 	static const struct {
@@ -591,6 +681,7 @@ int main(void)
 		cmocka_unit_test(test_size_crush_weight),
 		cmocka_unit_test(test_osd_add_weights),
 		cmocka_unit_test(test_layout_limits),
+		cmocka_unit_test(test_more_pools),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,434 @@
+/*
+ * pools.c - the pools beside the filesystem's data pool: `osd pool create`
+ * and `osd pool rm` with Ceph 16.2's defaults and checks
+ * (OSDMonitor::prepare_new_pool, check_pg_num, the pool rm guard), kept in
+ * the osdmap (cluster.json "pools") and placed every epoch like the data
+ * pool (pgtable.c), replicated or erasure-coded (indep rules keep their
+ * holes).  crushfs stores its filesystem in the data pool only: the other
+ * pools are placement (`osd map`, `osd pool ls detail`, `osd dump`) and
+ * hold no object of crushfs's yet.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "osdsim_i.h"
+#include "placement.h"
+
+/* Ceph 16.2's mon_max_pg_per_osd */
+#define MAX_PG_PER_OSD 250
+
+void xpools_free(struct cfs_osdmap *m)
+{
+	for (int i = 0; i < m->nxpools; i++)
+		free(m->xpools[i].pgs);
+	free(m->xpools);
+	m->xpools = NULL;
+	m->nxpools = 0;
+}
+
+int xpools_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to)
+{
+	to->pool_max = from->pool_max;
+	if (!from->nxpools)
+		return 0;
+	to->xpools = calloc((size_t)from->nxpools, sizeof(*to->xpools));
+	if (!to->xpools)
+		return -ENOMEM;
+	for (int i = 0; i < from->nxpools; i++)
+		to->xpools[i].info = from->xpools[i].info; /* pgs: derived */
+	to->nxpools = from->nxpools;
+	return 0;
+}
+
+json_t *xpools_to_json(const struct cfs_osdmap *m)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < m->nxpools; i++) {
+		const struct cfs_pool_info *p = &m->xpools[i].info;
+		json_t *o = json_pack(
+			"{s:I, s:s, s:s, s:i, s:i, s:I, s:I, s:i, s:I, s:I}",
+			"id", (json_int_t)p->id, "name", p->name, "type",
+			p->erasure ? "erasure" : "replicated", "size", p->size,
+			"min_size", p->min_size, "pg_num", (json_int_t)p->pg_num,
+			"pgp_num", (json_int_t)p->pgp_num, "crush_rule",
+			p->crush_rule, "quota_max_bytes",
+			(json_int_t)p->quota_max_bytes, "quota_max_objects",
+			(json_int_t)p->quota_max_objects);
+
+		if (o && p->erasure)
+			json_object_set_new(o, "erasure_code_profile",
+					    json_string(p->ec_profile));
+		if (!o || json_array_append_new(a, o)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static int get_i64(json_t *o, const char *k, int64_t lo, int64_t hi,
+		   int64_t *v)
+{
+	json_t *x = json_object_get(o, k);
+
+	if (!json_is_integer(x))
+		return -1;
+	*v = json_integer_value(x);
+	return *v < lo || *v > hi ? -1 : 0;
+}
+
+int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
+		     size_t errlen)
+{
+	json_t *a = json_object_get(root, "pools"), *o;
+	json_t *pm = json_object_get(root, "pool_max");
+	size_t i;
+
+	m->pool_max = json_is_integer(pm) ? json_integer_value(pm) : m->pool.id;
+	if (m->pool_max < m->pool.id)
+		m->pool_max = m->pool.id;
+	if (!a)
+		return 0;
+	if (!json_is_array(a)) {
+		snprintf(err, errlen, "field 'pools' is not a list");
+		return -EINVAL;
+	}
+	m->xpools = calloc(json_array_size(a) + 1, sizeof(*m->xpools));
+	if (!m->xpools)
+		return -ENOMEM;
+	json_array_foreach(a, i, o) {
+		struct cfs_pool_info *p = &m->xpools[i].info;
+		json_t *x = json_object_get(o, "name");
+		json_t *t = json_object_get(o, "type");
+		int64_t v = 0;
+		const char *bad = NULL;
+
+		if (!json_is_object(o))
+			bad = "";
+		else if (!json_is_string(x) || !*json_string_value(x) ||
+			 strlen(json_string_value(x)) >= sizeof(p->name))
+			bad = "name";
+		else if (get_i64(o, "id", 0, INT32_MAX, &v) ||
+			 v == m->pool.id || (i && v <= m->xpools[i - 1].info.id) ||
+			 v > m->pool_max)
+			bad = "id";
+		if (!bad) {
+			p->id = v;
+			snprintf(p->name, sizeof(p->name), "%s",
+				 json_string_value(x));
+			p->erasure = json_is_string(t) &&
+				     !strcmp(json_string_value(t), "erasure");
+			if (!json_is_string(t) ||
+			    (!p->erasure &&
+			     strcmp(json_string_value(t), "replicated")))
+				bad = "type";
+		}
+		if (!bad && get_i64(o, "size", 1, CFS_MAX_REP, &v))
+			bad = "size";
+		p->size = (int)v;
+		if (!bad && get_i64(o, "min_size", 1, p->size, &v))
+			bad = "min_size";
+		p->min_size = (int)v;
+		if (!bad && get_i64(o, "pg_num", 1, 65536, &v))
+			bad = "pg_num";
+		p->pg_num = (uint32_t)v;
+		if (!bad && get_i64(o, "pgp_num", 1, p->pg_num, &v))
+			bad = "pgp_num";
+		p->pgp_num = (uint32_t)v;
+		if (!bad && get_i64(o, "crush_rule", 0, PL_MAX_RULES - 1, &v))
+			bad = "crush_rule";
+		p->crush_rule = (int)v;
+		if (!bad && get_i64(o, "quota_max_bytes", 0, INT64_MAX, &v))
+			bad = "quota_max_bytes";
+		p->quota_max_bytes = (uint64_t)v;
+		if (!bad && get_i64(o, "quota_max_objects", 0, INT64_MAX, &v))
+			bad = "quota_max_objects";
+		p->quota_max_objects = (uint64_t)v;
+		if (!bad && p->erasure) {
+			x = json_object_get(o, "erasure_code_profile");
+			if (!json_is_string(x) ||
+			    strlen(json_string_value(x)) >=
+				    sizeof(p->ec_profile))
+				bad = "erasure_code_profile";
+			else
+				snprintf(p->ec_profile, sizeof(p->ec_profile),
+					 "%s", json_string_value(x));
+		}
+		if (bad) {
+			snprintf(err, errlen, "pools[%zu]%s%s is missing or "
+				 "invalid", i, *bad ? "." : "", bad);
+			return -EINVAL;
+		}
+		m->nxpools++;
+	}
+	return 0;
+}
+
+/* ---- lookups ---- */
+
+int cfs_osdmap_npools(const cfs_osdmap *m)
+{
+	return 1 + m->nxpools;
+}
+
+const struct cfs_pool_info *cfs_osdmap_pool_at(const cfs_osdmap *m, int i)
+{
+	/* the data pool was made first: the lowest id */
+	if (i == 0)
+		return &m->pool;
+	return i > 0 && i <= m->nxpools ? &m->xpools[i - 1].info : NULL;
+}
+
+const struct cfs_pool_info *cfs_osdmap_pool_by_name(const cfs_osdmap *m,
+						    const char *name)
+{
+	for (int i = 0; i < cfs_osdmap_npools(m); i++)
+		if (!strcmp(cfs_osdmap_pool_at(m, i)->name, name))
+			return cfs_osdmap_pool_at(m, i);
+	return NULL;
+}
+
+const struct cfs_pool_info *cfs_osdmap_pool_by_id(const cfs_osdmap *m,
+						  int64_t id)
+{
+	for (int i = 0; i < cfs_osdmap_npools(m); i++)
+		if (cfs_osdmap_pool_at(m, i)->id == id)
+			return cfs_osdmap_pool_at(m, i);
+	return NULL;
+}
+
+const struct cfs_pg_mapping *cfs_osdmap_pool_pg(const cfs_osdmap *m,
+					       int64_t pool, uint32_t ps)
+{
+	if (pool == m->pool.id)
+		return cfs_osdmap_pg(m, ps);
+	for (int i = 0; i < m->nxpools; i++)
+		if (m->xpools[i].info.id == pool)
+			return ps < m->xpools[i].info.pg_num &&
+					       m->xpools[i].pgs ?
+				       &m->xpools[i].pgs[ps] :
+				       NULL;
+	return NULL;
+}
+
+/* ---- checks ---- */
+
+/* OSDMonitor::check_pg_num: every pool's PG copies after the change
+ * against mon_max_pg_per_osd times the in OSDs (at least 3).  pool: the
+ * pool changing (-1: a new one). */
+static int check_pg_num(const struct cfs_osdmap *m, int64_t pool,
+			uint32_t pg_num, int size, char *why, size_t whylen)
+{
+	uint64_t projected = (uint64_t)pg_num * (uint64_t)size, max;
+	unsigned in = 0;
+
+	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
+		const struct cfs_pool_info *p = cfs_osdmap_pool_at(m, i);
+
+		if (p->id != pool)
+			projected += (uint64_t)p->pg_num * (uint64_t)p->size;
+	}
+	for (int o = 0; o < m->max_osd; o++)
+		in += m->osds[o].exists && m->osds[o].reweight;
+	if (in < 3)
+		in = 3;
+	max = (uint64_t)MAX_PG_PER_OSD * in;
+	if (projected > max) {
+		int n = 0;
+
+		if (pool >= 0)
+			n = snprintf(why, whylen, "pool id %lld",
+				     (long long)pool);
+		if (n >= 0 && (size_t)n < whylen)
+			snprintf(why + n, whylen - (size_t)n,
+				 " pg_num %u size %d would mean %llu total "
+				 "pgs, which exceeds max %llu "
+				 "(mon_max_pg_per_osd %d * num_in_osds %u)",
+				 pg_num, size, (unsigned long long)projected,
+				 (unsigned long long)max, MAX_PG_PER_OSD, in);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+/* CrushWrapper::check_crush_rule for a pool of this type and size. */
+int pool_rule_ok(const pl_map *cm, int rule, int erasure, int size,
+		 char *why, size_t whylen)
+{
+	int want = erasure ? PL_RULE_TYPE_ERASURE : PL_RULE_TYPE_REPLICATED;
+
+	if (!pl_map_rule_exists(cm, rule)) {
+		snprintf(why, whylen, "crush rule %d does not exist", rule);
+		return -ENOENT;
+	}
+	if (pl_map_rule_type(cm, rule) != want) {
+		snprintf(why, whylen, "crush rule %d (%s) is not %s rule",
+			 rule, pl_map_rule_name(cm, rule) ?
+			 pl_map_rule_name(cm, rule) : "?",
+			 erasure ? "an erasure" : "a replicated");
+		return -EINVAL;
+	}
+	if (size < pl_map_rule_min_size(cm, rule) ||
+	    size > pl_map_rule_max_size(cm, rule)) {
+		snprintf(why, whylen, "crush rule %d (%s) does not accept "
+			 "size %d (min_size %d, max_size %d)", rule,
+			 pl_map_rule_name(cm, rule) ?
+			 pl_map_rule_name(cm, rule) : "?", size,
+			 pl_map_rule_min_size(cm, rule),
+			 pl_map_rule_max_size(cm, rule));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int xpool_check_create(const struct cfs_osdmap *m,
+		       const struct cfs_pool_info *p, char *why, size_t whylen)
+{
+	int r;
+
+	if (cfs_osdmap_pool_by_name(m, p->name))
+		return -EEXIST;
+	if (p->pg_num == 0 || p->pg_num > 65536) {
+		snprintf(why, whylen, "'pg_num' must be greater than 0 and "
+			 "less than or equal to 65536 (you may adjust "
+			 "'mon max pool pg num' for higher values)");
+		return -ERANGE;
+	}
+	if (p->pgp_num == 0 || p->pgp_num > p->pg_num) {
+		snprintf(why, whylen, "'pgp_num' must be greater than 0 and "
+			 "lower or equal than 'pg_num', which in this case is "
+			 "%u", p->pg_num);
+		return -ERANGE;
+	}
+	if (p->size < 1 || p->size > CFS_MAX_REP) {
+		snprintf(why, whylen, "pool size %d is out of range (1..%d)",
+			 p->size, CFS_MAX_REP);
+		return -EINVAL;
+	}
+	r = pool_rule_ok(m->crush, p->crush_rule, p->erasure, p->size, why,
+			 whylen);
+	if (!r)
+		r = check_pg_num(m, -1, p->pg_num, p->size, why, whylen);
+	return r;
+}
+
+/* `osd pool set` on a pool beside the data pool: what pool_check_update
+ * checks, and pg_num too (no object of crushfs's lives there to move). */
+int xpool_check_update(struct cfs_osdmap *m, struct cfs_xpool *x,
+		       const struct cfs_pool_info *want, char *why,
+		       size_t whylen)
+{
+	struct cfs_pool_info p = x->info;
+	int r;
+
+	if (want->id != p.id || strcmp(want->name, p.name) ||
+	    want->erasure != p.erasure) {
+		snprintf(why, whylen, "only size, min_size, pg_num, pgp_num, "
+			 "crush_rule and the quotas can change");
+		return -EINVAL;
+	}
+	if (want->pg_num != p.pg_num) {
+		if (want->pg_num == 0 || want->pg_num > 65536) {
+			snprintf(why, whylen, "'pg_num' must be greater than 0 "
+				 "and less than or equal to 65536");
+			return -ERANGE;
+		}
+		r = check_pg_num(m, p.id, want->pg_num, p.size, why, whylen);
+		if (r)
+			return r;
+		p.pg_num = want->pg_num;
+		if (p.pgp_num > p.pg_num) /* a merge takes pgp_num down */
+			p.pgp_num = p.pg_num;
+	}
+	if (want->pgp_num != x->info.pgp_num) {
+		if (want->pgp_num == 0 || want->pgp_num > p.pg_num) {
+			snprintf(why, whylen, "specified pgp_num %u > pg_num %u",
+				 want->pgp_num, p.pg_num);
+			return -EINVAL;
+		}
+		p.pgp_num = want->pgp_num;
+	}
+	if (want->size != p.size) {
+		if (p.erasure) {
+			snprintf(why, whylen, "can not change the size of an "
+				 "erasure-coded pool");
+			return -ENOTSUP;
+		}
+		if (want->size <= 0 || want->size > 10 ||
+		    want->size > CFS_MAX_REP) {
+			snprintf(why, whylen,
+				 "pool size must be between 1 and 10");
+			return -EINVAL;
+		}
+		r = pool_rule_ok(m->crush, p.crush_rule, 0, want->size, why,
+				 whylen);
+		if (r)
+			return r;
+		r = check_pg_num(m, p.id, p.pg_num, want->size, why, whylen);
+		if (r)
+			return r;
+		p.size = want->size;
+		if (want->min_size == x->info.min_size)
+			p.min_size = p.size - p.size / 2;
+	}
+	if (want->min_size != x->info.min_size) {
+		if (want->min_size < 1 || want->min_size > p.size) {
+			snprintf(why, whylen, "pool min_size must be between 1 "
+				 "and size, which is set to %d", p.size);
+			return -EINVAL;
+		}
+		p.min_size = want->min_size;
+	}
+	if (want->crush_rule != p.crush_rule) {
+		r = pool_rule_ok(m->crush, want->crush_rule, p.erasure, p.size,
+				 why, whylen);
+		if (r)
+			return r;
+		p.crush_rule = want->crush_rule;
+	}
+	p.quota_max_bytes = want->quota_max_bytes;
+	p.quota_max_objects = want->quota_max_objects;
+	x->info = p;
+	return 0;
+}
+
+struct cfs_xpool *xpool_find(struct cfs_osdmap *m, int64_t id)
+{
+	for (int i = 0; i < m->nxpools; i++)
+		if (m->xpools[i].info.id == id)
+			return &m->xpools[i];
+	return NULL;
+}
+
+int xpool_add(struct cfs_osdmap *m, const struct cfs_pool_info *p,
+	      int64_t *id)
+{
+	struct cfs_xpool *n = realloc(m->xpools,
+				      sizeof(*n) * (size_t)(m->nxpools + 1));
+
+	if (!n)
+		return -ENOMEM;
+	m->xpools = n;
+	memset(&n[m->nxpools], 0, sizeof(*n));
+	n[m->nxpools].info = *p;
+	n[m->nxpools].info.id = ++m->pool_max;
+	*id = m->pool_max;
+	m->nxpools++;
+	return 0;
+}
+
+void xpool_remove(struct cfs_osdmap *m, int64_t id)
+{
+	for (int i = 0; i < m->nxpools; i++) {
+		if (m->xpools[i].info.id != id)
+			continue;
+		free(m->xpools[i].pgs);
+		memmove(&m->xpools[i], &m->xpools[i + 1],
+			sizeof(*m->xpools) * (size_t)(m->nxpools - i - 1));
+		m->nxpools--;
+		return;
+	}
+}

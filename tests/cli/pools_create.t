@@ -1,0 +1,153 @@
+More pools, as Ceph 16.2's monitor makes them: `osd pool create` with its
+defaults (pg_num 32, pgp_num = pg_num, size 3 / min_size 2 on the first
+replicated rule; erasure: k+m wide, min_size k+1, on the rule named after
+the pool - "erasure-code" for the default profile - made from the profile
+when missing).  They are placed every epoch like the filesystem's data
+pool, which stays the only pool holding crushfs's objects.
+
+  $ crushfs --cluster p mkfs --osd-size 256M > /dev/null
+  $ crushfs --cluster p osd pool create rbd
+  pool 'rbd' created
+  $ crushfs --cluster p osd pool create rbd 64
+  pool 'rbd' already exists
+  $ crushfs --cluster p osd pool get rbd all
+  size: 3
+  min_size: 2
+  pg_num: 32
+  pgp_num: 32
+  crush_rule: replicated_rule
+  $ crushfs --cluster p osd pool create ecp 16 erasure
+  pool 'ecp' created
+  $ crushfs --cluster p osd pool get ecp all
+  size: 4
+  min_size: 3
+  pg_num: 16
+  pgp_num: 16
+  crush_rule: erasure-code
+  erasure_code_profile: default
+  $ crushfs --cluster p osd erasure-code-profile set k4m2 k=4 m=2
+  $ crushfs --cluster p osd pool create wide 8 8 erasure k4m2
+  pool 'wide' created
+  $ crushfs --cluster p osd crush rule ls
+  replicated_rule
+  erasure-code
+  wide
+  $ crushfs --cluster p osd pool ls detail
+  pool 1 'crushfs_data' replicated size 3 min_size 2 crush_rule 0 object_hash rjenkins pg_num 128 pgp_num 128 autoscale_mode off last_change 7 flags hashpspool stripe_width 0 application cephfs
+  
+  pool 2 'rbd' replicated size 3 min_size 2 crush_rule 0 object_hash rjenkins pg_num 32 pgp_num 32 autoscale_mode off last_change 7 flags hashpspool stripe_width 0
+  
+  pool 3 'ecp' erasure profile default size 4 min_size 3 crush_rule 1 object_hash rjenkins pg_num 16 pgp_num 16 autoscale_mode off last_change 7 flags hashpspool stripe_width 8192
+  
+  pool 4 'wide' erasure profile k4m2 size 6 min_size 5 crush_rule 2 object_hash rjenkins pg_num 8 pgp_num 8 autoscale_mode off last_change 7 flags hashpspool stripe_width 16384
+  
+
+A replicated pool maps as osdmaptool maps a pool of that id (the
+`osdmap test-map-object` model, golden-tested against osdmaptool):
+
+  $ crushfs --cluster p osd map rbd hello
+  osdmap e7 pool 'rbd' (2) object 'hello' -> pg 2.b706399e (2.1e) -> up ([5,6,4], p5) acting ([5,6,4], p5)
+  $ for o in a b c d e f g h i j; do crushfs --cluster p osd map rbd obj$o | sed 's/.*-> pg [^ ]* (\([^)]*\)) -> up (\[\([^]]*\)\].*/\1 [\2]/'; done > ours
+  $ for o in a b c d e f g h i j; do crushfs osdmap test-map-object obj$o --crush p/crushmap.txt --pool 2 --pg-num 32 | sed "s/.*-> \([^ ]*\) -> \[\(.*\)\]/\1 [\2]/"; done > theirs
+  $ diff ours theirs && echo same
+  same
+
+An erasure pool keeps each shard's position: with 4 hosts, a 4+2 profile
+(failure domain host) leaves two holes, CRUSH_ITEM_NONE as Ceph prints it;
+the 2+2 pool's shards sit on four different hosts.
+
+  $ crushfs --cluster p osd map wide hello
+  osdmap e7 pool 'wide' (4) object 'hello' -> pg 4.b706399e (4.6) -> up ([0,1,2,11,2147483647,2147483647], p0) acting ([0,1,2,11,2147483647,2147483647], p0)
+  $ crushfs --cluster p -f json osd map ecp hello | grep -o '"up":\[[^]]*\]' | tr -d '"up:[]' | tr ',' '\n' | while read o; do crushfs --cluster p osd find $o | grep -o '"host": *"[^"]*"'; done | sort -u | wc -l
+  4
+
+The monitor's refusals:
+
+  $ crushfs --cluster p osd pool create bad 0
+  crushfs: osd pool create: 'pg_num' must be greater than 0 and less than or equal to 65536 (you may adjust 'mon max pool pg num' for higher values)
+  [1]
+  $ crushfs --cluster p osd pool create bad 16 32
+  crushfs: osd pool create: 'pgp_num' must be greater than 0 and lower or equal than 'pg_num', which in this case is 16
+  [1]
+  $ crushfs --cluster p osd pool create bad 16 16 replicated nosuchrule
+  crushfs: osd pool create: specified rule nosuchrule doesn't exist
+  [1]
+  $ crushfs --cluster p osd pool create bad 16 16 replicated erasure-code
+  crushfs: osd pool create: crush rule 1 (erasure-code) is not a replicated rule
+  [1]
+  $ crushfs --cluster p osd pool create bad 16 16 erasure nosuchprofile
+  crushfs: osd pool create: specified erasure code profile nosuchprofile doesn't exist
+  [1]
+  $ crushfs --cluster p osd pool create bad 16 16 mirrored
+  crushfs: osd pool create: unknown pool type 'mirrored'
+  [1]
+  $ crushfs --cluster p osd pool create bad 4096
+  crushfs: osd pool create:  pg_num 4096 size 3 would mean 12880 total pgs, which exceeds max 3000 (mon_max_pg_per_osd 250 * num_in_osds 12)
+  [1]
+  $ crushfs --cluster p osd pool ls
+  crushfs_data
+  rbd
+  ecp
+  wide
+
+`osd pool set` works on them all (pg_num too: no object of crushfs's
+lives there to move), with the same checks:
+
+  $ crushfs --cluster p osd pool set rbd pg_num 64
+  set pool 2 pg_num to 64
+  $ crushfs --cluster p osd pool set rbd size 2
+  set pool 2 size to 2
+  $ crushfs --cluster p osd pool get rbd min_size
+  min_size: 1
+  $ crushfs --cluster p osd pool set ecp size 5
+  crushfs: osd pool set: can not change the size of an erasure-coded pool
+  [1]
+  $ crushfs --cluster p osd pool set rbd crush_rule erasure-code
+  crushfs: osd pool set: crush rule 1 (erasure-code) is not a replicated rule
+  [1]
+  $ crushfs --cluster p osd pool set ecp pgp_num 32
+  crushfs: osd pool set: specified pgp_num 32 > pg_num 16
+  [1]
+
+Every listing covers them: `osd dump`, `df` (MAX AVAIL by each pool's
+rule and raw used rate: (k+m)/k for erasure), `status`; a map change's
+dry run says what their PGs do:
+
+  $ crushfs --cluster p osd dump | grep '^pool' | cut -d' ' -f1-4
+  pool 1 'crushfs_data' replicated
+  pool 2 'rbd' replicated
+  pool 3 'ecp' erasure
+  pool 4 'wide' erasure
+  $ crushfs --cluster p df | sed -n '/POOLS/,$p'
+  --- POOLS ---
+  POOL          ID  PGS  STORED  OBJECTS  USED  %USED  MAX AVAIL
+  crushfs_data   1  128     0 B        0   0 B   0.00    973 MiB
+  rbd            2   64     0 B        0   0 B   0.00    1.4 GiB
+  ecp            3   16     0 B        0   0 B   0.00    1.4 GiB
+  wide           4    8     0 B        0   0 B   0.00    1.9 GiB
+  $ crushfs --cluster p status | grep pools:
+      pools:   4 pools, 216 pgs
+  $ crushfs --cluster p osd out 3 --dry-run | grep "^pool '"
+  pool 'rbd': 16 of 64 pgs change their up set (it holds no object of crushfs's: nothing moves)
+  pool 'ecp': 3 of 16 pgs change their up set (it holds no object of crushfs's: nothing moves)
+  pool 'wide': 2 of 8 pgs change their up set (it holds no object of crushfs's: nothing moves)
+
+Removing: the pool name twice and the flag, never the filesystem's pool;
+ids are not reused.
+
+  $ crushfs --cluster p osd pool rm rbd
+  crushfs: osd pool rm: WARNING: this will *PERMANENTLY DESTROY* all data stored in pool rbd.  If you are *ABSOLUTELY CERTAIN* that is what you want, pass the pool name *twice*, followed by --yes-i-really-really-mean-it.
+  [1]
+  $ crushfs --cluster p osd pool rm rbd rbd --yes-i-really-really-mean-it
+  pool 'rbd' removed
+  $ crushfs --cluster p osd pool rm rbd rbd --yes-i-really-really-mean-it
+  pool 'rbd' does not exist
+  $ crushfs --cluster p osd pool rm crushfs_data crushfs_data --yes-i-really-really-mean-it
+  crushfs: osd pool rm: pool 'crushfs_data' is in use by CephFS
+  [1]
+  $ crushfs --cluster p osd pool create rbd2 8
+  pool 'rbd2' created
+  $ crushfs --cluster p osd pool ls detail | grep rbd2 | cut -d' ' -f1-3
+  pool 5 'rbd2'
+  $ crushfs --cluster p fsck --dry-run > /dev/null && echo clean
+  clean
