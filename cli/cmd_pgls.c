@@ -75,7 +75,7 @@ static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 					     "STATE",	  "UP",	     "ACTING" };
 	static const int right[] = { 0, 1, 1, 1, 1, 1, 0, 0, 0 };
 	const cfs_osdmap *m;
-	const struct cfs_pool_info *p;
+	const struct cfs_pool_info *p, *only = NULL;
 	struct cc_table *t = NULL;
 	json_t *arr = NULL;
 	int want = -1, r = 0;
@@ -103,10 +103,10 @@ static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 			return 1;
 		}
 	} else if (by == BY_POOL) {
-		if (strcmp(argv[0], p->name)) {
-			r = cc_err(ctx, "pool '%s' does not exist (the pool is "
-					"'%s')",
-				   argv[0], p->name);
+		/* Ceph takes the pool's name */
+		only = cfs_osdmap_pool_by_name(m, argv[0]);
+		if (!only) {
+			r = cc_err(ctx, "pool '%s' does not exist", argv[0]);
 			cfs_osdmap_put(m);
 			return r;
 		}
@@ -119,11 +119,21 @@ static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 		arr = json_array();
 	else
 		t = cc_table_new(9, heads, right);
-	for (uint32_t ps = 0; ps < p->pg_num && !r; ps++) {
+	/* the data pool's PGs (read from the OSDs), then the other pools'
+	 * (empty: crushfs stores nothing there), pool by pool */
+	for (int pi = 0; pi < cfs_osdmap_npools(m) && !r; pi++)
+	for (uint32_t ps = 0; ps < cfs_osdmap_pool_at(m, pi)->pg_num && !r;
+	     ps++) {
+		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, pi);
 		struct ol_pg_stat g;
 		char st[128], a[128];
 
-		r = ol_pg_stat(ctx->ol, m, ps, &g);
+		if (only && q != only)
+			break;
+		if (q == p)
+			r = ol_pg_stat(ctx->ol, m, ps, &g);
+		else
+			ol_pg_stat_placed(m, q, ps, &g);
 		if (r)
 			break;
 		if ((by == BY_OSD && !has(g.up, g.nup, want) &&

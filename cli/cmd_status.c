@@ -31,13 +31,23 @@ struct pgsum {
 static int gather(struct cmd_ctx *ctx, const cfs_osdmap *m, struct pgsum *s)
 {
 	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
+	uint32_t k = p->pg_num;
 
 	memset(s, 0, sizeof(*s));
 	s->n = p->pg_num;
-	s->pg = calloc(s->n, sizeof(*s->pg));
+	/* then the other pools' PGs (empty: crushfs stores nothing there) */
+	for (int i = 1; i < cfs_osdmap_npools(m); i++)
+		s->n += cfs_osdmap_pool_at(m, i)->pg_num;
+	s->pg = calloc(s->n + 1, sizeof(*s->pg));
 	if (!s->pg)
 		return -ENOMEM;
-	for (uint32_t ps = 0; ps < s->n; ps++) {
+	for (int i = 1; i < cfs_osdmap_npools(m); i++) {
+		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
+
+		for (uint32_t ps = 0; ps < q->pg_num; ps++)
+			ol_pg_stat_placed(m, q, ps, &s->pg[k++]);
+	}
+	for (uint32_t ps = 0; ps < p->pg_num; ps++) {
 		int r = ol_pg_stat(ctx->ol, m, ps, &s->pg[ps]);
 
 		if (r)

@@ -25,6 +25,7 @@
 
 typedef struct cfs_cluster cfs_cluster; /* osdsim/osdsim.h */
 typedef struct cfs_osdmap cfs_osdmap;   /* osdsim/osdsim.h */
+struct cfs_pool_info;                   /* osdsim/osdsim.h */
 typedef struct objlayer objlayer;
 
 /* CephFS file layout (ceph_file_layout).  Defaults 4 MiB / 1 / 4 MiB. */
@@ -202,6 +203,10 @@ struct ol_pg_stat {
 /* Stats of PG ps in map m (cfs_osdmap_get).  Reads the PG's folders. */
 int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	       struct ol_pg_stat *st);
+/* A PG of a pool holding no object of crushfs's (any but the data pool):
+ * its sets, and the state its acting OSDs give an empty PG. */
+void ol_pg_stat_placed(const cfs_osdmap *m, const struct cfs_pool_info *p,
+		       uint32_t ps, struct ol_pg_stat *st);
 /* "active+clean", in Ceph's pg_state_string order. */
 void ol_pg_state_str(unsigned state, char *buf, size_t len);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "objlayer_i.h"
+#include "placement.h"
 
 static int member(const int *v, int n, int x)
 {
@@ -29,6 +30,38 @@ static int member(const int *v, int n, int x)
 
 static int pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 		   struct ol_pg_stat *st);
+
+void ol_pg_stat_placed(const cfs_osdmap *m, const struct cfs_pool_info *p,
+		       uint32_t ps, struct ol_pg_stat *st)
+{
+	const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, p->id, ps);
+	int n = 0;
+
+	memset(st, 0, sizeof(*st));
+	st->ps = ps;
+	snprintf(st->pgid, sizeof(st->pgid), "%lld.%x", (long long)p->id, ps);
+	st->up_primary = st->acting_primary = -1;
+	if (pg) {
+		st->nup = pg->nup > 16 ? 16 : pg->nup;
+		memcpy(st->up, pg->up, sizeof(int) * (size_t)st->nup);
+		st->nacting = pg->nacting > 16 ? 16 : pg->nacting;
+		memcpy(st->acting, pg->acting, sizeof(int) * (size_t)st->nacting);
+		st->up_primary = pg->up_primary;
+		st->acting_primary = pg->acting_primary;
+	}
+	for (int i = 0; i < st->nacting; i++)
+		n += st->acting[i] >= 0 && st->acting[i] != PL_ITEM_NONE;
+	/* an empty PG: undersized without degraded objects, as an empty
+	 * pool shows on a cluster short of OSDs; peered below min_size */
+	if (!n)
+		st->state = OL_PGS_DOWN;
+	else if (n < p->min_size)
+		st->state = OL_PGS_UNDERSIZED | OL_PGS_PEERED;
+	else if (n < p->size)
+		st->state = OL_PGS_ACTIVE | OL_PGS_UNDERSIZED;
+	else
+		st->state = OL_PGS_ACTIVE | OL_PGS_CLEAN;
+}
 
 int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	       struct ol_pg_stat *st)

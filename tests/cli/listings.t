@@ -50,7 +50,7 @@ Errors:
   crushfs: pg ls-by-osd: missing argument (usage: crushfs pg ls-by-osd OSD [STATE...])
   [1]
   $ crushfs --cluster c pg ls-by-pool rbd
-  crushfs: pg ls-by-pool: pool 'rbd' does not exist (the pool is 'crushfs_data')
+  crushfs: pg ls-by-pool: pool 'rbd' does not exist
   [1]
 
 osd ls, osd find:
