@@ -89,16 +89,23 @@ static double w16(uint32_t w)
 	return (double)((float)w / (float)0x10000);
 }
 
+/* PGs whose acting set holds the OSD, every pool's (PGMap's num_pg by
+ * OSD) */
 static int pgs_of(const cfs_osdmap *m, int osd)
 {
 	int n = 0;
 
-	for (uint32_t ps = 0; ps < cfs_osdmap_pool(m)->pg_num; ps++) {
-		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
+	for (int p = 0; p < cfs_osdmap_npools(m); p++) {
+		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, p);
 
-		for (int i = 0; i < pg->nacting; i++)
-			if (pg->acting[i] == osd)
-				n++;
+		for (uint32_t ps = 0; ps < q->pg_num; ps++) {
+			const struct cfs_pg_mapping *pg =
+				cfs_osdmap_pool_pg(m, q->id, ps);
+
+			for (int i = 0; pg && i < pg->nacting; i++)
+				if (pg->acting[i] == osd)
+					n++;
+		}
 	}
 	return n;
 }
