@@ -120,6 +120,11 @@ void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m,
 /* The pool named (or numbered) s, else NULL after Ceph's error line. */
 const struct cfs_pool_info *cc_pool_arg(struct cmd_ctx *ctx,
 					const cfs_osdmap *m, const char *s);
+/* The pool other than the data pool that s names (by name, id, or the
+ * pool of a pgid), else NULL: crushfs stores nothing there, so the
+ * commands that work on objects or upmaps say so. */
+const struct cfs_pool_info *cc_other_pool(const cfs_osdmap *m,
+					  const char *s);
 /* 1 when s names the filesystem's data pool */
 int cc_is_data_pool(struct cmd_ctx *ctx, const char *s);
 int ccmd_osd_pool_create(struct cmd_ctx *ctx, int argc, char **argv);

@@ -65,6 +65,12 @@ int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 	memset(&h, 0, sizeof(h));
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--pool") && i + 1 < argc) {
+			if (cc_other_pool(m, argv[i + 1])) {
+				cc_err(ctx, "pool '%s' holds no object of "
+				       "crushfs's: analyze looks at the data "
+				       "pool '%s'", argv[i + 1], pi->name);
+				goto out;
+			}
 			if (strcmp(argv[i + 1], pi->name) &&
 			    strtoll(argv[i + 1], NULL, 10) != pi->id) {
 				cc_err(ctx, "pool '%s' does not exist",

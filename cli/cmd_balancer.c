@@ -114,8 +114,15 @@ int ccmd_balancer_optimize(struct cmd_ctx *ctx, int argc, char **argv)
 			const struct cfs_pool_info *pi = cfs_osdmap_pool(mm);
 			int ok = !strcmp(argv[i + 1], pi->name) ||
 				 strtoll(argv[i + 1], NULL, 10) == pi->id;
+			int other = cc_other_pool(mm, argv[i + 1]) != NULL;
+			char dname[64];
 
+			snprintf(dname, sizeof(dname), "%s", pi->name);
 			cfs_osdmap_put(mm);
+			if (other)
+				return cc_err(ctx, "crushfs plans upmaps for "
+					      "the data pool '%s' only, not "
+					      "'%s'", dname, argv[i + 1]);
 			if (!ok)
 				return cc_err(ctx, "pool '%s' does not exist",
 					      argv[i + 1]);

@@ -45,6 +45,19 @@ const struct cfs_pool_info *cc_pool_arg(struct cmd_ctx *ctx,
 	return p;
 }
 
+const struct cfs_pool_info *cc_other_pool(const cfs_osdmap *m,
+					  const char *s)
+{
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_name(m, s);
+	char *end;
+	long long id = strtoll(s, &end, 10);
+
+	/* a name, an id, or the pool part of a pgid ("2.1f") */
+	if (!p && end != s && (!*end || *end == '.'))
+		p = cfs_osdmap_pool_by_id(m, id);
+	return p && p->id != cfs_osdmap_pool(m)->id ? p : NULL;
+}
+
 int cc_is_data_pool(struct cmd_ctx *ctx, const char *s)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);

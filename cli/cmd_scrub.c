@@ -80,6 +80,11 @@ static int pg_cmd(struct cmd_ctx *ctx, int argc, char **argv, int flags,
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
 	r = cfs_pgid_parse(m, argv[0], &ps);
+	if (r && cc_other_pool(m, argv[0])) {
+		cfs_osdmap_put(m);
+		return cc_err(ctx, "pg %s: its pool holds no object of "
+			      "crushfs's, nothing to scrub", argv[0]);
+	}
 	cfs_osdmap_put(m);
 	if (r)
 		return cc_err(ctx, "%s: no such pg in pool (expected e.g. 1.1f)",

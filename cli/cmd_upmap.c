@@ -19,8 +19,15 @@ static int pgid_arg(struct cmd_ctx *ctx, const char *s, uint32_t *ps)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
 	int r = cfs_pgid_parse(m, s, ps);
+	const struct cfs_pool_info *o = r ? cc_other_pool(m, s) : NULL;
+	char name[64];
 
+	snprintf(name, sizeof(name), "%s", o ? o->name : "");
 	cfs_osdmap_put(m);
+	if (o)
+		return cc_err(ctx, "pg %s is in pool '%s': crushfs keeps "
+			      "pg-upmap entries for the data pool's PGs only",
+			      s, name);
 	if (r == -ENOENT)
 		return cc_err(ctx, "pg %s does not exist", s);
 	if (r)

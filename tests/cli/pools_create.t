@@ -151,3 +151,23 @@ ids are not reused.
   pool 5 'rbd2'
   $ crushfs --cluster p fsck --dry-run > /dev/null && echo clean
   clean
+
+What works on objects or upmaps says so for a pool that holds none:
+
+  $ crushfs --cluster p osd pg-upmap-items 4.1 3 4
+  crushfs: osd pg-upmap-items: pg 4.1 is in pool 'wide': crushfs keeps pg-upmap entries for the data pool's PGs only
+  [1]
+  $ crushfs --cluster p pg deep-scrub 4.0
+  crushfs: pg deep-scrub: pg 4.0: its pool holds no object of crushfs's, nothing to scrub
+  [1]
+  $ crushfs --cluster p balancer optimize --pool wide
+  crushfs: balancer optimize: crushfs plans upmaps for the data pool 'crushfs_data' only, not 'wide'
+  [1]
+  $ crushfs --cluster p analyze --pool ecp
+  crushfs: analyze: pool 'ecp' holds no object of crushfs's: analyze looks at the data pool 'crushfs_data'
+  [1]
+  $ crushfs --cluster p pg ls-by-pool wide | head -2 | cut -c1-60 | sed "s/ *$//"
+  PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES  STATE
+  4.0        0         0          0        0      0  undersize
+  $ crushfs --cluster p health
+  HEALTH_WARN Reduced data availability: 8 pgs inactive
