@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# make_import_fixtures.sh OUTDIR - the snapshot of a real Ceph 16.2 cluster
+# that `crushfs mkfs --from-ceph` imports (issue 12), with the cluster's own
+# answers to check the import against.  Starts a one-node cluster
+# (ceph_cluster.sh, 6 OSDs), gives it what real clusters carry - device
+# classes (4 hdd, 2 ssd), class rules, a replicated pool per class, an
+# erasure pool (k=2 m=1 on hdd), a reweight, a primary affinity,
+# pg_upmap_items and pg_upmap entries, some data - waits for the PGs to
+# settle, then writes with read-only commands only:
+#   osd_dump.json  crush_dump.json  crushmap.bin  osd_df.json  df.json
+#   (what an operator collects: ceph osd dump / osd crush dump / osd
+#   getcrushmap / osd df / df, -f json)
+#   osd_map.json   the cluster's `osd map POOL OBJ -f json` for 200 objects
+#                  of every pool
+#   pg_dump.json   `pg dump pgs_brief -f json` (up and acting per PG)
+# and stops every daemon it started.  Needs Debian's ceph-mon, ceph-mgr,
+# ceph-osd and python3-rados (/usr/bin/python3).
+set -euo pipefail
+out=${1:?usage: make_import_fixtures.sh OUTDIR}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d /tmp/crushfs-ceph.XXXXXX)
+cleanup() { bash "$here/ceph_cluster.sh" stop "$work/c" || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+eval "$(bash "$here/ceph_cluster.sh" start "$work/c" 6)"
+c() { ceph -c "$CEPH_CONF" "$@"; }
+
+# classes: osd.4 and osd.5 are the ssds
+c osd crush rm-device-class osd.4 osd.5 >/dev/null
+c osd crush set-device-class ssd osd.4 osd.5 >/dev/null
+c osd crush rule create-replicated hdd_rule default osd hdd
+c osd crush rule create-replicated ssd_rule default osd ssd
+c osd erasure-code-profile set ec21 k=2 m=1 crush-failure-domain=osd \
+	crush-device-class=hdd
+c osd pool create rbd 32 32 replicated hdd_rule
+c osd pool create fast 16 16 replicated ssd_rule
+c osd pool set fast size 2
+c osd pool create ecpool 16 16 erasure ec21
+# what the balancer and an operator leave behind
+c osd reweight 2 0.8
+c osd primary-affinity osd.1 0.5
+c osd pg-upmap-items 2.1 0 3
+c osd pg-upmap-items 2.7 1 2
+c osd pg-upmap 3.2 5 4
+
+dd if=/dev/urandom of="$work/blob" bs=1M count=2 status=none
+for i in $(seq 1 24); do
+	rados -c "$CEPH_CONF" -p rbd put "data-$i" "$work/blob"
+done
+for i in $(seq 1 8); do
+	rados -c "$CEPH_CONF" -p ecpool put "ec-$i" "$work/blob"
+done
+
+# settle: every PG active+clean (the stats the mgr reports lag a little)
+for _ in $(seq 1 180); do
+	if c pg stat -f json | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+n = d["pg_summary"]["num_pgs"] if "pg_summary" in d else d["num_pgs"]
+s = d["pg_summary"]["num_pg_by_state"] if "pg_summary" in d else d["num_pg_by_state"]
+clean = sum(x["num"] for x in s if x["name"] == "active+clean")
+sys.exit(0 if n and clean == n else 1)'; then
+		break
+	fi
+	sleep 1
+done
+sleep 6 # one more mgr stats report for osd df / df
+
+mkdir -p "$out"
+c osd dump -f json >"$out/osd_dump.json"
+c osd crush dump -f json >"$out/crush_dump.json"
+c osd getcrushmap -o "$out/crushmap.bin" 2>/dev/null
+c osd df -f json >"$out/osd_df.json"
+c df -f json >"$out/df.json"
+c pg dump pgs_brief -f json >"$out/pg_dump.json" 2>/dev/null
+/usr/bin/python3 - "$CEPH_CONF" "$out/osd_map.json" <<'PY'
+import json, sys
+import rados
+
+conf, dest = sys.argv[1], sys.argv[2]
+cl = rados.Rados(conffile=conf)
+cl.connect()
+answers = []
+for pool in cl.list_pools():
+    for i in range(200):
+        obj = "obj-%d" % i
+        r, out, err = cl.mon_command(json.dumps(
+            {"prefix": "osd map", "pool": pool, "object": obj,
+             "format": "json"}), b"")
+        if r:
+            sys.exit("osd map %s %s: %s" % (pool, obj, err))
+        answers.append(json.loads(out))
+cl.shutdown()
+with open(dest, "w") as f:
+    json.dump(answers, f, indent=0, sort_keys=True)
+    f.write("\n")
+PY
+echo "make_import_fixtures: $(ls "$out" | wc -l) files in $out"
