@@ -812,9 +812,11 @@ int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 	if (want->id != n->pool.id && !x)
 		r = -ENOENT;
 	else if (x)
-		r = xpool_check_update(n, x, want, why, whylen);
+		r = pool_check_change(n, &x->info, want, 1, &x->info, why,
+				      whylen);
 	else
-		r = pool_check_update(n, want, why, whylen);
+		r = pool_check_change(n, &n->pool, want, 0, &n->pool, why,
+				      whylen);
 	if (r) {
 		update_abort(c, n);
 		return r;

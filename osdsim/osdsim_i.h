@@ -276,11 +276,6 @@ void nameset_free(struct name_set *s);
 /* refused.c: DIR/refused.json into c (absent: nothing refused) */
 int refused_load(cfs_cluster *c, char *err, size_t errlen);
 
-/* pool.c: check want against m's pool as the monitor does, and apply it
- * to m (0), or -errno with the reason in why */
-int pool_check_update(struct cfs_osdmap *m, const struct cfs_pool_info *want,
-		      char *why, size_t whylen);
-
 /* pgsplit.c: move every OSD's object files from pg_num `from` folders to
  * pg_num `to` ones (idempotent, fsynced); the checks before a change */
 int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m,
@@ -308,9 +303,10 @@ int pool_rule_ok(const pl_map *cm, int rule, int erasure, int size,
 int xpool_check_create(const struct cfs_osdmap *m,
 		       const struct cfs_pool_info *p, char *why,
 		       size_t whylen);
-int xpool_check_update(struct cfs_osdmap *m, struct cfs_xpool *x,
-		       const struct cfs_pool_info *want, char *why,
-		       size_t whylen);
+int pool_check_change(const struct cfs_osdmap *m,
+		      const struct cfs_pool_info *cur,
+		      const struct cfs_pool_info *want, int pg_num_ok,
+		      struct cfs_pool_info *out, char *why, size_t whylen);
 struct cfs_xpool *xpool_find(struct cfs_osdmap *m, int64_t id);
 int xpool_add(struct cfs_osdmap *m, const struct cfs_pool_info *p,
 	      int64_t *id);

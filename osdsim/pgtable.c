@@ -36,6 +36,29 @@ static int rule_shares(struct cfs_osdmap *m)
 				   m->rule_share, m->in_rule, m->max_osd);
 }
 
+/* OSDMap::_pg_to_raw_osds: the pool's placement seed through its rule,
+ * with the pool's choose_args (else the default set); *pps gets the seed */
+static int pool_raw(const struct cfs_osdmap *m, const struct cfs_pool_info *pool,
+		    uint32_t ps, uint32_t *pps, int *raw, void *work)
+{
+	*pps = pl_pg_pps(ps, pool->pgp_num, pool->id);
+	if (!pl_map_rule_exists(m->crush, pool->crush_rule))
+		return 0;
+	return pl_do_rule_args(m->crush, pool->crush_rule, (int)*pps, raw,
+			       pool->size, m->weights, m->max_osd, work,
+			       pl_map_choose_args_for(m->crush, pool->id));
+}
+
+static void store_sets(struct cfs_pg_mapping *pg, const struct pl_up_acting *ua)
+{
+	pg->nup = ua->nup > CFS_MAX_REP ? CFS_MAX_REP : ua->nup;
+	memcpy(pg->up, ua->up, sizeof(int) * (size_t)pg->nup);
+	pg->up_primary = ua->up_primary;
+	pg->nacting = ua->nacting > CFS_MAX_REP ? CFS_MAX_REP : ua->nacting;
+	memcpy(pg->acting, ua->acting, sizeof(int) * (size_t)pg->nacting);
+	pg->acting_primary = ua->acting_primary;
+}
+
 /* The other pools' PGs (pools.c): CRUSH, then OSDMap's up/acting with
  * no overrides (upmaps and pg_temp are the data pool's); an erasure
  * pool keeps each shard's position, holes as PL_ITEM_NONE. */
@@ -57,19 +80,12 @@ static int map_xpools(struct cfs_osdmap *m, const struct pl_osd_view *view)
 		}
 		for (uint32_t ps = 0; ps < pool->pg_num; ps++) {
 			struct cfs_pg_mapping *pg = &x->pgs[ps];
-			uint32_t pps = pl_pg_pps(ps, pool->pgp_num, pool->id);
 			struct pl_pg_overrides o = { .primary_temp = -1 };
 			struct pl_up_acting ua;
-			int n = 0;
+			uint32_t pps;
+			int n = pool_raw(m, pool, ps, &pps, raw, work);
 
 			pg->ps = ps;
-			if (pl_map_rule_exists(m->crush, pool->crush_rule))
-				n = pl_do_rule_args(
-					m->crush, pool->crush_rule, (int)pps,
-					raw, pool->size, m->weights,
-					m->max_osd, work,
-					pl_map_choose_args_for(m->crush,
-							       pool->id));
 			pg->nraw = 0;
 			for (int k = 0; k < n && pg->nraw < CFS_MAX_REP; k++) {
 				int ok = raw[k] >= 0 && raw[k] < m->max_osd &&
@@ -84,14 +100,7 @@ static int map_xpools(struct cfs_osdmap *m, const struct pl_osd_view *view)
 			pg->nraw_upmap = pg->nraw;
 			pl_pg_up_acting(view, !pool->erasure, pps, raw, n, &o,
 					&ua);
-			pg->nup = ua.nup > CFS_MAX_REP ? CFS_MAX_REP : ua.nup;
-			memcpy(pg->up, ua.up, sizeof(int) * (size_t)pg->nup);
-			pg->up_primary = ua.up_primary;
-			pg->nacting = ua.nacting > CFS_MAX_REP ? CFS_MAX_REP :
-								 ua.nacting;
-			memcpy(pg->acting, ua.acting,
-			       sizeof(int) * (size_t)pg->nacting);
-			pg->acting_primary = ua.acting_primary;
+			store_sets(pg, &ua);
 		}
 		free(work);
 	}
@@ -152,21 +161,14 @@ int osdmap_finish(struct cfs_osdmap *m)
 	}
 	for (uint32_t ps = 0; ps < pool->pg_num; ps++) {
 		struct cfs_pg_mapping *pg = &m->pgs[ps];
-		uint32_t pps = pl_pg_pps(ps, pool->pgp_num, pool->id);
 		const struct cfs_pg_upmap *u = cfs_osdmap_pg_upmap(m, ps);
 		const struct cfs_pg_temp *t = cfs_osdmap_pg_temp(m, ps);
 		struct pl_pg_overrides o = { .primary_temp = -1 };
 		struct pl_up_acting ua;
-		int n = 0;
+		uint32_t pps;
+		int n = pool_raw(m, pool, ps, &pps, raw, work);
 
 		pg->ps = ps;
-		if (pl_map_rule_exists(m->crush, pool->crush_rule))
-			/* OSDMap::_pg_to_raw_osds: the pool's choose_args,
-			 * else the default set */
-			n = pl_do_rule_args(
-				m->crush, pool->crush_rule, (int)pps, raw,
-				size, m->weights, m->max_osd, work,
-				pl_map_choose_args_for(m->crush, pool->id));
 		if (u) {
 			o.upmap = u->osds;
 			o.nupmap = u->n;
@@ -189,13 +191,7 @@ int osdmap_finish(struct cfs_osdmap *m)
 		if (pg->nraw_upmap > CFS_MAX_REP)
 			pg->nraw_upmap = CFS_MAX_REP;
 		pl_pg_up_acting(&view, 1, pps, raw, n, &o, &ua);
-		pg->nup = ua.nup > CFS_MAX_REP ? CFS_MAX_REP : ua.nup;
-		memcpy(pg->up, ua.up, sizeof(int) * (size_t)pg->nup);
-		pg->up_primary = ua.up_primary;
-		pg->nacting = ua.nacting > CFS_MAX_REP ? CFS_MAX_REP :
-							 ua.nacting;
-		memcpy(pg->acting, ua.acting, sizeof(int) * (size_t)pg->nacting);
-		pg->acting_primary = ua.acting_primary;
+		store_sets(pg, &ua);
 	}
 	r = rule_shares(m);
 	if (!r)

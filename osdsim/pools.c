@@ -315,22 +315,38 @@ int xpool_check_create(const struct cfs_osdmap *m,
 	return r;
 }
 
-/* `osd pool set` on a pool beside the data pool: what pool_check_update
- * checks, and pg_num too (no object of crushfs's lives there to move). */
-int xpool_check_update(struct cfs_osdmap *m, struct cfs_xpool *x,
-		       const struct cfs_pool_info *want, char *why,
-		       size_t whylen)
+/*
+ * `osd pool set` on any pool, checked as OSDMonitor::prepare_command_pool_set
+ * checks it: pgp_num 1..pg_num (placement only), size 1..10 on a rule that
+ * takes it (never for an erasure pool), min_size 1..size (reset to Ceph's
+ * default size - size/2 when the size changes alone), a crush rule of the
+ * pool's type that takes its size, the quotas.  pg_num only when
+ * pg_num_ok (the data pool's goes through cfs_pool_set_pg_num: its files
+ * move), with check_pg_num.  *out gets the pool as it will be.
+ */
+int pool_check_change(const struct cfs_osdmap *m,
+		      const struct cfs_pool_info *cur,
+		      const struct cfs_pool_info *want, int pg_num_ok,
+		      struct cfs_pool_info *out, char *why, size_t whylen)
 {
-	struct cfs_pool_info p = x->info;
+	struct cfs_pool_info p = *cur;
 	int r;
 
 	if (want->id != p.id || strcmp(want->name, p.name) ||
-	    want->erasure != p.erasure) {
+	    want->erasure != p.erasure ||
+	    want->object_size != p.object_size ||
+	    want->stripe_unit != p.stripe_unit ||
+	    want->stripe_count != p.stripe_count) {
 		snprintf(why, whylen, "only size, min_size, pg_num, pgp_num, "
 			 "crush_rule and the quotas can change");
 		return -EINVAL;
 	}
 	if (want->pg_num != p.pg_num) {
+		if (!pg_num_ok) {
+			snprintf(why, whylen, "pg_num changes go through "
+				 "cfs_pool_set_pg_num (files move)");
+			return -EINVAL;
+		}
 		if (want->pg_num == 0 || want->pg_num > 65536) {
 			snprintf(why, whylen, "'pg_num' must be greater than 0 "
 				 "and less than or equal to 65536");
@@ -343,8 +359,14 @@ int xpool_check_update(struct cfs_osdmap *m, struct cfs_xpool *x,
 		if (p.pgp_num > p.pg_num) /* a merge takes pgp_num down */
 			p.pgp_num = p.pg_num;
 	}
-	if (want->pgp_num != x->info.pgp_num) {
-		if (want->pgp_num == 0 || want->pgp_num > p.pg_num) {
+	if (want->pgp_num != cur->pgp_num) {
+		/* OSDMonitor: placement only, at most pg_num */
+		if (want->pgp_num == 0 || want->pgp_num > (uint32_t)INT32_MAX) {
+			snprintf(why, whylen, "specified pgp_num must > 0, but "
+				 "you set to %d", (int)want->pgp_num);
+			return -EINVAL;
+		}
+		if (want->pgp_num > p.pg_num) {
 			snprintf(why, whylen, "specified pgp_num %u > pg_num %u",
 				 want->pgp_num, p.pg_num);
 			return -EINVAL;
@@ -357,6 +379,7 @@ int xpool_check_update(struct cfs_osdmap *m, struct cfs_xpool *x,
 				 "erasure-coded pool");
 			return -ENOTSUP;
 		}
+		/* Ceph: 1..10; a size of 1 needs mon_allow_pool_size_one */
 		if (want->size <= 0 || want->size > 10 ||
 		    want->size > CFS_MAX_REP) {
 			snprintf(why, whylen,
@@ -365,16 +388,18 @@ int xpool_check_update(struct cfs_osdmap *m, struct cfs_xpool *x,
 		}
 		r = pool_rule_ok(m->crush, p.crush_rule, 0, want->size, why,
 				 whylen);
-		if (r)
-			return r;
-		r = check_pg_num(m, p.id, p.pg_num, want->size, why, whylen);
+		if (!r && want->size > p.size)
+			r = check_pg_num(m, p.id, p.pg_num, want->size, why,
+					 whylen);
 		if (r)
 			return r;
 		p.size = want->size;
-		if (want->min_size == x->info.min_size)
+		/* the monitor resets min_size to the default for the new
+		 * size (osd_pool_default_min_size 0: size - size/2) */
+		if (want->min_size == cur->min_size)
 			p.min_size = p.size - p.size / 2;
 	}
-	if (want->min_size != x->info.min_size) {
+	if (want->min_size != cur->min_size) {
 		if (want->min_size < 1 || want->min_size > p.size) {
 			snprintf(why, whylen, "pool min_size must be between 1 "
 				 "and size, which is set to %d", p.size);
@@ -391,7 +416,7 @@ int xpool_check_update(struct cfs_osdmap *m, struct cfs_xpool *x,
 	}
 	p.quota_max_bytes = want->quota_max_bytes;
 	p.quota_max_objects = want->quota_max_objects;
-	x->info = p;
+	*out = p;
 	return 0;
 }
 
