@@ -240,13 +240,16 @@ static int read_all(FILE *f, char **out, size_t *outlen)
 }
 
 /*
- * A regular file is mapped, not read: the parser's pages come in as it
- * reaches them, so a syntax error near the top of a 100 MB map is found
+ * A big regular file is mapped, not read: the parser's pages come in as
+ * it reaches them, so a syntax error near the top of a 100 MB map is found
  * without reading the rest, and the text of a big map costs clean page
  * cache the kernel can drop rather than a heap copy (crushtool reads the
- * whole file into a string first).  The statements keep 8-byte offsets
- * into it, hence the 4 GiB limit.
+ * whole file into a string first).  Maps of real clusters are kilobytes:
+ * below MAP_FROM they are read, so only a huge file truncated while it is
+ * being parsed could fault.  The statements keep 8-byte offsets into the
+ * text, hence the 4 GiB limit.
  */
+#define MAP_FROM (16u << 20)
 int pl_parse_file(const char *path, pl_map **out, char *err, size_t errlen)
 {
 	FILE *f;
@@ -260,7 +263,7 @@ int pl_parse_file(const char *path, pl_map **out, char *err, size_t errlen)
 	if (!f)
 		goto ioerr;
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size > 0) {
+	    st.st_size >= (off_t)MAP_FROM) {
 		void *map;
 
 		if ((uint64_t)st.st_size >= UINT32_MAX) {
