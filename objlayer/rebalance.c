@@ -266,7 +266,7 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
 		struct worklist w = { 0 };
 		int toofull[CFS_MAX_REP * 2] = { 0 }, blocked = 0, errors = 0;
-		int nh, h[256], changed = 0;
+		int nh, h[256], changed = 0, round;
 		int tg[CFS_MAX_REP * 2], ntg = targets(pg, tg);
 
 		pthread_rwlock_rdlock(&ol->pgio[ps]);
@@ -296,6 +296,8 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		if (w.n || changed)
 			st->pgs_changed++;
 
+		round = 0;
+again:
 		for (size_t k = 0; k < w.n && !rc; k++) {
 			int ti = w.v[k].t, t = tg[ti], nc, exists;
 			int cand[CFS_MAX_REP + 256];
@@ -382,6 +384,28 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 			pr.objects_done++;
 			pr.bytes_done += bytes;
 			publish(ol, &pr, progress, arg);
+		}
+		/* writes to this PG while it was backfilled (the daemon's
+		 * own, a backtrace, a client's) left its targets missing
+		 * what they changed: a few more rounds, as Ceph's backfill
+		 * keeps up with writes to objects it has passed */
+		if (!rc && !errors && w.n && round++ < 3) {
+			for (size_t k = 0; k < w.n; k++)
+				free(w.v[k].name);
+			w.n = 0;
+			cfs_pg_lock(c, ps);
+			for (int i = 0; i < ntg && !rc; i++) {
+				if (toofull[i])
+					continue;
+				w.t = i;
+				rc = cfs_pg_missing_foreach(c, ps, tg[i],
+							    collect, &w);
+			}
+			cfs_pg_unlock(c, ps);
+			if (w.n && !rc && !blocked) {
+				pr.objects_todo += w.n;
+				goto again;
+			}
 		}
 		cfs_pg_lock(c, ps);
 		if (cfs_pg_flush(c, ps))

@@ -57,7 +57,7 @@ check_locate pgtemp >/dev/null || fail "after a write while remapped"
 ok "reads and an append while remapped"
 
 C rebalance >"$T/rb" || fail "rebalance: $(cat "$T/rb")"
-check_locate clean >/dev/null || fail "after rebalance"
+check_locate clean >/dev/null || fail "after rebalance ($(tr '\n' ' ' <"$T/rb"))"
 [ "$(C osd dump | grep -c '^pg_temp')" = 0 ] || fail "pg_temp left: $(C osd dump | grep pg_temp)"
 C pg ls remapped | grep -q '^1\.' && fail "remapped PGs left: $(C pg ls remapped)"
 ok "rebalance through the daemon: acting = up, every copy in place ($(cat "$T/rb"))"
