@@ -14,7 +14,10 @@ mkcluster "$CL" --osds 6 --hosts 3 --osd-size 256M --pg-num 32 --object-size 1M
 mount_fg "$CL" "$M"
 mkdir -p "$M/d"
 for i in 1 2 3 4 5 6; do head -c $((i * 700))K /dev/urandom >"$M/d/f$i"; done
-sync
+# fsync each file: its backtrace too is written now, not by the daemon's
+# 2-second flusher in the middle of a later rebalance (crushfs sends a
+# write to the acting set only: a backfilled target would miss it)
+sync "$M"/d/f*
 (cd "$M/d" && sha256sum f*) >"$T/sums"
 
 # every object of every file: acting copies present; up members outside
