@@ -57,19 +57,6 @@ static int bucket_weights(const pl_map *m, const struct pl_bucket *b,
 
 /* ---- weight sets follow a reweight (Ceph 16.2 CrushWrapper) ---- */
 
-/* the weight-set value to store: Ceph keeps them as __u32 but sums them
- * in an int vector */
-static int ws_rebuild(struct pl_weight_set *ws)
-{
-	for (uint32_t i = 0; i < ws->size; i++) {
-		if (ws->weights[i])
-			pl_div_magic(ws->weights[i], &ws->div_magic[i],
-				     &ws->div_shift[i]);
-		else
-			ws->div_magic[i] = ws->div_shift[i] = 0;
-	}
-	return 0;
-}
 
 static int cargs_adjust(pl_map *m, struct pl_choose_args *ca, int id,
 			const int *w, uint32_t nw);
@@ -126,7 +113,7 @@ static int cargs_adjust_in_bucket(pl_map *m, struct pl_choose_args *ca,
 		if (nw > 32)
 			return -E2BIG;
 		for (uint32_t j = 0; j < nw; j++) {
-			ws_rebuild(&a->weight_set[j]);
+			pl_ws_reciprocals(&a->weight_set[j]);
 			for (uint32_t i = 0; i < b->size; i++)
 				sums[j] += (int)a->weight_set[j].weights[i];
 		}
@@ -189,7 +176,7 @@ static int adjust_in_bucket(pl_map *m, int id, uint32_t weight,
 
 						if (i < ws->size) {
 							ws->weights[i] = weight;
-							ws_rebuild(ws);
+							pl_ws_reciprocals(ws);
 						}
 					}
 				}
@@ -298,7 +285,7 @@ static int cargs_grow(pl_map *m, struct pl_bucket *b, int item)
 				return -EINVAL;
 			ws->weights[ws->size] = 0;
 			ws->size = n;
-			ws_rebuild(ws);
+			pl_ws_reciprocals(ws);
 		}
 		if (a->ids_size) {
 			int32_t *ni = realloc(a->ids, sizeof(*ni) *

@@ -98,6 +98,17 @@ int pl_cargs_create(pl_map *m, int64_t id, struct pl_choose_args **out)
 	return 0;
 }
 
+void pl_ws_reciprocals(struct pl_weight_set *ws)
+{
+	for (uint32_t i = 0; i < ws->size; i++) {
+		if (ws->weights[i])
+			pl_div_magic(ws->weights[i], &ws->div_magic[i],
+				     &ws->div_shift[i]);
+		else
+			ws->div_magic[i] = ws->div_shift[i] = 0;
+	}
+}
+
 static int ws_fill(struct pl_weight_set *ws, uint32_t size,
 		   const uint32_t *w)
 {
@@ -111,14 +122,9 @@ static int ws_fill(struct pl_weight_set *ws, uint32_t size,
 		ws_free(ws);
 		return -ENOMEM;
 	}
-	for (uint32_t i = 0; i < size; i++) {
+	for (uint32_t i = 0; i < size; i++)
 		ws->weights[i] = w ? w[i] : 0;
-		if (ws->weights[i])
-			pl_div_magic(ws->weights[i], &ws->div_magic[i],
-				     &ws->div_shift[i]);
-		else
-			ws->div_magic[i] = ws->div_shift[i] = 0;
-	}
+	pl_ws_reciprocals(ws);
 	return 0;
 }
 

@@ -150,6 +150,9 @@ struct pl_work_bucket {
 };
 
 /* ---- choose_args (choose_args.c) ---- */
+/* The reciprocals the mapper multiplies by, for a set's weights (0 for a
+ * zero weight). */
+void pl_ws_reciprocals(struct pl_weight_set *ws);
 /* A new, empty set sized for the map's buckets: -EEXIST if id is taken. */
 int pl_cargs_create(pl_map *m, int64_t id, struct pl_choose_args **out);
 struct pl_choose_args *pl_cargs_find(const pl_map *m, int64_t id);
