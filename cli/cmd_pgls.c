@@ -18,14 +18,6 @@
 
 enum pg_filter { BY_NONE, BY_OSD, BY_PRIMARY, BY_POOL };
 
-static int has(const int *v, int n, int x)
-{
-	for (int i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
-
 /* Ceph's states are '+'-joined words; a filter word matches one of them
  * (`pg ls degraded` lists active+undersized+degraded). */
 static int state_matches(const char *st, int argc, char **argv)
@@ -136,8 +128,8 @@ static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 			ol_pg_stat_placed(m, q, ps, &g);
 		if (r)
 			break;
-		if ((by == BY_OSD && !has(g.up, g.nup, want) &&
-		     !has(g.acting, g.nacting, want)) ||
+		if ((by == BY_OSD && !cfs_in_set(g.up, g.nup, want) &&
+		     !cfs_in_set(g.acting, g.nacting, want)) ||
 		    (by == BY_PRIMARY && g.acting_primary != want))
 			continue;
 		ol_pg_state_str(g.state, st, sizeof(st));

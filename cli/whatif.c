@@ -24,14 +24,6 @@
 #include "osdsim.h"
 #include "util.h"
 
-static int in_set(const int *v, int n, int x)
-{
-	for (int i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
-
 static const char *crossing(const cfs_osdmap *m, int osd, uint64_t before,
 			    uint64_t after)
 {
@@ -127,9 +119,9 @@ static int report(struct cmd_ctx *ctx, const char *what,
 		int joins = 0, moved = 0;
 
 		for (int i = 0; i < n->nup; i++)
-			joins += !in_set(o->acting, o->nacting, n->up[i]);
+			joins += !cfs_in_set(o->acting, o->nacting, n->up[i]);
 		for (int i = 0; i < o->nacting; i++)
-			moved |= !in_set(n->up, n->nup, o->acting[i]);
+			moved |= !cfs_in_set(n->up, n->nup, o->acting[i]);
 		if (!joins && !moved && o->nacting == n->nup)
 			continue;
 		changed++;
@@ -139,10 +131,10 @@ static int report(struct cmd_ctx *ctx, const char *what,
 		copies += st.objects * (uint64_t)joins;
 		bytes += st.bytes * (uint64_t)joins;
 		for (int i = 0; i < n->nup; i++)
-			if (!in_set(o->acting, o->nacting, n->up[i]))
+			if (!cfs_in_set(o->acting, o->nacting, n->up[i]))
 				after[n->up[i]] += st.bytes;
 		for (int i = 0; i < o->nacting; i++)
-			if (!in_set(n->up, n->nup, o->acting[i]))
+			if (!cfs_in_set(n->up, n->nup, o->acting[i]))
 				after[o->acting[i]] -=
 					st.bytes < after[o->acting[i]] ?
 						st.bytes :

@@ -68,14 +68,6 @@ static int check_name(const char *name)
 	return 0;
 }
 
-static int in_set(const int *v, int n, int x)
-{
-	for (int i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
-
 /* Size of the object's file on osd, 0 if absent. */
 static uint64_t size_on(cfs_cluster *c, int osd, uint32_t ps, const char *name)
 {
@@ -164,7 +156,7 @@ static int candidates(objlayer *ol, const struct objop *op, const char *name,
 	}
 	for (int i = 0; i < nh; i++)
 		if (cfs_osdmap_is_up(op->m, h[i]) &&
-		    !in_set(op->pg->acting, op->pg->nacting, h[i]) &&
+		    !cfs_in_set(op->pg->acting, op->pg->nacting, h[i]) &&
 		    !cfs_pg_is_missing(ol->c, op->ps, h[i], name))
 			cand[nc++] = h[i];
 	return nc;
@@ -231,7 +223,7 @@ static int begin_change(objlayer *ol, const struct objop *op,
 	int h[256], nh = cfs_pg_holders(ol->c, op->ps, h, 256), r = 0;
 
 	for (int i = 0; i < nh && !r; i++)
-		if (!in_set(t, nt, h[i]))
+		if (!cfs_in_set(t, nt, h[i]))
 			r = cfs_pg_mark_missing(ol->c, op->ps, h[i], name);
 	for (int i = 0; i < nt && !r; i++)
 		r = ol_ensure_holder(ol, op->ps, t[i]);
@@ -615,7 +607,7 @@ ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 		}
 		if (why) {
 			ol_note_damage(ol, &op, cand[i], name, why, 0);
-			bad_acting |= in_set(op.pg->acting, op.pg->nacting,
+			bad_acting |= cfs_in_set(op.pg->acting, op.pg->nacting,
 					     cand[i]);
 			r = -EIO;
 			continue;

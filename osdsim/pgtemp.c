@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "osdsim_i.h"
+#include "util.h"
 
 static int find(const struct cfs_osdmap *m, uint32_t ps, int *at)
 {
@@ -70,14 +71,6 @@ int pgtemp_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to)
 		return -ENOMEM;
 	memcpy(to->temps, from->temps, sizeof(*to->temps) * (size_t)from->ntemps);
 	to->ntemps = from->ntemps;
-	return 0;
-}
-
-static int in_set(const int *v, int n, int x)
-{
-	for (int i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
 	return 0;
 }
 
@@ -125,10 +118,10 @@ static int choose_acting(cfs_cluster *c, const struct cfs_osdmap *m,
 	for (int i = 0; i < pg->nup; i++)
 		cand[ncand++] = pg->up[i];
 	for (int i = 0; i < nold; i++)
-		if (!in_set(cand, ncand, old[i]))
+		if (!cfs_in_set(cand, ncand, old[i]))
 			cand[ncand++] = old[i];
 	for (int i = 0; i < nh; i++)
-		if (!in_set(cand, ncand, h[i]))
+		if (!cfs_in_set(cand, ncand, h[i]))
 			cand[ncand++] = h[i];
 	for (int i = 0; i < ncand; i++) {
 		int o = cand[i];

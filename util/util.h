@@ -76,4 +76,13 @@ int cfs_parse_size(const char *s, uint64_t *out);
 /* Like ceph's byte_u_t: "1 GiB", "512 MiB", "0 B" into buf. */
 const char *cfs_format_size(uint64_t bytes, char *buf, size_t len);
 
+/* 1 when x is one of v[0..n) (an OSD in an up or acting set) */
+static inline int cfs_in_set(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
 #endif
