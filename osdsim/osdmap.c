@@ -69,18 +69,25 @@ int osdmap_ensure_osd(struct cfs_osdmap *m, int id)
 	return 0;
 }
 
+/* A deep copy through the binary encoding, which keeps every weight as
+ * the 16.16 value Ceph holds (the text form rounds them to three
+ * decimals: a live cluster's 0.00389 would read back as 0.004 and map
+ * differently). */
 static int crush_clone(const pl_map *src, pl_map **out)
 {
-	char *text = NULL, err[256];
+	void *bin = NULL;
+	char err[256];
 	size_t len = 0;
-	int r = pl_map_to_text(src, &text, &len);
+	int r = pl_map_encode(src, &bin, &len);
 
 	if (r)
 		return r;
-	r = pl_parse_text(text, len, "crushmap", out, err, sizeof(err));
+	r = pl_map_decode(bin, len, "crushmap", out, err, sizeof(err));
+	if (!r)
+		r = pl_map_finalize(*out);
 	if (r)
 		cfs_log(CFS_LOG_ERR, "crush map does not read back: %s", err);
-	free(text);
+	free(bin);
 	return r;
 }
 
@@ -346,6 +353,24 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 	json_object_set_new(root, "osds", osds);
 	json_object_set_new(root, "crush_map", json_stringn(crush, clen));
 	free(crush);
+	/* the exact map (the text above rounds weights), read first */
+	{
+		void *bin = NULL;
+		size_t blen = 0, slen = 0;
+		char *b64 = NULL;
+		int r2 = pl_map_encode(m->crush, &bin, &blen);
+
+		if (!r2 && !(b64 = cfs_b64_encode(bin, blen, &slen)))
+			r2 = -ENOMEM;
+		free(bin);
+		if (r2) {
+			json_decref(root);
+			return r2;
+		}
+		json_object_set_new(root, "crush_map_bin",
+				    json_stringn(b64, slen));
+		free(b64);
+	}
 	if (m->nupmaps) {
 		json_t *up = upmap_to_json(m);
 
@@ -593,12 +618,35 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 		FIELD(get_int(x, "capacity", 0, INT64_MAX, &v), fld);
 		s->capacity = (uint64_t)v;
 	}
-	x = json_object_get(root, "crush_map");
-	FIELD(!json_is_string(x), "crush_map");
-	if (cfs_pathf(what, sizeof(what), "%s (crush_map)", path))
-		snprintf(what, sizeof(what), "crush_map");
-	r = pl_parse_text(json_string_value(x), json_string_length(x), what,
-			  &m->crush, perr, sizeof(perr));
+	x = json_object_get(root, "crush_map_bin");
+	if (x) {
+		/* the exact map; "crush_map" is its text, weights rounded
+		 * (clusters made before it was kept have the text only) */
+		void *bin = NULL;
+		size_t blen = 0;
+
+		FIELD(!json_is_string(x), "crush_map_bin");
+		if (cfs_pathf(what, sizeof(what), "%s (crush_map_bin)", path))
+			snprintf(what, sizeof(what), "crush_map_bin");
+		r = cfs_b64_decode(json_string_value(x), json_string_length(x),
+				   &bin, &blen);
+		if (r == -ENOMEM)
+			goto fail;
+		FIELD(r, "crush_map_bin (not base64)");
+		r = pl_map_decode(bin, blen, what, &m->crush, perr,
+				  sizeof(perr));
+		free(bin);
+		if (!r && (r = pl_map_finalize(m->crush)))
+			snprintf(perr, sizeof(perr), "%s: %s", what,
+				 cfs_strerror(r));
+	} else {
+		x = json_object_get(root, "crush_map");
+		FIELD(!json_is_string(x), "crush_map");
+		if (cfs_pathf(what, sizeof(what), "%s (crush_map)", path))
+			snprintf(what, sizeof(what), "crush_map");
+		r = pl_parse_text(json_string_value(x), json_string_length(x),
+				  what, &m->crush, perr, sizeof(perr));
+	}
 	if (r) {
 		snprintf(err, errlen, "%s", perr);
 		r = CFS_ECORRUPT;

@@ -73,6 +73,11 @@ int cfs_pathf(char *buf, size_t len, const char *fmt, ...)
 /* "4M", "1G", "512", "1.5G", "100K": K/M/G/T are powers of 1024.
  * Returns 0 or -EINVAL / -ERANGE. */
 int cfs_parse_size(const char *s, uint64_t *out);
+
+/* base64.c: RFC 4648 base64.  encode: a malloc'ed NUL-ended string (NULL
+ * when out of memory); decode: 0, -EINVAL (not base64) or -ENOMEM. */
+char *cfs_b64_encode(const void *data, size_t len, size_t *outlen);
+int cfs_b64_decode(const char *s, size_t len, void **out, size_t *outlen);
 /* Like ceph's byte_u_t: "1 GiB", "512 MiB", "0 B" into buf. */
 const char *cfs_format_size(uint64_t bytes, char *buf, size_t len);
 

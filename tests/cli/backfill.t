@@ -14,22 +14,20 @@ pg_temp (an empty PG has nothing to backfill and follows CRUSH at once):
   PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES   STATE                          UP           ACTING
   1.4        1         0          2        0  600000  active+remapped+backfill_wait  [0,3,6]p0    [4,6,7]p4
   1.8        1         0          1        0  200000  active+remapped+backfill_wait  [11,2,5]p11  [11,2,0]p11
-  1.9        1         0          1        0  700000  active+remapped+backfill_wait  [2,1,8]p2    [2,1,4]p2
   $ crushfs --cluster c osd dump | grep pg_temp
   pg_temp 1.4 [4,6,7]
   pg_temp 1.8 [11,2,0]
-  pg_temp 1.9 [2,1,4]
   $ crushfs --cluster c osd map obj6
   osdmap e2 pool 'crushfs_data' (1) object 'obj6' -> pg 1.83425cc4 (1.4) -> up ([0,3,6], p0) acting ([4,6,7], p4)
   $ crushfs --cluster c -f json osd dump | python3 -c 'import json,sys; print(json.load(sys.stdin)["pg_temp"])'
-  [{'pgid': '1.4', 'osds': [4, 6, 7]}, {'pgid': '1.8', 'osds': [11, 2, 0]}, {'pgid': '1.9', 'osds': [2, 1, 4]}]
+  [{'pgid': '1.4', 'osds': [4, 6, 7]}, {'pgid': '1.8', 'osds': [11, 2, 0]}]
   $ crushfs --cluster c status | grep -E 'osd:|misplaced|remapped'
-              4/24 objects misplaced (16.667%)
-      osd: 12 osds: 12 up, 12 in; 3 remapped pgs; epoch e2
-      pgs:     4/24 objects misplaced (16.667%)
-               3  active+remapped+backfill_wait
-  HEALTH_WARN 4/24 objects misplaced (16.667%)
-  [WRN] OBJECT_MISPLACED: 4/24 objects misplaced (16.667%)
+              3/24 objects misplaced (12.500%)
+      osd: 12 osds: 12 up, 12 in; 2 remapped pgs; epoch e2
+      pgs:     3/24 objects misplaced (12.500%)
+               2  active+remapped+backfill_wait
+  HEALTH_WARN 3/24 objects misplaced (12.500%)
+  [WRN] OBJECT_MISPLACED: 3/24 objects misplaced (12.500%)
 
 The data is read from where it is, and a write goes there too (the up
 set's new members get it from backfill):
@@ -47,19 +45,19 @@ set's new members get it from backfill):
 fsck does not take misplaced data for a problem, and moves nothing:
 
   $ crushfs --cluster c fsck --dry-run | tail -2
-    3 PG(s) remapped: their data is served from the OSDs it is on until `crushfs rebalance` moves it (not a problem)
+    2 PG(s) remapped: their data is served from the OSDs it is on until `crushfs rebalance` moves it (not a problem)
   clean
   $ crushfs --cluster c fsck | tail -2
-    3 PG(s) remapped: their data is served from the OSDs it is on until `crushfs rebalance` moves it (not a problem)
+    2 PG(s) remapped: their data is served from the OSDs it is on until `crushfs rebalance` moves it (not a problem)
   clean
   $ crushfs --cluster c pg ls remapped | wc -l
-  4
+  3
 
 rebalance copies to the up set, drops the pg_temp entries (one epoch),
 then removes the old copies:
 
   $ crushfs --cluster c rebalance
-  rebalance: moved 4 objects (2.2 MiB), removed 4 old copies (2.2 MiB), 3 pgs changed
+  rebalance: moved 3 objects (1.5 MiB), removed 3 old copies (1.5 MiB), 2 pgs changed
   $ crushfs --cluster c osd dump | grep -c pg_temp
   0
   [1]

@@ -8,20 +8,20 @@ change seen as misplaced objects, rebalance, and the listings.
     pool 'crushfs_data' (1): size 3, min_size 2, pg_num 16, object size 4 MiB, full policy osd
   $ crushfs --cluster cl osd tree
   ID  CLASS  WEIGHT   TYPE NAME       STATUS  REWEIGHT  PRI-AFF
-  -1         0.01196  root default
-  -2         0.00299      host host0
+  -1         0.01190  root default
+  -2         0.00298      host host0
    0         0.00099          osd.0       up   1.00000  1.00000
    4         0.00099          osd.4       up   1.00000  1.00000
    8         0.00099          osd.8       up   1.00000  1.00000
-  -3         0.00299      host host1
+  -3         0.00298      host host1
    1         0.00099          osd.1       up   1.00000  1.00000
    5         0.00099          osd.5       up   1.00000  1.00000
    9         0.00099          osd.9       up   1.00000  1.00000
-  -4         0.00299      host host2
+  -4         0.00298      host host2
    2         0.00099          osd.2       up   1.00000  1.00000
    6         0.00099          osd.6       up   1.00000  1.00000
   10         0.00099          osd.10      up   1.00000  1.00000
-  -5         0.00299      host host3
+  -5         0.00298      host host3
    3         0.00099          osd.3       up   1.00000  1.00000
    7         0.00099          osd.7       up   1.00000  1.00000
   11         0.00099          osd.11      up   1.00000  1.00000

@@ -82,13 +82,13 @@ overflow to 0.00099.  Over 100 the map could not be read back (crushtool:
   [1]
   $ crushfs --cluster w osd tree
   ID  CLASS  WEIGHT     TYPE NAME       STATUS  REWEIGHT  PRI-AFF
-  -1         102.18599  root default
-  -2           0.06200      host host0
-   0           0.06200          osd.0       up   1.00000  1.00000
-  -3           0.06200      host host1
-   1           0.06200          osd.1       up   1.00000  1.00000
-  -4           0.06200      host host2
-   2           0.06200          osd.2       up   1.00000  1.00000
+  -1         102.18750  root default
+  -2           0.06250      host host0
+   0           0.06250          osd.0       up   1.00000  1.00000
+  -3           0.06250      host host1
+   1           0.06250          osd.1       up   1.00000  1.00000
+  -4           0.06250      host host2
+   2           0.06250          osd.2       up   1.00000  1.00000
   -5         102.00000      host big
    3           2.00000          osd.3       up   1.00000  1.00000
    4         100.00000          osd.4       up   1.00000  1.00000

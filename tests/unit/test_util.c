@@ -192,6 +192,54 @@ static void test_sizes(void **state)
 			    "512 MiB");
 }
 
+/* RFC 4648's test vectors, every length round trip, and what is not
+ * base64 refused */
+static void test_base64(void **state)
+{
+	static const char *const vec[][2] = {
+		{ "", "" },	     { "f", "Zg==" },	  { "fo", "Zm8=" },
+		{ "foo", "Zm9v" }, { "foob", "Zm9vYg==" }, { "fooba", "Zm9vYmE=" },
+		{ "foobar", "Zm9vYmFy" },
+	};
+	static const char *const bad[] = { "Zg=", "Z===", "Zg=a", "Zm9v!A==",
+					   "=Zm9", "Zg==Zg==" };
+	unsigned char buf[300];
+	void *out;
+	size_t n, olen;
+	char *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(vec) / sizeof(vec[0]); i++) {
+		s = cfs_b64_encode(vec[i][0], strlen(vec[i][0]), &n);
+		assert_non_null(s);
+		assert_string_equal(s, vec[i][1]);
+		assert_int_equal(n, strlen(vec[i][1]));
+		free(s);
+		assert_int_equal(cfs_b64_decode(vec[i][1], strlen(vec[i][1]),
+						&out, &olen),
+				 0);
+		assert_int_equal(olen, strlen(vec[i][0]));
+		assert_memory_equal(out, vec[i][0], olen);
+		free(out);
+	}
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)(i * 151 + 7);
+	for (size_t len = 0; len <= sizeof(buf); len++) {
+		s = cfs_b64_encode(buf, len, &n);
+		assert_non_null(s);
+		assert_int_equal(cfs_b64_decode(s, n, &out, &olen), 0);
+		assert_int_equal(olen, len);
+		if (len)
+			assert_memory_equal(out, buf, len);
+		free(out);
+		free(s);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(cfs_b64_decode(bad[i], strlen(bad[i]), &out,
+						&olen),
+				 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +251,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_atomic, setup,
 						teardown),
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_base64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
