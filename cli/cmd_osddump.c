@@ -42,6 +42,7 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 	const struct cfs_pg_temp *t;
 	json_t *osds = json_array(), *up = json_array(), *items = json_array();
 	json_t *temps = json_array(), *profiles = json_object();
+	json_t *ptemps = json_array();
 	json_t *pools = json_array();
 	int64_t pool_max = 0;
 	char c[64], d[64], pg[32];
@@ -58,40 +59,58 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 			(double)oi.reweight / 0x10000, "primary_affinity",
 			(double)oi.primary_affinity / 0x10000));
 	}
-	u = cfs_osdmap_upmaps(m, &n);
-	for (int i = 0; i < n; i++) {
-		snprintf(pg, sizeof(pg), "%" PRId64 ".%x", p->id, u[i].ps);
-		if (u[i].n) {
+	for (int pi = 0; pi < cfs_osdmap_npools(m); pi++) {
+		int64_t id = cfs_osdmap_pool_at(m, pi)->id;
+		const struct cfs_pg_ptemp *pt;
+
+		u = cfs_pool_upmaps(m, id, &n);
+		for (int i = 0; i < n; i++) {
+			snprintf(pg, sizeof(pg), "%" PRId64 ".%x", id, u[i].ps);
+			if (u[i].n) {
+				json_t *o = json_array();
+
+				for (int k = 0; k < u[i].n; k++)
+					json_array_append_new(
+						o, json_integer(u[i].osds[k]));
+				json_array_append_new(
+					up, json_pack("{s:s, s:o}", "pgid", pg,
+						      "osds", o));
+			}
+			if (u[i].nitems) {
+				json_t *mp = json_array();
+
+				for (int k = 0; k < u[i].nitems; k++)
+					json_array_append_new(
+						mp,
+						json_pack("{s:i, s:i}", "from",
+							  u[i].items[k][0],
+							  "to",
+							  u[i].items[k][1]));
+				json_array_append_new(
+					items, json_pack("{s:s, s:o}", "pgid",
+							 pg, "mappings", mp));
+			}
+		}
+		t = cfs_pool_pg_temps(m, id, &n);
+		for (int i = 0; i < n; i++) {
 			json_t *o = json_array();
 
-			for (int k = 0; k < u[i].n; k++)
+			snprintf(pg, sizeof(pg), "%" PRId64 ".%x", id, t[i].ps);
+			for (int k = 0; k < t[i].n; k++)
 				json_array_append_new(o,
-						      json_integer(u[i].osds[k]));
-			json_array_append_new(up, json_pack("{s:s, s:o}", "pgid",
-							    pg, "osds", o));
-		}
-		if (u[i].nitems) {
-			json_t *mp = json_array();
-
-			for (int k = 0; k < u[i].nitems; k++)
-				json_array_append_new(
-					mp, json_pack("{s:i, s:i}", "from",
-						      u[i].items[k][0], "to",
-						      u[i].items[k][1]));
-			json_array_append_new(items,
+						      json_integer(t[i].osds[k]));
+			json_array_append_new(temps,
 					      json_pack("{s:s, s:o}", "pgid", pg,
-							"mappings", mp));
+							"osds", o));
 		}
-	}
-	t = cfs_osdmap_pg_temps(m, &n);
-	for (int i = 0; i < n; i++) {
-		json_t *o = json_array();
-
-		snprintf(pg, sizeof(pg), "%" PRId64 ".%x", p->id, t[i].ps);
-		for (int k = 0; k < t[i].n; k++)
-			json_array_append_new(o, json_integer(t[i].osds[k]));
-		json_array_append_new(temps, json_pack("{s:s, s:o}", "pgid", pg,
-						       "osds", o));
+		pt = cfs_pool_primary_temps(m, id, &n);
+		for (int i = 0; i < n; i++) {
+			snprintf(pg, sizeof(pg), "%" PRId64 ".%x", id,
+				 pt[i].ps);
+			json_array_append_new(ptemps,
+					      json_pack("{s:s, s:i}", "pgid", pg,
+							"osd", pt[i].osd));
+		}
 	}
 	{
 		const char *names[256], *k[64], *v[64];
@@ -124,7 +143,7 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 	}
 	return json_pack(
 		"{s:i, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:i, s:o, "
-		"s:o, s:o, s:o, s:o, s:[], s:o}",
+		"s:o, s:o, s:o, s:o, s:o, s:o}",
 		"epoch", (int)cfs_osdmap_epoch(m), "fsid", cfs_osdmap_fsid(m),
 		"created", utime(cfs_osdmap_created(m), c, sizeof(c)),
 		"modified", utime(cfs_osdmap_modified(m), d, sizeof(d)),
@@ -135,17 +154,60 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 		cfs_osdmap_nearfull_ratio(m), "pool_max", (json_int_t)pool_max,
 		"max_osd", cfs_osdmap_max_osd(m), "pools", pools, "osds", osds,
 		"pg_upmap", up, "pg_upmap_items", items, "pg_temp", temps,
-		"primary_temp", "erasure_code_profiles", profiles);
+		"primary_temp", ptemps, "erasure_code_profiles", profiles);
+}
+
+static void print_entries(FILE *o, const cfs_osdmap *m, int64_t id, int pass)
+{
+	int n;
+
+	if (pass < 2) {
+		const struct cfs_pg_upmap *u = cfs_pool_upmaps(m, id, &n);
+
+		for (int i = 0; i < n; i++) {
+			if (pass == 0 && u[i].n) {
+				fprintf(o, "pg_upmap %" PRId64 ".%x [", id,
+					u[i].ps);
+				for (int k = 0; k < u[i].n; k++)
+					fprintf(o, "%s%d", k ? "," : "",
+						u[i].osds[k]);
+				fprintf(o, "]\n");
+			}
+			if (pass == 1 && u[i].nitems) {
+				/* Ceph prints the pairs flat:
+				 * [from,to,from,to] */
+				fprintf(o, "pg_upmap_items %" PRId64 ".%x [", id,
+					u[i].ps);
+				for (int k = 0; k < u[i].nitems; k++)
+					fprintf(o, "%s%d,%d", k ? "," : "",
+						u[i].items[k][0],
+						u[i].items[k][1]);
+				fprintf(o, "]\n");
+			}
+		}
+	} else if (pass == 2) {
+		const struct cfs_pg_temp *t = cfs_pool_pg_temps(m, id, &n);
+
+		for (int i = 0; i < n; i++) {
+			fprintf(o, "pg_temp %" PRId64 ".%x [", id, t[i].ps);
+			for (int k = 0; k < t[i].n; k++)
+				fprintf(o, "%s%d", k ? "," : "", t[i].osds[k]);
+			fprintf(o, "]\n");
+		}
+	} else {
+		const struct cfs_pg_ptemp *t = cfs_pool_primary_temps(m, id, &n);
+
+		for (int i = 0; i < n; i++)
+			fprintf(o, "primary_temp %" PRId64 ".%x %d\n", id,
+				t[i].ps, t[i].osd);
+	}
 }
 
 int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;
-	const struct cfs_pg_upmap *u;
-	const struct cfs_pool_info *p;
 	char c[64], d[64];
 	FILE *o = ctx->out;
-	int n;
 
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
@@ -156,7 +218,6 @@ int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)
 		cfs_osdmap_put(m);
 		return cc_json_out(ctx, j);
 	}
-	p = cfs_osdmap_pool(m);
 	fprintf(o, "epoch %u\nfsid %s\ncreated %s\nmodified %s\n"
 		   "flags sortbitwise,recovery_deletes,purged_snapdirs,"
 		   "pglog_hardlimit\ncrush_version %u\nfull_ratio %g\n"
@@ -186,35 +247,11 @@ int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)
 			oi.up ? "exists,up" : "exists", oi.uuid);
 	}
 	fputc('\n', o);
-	u = cfs_osdmap_upmaps(m, &n);
-	for (int i = 0; i < n; i++) {
-		if (!u[i].n)
-			continue;
-		fprintf(o, "pg_upmap %" PRId64 ".%x [", p->id, u[i].ps);
-		for (int k = 0; k < u[i].n; k++)
-			fprintf(o, "%s%d", k ? "," : "", u[i].osds[k]);
-		fprintf(o, "]\n");
-	}
-	for (int i = 0; i < n; i++) {
-		if (!u[i].nitems)
-			continue;
-		/* Ceph prints the pairs flat: [from,to,from,to] */
-		fprintf(o, "pg_upmap_items %" PRId64 ".%x [", p->id, u[i].ps);
-		for (int k = 0; k < u[i].nitems; k++)
-			fprintf(o, "%s%d,%d", k ? "," : "", u[i].items[k][0],
-				u[i].items[k][1]);
-		fprintf(o, "]\n");
-	}
-	{
-		const struct cfs_pg_temp *t = cfs_osdmap_pg_temps(m, &n);
-
-		for (int i = 0; i < n; i++) {
-			fprintf(o, "pg_temp %" PRId64 ".%x [", p->id, t[i].ps);
-			for (int k = 0; k < t[i].n; k++)
-				fprintf(o, "%s%d", k ? "," : "", t[i].osds[k]);
-			fprintf(o, "]\n");
-		}
-	}
+	/* OSDMap::print: every pool's pg_upmap, then pg_upmap_items, then
+	 * pg_temp, then primary_temp entries */
+	for (int pass = 0; pass < 4; pass++)
+		for (int pi = 0; pi < cfs_osdmap_npools(m); pi++)
+			print_entries(o, m, cfs_osdmap_pool_at(m, pi)->id, pass);
 	cfs_osdmap_put(m);
 	return 0;
 }

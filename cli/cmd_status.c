@@ -36,15 +36,16 @@ static int gather(struct cmd_ctx *ctx, const cfs_osdmap *m, struct pgsum *s)
 	memset(s, 0, sizeof(*s));
 	s->n = p->pg_num;
 	/* then the other pools' PGs (empty: crushfs stores nothing there) */
-	for (int i = 1; i < cfs_osdmap_npools(m); i++)
-		s->n += cfs_osdmap_pool_at(m, i)->pg_num;
+	for (int i = 0; i < cfs_osdmap_npools(m); i++)
+		if (cfs_osdmap_pool_at(m, i) != p)
+			s->n += cfs_osdmap_pool_at(m, i)->pg_num;
 	s->pg = calloc(s->n + 1, sizeof(*s->pg));
 	if (!s->pg)
 		return -ENOMEM;
-	for (int i = 1; i < cfs_osdmap_npools(m); i++) {
+	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
 		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
 
-		for (uint32_t ps = 0; ps < q->pg_num; ps++)
+		for (uint32_t ps = 0; q != p && ps < q->pg_num; ps++)
 			ol_pg_stat_placed(m, q, ps, &s->pg[k++]);
 	}
 	for (uint32_t ps = 0; ps < p->pg_num; ps++) {
@@ -461,7 +462,7 @@ static uint64_t *other_pools_avail(struct cmd_ctx *ctx, const cfs_osdmap *m)
 		cfs_osd_usage(ctx->cluster, o, &u);
 		used[o] = u.used;
 	}
-	for (int i = 1; i < np; i++)
+	for (int i = 0; i < np; i++)
 		out[i] = cfs_pool_max_avail_for(m, cfs_osdmap_pool_at(m, i),
 						used);
 	free(used);
@@ -521,9 +522,11 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 				  (json_int_t)h.max_avail, "bytes_used",
 				  (json_int_t)h.rule_used);
 
-		for (int i = 1; root && i < cfs_osdmap_npools(m); i++) {
+		for (int i = 0; root && i < cfs_osdmap_npools(m); i++) {
 			const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
 
+			if (q == p)
+				continue;
 			json_array_append_new(
 				json_object_get(root, "pools"),
 				json_pack("{s:s, s:I, s:{s:i, s:i, s:f, s:I, "
@@ -561,9 +564,11 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 		cc_table_cell(t, "%s",
 			      cfs_format_size(h.max_avail, a, sizeof(a)));
 		/* the other pools hold no object of crushfs's */
-		for (int i = 1; i < cfs_osdmap_npools(m); i++) {
+		for (int i = 0; i < cfs_osdmap_npools(m); i++) {
 			const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
 
+			if (q == p)
+				continue;
 			cc_table_cell(t, "%s", q->name);
 			cc_table_cell(t, "%lld", (long long)q->id);
 			cc_table_cell(t, "%u", q->pg_num);

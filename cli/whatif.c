@@ -49,8 +49,11 @@ static double pct(uint64_t used, uint64_t cap)
 static void other_pools(struct cmd_ctx *ctx, const cfs_osdmap *old,
 			const cfs_osdmap *new, json_t *arr)
 {
-	for (int i = 1; i < cfs_osdmap_npools(new); i++) {
+	for (int i = 0; i < cfs_osdmap_npools(new); i++) {
 		const struct cfs_pool_info *np = cfs_osdmap_pool_at(new, i);
+
+		if (np == cfs_osdmap_pool(new))
+			continue;
 		const struct cfs_pool_info *op =
 			cfs_osdmap_pool_by_id(old, np->id);
 		uint32_t changed = 0;

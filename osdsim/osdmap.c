@@ -47,6 +47,7 @@ void osdmap_free(struct cfs_osdmap *m)
 	free(m->in_rule);
 	free(m->upmaps);
 	free(m->temps);
+	free(m->ptemps);
 	xpools_free(m);
 	json_decref(m->ec_profiles);
 	free(m);
@@ -133,6 +134,9 @@ int osdmap_clone(const struct cfs_osdmap *m, struct cfs_osdmap **out)
 		r = upmap_copy(m, n);
 	if (!r)
 		r = pgtemp_copy(m, n);
+	if (!r)
+		r = psarr_dup((void **)&n->ptemps, &n->nptemps, m->ptemps,
+			      m->nptemps, sizeof(*m->ptemps));
 	if (!r && m->ec_profiles &&
 	    !(n->ec_profiles = json_deep_copy(m->ec_profiles)))
 		r = -ENOMEM;
@@ -371,14 +375,16 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 				    json_stringn(b64, slen));
 		free(b64);
 	}
-	if (m->nupmaps) {
+	{
 		json_t *up = upmap_to_json(m);
 
 		if (!up) {
 			json_decref(root);
 			return -ENOMEM;
 		}
-		json_object_update(root, up);
+		if (json_array_size(json_object_get(up, "pg_upmap")) ||
+		    json_array_size(json_object_get(up, "pg_upmap_items")))
+			json_object_update(root, up);
 		json_decref(up);
 	}
 	if (m->pg_num_from)
@@ -396,14 +402,23 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 	}
 	if (m->ec_profiles)
 		json_object_set(root, "erasure_code_profiles", m->ec_profiles);
-	if (m->ntemps) {
-		json_t *t = pgtemp_to_json(m);
+	{
+		json_t *t = pgtemp_to_json(m), *pt = ptemp_to_json(m);
 
-		if (!t) {
+		if (!t || !pt) {
+			json_decref(t);
+			json_decref(pt);
 			json_decref(root);
 			return -ENOMEM;
 		}
-		json_object_set_new(root, "pg_temp", t);
+		if (json_array_size(t))
+			json_object_set_new(root, "pg_temp", t);
+		else
+			json_decref(t);
+		if (json_array_size(pt))
+			json_object_set_new(root, "primary_temp", pt);
+		else
+			json_decref(pt);
 	}
 	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(root);
@@ -655,18 +670,6 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 	FIELD(!pl_map_rule_exists(m->crush, m->pool.crush_rule),
 	      "pool.crush_rule (no such rule in the crush map)");
 	{
-		char uerr[160];
-
-		r = upmap_from_json(m, root, uerr, sizeof(uerr));
-		if (r == -ENOMEM)
-			goto fail;
-		FIELD(r, uerr);
-		r = pgtemp_from_json(m, root, uerr, sizeof(uerr));
-		if (r == -ENOMEM)
-			goto fail;
-		FIELD(r, uerr);
-	}
-	{
 		char eerr[160];
 
 		r = ecprofile_from_json(m, root, eerr, sizeof(eerr));
@@ -681,6 +684,23 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 			FIELD(!pl_map_rule_exists(m->crush,
 						  m->xpools[i].info.crush_rule),
 			      "pools[].crush_rule");
+	}
+	{
+		/* after the pools: entries name any of them */
+		char uerr[160];
+
+		r = upmap_from_json(m, root, uerr, sizeof(uerr));
+		if (r == -ENOMEM)
+			goto fail;
+		FIELD(r, uerr);
+		r = pgtemp_from_json(m, root, uerr, sizeof(uerr));
+		if (r == -ENOMEM)
+			goto fail;
+		FIELD(r, uerr);
+		r = ptemp_from_json(m, root, uerr, sizeof(uerr));
+		if (r == -ENOMEM)
+			goto fail;
+		FIELD(r, uerr);
 	}
 	/* an interrupted pg_num change (pgsplit.c) */
 	if (json_object_get(root, "pg_num_change_from")) {
@@ -777,7 +797,7 @@ static int update_commit(cfs_cluster *c, struct cfs_osdmap *next)
 		r = osdmap_finish(next);
 	/* OSDMap::clean_pg_upmaps, as the monitor runs it on each new
 	 * epoch: entries the change made invalid go */
-	if (!r && next->nupmaps && upmap_clean(next))
+	if (!r && upmap_clean(next))
 		r = osdmap_finish(next);
 	/* the primaries' pg_temp requests after peering on the new map:
 	 * acting stays where the data is until backfill */
@@ -789,6 +809,10 @@ static int update_commit(cfs_cluster *c, struct cfs_osdmap *next)
 		else if (ch)
 			r = osdmap_finish(next);
 	}
+	/* OSDMap::clean_temps for the entries crushfs does not choose (the
+	 * other pools' pg_temp, primary_temp): those the change made moot */
+	if (!r && temps_clean(next))
+		r = osdmap_finish(next);
 	if (!r && dry_on) {
 		/* what would be installed, handed to cfs_dry_run_end */
 		cfs_osdmap_put(dry_result);

@@ -214,6 +214,21 @@ struct cfs_pg_temp {
 	int n;
 	int osds[CFS_MAX_REP];
 };
+/* primary_temp: the primary a PG is given instead of its acting set's
+ * first (Ceph 16.2 keeps such entries from older releases' monitors and
+ * `osd primary-temp`; crushfs has them only from an imported osdmap). */
+struct cfs_pg_ptemp {
+	uint32_t ps;
+	int osd;
+};
+/* Pool `pool`'s entries by PG seed (*n of them; NULL and 0 when none or
+ * no such pool). */
+const struct cfs_pg_upmap *cfs_pool_upmaps(const cfs_osdmap *m, int64_t pool,
+					   int *n);
+const struct cfs_pg_temp *cfs_pool_pg_temps(const cfs_osdmap *m, int64_t pool,
+					    int *n);
+const struct cfs_pg_ptemp *cfs_pool_primary_temps(const cfs_osdmap *m,
+						  int64_t pool, int *n);
 /* The PG's entry, NULL when it has none. */
 const struct cfs_pg_temp *cfs_osdmap_pg_temp(const cfs_osdmap *m,
 					     uint32_t ps);

@@ -29,6 +29,15 @@ struct cfs_osd_state {
 struct cfs_xpool {
 	struct cfs_pool_info info;
 	struct cfs_pg_mapping *pgs; /* derived (pgtable.c), pg_num */
+	/* its pg_upmap[_items], pg_temp and primary_temp entries (from a
+	 * live cluster's osdmap, import.c), each sorted by ps; kept as the
+	 * monitor keeps them (upmap_clean, temps_clean) */
+	struct cfs_pg_upmap *upmaps;
+	int nupmaps;
+	struct cfs_pg_temp *temps;
+	int ntemps;
+	struct cfs_pg_ptemp *ptemps;
+	int nptemps;
 };
 
 struct cfs_osdmap {
@@ -53,6 +62,9 @@ struct cfs_osdmap {
 	/* pg_temp (pgtemp.c), sorted by ps */
 	struct cfs_pg_temp *temps;
 	int ntemps;
+	/* primary_temp (imported only: Ceph 16.2 sets none itself), by ps */
+	struct cfs_pg_ptemp *ptemps;
+	int nptemps;
 	/* the other pools (pools.c), by id; pool_max: the highest pool id
 	 * ever given (Ceph's pool_max: ids are not reused) */
 	struct cfs_xpool *xpools;
@@ -321,6 +333,38 @@ int pgtemp_choose(cfs_cluster *c, const struct cfs_osdmap *prev,
 json_t *pgtemp_to_json(const struct cfs_osdmap *m);
 int pgtemp_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		     size_t errlen);
+
+/* psarr.c: arrays of records whose first member is a uint32_t ps,
+ * sorted by it (upmaps, pg_temp, primary_temp) */
+void *psarr_find(const void *v, int n, size_t size, uint32_t ps);
+/* the record for ps, added zeroed (ps set) when missing; NULL: no memory */
+void *psarr_slot(void **v, int *n, size_t size, uint32_t ps);
+int psarr_dup(void **to, int *nto, const void *from, int n, size_t size);
+
+/* One pool's override arrays, the data pool's or another's. */
+struct pool_ovr {
+	const struct cfs_pool_info *info;
+	const struct cfs_pg_mapping *pgs; /* derived; NULL before finish */
+	struct cfs_pg_upmap **upmaps;
+	int *nupmaps;
+	struct cfs_pg_temp **temps;
+	int *ntemps;
+	struct cfs_pg_ptemp **ptemps;
+	int *nptemps;
+};
+/* -ENOENT when m has no pool id */
+int pool_ovr(struct cfs_osdmap *m, int64_t id, struct pool_ovr *o);
+/* "POOL.PS" of one of m's pools: 0, or -EINVAL */
+int pgid_parse_any(struct cfs_osdmap *m, const char *s, struct pool_ovr *o,
+		   uint32_t *ps);
+/* OSDMap::clean_temps for what crushfs does not choose itself (the
+ * other pools' pg_temp, every primary_temp): entries of gone PGs, with
+ * no member up, or equal to what the map gives anyway go.  Needs the
+ * derived tables; returns how many went. */
+int temps_clean(struct cfs_osdmap *m);
+json_t *ptemp_to_json(const struct cfs_osdmap *m);
+int ptemp_from_json(struct cfs_osdmap *m, json_t *root, char *err,
+		    size_t errlen);
 
 /* upmap.c */
 int upmap_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);

@@ -59,9 +59,28 @@ static void store_sets(struct cfs_pg_mapping *pg, const struct pl_up_acting *ua)
 	pg->acting_primary = ua->acting_primary;
 }
 
+/* The PG's entries of pool arrays as placement takes them. */
+static void overrides(const struct cfs_pg_upmap *u, const struct cfs_pg_temp *t,
+		      const struct cfs_pg_ptemp *pt, struct pl_pg_overrides *o)
+{
+	*o = (struct pl_pg_overrides){ .primary_temp = -1 };
+	if (u) {
+		o->upmap = u->osds;
+		o->nupmap = u->n;
+		o->items = (const int(*)[2])u->items;
+		o->nitems = u->nitems;
+	}
+	if (t) {
+		o->temp = t->osds;
+		o->ntemp = t->n;
+	}
+	if (pt)
+		o->primary_temp = pt->osd;
+}
+
 /* The other pools' PGs (pools.c): CRUSH, then OSDMap's up/acting with
- * no overrides (upmaps and pg_temp are the data pool's); an erasure
- * pool keeps each shard's position, holes as PL_ITEM_NONE. */
+ * the pool's own overrides (imported ones: crushfs sets none on them);
+ * an erasure pool keeps each shard's position, holes as PL_ITEM_NONE. */
 static int map_xpools(struct cfs_osdmap *m, const struct pl_osd_view *view)
 {
 	for (int i = 0; i < m->nxpools; i++) {
@@ -80,10 +99,18 @@ static int map_xpools(struct cfs_osdmap *m, const struct pl_osd_view *view)
 		}
 		for (uint32_t ps = 0; ps < pool->pg_num; ps++) {
 			struct cfs_pg_mapping *pg = &x->pgs[ps];
-			struct pl_pg_overrides o = { .primary_temp = -1 };
+			struct pl_pg_overrides o;
 			struct pl_up_acting ua;
 			uint32_t pps;
 			int n = pool_raw(m, pool, ps, &pps, raw, work);
+
+			overrides(psarr_find(x->upmaps, x->nupmaps,
+					     sizeof(*x->upmaps), ps),
+				  psarr_find(x->temps, x->ntemps,
+					     sizeof(*x->temps), ps),
+				  psarr_find(x->ptemps, x->nptemps,
+					     sizeof(*x->ptemps), ps),
+				  &o);
 
 			pg->ps = ps;
 			pg->nraw = 0;
@@ -97,7 +124,11 @@ static int map_xpools(struct cfs_osdmap *m, const struct pl_osd_view *view)
 					pg->raw[pg->nraw++] = PL_ITEM_NONE;
 			}
 			memcpy(pg->raw_upmap, pg->raw, sizeof(pg->raw));
-			pg->nraw_upmap = pg->nraw;
+			pg->nraw_upmap = pl_pg_apply_upmap(view, &o,
+							   pg->raw_upmap,
+							   pg->nraw);
+			if (pg->nraw_upmap > CFS_MAX_REP)
+				pg->nraw_upmap = CFS_MAX_REP;
 			pl_pg_up_acting(view, !pool->erasure, pps, raw, n, &o,
 					&ua);
 			store_sets(pg, &ua);
@@ -161,24 +192,16 @@ int osdmap_finish(struct cfs_osdmap *m)
 	}
 	for (uint32_t ps = 0; ps < pool->pg_num; ps++) {
 		struct cfs_pg_mapping *pg = &m->pgs[ps];
-		const struct cfs_pg_upmap *u = cfs_osdmap_pg_upmap(m, ps);
-		const struct cfs_pg_temp *t = cfs_osdmap_pg_temp(m, ps);
-		struct pl_pg_overrides o = { .primary_temp = -1 };
+		struct pl_pg_overrides o;
 		struct pl_up_acting ua;
 		uint32_t pps;
 		int n = pool_raw(m, pool, ps, &pps, raw, work);
 
 		pg->ps = ps;
-		if (u) {
-			o.upmap = u->osds;
-			o.nupmap = u->n;
-			o.items = (const int(*)[2])u->items;
-			o.nitems = u->nitems;
-		}
-		if (t) {
-			o.temp = t->osds;
-			o.ntemp = t->n;
-		}
+		overrides(cfs_osdmap_pg_upmap(m, ps), cfs_osdmap_pg_temp(m, ps),
+			  psarr_find(m->ptemps, m->nptemps, sizeof(*m->ptemps),
+				     ps),
+			  &o);
 		/* _remove_nonexistent_osds (a replicated pool shifts) */
 		pg->nraw = 0;
 		for (int i = 0; i < n; i++)

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "osdsim_i.h"
+#include "placement.h"
 #include "util.h"
 
 static int find(const struct cfs_osdmap *m, uint32_t ps, int *at)
@@ -241,18 +242,60 @@ json_t *pgtemp_to_json(const struct cfs_osdmap *m)
 
 	if (!arr)
 		return NULL;
-	for (int i = 0; i < m->ntemps; i++) {
-		json_t *osds = json_array();
+	for (int p = 0; p < cfs_osdmap_npools(m); p++) {
+		int64_t id = cfs_osdmap_pool_at(m, p)->id;
+		int n;
+		const struct cfs_pg_temp *t = cfs_pool_pg_temps(m, id, &n);
 
-		for (int j = 0; j < m->temps[i].n; j++)
-			json_array_append_new(osds,
-					      json_integer(m->temps[i].osds[j]));
-		snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)m->pool.id,
-			 m->temps[i].ps);
-		json_array_append_new(arr, json_pack("{s:s, s:o}", "pgid",
-						     pgid, "osds", osds));
+		for (int i = 0; i < n; i++) {
+			json_t *osds = json_array();
+
+			for (int j = 0; j < t[i].n; j++)
+				json_array_append_new(osds,
+						      json_integer(t[i].osds[j]));
+			snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)id,
+				 t[i].ps);
+			json_array_append_new(arr,
+					      json_pack("{s:s, s:o}", "pgid",
+							pgid, "osds", osds));
+		}
 	}
 	return arr;
+}
+
+json_t *ptemp_to_json(const struct cfs_osdmap *m)
+{
+	json_t *arr = json_array();
+	char pgid[32];
+
+	if (!arr)
+		return NULL;
+	for (int p = 0; p < cfs_osdmap_npools(m); p++) {
+		int64_t id = cfs_osdmap_pool_at(m, p)->id;
+		int n;
+		const struct cfs_pg_ptemp *t = cfs_pool_primary_temps(m, id, &n);
+
+		for (int i = 0; i < n; i++) {
+			snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)id,
+				 t[i].ps);
+			json_array_append_new(arr,
+					      json_pack("{s:s, s:i}", "pgid",
+							pgid, "osd", t[i].osd));
+		}
+	}
+	return arr;
+}
+
+/* An osd id of m (or, for an erasure pool's pg_temp, a hole) */
+static int temp_osd(const struct cfs_osdmap *m, json_t *x, int hole_ok,
+		    int *out)
+{
+	json_int_t id = json_is_integer(x) ? json_integer_value(x) : -2;
+
+	if (!(hole_ok && id == PL_ITEM_NONE) && (id < 0 || id >= m->max_osd))
+		return -1;
+	*out = (int)id;
+	return 0;
 }
 
 int pgtemp_from_json(struct cfs_osdmap *m, json_t *root, char *err,
@@ -267,47 +310,82 @@ int pgtemp_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		snprintf(err, errlen, "pg_temp: not an array");
 		return -EINVAL;
 	}
-	free(m->temps);
-	m->ntemps = 0;
-	m->temps = calloc(json_array_size(arr) + 1, sizeof(*m->temps));
-	if (!m->temps) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
 	json_array_foreach(arr, i, e) {
 		json_t *pg = json_object_get(e, "pgid");
 		json_t *list = json_object_get(e, "osds"), *x;
-		struct cfs_pg_temp *t = &m->temps[m->ntemps];
-		const char *s = json_is_string(pg) ? json_string_value(pg) : "";
-		char *end;
-		long long pool = strtoll(s, &end, 10);
-		unsigned long v = 0;
+		struct cfs_pg_temp *t;
+		struct pool_ovr po;
+		uint32_t ps;
+		int had;
 		size_t j;
 
-		if (end != s && *end == '.')
-			v = strtoul(end + 1, &end, 16);
-		if (end == s || *end || pool != m->pool.id ||
-		    v >= m->pool.pg_num ||
-		    (m->ntemps && m->temps[m->ntemps - 1].ps >= v) ||
+		if (!json_is_string(pg) ||
+		    pgid_parse_any(m, json_string_value(pg), &po, &ps) ||
 		    !json_is_array(list) || !json_array_size(list) ||
 		    json_array_size(list) > CFS_MAX_REP) {
 			snprintf(err, errlen, "pg_temp[%zu]", i);
 			return -EINVAL;
 		}
-		t->ps = (uint32_t)v;
+		had = *po.ntemps;
+		t = psarr_slot((void **)po.temps, po.ntemps, sizeof(*t), ps);
+		if (!t) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		if (had == *po.ntemps) {
+			snprintf(err, errlen, "pg_temp[%zu] (a second entry "
+				 "for %s)", i, json_string_value(pg));
+			return -EINVAL;
+		}
 		json_array_foreach(list, j, x) {
-			json_int_t id = json_is_integer(x) ? json_integer_value(x)
-							   : -1;
-
-			if (id < 0 || id >= m->max_osd) {
+			if (temp_osd(m, x, po.info->erasure, &t->osds[j])) {
 				snprintf(err, errlen, "pg_temp[%zu] (an osd id)",
 					 i);
 				return -EINVAL;
 			}
-			t->osds[j] = (int)id;
 		}
 		t->n = (int)json_array_size(list);
-		m->ntemps++;
+	}
+	return 0;
+}
+
+int ptemp_from_json(struct cfs_osdmap *m, json_t *root, char *err,
+		    size_t errlen)
+{
+	json_t *arr = json_object_get(root, "primary_temp"), *e;
+	size_t i;
+
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr)) {
+		snprintf(err, errlen, "primary_temp: not an array");
+		return -EINVAL;
+	}
+	json_array_foreach(arr, i, e) {
+		json_t *pg = json_object_get(e, "pgid");
+		struct cfs_pg_ptemp *t;
+		struct pool_ovr po;
+		uint32_t ps;
+		int had, osd;
+
+		if (!json_is_string(pg) ||
+		    pgid_parse_any(m, json_string_value(pg), &po, &ps) ||
+		    temp_osd(m, json_object_get(e, "osd"), 0, &osd)) {
+			snprintf(err, errlen, "primary_temp[%zu]", i);
+			return -EINVAL;
+		}
+		had = *po.nptemps;
+		t = psarr_slot((void **)po.ptemps, po.nptemps, sizeof(*t), ps);
+		if (!t) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		if (had == *po.nptemps) {
+			snprintf(err, errlen, "primary_temp[%zu] (a second "
+				 "entry for %s)", i, json_string_value(pg));
+			return -EINVAL;
+		}
+		t->osd = osd;
 	}
 	return 0;
 }

@@ -19,10 +19,18 @@
 /* Ceph 16.2's mon_max_pg_per_osd */
 #define MAX_PG_PER_OSD 250
 
+static void xpool_free(struct cfs_xpool *x)
+{
+	free(x->pgs);
+	free(x->upmaps);
+	free(x->temps);
+	free(x->ptemps);
+}
+
 void xpools_free(struct cfs_osdmap *m)
 {
 	for (int i = 0; i < m->nxpools; i++)
-		free(m->xpools[i].pgs);
+		xpool_free(&m->xpools[i]);
 	free(m->xpools);
 	m->xpools = NULL;
 	m->nxpools = 0;
@@ -36,9 +44,20 @@ int xpools_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to)
 	to->xpools = calloc((size_t)from->nxpools, sizeof(*to->xpools));
 	if (!to->xpools)
 		return -ENOMEM;
-	for (int i = 0; i < from->nxpools; i++)
-		to->xpools[i].info = from->xpools[i].info; /* pgs: derived */
 	to->nxpools = from->nxpools;
+	for (int i = 0; i < from->nxpools; i++) {
+		const struct cfs_xpool *f = &from->xpools[i];
+		struct cfs_xpool *t = &to->xpools[i];
+
+		t->info = f->info; /* pgs: derived */
+		if (psarr_dup((void **)&t->upmaps, &t->nupmaps, f->upmaps,
+			      f->nupmaps, sizeof(*f->upmaps)) ||
+		    psarr_dup((void **)&t->temps, &t->ntemps, f->temps,
+			      f->ntemps, sizeof(*f->temps)) ||
+		    psarr_dup((void **)&t->ptemps, &t->nptemps, f->ptemps,
+			      f->nptemps, sizeof(*f->ptemps)))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -176,10 +195,16 @@ int cfs_osdmap_npools(const cfs_osdmap *m)
 
 const struct cfs_pool_info *cfs_osdmap_pool_at(const cfs_osdmap *m, int i)
 {
-	/* the data pool was made first: the lowest id */
-	if (i == 0)
-		return &m->pool;
-	return i > 0 && i <= m->nxpools ? &m->xpools[i - 1].info : NULL;
+	int before = 0; /* pools with a lower id than the data pool's (an
+			 * imported cluster's data pool need not be first) */
+
+	while (before < m->nxpools && m->xpools[before].info.id < m->pool.id)
+		before++;
+	if (i < 0 || i > m->nxpools)
+		return NULL;
+	if (i < before)
+		return &m->xpools[i].info;
+	return i == before ? &m->pool : &m->xpools[i - 1].info;
 }
 
 const struct cfs_pool_info *cfs_osdmap_pool_by_name(const cfs_osdmap *m,
@@ -450,7 +475,7 @@ void xpool_remove(struct cfs_osdmap *m, int64_t id)
 	for (int i = 0; i < m->nxpools; i++) {
 		if (m->xpools[i].info.id != id)
 			continue;
-		free(m->xpools[i].pgs);
+		xpool_free(&m->xpools[i]);
 		memmove(&m->xpools[i], &m->xpools[i + 1],
 			sizeof(*m->xpools) * (size_t)(m->nxpools - i - 1));
 		m->nxpools--;

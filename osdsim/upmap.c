@@ -73,14 +73,19 @@ struct cfs_pg_upmap *upmap_slot(struct cfs_osdmap *m, uint32_t ps,
 	return &v[at];
 }
 
-void upmap_compact(struct cfs_osdmap *m)
+static void compact(struct cfs_pg_upmap *v, int *n)
 {
 	int k = 0;
 
-	for (int i = 0; i < m->nupmaps; i++)
-		if (m->upmaps[i].n || m->upmaps[i].nitems)
-			m->upmaps[k++] = m->upmaps[i];
-	m->nupmaps = k;
+	for (int i = 0; i < *n; i++)
+		if (v[i].n || v[i].nitems)
+			v[k++] = v[i];
+	*n = k;
+}
+
+void upmap_compact(struct cfs_osdmap *m)
+{
+	compact(m->upmaps, &m->nupmaps);
 }
 
 int upmap_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to)
@@ -106,13 +111,13 @@ static int same_set(const int *a, int na, const int *b, int nb)
 	return na == nb && !memcmp(a, b, sizeof(*a) * (size_t)na);
 }
 
-int upmap_clean(struct cfs_osdmap *m)
+static int clean_pool(struct cfs_osdmap *m, struct pool_ovr *o)
 {
-	const struct cfs_pool_info *pool = &m->pool;
+	const struct cfs_pool_info *pool = o->info;
 	int changed = 0;
 
-	for (int i = 0; i < m->nupmaps; i++) {
-		struct cfs_pg_upmap *u = &m->upmaps[i];
+	for (int i = 0; i < *o->nupmaps; i++) {
+		struct cfs_pg_upmap *u = &(*o->upmaps)[i];
 		const struct cfs_pg_mapping *pg;
 		int raw[PL_MAX_UP_ACTING], nraw = 0, k = 0;
 
@@ -121,7 +126,7 @@ int upmap_clean(struct cfs_osdmap *m)
 			changed++;
 			continue;
 		}
-		pg = &m->pgs[u->ps];
+		pg = &o->pgs[u->ps];
 		nraw = pg->nraw;
 		memcpy(raw, pg->raw, sizeof(int) * (size_t)nraw);
 		if (u->n && (same_set(u->osds, u->n, raw, nraw) ||
@@ -157,7 +162,20 @@ int upmap_clean(struct cfs_osdmap *m)
 			changed++;
 		}
 	}
-	upmap_compact(m);
+	compact(*o->upmaps, o->nupmaps);
+	return changed;
+}
+
+int upmap_clean(struct cfs_osdmap *m)
+{
+	struct pool_ovr o;
+	int changed = 0;
+
+	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
+		pool_ovr(m, cfs_osdmap_pool_at(m, i)->id, &o);
+		if (*o.nupmaps)
+			changed += clean_pool(m, &o);
+	}
 	return changed;
 }
 
@@ -289,32 +307,40 @@ json_t *upmap_to_json(const struct cfs_osdmap *m)
 
 	if (!o || !up || !items)
 		goto err;
-	for (int i = 0; i < m->nupmaps; i++) {
-		const struct cfs_pg_upmap *u = &m->upmaps[i];
+	/* Ceph's maps are keyed by pg_t: pool, then seed */
+	for (int p = 0; p < cfs_osdmap_npools(m); p++) {
+		int64_t id = cfs_osdmap_pool_at(m, p)->id;
+		int n;
+		const struct cfs_pg_upmap *v = cfs_pool_upmaps(m, id, &n);
 
-		snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)m->pool.id,
-			 u->ps);
-		if (u->n) {
-			json_t *osds = json_array();
+		for (int i = 0; i < n; i++) {
+			const struct cfs_pg_upmap *u = &v[i];
 
-			for (int j = 0; j < u->n; j++)
-				json_array_append_new(osds,
-						      json_integer(u->osds[j]));
-			json_array_append_new(up, json_pack("{s:s, s:o}",
-							    "pgid", pgid,
-							    "osds", osds));
-		}
-		if (u->nitems) {
-			json_t *mp = json_array();
+			snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)id,
+				 u->ps);
+			if (u->n) {
+				json_t *osds = json_array();
 
-			for (int j = 0; j < u->nitems; j++)
+				for (int j = 0; j < u->n; j++)
+					json_array_append_new(
+						osds, json_integer(u->osds[j]));
 				json_array_append_new(
-					mp, json_pack("{s:i, s:i}", "from",
-						      u->items[j][0], "to",
-						      u->items[j][1]));
-			json_array_append_new(items,
-					      json_pack("{s:s, s:o}", "pgid",
-							pgid, "mappings", mp));
+					up, json_pack("{s:s, s:o}", "pgid", pgid,
+						      "osds", osds));
+			}
+			if (u->nitems) {
+				json_t *mp = json_array();
+
+				for (int j = 0; j < u->nitems; j++)
+					json_array_append_new(
+						mp,
+						json_pack("{s:i, s:i}", "from",
+							  u->items[j][0], "to",
+							  u->items[j][1]));
+				json_array_append_new(
+					items, json_pack("{s:s, s:o}", "pgid",
+							 pgid, "mappings", mp));
+			}
 		}
 	}
 	json_object_set_new(o, "pg_upmap", up);
@@ -325,21 +351,6 @@ err:
 	json_decref(up);
 	json_decref(items);
 	return NULL;
-}
-
-static int pgid_ps(const struct cfs_osdmap *m, const char *s, uint32_t *ps)
-{
-	char *end;
-	long long pool = strtoll(s, &end, 10);
-	unsigned long v;
-
-	if (end == s || *end != '.' || pool != m->pool.id)
-		return -EINVAL;
-	v = strtoul(end + 1, &end, 16);
-	if (*end || v >= m->pool.pg_num)
-		return -EINVAL;
-	*ps = (uint32_t)v;
-	return 0;
 }
 
 static int osd_id_ok(const struct cfs_osdmap *m, json_t *v, int *out)
@@ -375,20 +386,22 @@ int upmap_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 			json_t *list = json_object_get(e, k ? "mappings" :
 							      "osds");
 			struct cfs_pg_upmap *u;
+			struct pool_ovr po;
 			uint32_t ps;
 			size_t j;
 			json_t *x;
-			int nomem;
 
 			if (!json_is_string(pg) ||
-			    pgid_ps(m, json_string_value(pg), &ps) ||
+			    pgid_parse_any(m, json_string_value(pg), &po,
+					   &ps) ||
 			    !json_is_array(list) || !json_array_size(list) ||
 			    json_array_size(list) > CFS_MAX_REP) {
 				snprintf(err, errlen, "%s[%zu]",
 					 keys[k], i);
 				return -EINVAL;
 			}
-			u = upmap_slot(m, ps, 1, &nomem);
+			u = psarr_slot((void **)po.upmaps, po.nupmaps,
+				       sizeof(*u), ps);
 			if (!u) {
 				snprintf(err, errlen, "out of memory");
 				return -ENOMEM;
