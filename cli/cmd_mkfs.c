@@ -30,14 +30,28 @@ static int size_opt(struct cli_ctx *ctx, const char *opt, const char *v,
 int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct cfs_mkfs_opts o;
-	char err[1024] = "";
+	char err[1024] = "", warn[2048] = "";
+	const char *made = NULL; /* an option that makes a cluster */
 	uint64_t sz;
 	int r;
 
 	cfs_mkfs_opts_init(&o);
+	o.warnings = warn;
+	o.warnlen = sizeof(warn);
 	for (int i = 0; i < argc; i++) {
 		const char *v;
 		int64_t x;
+		static const char *const making[] = {
+			"--osds",    "--hosts",	    "--pg-num",	   "--pgp-num",
+			"--size",    "--min-size",  "--crush-map", "--crush-rule",
+			"--pool-name"
+		};
+
+		for (size_t k = 0; k < sizeof(making) / sizeof(*making); k++)
+			if (!strncmp(argv[i], making[k], strlen(making[k])) &&
+			    (argv[i][strlen(making[k])] == 0 ||
+			     argv[i][strlen(making[k])] == '='))
+				made = making[k];
 
 		if ((r = cli_opt(ctx, argc, argv, &i, "--osds", &v))) {
 			if (r < 0 || cli_parse_int(ctx, "--osds", v, 1,
@@ -120,6 +134,18 @@ int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 			if (r < 0)
 				return 1;
 			o.pool_name = v;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--from-ceph",
+					&v))) {
+			if (r < 0)
+				return 1;
+			o.from_ceph = v;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--data-pool",
+					&v))) {
+			if (r < 0)
+				return 1;
+			o.data_pool = v;
+		} else if (cli_flag(argv[i], "--prefill")) {
+			o.prefill = 1;
 		} else if (cli_flag(argv[i], "--force")) {
 			o.force = 1;
 		} else {
@@ -135,6 +161,14 @@ int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 					       argv[i]);
 		}
 	}
+	if (o.from_ceph && made)
+		return cli_err(ctx,
+			       "%s does not go with --from-ceph (the live "
+			       "cluster's own is imported)",
+			       made);
+	if (!o.from_ceph && (o.data_pool || o.prefill))
+		return cli_err(ctx, "%s needs --from-ceph SNAPDIR",
+			       o.data_pool ? "--data-pool" : "--prefill");
 	r = cfs_mkfs(ctx->cluster, &o, err, sizeof(err));
 	if (r)
 		return cli_err(ctx, "%s", *err ? err : cfs_strerror(r));
@@ -160,6 +194,10 @@ int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 		p = cfs_osdmap_pool(m);
 		for (int id = 0; id < cfs_osdmap_max_osd(m); id++)
 			nosd += cfs_osdmap_exists(m, id);
+		if (*warn)
+			fprintf(stderr, "crushfs: warning: %s: not modelled: "
+					"%s\n",
+				o.from_ceph, warn);
 		if (ctx->format == CLI_FMT_JSON) {
 			json_t *j = json_pack(
 				"{s:s, s:s, s:i, s:i, s:{s:I, s:s, s:i, s:i, "
@@ -174,12 +212,51 @@ int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 				(json_int_t)p->object_size, "full_policy",
 				cfs_full_policy_name(cfs_osdmap_full_policy(m)));
 
+			if (o.from_ceph) {
+				json_object_set_new(j, "imported_from",
+						    json_string(o.from_ceph));
+				json_object_set_new(j, "pools",
+						    json_integer(cfs_osdmap_npools(m)));
+				json_object_set_new(j, "not_modelled",
+						    json_string(warn));
+			}
 			json_dumpf(j, stdout,
 				   JSON_PRESERVE_ORDER |
 					   (ctx->pretty ? JSON_INDENT(4) :
 							  JSON_COMPACT));
 			putchar('\n');
 			json_decref(j);
+		} else if (o.from_ceph) {
+			uint64_t total = 0, pre = 0;
+			char a[32], b[32];
+
+			for (int id = 0; id < cfs_osdmap_max_osd(m); id++) {
+				struct cfs_osd_info oi;
+
+				if (cfs_osdmap_osd(m, id, &oi))
+					continue;
+				total += oi.capacity;
+				pre += oi.prefill;
+			}
+			printf("imported cluster %s from %s\n"
+			       "  fsid %s, epoch %u\n"
+			       "  %d osds (%s raw%s%s%s), %d pools, crush map in "
+			       "%s/crushmap.txt\n"
+			       "  filesystem data in pool '%s' (%lld): size %d, "
+			       "min_size %d, pg_num %u, object size %s, full "
+			       "policy %s\n",
+			       ctx->cluster, o.from_ceph, cfs_osdmap_fsid(m),
+			       cfs_osdmap_epoch(m), nosd,
+			       cfs_format_size(total, a, sizeof(a)),
+			       pre ? ", " : "",
+			       pre ? cfs_format_size(pre, b, sizeof(b)) : "",
+			       pre ? " used as prefilled" : "",
+			       cfs_osdmap_npools(m), ctx->cluster, p->name,
+			       (long long)p->id, p->size, p->min_size,
+			       p->pg_num,
+			       cfs_format_size(p->object_size, objs,
+					       sizeof(objs)),
+			       cfs_full_policy_name(cfs_osdmap_full_policy(m)));
 		} else {
 			struct cfs_osd_info oi;
 

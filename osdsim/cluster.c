@@ -398,7 +398,8 @@ int cfs_mkfs(const char *dir_in, const struct cfs_mkfs_opts *o, char *err,
 			   "cluster; refusing to touch it",
 			   dir);
 
-	r = mkfs_map(o, &m, err, errlen);
+	r = o->from_ceph ? import_map(o, &m, err, errlen)
+			: mkfs_map(o, &m, err, errlen);
 	if (r)
 		return r;
 

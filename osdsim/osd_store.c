@@ -225,6 +225,10 @@ int store_open(cfs_cluster *c, int osd, struct osd_store **out)
 	}
 	s->id = osd;
 	s->dirfd = fd;
+	pthread_mutex_lock(&c->map_lock);
+	if (c->cur && osd < c->cur->max_osd)
+		s->prefill = c->cur->osds[osd].prefill;
+	pthread_mutex_unlock(&c->map_lock);
 	pthread_mutex_init(&s->lock, NULL);
 	atomic_store(&c->stores[osd], s);
 	*out = s;
@@ -262,7 +266,7 @@ void cfs_osd_usage(cfs_cluster *c, int osd, struct cfs_osd_usage *u)
 	if (!s)
 		return;
 	pthread_mutex_lock(&s->lock);
-	u->used = s->used;
+	u->used = s->used + s->prefill;
 	u->objects = s->objects;
 	pthread_mutex_unlock(&s->lock);
 }
@@ -276,7 +280,7 @@ int cfs_osd_reserve(cfs_cluster *c, int osd, uint64_t bytes, uint64_t limit)
 		return -ENOENT;
 	pthread_mutex_lock(&s->lock);
 	{
-		uint64_t now = s->used + s->reserved;
+		uint64_t now = s->used + s->prefill + s->reserved;
 
 		/* at or over the limit: refuse even an overwrite (a full OSD
 		 * takes no writes); otherwise refuse what would cross it */

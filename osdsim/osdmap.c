@@ -286,6 +286,7 @@ int cfs_osdmap_osd(const cfs_osdmap *m, int id, struct cfs_osd_info *out)
 	out->reweight = s->reweight;
 	out->primary_affinity = s->primary_affinity;
 	out->capacity = s->capacity;
+	out->prefill = s->prefill;
 	memcpy(out->uuid, s->uuid, sizeof(out->uuid));
 	out->crush_weight = crush_item_weight(m->crush, id);
 	parent = pl_map_parent(m->crush, id);
@@ -334,13 +335,17 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 
 		if (!s->exists)
 			continue;
-		json_array_append_new(
-			osds,
-			json_pack("{s:i, s:s, s:b, s:I, s:I, s:I}", "id", i,
-				  "uuid", s->uuid, "up", s->up, "reweight",
-				  (json_int_t)s->reweight, "primary_affinity",
-				  (json_int_t)s->primary_affinity, "capacity",
-				  (json_int_t)s->capacity));
+		json_t *o = json_pack("{s:i, s:s, s:b, s:I, s:I, s:I}", "id", i,
+				      "uuid", s->uuid, "up", s->up, "reweight",
+				      (json_int_t)s->reweight,
+				      "primary_affinity",
+				      (json_int_t)s->primary_affinity,
+				      "capacity", (json_int_t)s->capacity);
+
+		if (o && s->prefill)
+			json_object_set_new(o, "prefill",
+					    json_integer((json_int_t)s->prefill));
+		json_array_append_new(osds, o);
 	}
 	json_object_set_new(root, "fsid", json_string(m->fsid));
 	json_object_set_new(root, "epoch", json_integer(m->epoch));
@@ -632,6 +637,13 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 		snprintf(fld, sizeof(fld), "osds[%zu].capacity", i);
 		FIELD(get_int(x, "capacity", 0, INT64_MAX, &v), fld);
 		s->capacity = (uint64_t)v;
+		if (json_object_get(x, "prefill")) {
+			snprintf(fld, sizeof(fld), "osds[%zu].prefill", i);
+			FIELD(get_int(x, "prefill", 0, (int64_t)s->capacity,
+				      &v),
+			      fld);
+			s->prefill = (uint64_t)v;
+		}
 	}
 	x = json_object_get(root, "crush_map_bin");
 	if (x) {

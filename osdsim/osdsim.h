@@ -69,6 +69,14 @@ struct cfs_mkfs_opts {
 	int full_policy;	/* enum cfs_full_policy */
 	int force;		/* replace an existing cluster */
 	const char *pool_name;	/* default "crushfs_data" */
+	/* `mkfs --from-ceph SNAPDIR` (import.c): a live cluster's osdmap
+	 * instead of a made one; nosds, nhosts, pg_num, pgp_num, size,
+	 * min_size, crush_map, crush_rule and pool_name do not apply */
+	const char *from_ceph;
+	const char *data_pool;	/* the pool for the filesystem (NULL: pick) */
+	int prefill;		/* OSDs start with their kb_used accounted */
+	char *warnings;		/* out: what was not modelled, one line */
+	size_t warnlen;
 };
 void cfs_mkfs_opts_init(struct cfs_mkfs_opts *o);
 /* Builds DIR.tmp-XXXXXX completely, then renames it to DIR (exchanging an
@@ -121,6 +129,7 @@ struct cfs_osd_info {
 	uint32_t crush_weight;	   /* 16.16, from the crush map */
 	uint32_t primary_affinity; /* 16.16 */
 	uint64_t capacity;	   /* virtual size in bytes */
+	uint64_t prefill;	   /* bytes counted used before any object */
 	char uuid[37];
 	char host[64];		   /* parent bucket name in the crush map */
 };

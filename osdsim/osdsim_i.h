@@ -21,6 +21,9 @@ struct cfs_osd_state {
 	uint32_t reweight;
 	uint32_t primary_affinity;
 	uint64_t capacity;
+	/* bytes counted as used before any object (an imported OSD's real
+	 * use, `mkfs --from-ceph --prefill`): space only, no file */
+	uint64_t prefill;
 	char uuid[37];
 };
 
@@ -86,6 +89,7 @@ struct osd_store {
 	int dirfd; /* DIR/osd.N/current */
 	pthread_mutex_t lock;
 	uint64_t used, objects, reserved;
+	uint64_t prefill; /* the map's, set when the store opens */
 };
 
 /* A sorted set of object names. */
@@ -298,6 +302,11 @@ int pgsplit_check_colocated(const struct cfs_osdmap *m, uint32_t to,
 			    char *why, size_t whylen);
 /* Finish the pg_num change c's map marks (files, per-PG state, marker). */
 int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen);
+
+/* import.c: `mkfs --from-ceph`: the osdmap of o->from_ceph's snapshot
+ * (derived tables made) */
+int import_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
+	       char *err, size_t errlen);
 
 /* ecprofile.c */
 json_t *ecprofile_defaults(void);

@@ -134,6 +134,18 @@ static int clean_pool(struct cfs_osdmap *m, struct pool_ovr *o)
 			u->n = 0;
 			changed++;
 		}
+		/* check_pg_upmaps: a pg_upmap naming an OSD that is gone or
+		 * out (adjusted weight 0) is cancelled whole */
+		for (int j = 0; u->n && j < u->n; j++) {
+			int t = u->osds[j];
+
+			if (t != PL_ITEM_NONE &&
+			    (t < 0 || t >= m->max_osd || !m->osds[t].exists ||
+			     m->osds[t].reweight == 0)) {
+				u->n = 0;
+				changed++;
+			}
+		}
 		for (int p = 0; p < u->nitems; p++) {
 			int from = u->items[p][0], to = u->items[p][1];
 			int in_raw = 0;
