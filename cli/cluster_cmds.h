@@ -71,6 +71,10 @@ int cluster_cmd_exec(const struct cluster_cmd *cmd, const char *dir,
 struct cli_ctx;
 int cmd_cluster(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_import_ceph(struct cli_ctx *ctx, int argc, char **argv);
+/* mkfs with argv; source names an imported snapshot in the report (NULL:
+ * its folder) */
+int cc_mkfs(struct cli_ctx *ctx, int argc, char **argv, const char *source);
 
 /* Run cmd, or with --dry-run among argv, what it would do (whatif.c). */
 int cc_run(const struct cluster_cmd *cmd, struct cmd_ctx *ctx, int argc,

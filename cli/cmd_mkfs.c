@@ -29,6 +29,11 @@ static int size_opt(struct cli_ctx *ctx, const char *opt, const char *v,
 
 int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 {
+	return cc_mkfs(ctx, argc, argv, NULL);
+}
+
+int cc_mkfs(struct cli_ctx *ctx, int argc, char **argv, const char *source)
+{
 	struct cfs_mkfs_opts o;
 	char err[1024] = "", warn[2048] = "";
 	const char *made = NULL; /* an option that makes a cluster */
@@ -197,7 +202,7 @@ int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 		if (*warn)
 			fprintf(stderr, "crushfs: warning: %s: not modelled: "
 					"%s\n",
-				o.from_ceph, warn);
+				source ? source : o.from_ceph, warn);
 		if (ctx->format == CLI_FMT_JSON) {
 			json_t *j = json_pack(
 				"{s:s, s:s, s:i, s:i, s:{s:I, s:s, s:i, s:i, "
@@ -214,7 +219,8 @@ int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 
 			if (o.from_ceph) {
 				json_object_set_new(j, "imported_from",
-						    json_string(o.from_ceph));
+						    json_string(source ? source
+								       : o.from_ceph));
 				json_object_set_new(j, "pools",
 						    json_integer(cfs_osdmap_npools(m)));
 				json_object_set_new(j, "not_modelled",
@@ -245,7 +251,8 @@ int cmd_mkfs(struct cli_ctx *ctx, int argc, char **argv)
 			       "  filesystem data in pool '%s' (%lld): size %d, "
 			       "min_size %d, pg_num %u, object size %s, full "
 			       "policy %s\n",
-			       ctx->cluster, o.from_ceph, cfs_osdmap_fsid(m),
+			       ctx->cluster, source ? source : o.from_ceph,
+			       cfs_osdmap_fsid(m),
 			       cfs_osdmap_epoch(m), nosd,
 			       cfs_format_size(total, a, sizeof(a)),
 			       pre ? ", " : "",

@@ -114,6 +114,9 @@ static int pgs_of(const cfs_osdmap *m, int osd)
 
 struct df_row {
 	const struct cfs_osd_snap *o; /* in the health snapshot */
+	/* what Ceph reports: an out OSD's statistics read 0 (Ceph 16.2's
+	 * mgr keeps none for it), whatever it still holds */
+	uint64_t size, used, avail;
 	double util, var;
 	int pgs;
 };
@@ -149,9 +152,9 @@ struct df_sum {
 
 static void df_sum_add(struct df_sum *s, const struct df_row *r)
 {
-	s->size += r->o->info.capacity;
-	s->used += r->o->used;
-	s->avail += r->o->avail;
+	s->size += r->size;
+	s->used += r->used;
+	s->avail += r->avail;
 	s->objects += r->o->objects;
 	s->pgs += r->pgs;
 }
@@ -366,9 +369,12 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 		int id = order[k];
 
 		r->o = &h.osd[id];
-		r->util = r->o->info.capacity
-				  ? 100.0 * (double)r->o->used /
-					    (double)r->o->info.capacity
+		if (r->o->in) {
+			r->size = r->o->info.capacity;
+			r->used = r->o->used;
+			r->avail = r->o->avail;
+		}
+		r->util = r->size ? 100.0 * (double)r->used / (double)r->size
 				  : 0;
 		r->pgs = pgs_of(m, id);
 		if (r->o->info.reweight && r->o->info.capacity) {
@@ -383,7 +389,7 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 		struct df_row *r = &rows[order[k]];
 		double rw = w16(r->o->info.reweight), d;
 
-		r->var = avg ? r->util / avg : 1.0;
+		r->var = !r->o->in ? 0 : avg ? r->util / avg : 1.0;
 		if (rw > 0) {
 			if (min_var < 0 || r->var < min_var)
 				min_var = r->var;
@@ -419,12 +425,12 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 					"osd", "crush_weight",
 					w16(r->o->info.crush_weight), "reweight",
 					w16(r->o->info.reweight), "kb",
-					(json_int_t)(r->o->info.capacity >> 10),
-					"kb_used", (json_int_t)(r->o->used >> 10),
-					"kb_avail", (json_int_t)(r->o->avail >> 10),
-					"bytes", (json_int_t)r->o->info.capacity,
-					"bytes_used", (json_int_t)r->o->used,
-					"bytes_avail", (json_int_t)r->o->avail,
+					(json_int_t)(r->size >> 10),
+					"kb_used", (json_int_t)(r->used >> 10),
+					"kb_avail", (json_int_t)(r->avail >> 10),
+					"bytes", (json_int_t)r->size,
+					"bytes_used", (json_int_t)r->used,
+					"bytes_avail", (json_int_t)r->avail,
 					"utilization", r->util, "var", r->var,
 					"pgs", r->pgs, "objects",
 					(json_int_t)r->o->objects, "status",
@@ -462,12 +468,11 @@ int ccmd_osd_df(struct cmd_ctx *ctx, int argc, char **argv)
 			cc_weightf(a, sizeof(a), w16(r->o->info.reweight));
 			cc_table_cell(tb, "%s", a);
 			cc_table_cell(tb, "%s",
-				      cfs_format_size(r->o->info.capacity, a,
-						      sizeof(a)));
+				      cfs_format_size(r->size, a, sizeof(a)));
 			cc_table_cell(tb, "%s",
-				      cfs_format_size(r->o->used, a, sizeof(a)));
+				      cfs_format_size(r->used, a, sizeof(a)));
 			cc_table_cell(tb, "%s",
-				      cfs_format_size(r->o->avail, a, sizeof(a)));
+				      cfs_format_size(r->avail, a, sizeof(a)));
 			cc_lowprec(a, sizeof(a), r->util);
 			cc_table_cell(tb, "%s", a);
 			cc_lowprec(a, sizeof(a), r->var);

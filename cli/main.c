@@ -83,6 +83,7 @@ static const struct cli_command commands[] = {
 	  "check and repair the filesystem of an unmounted cluster; rebuild "
 	  "its metadata from the objects", 0 },
 	{ "mkfs", cmd_mkfs, "[--osds N] [--hosts H] [--osd-size SIZE] [--pg-num N] [--pgp-num N] [--size R] [--min-size R] [--object-size SIZE] [--stripe-unit SIZE] [--stripe-count N] [--crush-map FILE] [--crush-rule N] [--full-policy osd|pool] [--pool-name NAME] [--force] | --from-ceph SNAPDIR [--data-pool NAME] [--prefill] [--osd-size SIZE] [--object-size SIZE] [--stripe-unit SIZE] [--stripe-count N] [--full-policy osd|pool] [--force]", "create a cluster, or import a live Ceph cluster's osdmap from SNAPDIR (osd_dump.json, crushmap.bin, osd_df.json, df.json); refuses to replace a cluster without --force", CLI_JSON },
+	{ "import-ceph", cmd_import_ceph, "--live [--conf FILE] [--id NAME] [--save SNAPDIR] [--data-pool NAME] [--prefill] [--osd-size SIZE] [--object-size SIZE] [--stripe-unit SIZE] [--stripe-count N] [--full-policy osd|pool] [--force]", "create the cluster from a live Ceph cluster's osdmap, read through librados (read-only commands), as mkfs --from-ceph", CLI_JSON },
 	{ "status", cmd_cluster, "", "cluster summary and health, as `ceph status`", CLI_JSON },
 	{ "health", cmd_cluster, "[detail]", "health and its reasons, as `ceph health [detail]`", CLI_JSON },
 	{ "df", cmd_cluster, "", "raw and pool space with MAX AVAIL, as `ceph df`", CLI_JSON },

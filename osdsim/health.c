@@ -221,7 +221,7 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 		    const struct cfs_pg_health *pgs, uint32_t npgs,
 		    const struct cfs_pg_totals *tot, struct cfs_health *h)
 {
-	uint64_t *used, *objs;
+	uint64_t *used, *objs, all_used = 0;
 	int r;
 
 	memset(h, 0, sizeof(*h));
@@ -252,9 +252,14 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 		h->num_osds++;
 		h->num_up += o->info.up;
 		h->num_in += o->in;
-		h->total += o->info.capacity;
-		h->used += o->used;
-		h->avail += o->avail;
+		/* PGMap's osd_sum, as `ceph df` and `osd df` total it: an
+		 * out OSD reports nothing (Ceph 16.2 shows it as 0 bytes) */
+		if (o->in) {
+			h->total += o->info.capacity;
+			h->used += o->used;
+			h->avail += o->avail;
+		}
+		all_used += o->used;
 		h->objects += o->objects;
 		if (o->in_rule)
 			h->rule_used += o->used;
@@ -268,7 +273,7 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 		const struct cfs_pool_info *p = cfs_osdmap_pool(m);
 		uint64_t size = p->size > 0 ? (uint64_t)p->size : 1;
 
-		if (p->quota_max_bytes && h->used / size >= p->quota_max_bytes)
+		if (p->quota_max_bytes && all_used / size >= p->quota_max_bytes)
 			h->quota_full = "max_bytes";
 		else if (p->quota_max_objects &&
 			 h->objects / size >= p->quota_max_objects)

@@ -13,10 +13,12 @@
 #   osd_map.json   the cluster's `osd map POOL OBJ -f json` for 200 objects
 #                  of every pool
 #   pg_dump.json   `pg dump pgs_brief -f json` (up and acting per PG)
-# and stops every daemon it started.  Needs Debian's ceph-mon, ceph-mgr,
+# and stops every daemon it started.  With OUTDIR2, a second snapshot of
+# the same cluster in the middle of things (see below).  Needs Debian's ceph-mon, ceph-mgr,
 # ceph-osd and python3-rados (/usr/bin/python3).
 set -euo pipefail
-out=${1:?usage: make_import_fixtures.sh OUTDIR}
+out=${1:?usage: make_import_fixtures.sh OUTDIR [OUTDIR2]}
+out2=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /tmp/crushfs-ceph.XXXXXX)
 cleanup() { bash "$here/ceph_cluster.sh" stop "$work/c" || true; rm -rf "$work"; }
@@ -66,33 +68,80 @@ sys.exit(0 if n and clean == n else 1)'; then
 done
 sleep 6 # one more mgr stats report for osd df / df
 
-mkdir -p "$out"
-c osd dump -f json >"$out/osd_dump.json"
-c osd crush dump -f json >"$out/crush_dump.json"
-c osd getcrushmap -o "$out/crushmap.bin" 2>/dev/null
-c osd df -f json >"$out/osd_df.json"
-c df -f json >"$out/df.json"
-c pg dump pgs_brief -f json >"$out/pg_dump.json" 2>/dev/null
-/usr/bin/python3 - "$CEPH_CONF" "$out/osd_map.json" <<'PY'
-import json, sys
-import rados
+# snapshot DEST: what an operator collects, then the live answers; taken
+# again when the osdmap epoch moved meanwhile (the answers must all be of
+# the epoch osd_dump.json shows)
+snapshot() {
+	local dest=$1 before after
+	for _ in 1 2 3 4 5; do
+		before=$(c osd dump -f json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["epoch"])')
+		take "$dest"
+		after=$(c osd dump -f json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["epoch"])')
+		[ "$before" != "$after" ] || return 0
+		sleep 3
+	done
+	echo "make_import_fixtures: the osdmap keeps changing" >&2
+	exit 1
+}
 
-conf, dest = sys.argv[1], sys.argv[2]
-cl = rados.Rados(conffile=conf)
-cl.connect()
-answers = []
-for pool in cl.list_pools():
-    for i in range(200):
-        obj = "obj-%d" % i
-        r, out, err = cl.mon_command(json.dumps(
-            {"prefix": "osd map", "pool": pool, "object": obj,
-             "format": "json"}), b"")
-        if r:
-            sys.exit("osd map %s %s: %s" % (pool, obj, err))
-        answers.append(json.loads(out))
-cl.shutdown()
-with open(dest, "w") as f:
-    json.dump(answers, f, indent=0, sort_keys=True)
-    f.write("\n")
-PY
+take() {
+	local dest=$1
+	mkdir -p "$dest"
+	c osd dump -f json >"$dest/osd_dump.json"
+	c osd crush dump -f json >"$dest/crush_dump.json"
+	c osd getcrushmap -o "$dest/crushmap.bin" 2>/dev/null
+	c osd df -f json >"$dest/osd_df.json"
+	c df -f json >"$dest/df.json"
+	c pg dump pgs_brief -f json >"$dest/pg_dump.json" 2>/dev/null
+	/usr/bin/python3 - "$CEPH_CONF" "$dest/osd_map.json" <<-'PY'
+	import json, sys
+	import rados
+
+	conf, dest = sys.argv[1], sys.argv[2]
+	cl = rados.Rados(conffile=conf)
+	cl.connect()
+	answers = []
+	for pool in cl.list_pools():
+	    for i in range(200):
+	        obj = "obj-%d" % i
+	        r, out, err = cl.mon_command(json.dumps(
+	            {"prefix": "osd map", "pool": pool, "object": obj,
+	             "format": "json"}), b"")
+	        if r:
+	            sys.exit("osd map %s %s: %s" % (pool, obj, err))
+	        answers.append(json.loads(out))
+	cl.shutdown()
+	with open(dest, "w") as f:
+	    json.dump(answers, f, indent=0, sort_keys=True)
+	    f.write("\n")
+	PY
+}
+
+snapshot "$out"
 echo "make_import_fixtures: $(ls "$out" | wc -l) files in $out"
+[ -n "$out2" ] || exit 0
+
+# The second snapshot: a cluster in the middle of things.  A compat
+# weight-set (choose_args) as the balancer's crush-compat mode leaves,
+# a primary_temp, osd.5 (an ssd) dead but still in, osd.3 out with
+# backfill held (nobackfill), so PGs keep pg_temp entries.
+c osd crush weight-set create-compat >/dev/null
+c osd crush weight-set reweight-compat osd.0 0.0030 >/dev/null
+c osd crush weight-set reweight-compat osd.2 0.0050 >/dev/null
+c osd set nobackfill >/dev/null 2>&1
+c osd set norebalance >/dev/null 2>&1
+kill "$(cat "$work/c/run/osd.5.pid")"
+for _ in $(seq 1 60); do
+	c osd dump -f json | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+sys.exit(0 if [o for o in d["osds"] if o["osd"] == 5 and not o["up"]] else 1)' && break
+	c osd down 5 >/dev/null 2>&1 || true
+	sleep 1
+done
+c osd out 3
+sleep 8 # peering: the primaries ask for their pg_temp
+c osd primary-temp 2.5 0 >/dev/null
+sleep 3
+snapshot "$out2"
+echo "make_import_fixtures: $(ls "$out2" | wc -l) files in $out2"

@@ -68,7 +68,7 @@ change seen as misplaced objects, rebalance, and the listings.
     data:
       pools:   1 pools, 16 pgs
       objects: 6 objects, 6.0 MiB
-      usage:   18 MiB used, 750 MiB / 768 MiB avail
+      usage:   16 MiB used, 688 MiB / 704 MiB avail
       pgs:     1/18 objects misplaced (5.556%)
                15 active+clean
                1  active+remapped+backfill_wait
