@@ -156,7 +156,7 @@ int ccmd_balancer_optimize(struct cmd_ctx *ctx, int argc, char **argv)
 			fputc('\n', ctx->out);
 			continue;
 		}
-		r = cfs_osd_pg_upmap_items(ctx->cluster, (uint32_t)ps,
+		r = cfs_osd_pg_upmap_items(ctx->cluster, pool, (uint32_t)ps,
 					   &pgs[ps].items[0][0], pgs[ps].nitems,
 					   why, sizeof(why));
 		if (r && r != -ENODATA) {

@@ -14,26 +14,47 @@
 #include "placement.h"
 #include "util.h"
 
-/* "1.1f" of the cluster's pool */
-static int pgid_arg(struct cmd_ctx *ctx, const char *s, uint32_t *ps)
+/* "2.1f": a PG of any pool */
+static int pgid_arg(struct cmd_ctx *ctx, const char *s, int64_t *pool,
+		    uint32_t *ps)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
-	int r = cfs_pgid_parse(m, s, ps);
-	const struct cfs_pool_info *o = r ? cc_other_pool(m, s) : NULL;
-	char name[64];
+	const struct cfs_pool_info *p = NULL;
+	char *end;
+	long long id = strtoll(s, &end, 10);
+	unsigned long v = 0;
+	int bad = end == s || *end != '.';
 
-	snprintf(name, sizeof(name), "%s", o ? o->name : "");
+	if (!bad) {
+		const char *h = end + 1;
+
+		v = strtoul(h, &end, 16);
+		bad = end == h || *end;
+	}
+	if (!bad)
+		p = cfs_osdmap_pool_by_id(m, id);
+	*pool = id;
+	*ps = (uint32_t)v;
+	bad = bad ? 1 : (!p || v >= p->pg_num) ? 2 : 0;
 	cfs_osdmap_put(m);
-	if (o)
-		return cc_err(ctx, "pg %s is in pool '%s': crushfs keeps "
-			      "pg-upmap entries for the data pool's PGs only",
-			      s, name);
-	if (r == -ENOENT)
+	if (bad == 2)
 		return cc_err(ctx, "pg %s does not exist", s);
-	if (r)
+	if (bad)
 		return cc_usage(ctx, "invalid pgid '%s' (expected e.g. 1.1f)",
 				s);
 	return 0;
+}
+
+static const struct cfs_pg_upmap *entry(const cfs_osdmap *m, int64_t pool,
+					uint32_t ps)
+{
+	int n;
+	const struct cfs_pg_upmap *u = cfs_pool_upmaps(m, pool, &n);
+
+	for (int i = 0; i < n; i++)
+		if (u[i].ps == ps)
+			return &u[i];
+	return NULL;
 }
 
 /* an OSD id as Ceph's int64 argument: "3" or "osd.3" */
@@ -65,11 +86,12 @@ static int set_cmd(struct cmd_ctx *ctx, int argc, char **argv, int items)
 {
 	int ids[2 * CFS_MAX_REP + 2], n = argc - 1, r;
 	char why[256] = "";
+	int64_t pool;
 	uint32_t ps;
 
 	if (argc < 2)
 		return cc_usage(ctx, "need a pgid and osd ids");
-	if (pgid_arg(ctx, argv[0], &ps))
+	if (pgid_arg(ctx, argv[0], &pool, &ps))
 		return 1;
 	if (items && n % 2)
 		return cc_err(ctx, "you must specify pairs of osd ids to be "
@@ -79,14 +101,15 @@ static int set_cmd(struct cmd_ctx *ctx, int argc, char **argv, int items)
 	for (int i = 0; i < n; i++)
 		if (id_arg(ctx, argv[i + 1], &ids[i]))
 			return 1;
-	r = items ? cfs_osd_pg_upmap_items(ctx->cluster, ps, ids, n / 2, why,
-					   sizeof(why)) :
-		    cfs_osd_pg_upmap(ctx->cluster, ps, ids, n, why, sizeof(why));
+	r = items ? cfs_osd_pg_upmap_items(ctx->cluster, pool, ps, ids, n / 2,
+					   why, sizeof(why)) :
+		    cfs_osd_pg_upmap(ctx->cluster, pool, ps, ids, n, why,
+				     sizeof(why));
 	if (!r) {
 		/* the new epoch's clean-up (OSDMap::clean_pg_upmaps) may have
 		 * dropped it at once, as Ceph's monitor would: say so */
 		const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
-		const struct cfs_pg_upmap *u = cfs_osdmap_pg_upmap(m, ps);
+		const struct cfs_pg_upmap *u = entry(m, pool, ps);
 
 		if (!u || !(items ? u->nitems : u->n)) {
 			size_t l = strlen(why);
@@ -107,14 +130,16 @@ static int set_cmd(struct cmd_ctx *ctx, int argc, char **argv, int items)
 static int rm_cmd(struct cmd_ctx *ctx, int argc, char **argv, int items)
 {
 	char why[256] = "";
+	int64_t pool;
 	uint32_t ps;
 	int r;
 
-	if (cc_nargs(ctx, argc, argv, 1) || pgid_arg(ctx, argv[0], &ps))
+	if (cc_nargs(ctx, argc, argv, 1) ||
+	    pgid_arg(ctx, argv[0], &pool, &ps))
 		return 1;
-	r = items ? cfs_osd_pg_upmap_items(ctx->cluster, ps, NULL, 0, why,
-					   sizeof(why)) :
-		    cfs_osd_pg_upmap(ctx->cluster, ps, NULL, 0, why,
+	r = items ? cfs_osd_pg_upmap_items(ctx->cluster, pool, ps, NULL, 0,
+					   why, sizeof(why)) :
+		    cfs_osd_pg_upmap(ctx->cluster, pool, ps, NULL, 0, why,
 				     sizeof(why));
 	/* Ceph answers the same whether or not there was an entry */
 	if (r == -ENODATA)

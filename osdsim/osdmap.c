@@ -1216,7 +1216,7 @@ int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight)
 }
 
 /* one upmap change: items picks pg_upmap_items over pg_upmap */
-static int change_upmap(cfs_cluster *c, int items, uint32_t ps,
+static int change_upmap(cfs_cluster *c, int items, int64_t pool, uint32_t ps,
 			const int *ids, int n, char *why, size_t whylen)
 {
 	struct cfs_osdmap *next;
@@ -1224,12 +1224,10 @@ static int change_upmap(cfs_cluster *c, int items, uint32_t ps,
 
 	if (r)
 		return r;
-	if (ps >= next->pool.pg_num)
-		r = -ENOENT;
-	else if (items)
-		r = upmap_set_items(next, ps, ids, n, why, whylen);
+	if (items)
+		r = upmap_set_items(next, pool, ps, ids, n, why, whylen);
 	else
-		r = upmap_set(next, ps, ids, n, why, whylen);
+		r = upmap_set(next, pool, ps, ids, n, why, whylen);
 	if (r) {
 		update_abort(c, next);
 		return r;
@@ -1237,16 +1235,17 @@ static int change_upmap(cfs_cluster *c, int items, uint32_t ps,
 	return update_commit(c, next);
 }
 
-int cfs_osd_pg_upmap(cfs_cluster *c, uint32_t ps, const int *osds, int n,
-		     char *why, size_t whylen)
+int cfs_osd_pg_upmap(cfs_cluster *c, int64_t pool, uint32_t ps,
+		     const int *osds, int n, char *why, size_t whylen)
 {
-	return change_upmap(c, 0, ps, osds, n, why, whylen);
+	return change_upmap(c, 0, pool, ps, osds, n, why, whylen);
 }
 
-int cfs_osd_pg_upmap_items(cfs_cluster *c, uint32_t ps, const int *pairs,
-			   int npairs, char *why, size_t whylen)
+int cfs_osd_pg_upmap_items(cfs_cluster *c, int64_t pool, uint32_t ps,
+			   const int *pairs, int npairs, char *why,
+			   size_t whylen)
 {
-	return change_upmap(c, 1, ps, pairs, npairs, why, whylen);
+	return change_upmap(c, 1, pool, ps, pairs, npairs, why, whylen);
 }
 
 int cfs_osd_primary_affinity(cfs_cluster *c, int osd, uint32_t aff)

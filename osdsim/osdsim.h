@@ -377,16 +377,18 @@ int cfs_pool_quota_full(cfs_cluster *c, const cfs_osdmap *m,
 
 /*
  * `osd pg-upmap PGID OSD...` / `osd pg-upmap-items PGID FROM TO...` and
- * their rm- forms (n == 0), checked as Ceph's OSDMonitor checks them
+ * their rm- forms (n == 0) on a PG of any pool, checked as Ceph's
+ * OSDMonitor checks them
  * (osds exist; pool min_size <= n <= size; pairs <= size; from != to,
  * duplicates skipped).  On refusal -EINVAL/-ENOENT with the reason in
  * why; on success why says what was set, as Ceph does.  -ENODATA: rm of
  * an entry that is not there (not an error in Ceph: nothing changes).
  */
-int cfs_osd_pg_upmap(cfs_cluster *c, uint32_t ps, const int *osds, int n,
-		     char *why, size_t whylen);
-int cfs_osd_pg_upmap_items(cfs_cluster *c, uint32_t ps, const int *pairs,
-			   int npairs, char *why, size_t whylen);
+int cfs_osd_pg_upmap(cfs_cluster *c, int64_t pool, uint32_t ps,
+		     const int *osds, int n, char *why, size_t whylen);
+int cfs_osd_pg_upmap_items(cfs_cluster *c, int64_t pool, uint32_t ps,
+			   const int *pairs, int npairs, char *why,
+			   size_t whylen);
 int cfs_osd_mark_out(cfs_cluster *c, int osd);
 int cfs_osd_mark_in(cfs_cluster *c, int osd);
 int cfs_osd_mark_down(cfs_cluster *c, int osd);

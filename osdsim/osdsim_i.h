@@ -382,10 +382,10 @@ int upmap_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);
 struct cfs_pg_upmap *upmap_slot(struct cfs_osdmap *m, uint32_t ps,
 				int create, int *nomem);
 /* the OSDMonitor checks and changes (upmap.c); n == 0 removes */
-int upmap_set(struct cfs_osdmap *m, uint32_t ps, const int *osds, int n,
-	      char *why, size_t whylen);
-int upmap_set_items(struct cfs_osdmap *m, uint32_t ps, const int *pairs,
-		    int npairs, char *why, size_t whylen);
+int upmap_set(struct cfs_osdmap *m, int64_t pool, uint32_t ps, const int *osds,
+	      int n, char *why, size_t whylen);
+int upmap_set_items(struct cfs_osdmap *m, int64_t pool, uint32_t ps,
+		    const int *pairs, int npairs, char *why, size_t whylen);
 /* drop entries left with neither pg_upmap nor items */
 void upmap_compact(struct cfs_osdmap *m);
 /* OSDMap::clean_pg_upmaps: entries made invalid by a map change go (PG

@@ -198,28 +198,31 @@ static int exists(const struct cfs_osdmap *m, int osd)
 	return osd >= 0 && osd < m->max_osd && m->osds[osd].exists;
 }
 
-int upmap_set(struct cfs_osdmap *m, uint32_t ps, const int *osds, int n,
-	      char *why, size_t whylen)
+int upmap_set(struct cfs_osdmap *m, int64_t pool, uint32_t ps, const int *osds,
+	      int n, char *why, size_t whylen)
 {
+	struct pool_ovr po;
 	struct cfs_pg_upmap *u;
-	int set[CFS_MAX_REP], k = 0, nomem, off;
+	int set[CFS_MAX_REP], k = 0, off;
 
+	if (pool_ovr(m, pool, &po) || ps >= po.info->pg_num)
+		return -ENOENT;
 	if (n == 0) {
-		u = upmap_slot(m, ps, 0, NULL);
+		u = psarr_find(*po.upmaps, *po.nupmaps, sizeof(*u), ps);
 		if (!u || !u->n)
 			return -ENODATA;
 		u->n = 0;
-		upmap_compact(m);
+		compact(*po.upmaps, po.nupmaps);
 		return 0;
 	}
-	if (n < m->pool.min_size) {
+	if (n < po.info->min_size) {
 		snprintf(why, whylen, "num of osds (%d) < pool min size (%d)",
-			 n, m->pool.min_size);
+			 n, po.info->min_size);
 		return -EINVAL;
 	}
-	if (n > m->pool.size) {
+	if (n > po.info->size) {
 		snprintf(why, whylen, "num of osds (%d) > pool size (%d)", n,
-			 m->pool.size);
+			 po.info->size);
 		return -EINVAL;
 	}
 	for (int i = 0; i < n; i++) {
@@ -235,13 +238,13 @@ int upmap_set(struct cfs_osdmap *m, uint32_t ps, const int *osds, int n,
 		if (!dup)
 			set[k++] = osds[i];
 	}
-	u = upmap_slot(m, ps, 1, &nomem);
+	u = psarr_slot((void **)po.upmaps, po.nupmaps, sizeof(*u), ps);
 	if (!u)
 		return -ENOMEM;
 	memcpy(u->osds, set, sizeof(int) * (size_t)k);
 	u->n = k;
 	off = snprintf(why, whylen, "set %lld.%x pg_upmap mapping to [",
-		       (long long)m->pool.id, ps);
+		       (long long)pool, ps);
 	for (int i = 0; i < k && off > 0 && (size_t)off < whylen; i++)
 		off += snprintf(why + off, whylen - (size_t)off, "%s%d",
 				i ? "," : "", set[i]);
@@ -250,23 +253,26 @@ int upmap_set(struct cfs_osdmap *m, uint32_t ps, const int *osds, int n,
 	return 0;
 }
 
-int upmap_set_items(struct cfs_osdmap *m, uint32_t ps, const int *pairs,
-		    int npairs, char *why, size_t whylen)
+int upmap_set_items(struct cfs_osdmap *m, int64_t pool, uint32_t ps,
+		    const int *pairs, int npairs, char *why, size_t whylen)
 {
+	struct pool_ovr po;
 	struct cfs_pg_upmap *u;
-	int items[CFS_MAX_REP][2], k = 0, nomem, off;
+	int items[CFS_MAX_REP][2], k = 0, off;
 
+	if (pool_ovr(m, pool, &po) || ps >= po.info->pg_num)
+		return -ENOENT;
 	if (npairs == 0) {
-		u = upmap_slot(m, ps, 0, NULL);
+		u = psarr_find(*po.upmaps, *po.nupmaps, sizeof(*u), ps);
 		if (!u || !u->nitems)
 			return -ENODATA;
 		u->nitems = 0;
-		upmap_compact(m);
+		compact(*po.upmaps, po.nupmaps);
 		return 0;
 	}
-	if (npairs > m->pool.size) {
+	if (npairs > po.info->size) {
 		snprintf(why, whylen, "num of osd pairs (%d) > pool size (%d)",
-			 npairs, m->pool.size);
+			 npairs, po.info->size);
 		return -EINVAL;
 	}
 	for (int i = 0; i < npairs; i++) {
@@ -295,13 +301,13 @@ int upmap_set_items(struct cfs_osdmap *m, uint32_t ps, const int *pairs,
 		snprintf(why, whylen, "no valid upmap items(pairs) is specified");
 		return -EINVAL;
 	}
-	u = upmap_slot(m, ps, 1, &nomem);
+	u = psarr_slot((void **)po.upmaps, po.nupmaps, sizeof(*u), ps);
 	if (!u)
 		return -ENOMEM;
 	memcpy(u->items, items, sizeof(items[0]) * (size_t)k);
 	u->nitems = k;
 	off = snprintf(why, whylen, "set %lld.%x pg_upmap_items mapping to [",
-		       (long long)m->pool.id, ps);
+		       (long long)pool, ps);
 	for (int i = 0; i < k && off > 0 && (size_t)off < whylen; i++)
 		off += snprintf(why + off, whylen - (size_t)off, "%s%d->%d",
 				i ? "," : "", items[i][0], items[i][1]);

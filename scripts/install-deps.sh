@@ -7,7 +7,7 @@ set -euo pipefail
 PKGS=(build-essential cmake pkg-config libcmocka-dev python3-cram
       libfuse3-dev fuse3 librocksdb-dev uuid-dev libjansson-dev attr
       libtsan2 libisal-dev acl clang-14 libfuzzer-14-dev chromium
-      libmicrohttpd-dev librados-dev)
+      libmicrohttpd-dev librados-dev ceph-mon ceph-mgr ceph-osd)
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -92,29 +92,7 @@ take() {
 	c osd getcrushmap -o "$dest/crushmap.bin" 2>/dev/null
 	c osd df -f json >"$dest/osd_df.json"
 	c df -f json >"$dest/df.json"
-	c pg dump pgs_brief -f json >"$dest/pg_dump.json" 2>/dev/null
-	/usr/bin/python3 - "$CEPH_CONF" "$dest/osd_map.json" <<-'PY'
-	import json, sys
-	import rados
-
-	conf, dest = sys.argv[1], sys.argv[2]
-	cl = rados.Rados(conffile=conf)
-	cl.connect()
-	answers = []
-	for pool in cl.list_pools():
-	    for i in range(200):
-	        obj = "obj-%d" % i
-	        r, out, err = cl.mon_command(json.dumps(
-	            {"prefix": "osd map", "pool": pool, "object": obj,
-	             "format": "json"}), b"")
-	        if r:
-	            sys.exit("osd map %s %s: %s" % (pool, obj, err))
-	        answers.append(json.loads(out))
-	cl.shutdown()
-	with open(dest, "w") as f:
-	    json.dump(answers, f, indent=0, sort_keys=True)
-	    f.write("\n")
-	PY
+	/usr/bin/python3 "$here/record_answers.py" "$CEPH_CONF" "$dest" >/dev/null
 }
 
 snapshot "$out"

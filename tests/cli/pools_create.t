@@ -152,11 +152,26 @@ ids are not reused.
   $ crushfs --cluster p fsck --dry-run > /dev/null && echo clean
   clean
 
-What works on objects or upmaps says so for a pool that holds none:
+Upmaps work on every pool's PGs (with the pool's size and min_size):
 
-  $ crushfs --cluster p osd pg-upmap-items 4.1 3 4
-  crushfs: osd pg-upmap-items: pg 4.1 is in pool 'wide': crushfs keeps pg-upmap entries for the data pool's PGs only
+  $ crushfs --cluster p osd map rbd2 x
+  osdmap e11 pool 'rbd2' (5) object 'x' -> pg 5.d6d9af33 (5.3) -> up ([9,10,11], p9) acting ([9,10,11], p9)
+  $ crushfs --cluster p osd pg-upmap-items 5.3 9 0
+  set 5.3 pg_upmap_items mapping to [9->0]
+  $ crushfs --cluster p osd dump | grep '^pg_upmap'
+  pg_upmap_items 5.3 [9,0]
+  $ crushfs --cluster p osd map rbd2 x
+  osdmap e12 pool 'rbd2' (5) object 'x' -> pg 5.d6d9af33 (5.3) -> up ([0,10,11], p0) acting ([0,10,11], p0)
+  $ crushfs --cluster p osd pg-upmap 4.1 1
+  crushfs: osd pg-upmap: num of osds (1) < pool min size (5)
   [1]
+  $ crushfs --cluster p osd rm-pg-upmap-items 5.3
+  clear 5.3 pg_upmap_items mapping
+  $ crushfs --cluster p osd map rbd2 x | grep -o 'up (.*'
+  up ([9,10,11], p9) acting ([9,10,11], p9)
+
+What works on objects says so for a pool that holds none:
+
   $ crushfs --cluster p pg deep-scrub 4.0
   crushfs: pg deep-scrub: pg 4.0: its pool holds no object of crushfs's, nothing to scrub
   [1]
