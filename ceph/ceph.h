@@ -8,8 +8,12 @@
 #define CRUSHFS_CEPH_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
+struct timespec;
 typedef struct ceph_conn ceph_conn;
+typedef struct ceph_pool ceph_pool;
 
 /* Connect as client.ID (NULL: admin) with the config file conf (NULL:
  * librados' default search, $CEPH_CONF then /etc/ceph/ceph.conf),
@@ -31,5 +35,37 @@ int ceph_command(ceph_conn *c, int mgr, const char *cmd, char **out,
  * commands only, the osd dump taken last of the osdmap ones... and again
  * when the epoch moved meanwhile, so the files describe one epoch. */
 int ceph_snapshot(ceph_conn *c, const char *dir, char *err, size_t errlen);
+
+/* ---- objects of one pool (pool.c): the RADOS backend's I/O ----
+ * Opened in librados' full-try mode (rados_set_pool_full_try): a write to
+ * a full pool or OSD fails with -ENOSPC (or -EDQUOT past a quota) instead
+ * of waiting for space, as ceph-fuse's writes do.  Errors are -errno;
+ * -ENOENT: no such object, -ENODATA: no such attribute. */
+int ceph_pool_open(ceph_conn *c, const char *pool, ceph_pool **out,
+		   char *err, size_t errlen);
+void ceph_pool_close(ceph_pool *p);
+/* The pool's id, -1 when unknown. */
+int64_t ceph_pool_id(const ceph_pool *p);
+int ceph_obj_write(ceph_pool *p, const char *name, uint64_t off,
+		   const void *buf, size_t len);
+int ceph_obj_write_full(ceph_pool *p, const char *name, const void *buf,
+			size_t len);
+/* bytes read (short at the object's end) */
+ssize_t ceph_obj_read(ceph_pool *p, const char *name, uint64_t off, void *buf,
+		      size_t len);
+int ceph_obj_stat(ceph_pool *p, const char *name, uint64_t *size,
+		  struct timespec *mtime);
+int ceph_obj_truncate(ceph_pool *p, const char *name, uint64_t size);
+int ceph_obj_remove(ceph_pool *p, const char *name);
+int ceph_obj_setxattr(ceph_pool *p, const char *name, const char *key,
+		      const void *val, size_t len);
+/* *val malloc'ed, NUL added (not counted) */
+int ceph_obj_getxattr(ceph_pool *p, const char *name, const char *key,
+		      void **val, size_t *len);
+int ceph_obj_rmxattr(ceph_pool *p, const char *name, const char *key);
+/* fn for every object of the pool (its default namespace); fn returning
+ * non-zero stops and is returned */
+int ceph_obj_list(ceph_pool *p, int (*fn)(const char *name, void *arg),
+		  void *arg);
 
 #endif

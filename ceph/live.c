@@ -10,9 +10,7 @@
 #include <sys/stat.h>
 
 #include <jansson.h>
-#include <rados/librados.h>
-
-#include "ceph.h"
+#include "ceph_i.h"
 #include "util.h"
 
 struct ceph_conn {
@@ -43,6 +41,9 @@ int ceph_connect(const char *conf, const char *id, int timeout,
 		goto fail;
 	}
 	rados_conf_parse_env(c->cluster, NULL);
+	/* no admin socket of ours: a second client (a command beside the
+	 * daemon) would clash on the config's path */
+	rados_conf_set(c->cluster, "admin_socket", "");
 	/* never wait for ever on a cluster that does not answer */
 	snprintf(t, sizeof(t), "%d", timeout);
 	rados_conf_set(c->cluster, "client_mount_timeout", t);
@@ -62,6 +63,11 @@ fail:
 	rados_shutdown(c->cluster);
 	free(c);
 	return r;
+}
+
+rados_t ceph_conn_rados(ceph_conn *c)
+{
+	return c->cluster;
 }
 
 void ceph_disconnect(ceph_conn *c)

@@ -75,6 +75,14 @@ int cmd_import_ceph(struct cli_ctx *ctx, int argc, char **argv);
 /* mkfs with argv; source names an imported snapshot in the report (NULL:
  * its folder) */
 int cc_mkfs(struct cli_ctx *ctx, int argc, char **argv, const char *source);
+struct cfs_mkfs_opts;
+/* mkfs --backend rados: check the pool (it exists; empty unless
+ * o->force), snapshot its cluster into snap (a new /tmp folder the
+ * caller removes) and point o at it, with *backend (malloc'ed) the
+ * backend.json text.  0, or 1 after printing the error. */
+int cc_rados_prepare(struct cli_ctx *ctx, struct cfs_mkfs_opts *o,
+		     const char *conf, const char *pool, const char *id,
+		     char *snap, size_t snaplen, char **backend);
 
 /* Run cmd, or with --dry-run among argv, what it would do (whatif.c). */
 int cc_run(const struct cluster_cmd *cmd, struct cmd_ctx *ctx, int argc,

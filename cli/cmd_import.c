@@ -4,14 +4,19 @@
  * snapshot of a live Ceph cluster through librados (read-only monitor and
  * manager commands) and import it as `mkfs --from-ceph` does.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "ceph.h"
 #include "cli.h"
 #include "cluster_cmds.h"
+#include "osdsim.h"
 #include "util.h"
 
 int cmd_import_ceph(struct cli_ctx *ctx, int argc, char **argv)
@@ -95,4 +100,74 @@ int cmd_import_ceph(struct cli_ctx *ctx, int argc, char **argv)
 usage_fail:
 	free(pass);
 	return 1;
+}
+
+static int count_one(const char *name, void *arg)
+{
+	(void)name;
+	++*(long *)arg;
+	return 1; /* one is enough */
+}
+
+int cc_rados_prepare(struct cli_ctx *ctx, struct cfs_mkfs_opts *o,
+		     const char *conf, const char *pool, const char *id,
+		     char *snap, size_t snaplen, char **backend)
+{
+	char err[1024] = "", abs[PATH_MAX];
+	ceph_conn *c = NULL;
+	ceph_pool *p = NULL;
+	long nobj = 0;
+	json_t *j;
+	int r;
+
+	/* the daemon runs from /: the config's path must not depend on
+	 * the current folder */
+	if (conf && !realpath(conf, abs))
+		return cli_err(ctx, "--ceph-conf %s: %s", conf, strerror(errno));
+	r = ceph_connect(conf ? abs : NULL, id, 30, &c, err, sizeof(err));
+	if (!r)
+		r = ceph_pool_open(c, pool, &p, err, sizeof(err));
+	if (!r && !o->force) {
+		r = ceph_obj_list(p, count_one, &nobj);
+		if (r >= 0 && nobj) {
+			snprintf(err, sizeof(err), "pool '%s' holds objects "
+				 "already: crushfs would mix its files' objects "
+				 "with them (--force to use it anyway)", pool);
+			r = -ENOTEMPTY;
+		} else if (r) {
+			snprintf(err, sizeof(err), "pool '%s': cannot list its "
+				 "objects: %s", pool, strerror(-r));
+		}
+	}
+	ceph_pool_close(p);
+	if (!r) {
+		snprintf(snap, snaplen, "/tmp/crushfs-snap.XXXXXX");
+		if (!mkdtemp(snap)) {
+			snprintf(err, sizeof(err), "%s: %s", snap,
+				 strerror(errno));
+			*snap = 0;
+			r = -errno;
+		}
+	}
+	if (!r)
+		r = ceph_snapshot(c, snap, err, sizeof(err));
+	ceph_disconnect(c);
+	if (r) {
+		if (*snap)
+			cfs_rmtree(snap);
+		*snap = 0;
+		return cli_err(ctx, "%s", err);
+	}
+	j = json_pack("{s:s, s:s}", "backend", "rados", "pool", pool);
+	if (conf)
+		json_object_set_new(j, "conf", json_string(abs));
+	if (id)
+		json_object_set_new(j, "id", json_string(id));
+	*backend = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(j);
+	o->from_ceph = snap;
+	o->data_pool = pool;
+	o->prefill = 1;
+	o->backend_json = *backend;
+	return 0;
 }

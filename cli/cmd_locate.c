@@ -224,10 +224,18 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 				if (dup)
 					continue;
 			}
-			if (ol_object_path(env->ol, name, osd, opath,
-					   sizeof(opath)) != 0)
-				snprintf(opath, sizeof(opath), "?");
-			there = stat(opath, &st) == 0;
+			if (ol_is_rados(env->ol)) {
+				/* the live cluster keeps a copy on each acting
+				 * OSD once the write is acknowledged */
+				snprintf(opath, sizeof(opath), "rados");
+				there = p.exists && !target;
+				st.st_size = (off_t)p.size;
+			} else {
+				if (ol_object_path(env->ol, name, osd, opath,
+						   sizeof(opath)) != 0)
+					snprintf(opath, sizeof(opath), "?");
+				there = stat(opath, &st) == 0;
+			}
 			if (there && osd <= maxosd && !target) {
 				counts[osd].objects++;
 				if (osd == p.acting_primary)

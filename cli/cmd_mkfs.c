@@ -37,6 +37,9 @@ int cc_mkfs(struct cli_ctx *ctx, int argc, char **argv, const char *source)
 	struct cfs_mkfs_opts o;
 	char err[1024] = "", warn[2048] = "";
 	const char *made = NULL; /* an option that makes a cluster */
+	const char *ceph_conf = NULL, *rados_pool = NULL, *rados_id = NULL;
+	char snap[64] = "", *backend = NULL;
+	int rados = 0;
 	uint64_t sz;
 	int r;
 
@@ -149,6 +152,27 @@ int cc_mkfs(struct cli_ctx *ctx, int argc, char **argv, const char *source)
 			if (r < 0)
 				return 1;
 			o.data_pool = v;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--backend",
+					&v))) {
+			if (r < 0)
+				return 1;
+			if (strcmp(v, "rados") && strcmp(v, "osd"))
+				return cli_err(ctx, "--backend: '%s' is not "
+						    "osd or rados", v);
+			rados = !strcmp(v, "rados");
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--ceph-conf",
+					&v))) {
+			if (r < 0)
+				return 1;
+			ceph_conf = v;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--pool", &v))) {
+			if (r < 0)
+				return 1;
+			rados_pool = v;
+		} else if ((r = cli_opt(ctx, argc, argv, &i, "--id", &v))) {
+			if (r < 0)
+				return 1;
+			rados_id = v;
 		} else if (cli_flag(argv[i], "--prefill")) {
 			o.prefill = 1;
 		} else if (cli_flag(argv[i], "--force")) {
@@ -166,6 +190,21 @@ int cc_mkfs(struct cli_ctx *ctx, int argc, char **argv, const char *source)
 					       argv[i]);
 		}
 	}
+	if (rados || ceph_conf || rados_pool || rados_id) {
+		if (!rados || !rados_pool)
+			return cli_err(ctx, "the RADOS backend takes --backend "
+					    "rados --pool NAME [--ceph-conf "
+					    "FILE] [--id CLIENT]");
+		if (o.from_ceph)
+			return cli_err(ctx, "--from-ceph does not go with "
+					    "--backend rados (the pool's "
+					    "cluster is imported)");
+		r = cc_rados_prepare(ctx, &o, ceph_conf, rados_pool, rados_id,
+				     snap, sizeof(snap), &backend);
+		if (r)
+			return 1;
+		source = "the live cluster";
+	}
 	if (o.from_ceph && made)
 		return cli_err(ctx,
 			       "%s does not go with --from-ceph (the live "
@@ -175,6 +214,9 @@ int cc_mkfs(struct cli_ctx *ctx, int argc, char **argv, const char *source)
 		return cli_err(ctx, "%s needs --from-ceph SNAPDIR",
 			       o.data_pool ? "--data-pool" : "--prefill");
 	r = cfs_mkfs(ctx->cluster, &o, err, sizeof(err));
+	if (*snap)
+		cfs_rmtree(snap);
+	free(backend);
 	if (r)
 		return cli_err(ctx, "%s", *err ? err : cfs_strerror(r));
 	/* the filesystem too: from now on a missing metadata store is a

@@ -530,6 +530,8 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 		goto fail;
 	}
 	rc = ol_open(d.c, &d.ol);
+	if (!rc)
+		rc = ol_follow_cluster(d.ol); /* a RADOS backend's osdmap */
 	if (rc) {
 		snprintf(err, sizeof(err), "%s: cannot open the object layer: "
 			 "%s", dir, cfs_strerror(rc));

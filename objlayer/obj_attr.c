@@ -27,6 +27,8 @@ static int has_copy(objlayer *ol, const char *name)
 static int obj_setattr(objlayer *ol, const char *name, const char *key,
 		       const void *val, size_t len)
 {
+	if (ol->rb)
+		return rb_setattr(ol, name, key, val, len);
 	const cfs_osdmap *m;
 	const struct cfs_pg_mapping *pg;
 	pthread_rwlock_t *lk;
@@ -92,6 +94,8 @@ static int candidates(objlayer *ol, const cfs_osdmap *m,
 static int obj_getattr(objlayer *ol, const char *name, const char *key,
 		       void **val, size_t *len)
 {
+	if (ol->rb)
+		return rb_getattr(ol, name, key, val, len);
 	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
 	const struct cfs_pg_mapping *pg;
 	pthread_rwlock_t *lk;

@@ -304,6 +304,11 @@ static void write_copy(void *arg, int i)
 int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	      size_t len, int flags)
 {
+	if (ol->rb)
+		return off + len < off || off + len > OL_MAX_OBJECT_SIZE
+			       ? -EFBIG
+			       : rb_write(ol, name, off, buf, len,
+					  flags & F_FULL);
 	cfs_cluster *c = ol->c;
 	struct objop op;
 	pthread_rwlock_t *ol_lock;
@@ -534,6 +539,8 @@ static void oi_copy_newer(struct cfs_objinfo *oi, cfs_obj *o, uint64_t v)
 ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 		 size_t len, uint64_t *size, struct timespec *mtime)
 {
+	if (ol->rb)
+		return rb_read(ol, name, off, buf, len, size, mtime);
 	cfs_cluster *c = ol->c;
 	struct objop op;
 	pthread_rwlock_t *lk;
@@ -639,6 +646,8 @@ out:
  * exist.  Allowed when full and below min_size (one up OSD suffices). */
 int obj_remove(objlayer *ol, const char *name, int quiet_enoent)
 {
+	if (ol->rb)
+		return rb_remove(ol, name, quiet_enoent);
 	cfs_cluster *c = ol->c;
 	struct objop op;
 	pthread_rwlock_t *lk;
@@ -697,6 +706,8 @@ out_nolock:
 /* Shrink an object to size (never grows it).  Allowed when full. */
 int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 {
+	if (ol->rb)
+		return rb_truncate(ol, name, size);
 	cfs_cluster *c = ol->c;
 	struct objop op;
 	pthread_rwlock_t *lk;
@@ -817,6 +828,8 @@ out_nolock:
 
 int obj_sync(objlayer *ol, const char *name)
 {
+	if (ol->rb)
+		return 0; /* RADOS acknowledges a write once it is durable */
 	cfs_cluster *c = ol->c;
 	struct objop op;
 	int r = 0;

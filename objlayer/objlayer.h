@@ -66,6 +66,12 @@ uint64_t ol_object_bytes(const struct ol_layout *l, uint64_t objectno,
 /* ---- the layer ---- */
 int ol_open(cfs_cluster *c, objlayer **out);
 void ol_close(objlayer *ol);
+/* A cluster on the RADOS backend (mkfs --backend rados): follow the live
+ * cluster's osdmap while open (polled every 2 s; a mounted daemon calls
+ * it).  0 (also for the OSD folders), or -errno. */
+int ol_follow_cluster(objlayer *ol);
+/* 1 when the objects live in a live Ceph pool (RADOS backend). */
+int ol_is_rados(const objlayer *ol);
 /* The pool's default layout (from the cluster's pool settings). */
 void ol_default_layout(objlayer *ol, struct ol_layout *l);
 /* `osd pool set NAME pg_num N`: PG split or merge (osdsim's

@@ -24,9 +24,13 @@ struct ol_bytes_slot {
 };
 
 struct ol_task;
+struct ol_rados;
 
 struct objlayer {
 	cfs_cluster *c;
+	/* the RADOS backend (rados_be.c) when the cluster's objects live in
+	 * a live Ceph pool; NULL: the OSD folders */
+	struct ol_rados *rb;
 	uint32_t pg_num;
 	/* Per PG: I/O takes it shared, deleting a PG's old copies takes it
 	 * exclusive (so no write is in flight to an OSD being emptied). */
@@ -131,6 +135,26 @@ ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 int obj_remove(objlayer *ol, const char *name, int quiet_enoent);
 int obj_truncate(objlayer *ol, const char *name, uint64_t size);
 int obj_sync(objlayer *ol, const char *name);
+
+/* The RADOS backend (rados_be.c): open returns 1 when DIR/backend.json
+ * names one (connected, the osdmap followed once), 0 when there is none;
+ * the object operations below go to it when ol->rb is set. */
+int ol_rados_open(objlayer *ol);
+void ol_rados_close(objlayer *ol);
+int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
+	     size_t len, int full);
+ssize_t rb_read(objlayer *ol, const char *name, uint64_t off, void *buf,
+		size_t len, uint64_t *size, struct timespec *mtime);
+int rb_remove(objlayer *ol, const char *name, int quiet_enoent);
+int rb_truncate(objlayer *ol, const char *name, uint64_t size);
+int rb_setattr(objlayer *ol, const char *name, const char *key,
+	       const void *val, size_t len);
+int rb_getattr(objlayer *ol, const char *name, const char *key, void **val,
+	       size_t *len);
+/* A data pool PG's sets and state as the osdmap gives them, with the
+ * objects and bytes crushfs keeps there (the index's) */
+int rb_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
+	       struct ol_pg_stat *st);
 
 /* Walking the pieces of a file extent one by one (striper.c), so a huge
  * extent needs no array. */

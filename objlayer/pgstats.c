@@ -70,6 +70,8 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 
 	/* m's PG seeds name the folders and states while no pg_num change
 	 * runs; a map from before one is of no use now */
+	if (ol->rb)
+		return rb_pg_stat(ol, m, ps, st);
 	cfs_pg_layout_shared(ol->c);
 	r = cfs_osdmap_pool(m)->pg_num == ol->pg_num ? pg_stat(ol, m, ps, st)
 						    : -EAGAIN;

@@ -73,8 +73,14 @@ int ol_open(cfs_cluster *c, objlayer **out)
 	pthread_mutex_init(&ol->bytes_lock, NULL);
 	ol_workers_init(ol);
 	pthread_mutex_init(&ol->rec_lock, NULL);
-	/* what a crash left in flight is settled before any I/O */
-	r = ol_settle(ol);
+	r = ol_rados_open(ol);
+	if (r < 0) {
+		ol_close(ol);
+		return r;
+	}
+	/* what a crash left in flight is settled before any I/O (the OSD
+	 * folders'; a RADOS pool settles its own) */
+	r = r ? 0 : ol_settle(ol);
 	if (r) {
 		cfs_log(CFS_LOG_ERR, "%s: cannot settle interrupted object "
 			"changes: %s", cfs_cluster_dir(c), cfs_strerror(r));
@@ -85,10 +91,16 @@ int ol_open(cfs_cluster *c, objlayer **out)
 	return 0;
 }
 
+int ol_is_rados(const objlayer *ol)
+{
+	return ol && ol->rb;
+}
+
 void ol_close(objlayer *ol)
 {
 	if (!ol)
 		return;
+	ol_rados_close(ol);
 	for (uint32_t i = 0; i < ol->pg_num; i++)
 		pthread_rwlock_destroy(&ol->pgio[i]);
 	for (int i = 0; i < OL_LOCK_STRIPES; i++)

@@ -294,7 +294,8 @@ static int dir_empty(const char *dir)
 	return empty;
 }
 
-static int write_tree(const char *tmp, const struct cfs_osdmap *m)
+static int write_tree(const char *tmp, const struct cfs_osdmap *m,
+		      const char *backend_json)
 {
 	char p[PATH_MAX];
 	const char *usage = "{\"osds\":{}}";
@@ -334,6 +335,14 @@ static int write_tree(const char *tmp, const struct cfs_osdmap *m)
 	r = cfs_write_atomic(p, usage, strlen(usage));
 	if (r)
 		return r;
+	if (backend_json) {
+		r = cfs_pathf(p, sizeof(p), "%s/backend.json", tmp);
+		if (!r)
+			r = cfs_write_atomic(p, backend_json,
+					     strlen(backend_json));
+		if (r)
+			return r;
+	}
 	r = cfs_pathf(p, sizeof(p), "%s/cluster.lock", tmp);
 	if (r)
 		return r;
@@ -418,7 +427,7 @@ int cfs_mkfs(const char *dir_in, const struct cfs_mkfs_opts *o, char *err,
 			   cfs_strerror(r));
 	}
 	chmod(tmp, 0755);
-	r = write_tree(tmp, m);
+	r = write_tree(tmp, m, o->backend_json);
 	if (r) {
 		msg(err, errlen, r, "%s: cannot write the new cluster: %s", tmp,
 		    cfs_strerror(r));

@@ -603,11 +603,11 @@ static int check_df(struct imp *im, const struct cfs_osdmap *m)
 			 im->dir);
 	else if (json_array_size(json_object_get(df, "pools")) !=
 		 (size_t)cfs_osdmap_npools(m))
-		r = fail(im, CFS_ECORRUPT,
-			 "%s/df.json: %zu pools, osd_dump.json has %d (taken "
-			 "at different times?)",
-			 im->dir, json_array_size(json_object_get(df, "pools")),
-			 cfs_osdmap_npools(m));
+		/* the manager's statistics lag a new pool by a few seconds */
+		note(im, "df.json lists %zu pools, osd_dump.json %d (taken a "
+			 "moment apart; df.json is not used)",
+		     json_array_size(json_object_get(df, "pools")),
+		     cfs_osdmap_npools(m));
 	else
 		note(im, "df.json's per-pool STORED and OBJECTS (crushfs "
 			 "counts its own objects; --prefill takes the OSDs' "
@@ -691,4 +691,81 @@ out:
 	}
 	*out = m;
 	return 0;
+}
+
+/* ---- following the live cluster (the RADOS backend) ---- */
+
+int cfs_import_refresh(cfs_cluster *c, const char *snapdir, int *changed,
+		       char *err, size_t errlen)
+{
+	const struct cfs_osdmap *cur;
+	struct cfs_mkfs_opts o;
+	struct cfs_osdmap *n = NULL;
+	char pool[64];
+	int r;
+
+	*changed = 0;
+	if (c->rdonly)
+		return -EROFS;
+	pthread_mutex_lock(&c->update_lock);
+	cur = c->cur;
+	cfs_mkfs_opts_init(&o);
+	snprintf(pool, sizeof(pool), "%s", cur->pool.name);
+	o.from_ceph = snapdir;
+	o.data_pool = pool;
+	o.object_size = cur->pool.object_size;
+	o.stripe_unit = cur->pool.stripe_unit;
+	o.stripe_count = cur->pool.stripe_count;
+	o.full_policy = cur->full_policy;
+	for (int id = 0; id < cur->max_osd; id++)
+		o.prefill |= cur->osds[id].prefill != 0;
+	r = import_map(&o, &n, err, errlen);
+	if (r)
+		goto out;
+	if (n->epoch == cur->epoch) {
+		osdmap_free(n);
+		goto out;
+	}
+	if (n->pool.id != c->pool_id || n->pool.pg_num != c->pg_num) {
+		snprintf(err, errlen,
+			 "pool '%s' changed its id or pg_num (%u -> %u) on the "
+			 "live cluster: crushfs follows that at its next mount",
+			 pool, c->pg_num, n->pool.pg_num);
+		osdmap_free(n);
+		r = -EBUSY;
+		goto out;
+	}
+	/* an OSD new to the cluster gets its (empty) store folder */
+	for (int id = 0; id < n->max_osd && !r; id++) {
+		struct osd_store *s;
+
+		if (!n->osds[id].exists || store_get(c, id))
+			continue;
+		r = osd_store_create(c->dir, id, n->osds[id].uuid);
+		if (!r)
+			r = store_open(c, id, &s);
+	}
+	if (!r)
+		r = osdmap_persist(c->dir, n);
+	if (r) {
+		snprintf(err, errlen, "%s: cannot keep the new osdmap: %s",
+			 c->dir, cfs_strerror(r));
+		osdmap_free(n);
+		goto out;
+	}
+	for (int id = 0; id < n->max_osd; id++) {
+		struct osd_store *s = n->osds[id].exists ? store_get(c, id)
+							 : NULL;
+
+		if (s) {
+			pthread_mutex_lock(&s->lock);
+			s->prefill = n->osds[id].prefill;
+			pthread_mutex_unlock(&s->lock);
+		}
+	}
+	osdmap_install(c, n);
+	*changed = 1;
+out:
+	pthread_mutex_unlock(&c->update_lock);
+	return r;
 }

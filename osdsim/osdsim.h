@@ -77,8 +77,18 @@ struct cfs_mkfs_opts {
 	int prefill;		/* OSDs start with their kb_used accounted */
 	char *warnings;		/* out: what was not modelled, one line */
 	size_t warnlen;
+	/* written as DIR/backend.json when set: which object store holds
+	 * the data (objlayer reads it; absent: these OSD folders) */
+	const char *backend_json;
 };
 void cfs_mkfs_opts_init(struct cfs_mkfs_opts *o);
+/* The cluster follows a new snapshot of the live Ceph cluster it was
+ * imported from (import.c): its osdmap replaces the current one when the
+ * epoch moved (*changed 1), keeping the data pool and the local settings
+ * (layout, full policy, prefill).  -EBUSY when the data pool's id or
+ * pg_num changed (followed at the next open), else import's errors. */
+int cfs_import_refresh(cfs_cluster *c, const char *snapdir, int *changed,
+		       char *err, size_t errlen);
 /* Builds DIR.tmp-XXXXXX completely, then renames it to DIR (exchanging an
  * old cluster atomically with --force), so DIR is never half made. */
 int cfs_mkfs(const char *dir, const struct cfs_mkfs_opts *o, char *err,

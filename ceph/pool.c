@@ -1,0 +1,170 @@
+/*
+ * pool.c - one pool's objects through librados: the RADOS backend's
+ * object I/O, synchronous calls on one I/O context (librados is thread
+ * safe; many FUSE threads call at once).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ceph_i.h"
+
+struct ceph_pool {
+	rados_ioctx_t io;
+	int64_t id;
+};
+
+int ceph_pool_open(ceph_conn *c, const char *pool, ceph_pool **out,
+		   char *err, size_t errlen)
+{
+	ceph_pool *p = calloc(1, sizeof(*p));
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	r = rados_ioctx_create(ceph_conn_rados(c), pool, &p->io);
+	if (r) {
+		snprintf(err, errlen, "pool '%s': %s", pool,
+			 r == -ENOENT ? "no such pool in the cluster"
+				      : strerror(-r));
+		free(p);
+		return r;
+	}
+	/* ENOSPC/EDQUOT to the writer of a full pool, never a hang */
+	rados_set_pool_full_try(p->io);
+	p->id = rados_ioctx_get_id(p->io);
+	*out = p;
+	return 0;
+}
+
+void ceph_pool_close(ceph_pool *p)
+{
+	if (!p)
+		return;
+	rados_ioctx_destroy(p->io);
+	free(p);
+}
+
+int64_t ceph_pool_id(const ceph_pool *p)
+{
+	return p ? p->id : -1;
+}
+
+int ceph_obj_write(ceph_pool *p, const char *name, uint64_t off,
+		   const void *buf, size_t len)
+{
+	return rados_write(p->io, name, buf, len, off);
+}
+
+int ceph_obj_write_full(ceph_pool *p, const char *name, const void *buf,
+			size_t len)
+{
+	return rados_write_full(p->io, name, buf, len);
+}
+
+ssize_t ceph_obj_read(ceph_pool *p, const char *name, uint64_t off, void *buf,
+		      size_t len)
+{
+	size_t done = 0;
+
+	/* librados reads at most INT_MAX bytes a call */
+	while (done < len) {
+		size_t n = len - done > (1u << 30) ? (1u << 30) : len - done;
+		int r = rados_read(p->io, name, (char *)buf + done, n,
+				   off + done);
+
+		if (r < 0)
+			return r;
+		done += (size_t)r;
+		if ((size_t)r < n)
+			break;
+	}
+	return (ssize_t)done;
+}
+
+int ceph_obj_stat(ceph_pool *p, const char *name, uint64_t *size,
+		  struct timespec *mtime)
+{
+	time_t t = 0;
+	uint64_t s = 0;
+	int r = rados_stat(p->io, name, &s, &t);
+
+	if (r)
+		return r;
+	if (size)
+		*size = s;
+	if (mtime) {
+		mtime->tv_sec = t;
+		mtime->tv_nsec = 0;
+	}
+	return 0;
+}
+
+int ceph_obj_truncate(ceph_pool *p, const char *name, uint64_t size)
+{
+	return rados_trunc(p->io, name, size);
+}
+
+int ceph_obj_remove(ceph_pool *p, const char *name)
+{
+	return rados_remove(p->io, name);
+}
+
+int ceph_obj_setxattr(ceph_pool *p, const char *name, const char *key,
+		      const void *val, size_t len)
+{
+	return rados_setxattr(p->io, name, key, val, len);
+}
+
+int ceph_obj_getxattr(ceph_pool *p, const char *name, const char *key,
+		      void **val, size_t *len)
+{
+	size_t cap = 4096;
+
+	for (;;) {
+		char *b = malloc(cap + 1);
+		int r;
+
+		if (!b)
+			return -ENOMEM;
+		r = rados_getxattr(p->io, name, key, b, cap);
+		if (r == -ERANGE && cap < (64u << 20)) {
+			free(b);
+			cap *= 16;
+			continue;
+		}
+		if (r < 0) {
+			free(b);
+			return r;
+		}
+		b[r] = 0;
+		*val = b;
+		*len = (size_t)r;
+		return 0;
+	}
+}
+
+int ceph_obj_rmxattr(ceph_pool *p, const char *name, const char *key)
+{
+	return rados_rmxattr(p->io, name, key);
+}
+
+int ceph_obj_list(ceph_pool *p, int (*fn)(const char *name, void *arg),
+		  void *arg)
+{
+	rados_list_ctx_t ctx;
+	const char *entry;
+	int r = rados_nobjects_list_open(p->io, &ctx);
+
+	if (r)
+		return r;
+	while (!(r = rados_nobjects_list_next(ctx, &entry, NULL, NULL))) {
+		r = fn(entry, arg);
+		if (r)
+			break;
+	}
+	rados_nobjects_list_close(ctx);
+	return r == -ENOENT ? 0 : r;
+}
