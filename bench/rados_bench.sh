@@ -1,177 +1,85 @@
 #!/usr/bin/env bash
-# rados_bench.sh - 1 GiB in 4 MiB objects through the object layer, with
-# pool size 1 and size 3, against writing/reading the same bytes as plain
-# files in one directory (the disk's limit).  Prints MiB/s and ratios; the
-# goal is size 1 at >= 0.8x plain.
+# rados_bench.sh - crushfs on the RADOS backend against ceph-fuse mounting
+# CephFS, on the same one-node Ceph 16.2 cluster in the same run (3 OSDs
+# on this disk, tests/ceph/ceph_cluster.sh, plus one MDS): sequential
+# write ending in fsync, sequential read with a cold page cache, and
+# small files created, stat'ed and deleted.  Both write 3 copies (pool
+# size 3).  Prints each figure and the ratio crushfs/ceph-fuse.  Needs
+# root, /dev/fuse, ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse.
 #
-#   bench/rados_bench.sh [BUILD_DIR]     (default: build/)
-#
-# Two ways to drive it, each compared with the same way for plain files:
-#  - one process for all objects: `crushfs rados bench write|read` against
-#    a python loop over the files (this is the layer's throughput);
-#  - one process per object: `crushfs rados put|get` in a shell loop
-#    against `dd` per file (this adds crushfs's start-up: ~10 ms a process,
-#    most of it loading librocksdb, linked in for the filesystem).
-#
-# Environment: BENCH_DIR (data directory, default a fresh one under /tmp;
-# must be a real disk), BENCH_MB (1024), BENCH_OBJ_MB (4), BENCH_ROUNDS (5:
-# the one-process runs are interleaved; medians and bests are reported,
-# since a virtual disk's write speed swings by 5x from one run to the next), BENCH_LOOP=0
-# to skip the per-process runs.  Writes are timed up to `sync`; before each
-# read the page cache is dropped when we may (root), else reads come from
-# memory (said so).
+#   bench/rados_bench.sh            BENCH_SIZE_MB (256), BENCH_FILES (1000)
 set -euo pipefail
-
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$top/build}
-C=$build/crushfs
-[ -x "$C" ] || { echo "no crushfs at $C (build first)" >&2; exit 1; }
-MB=${BENCH_MB:-1024}
-OBJ=${BENCH_OBJ_MB:-4}
-N=$((MB / OBJ))
-LOOP=${BENCH_LOOP:-1}
-B=${BENCH_DIR:-$(mktemp -d /tmp/crushfs-bench.XXXXXX)}
-mkdir -p "$B"
-trap 'rm -rf "$B"' EXIT
-PY=python3
+CRUSHFS=${CRUSHFS:-$top/build/crushfs}
+SIZE_MB=${BENCH_SIZE_MB:-256}
+NFILES=${BENCH_FILES:-1000}
+for b in ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse; do
+	command -v "$b" >/dev/null || { echo "need $b (apt-get install -y $b)" >&2; exit 1; }
+done
+[ "$(id -u)" = 0 ] || { echo "run as root (mounts, drop_caches)" >&2; exit 1; }
+W=$(mktemp -d /var/tmp/crushfs-rbench.XXXXXX)
+cleanup() {
+	set +e
+	for m in "$W"/mnt*; do fusermount3 -u -z "$m" 2>/dev/null; umount -l "$m" 2>/dev/null; done
+	[ -f "$W/mds.pid" ] && kill "$(cat "$W/mds.pid")" 2>/dev/null
+	bash "$top/tests/ceph/ceph_cluster.sh" stop "$W/c" >/dev/null 2>&1
+	rm -rf "$W"
+}
+trap cleanup EXIT
+
+eval "$(bash "$top/tests/ceph/ceph_cluster.sh" start "$W/c" 3)"
+c() { ceph -c "$CEPH_CONF" "$@"; }
+# CephFS: one MDS, a metadata and a data pool
+mkdir -p "$W/c/mds/ceph-a"
+c osd pool create cephfs_meta 16 16 >/dev/null 2>&1
+c osd pool create cephfs_data 32 32 >/dev/null 2>&1
+c fs new cfs cephfs_meta cephfs_data >/dev/null 2>&1
+ceph-mds -c "$CEPH_CONF" -i a --pid-file "$W/mds.pid" --mds-data "$W/c/mds/ceph-a"
+for _ in $(seq 1 120); do
+	c mds stat 2>/dev/null | grep -q "up:active" && break
+	sleep 1
+done
+c mds stat | grep -q "up:active" || { echo "the MDS never became active" >&2; exit 1; }
+c osd pool create crushfs_data 32 32 >/dev/null 2>&1
+
+mkdir -p "$W/mnt-fuse" "$W/mnt-crushfs"
+ceph-fuse -c "$CEPH_CONF" "$W/mnt-fuse" >/dev/null 2>&1
+"$CRUSHFS" --cluster "$W/cl" mkfs --backend rados --pool crushfs_data \
+	--ceph-conf "$CEPH_CONF" >/dev/null 2>&1
+"$CRUSHFS" --cluster "$W/cl" mount "$W/mnt-crushfs"
 
 now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { print b - a }'; }
-rate() { awk -v mb="$MB" -v t="$1" 'BEGIN { printf "%7.1f", mb / t }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+calc() { awk "BEGIN { printf \"%.3f\", ($1) }"; }
+drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
-drop=no
-drop_caches() {
-	sync
-	if echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then drop=yes; fi
-}
-
-# seconds taken by `crushfs rados bench` (it reports its own time)
-bench_secs() {
-	"$C" --cluster "$1" -f json rados bench "$2" --total "${MB}M" \
-		--object-size "${OBJ}M" --no-cleanup |
-		$PY -c "import json,sys; print(json.load(sys.stdin)['seconds'])"
-}
-
-echo "crushfs rados bench: $N objects x $OBJ MiB = $MB MiB in $B ($(df -T "$B" | awk 'NR==2 { print $2 }'))"
-head -c $((OBJ << 20)) /dev/urandom >"$B/src"
-
-# ---- one process ----
-plain_round() {
-	mkdir "$B/plain"
-	sync
-	$PY - "$B" "$N" <<'PYEOF'
-import os, sys, time
-d, n = sys.argv[1], int(sys.argv[2])
-buf = open(d + "/src", "rb").read()
-t = time.monotonic()
-for i in range(n):
-    fd = os.open("%s/plain/obj.%d" % (d, i), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    os.write(fd, buf)
-    os.close(fd)
-os.sync()
-print(time.monotonic() - t, end=" ")
-PYEOF
-	drop_caches
-	$PY - "$B" "$N" <<'PYEOF'
-import os, sys, time
-d, n = sys.argv[1], int(sys.argv[2])
-t = time.monotonic()
-for i in range(n):
-    with open("%s/plain/obj.%d" % (d, i), "rb") as f:
-        f.read()
-print(time.monotonic() - t)
-PYEOF
-	rm -rf "$B/plain"
-	sync
-}
-
-rados_round() {
-	local size=$1 cl=$B/cl$1 w r
-	"$C" --cluster "$cl" mkfs --size "$size" --min-size 1 --osd-size 2G \
-		--pg-num 128 >/dev/null
-	sync
-	w=$(bench_secs "$cl" write)
-	drop_caches
-	r=$(bench_secs "$cl" read)
-	"$C" --cluster "$cl" check >/dev/null
-	rm -rf "$cl"
-	sync
-	echo "$w $r"
-}
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-best() { sort -g | head -1; }
-
-# rounds interleaved, medians reported: a virtual disk's speed drifts
-ROUNDS=${BENCH_ROUNDS:-5}
-: >"$B/t.plain"
-: >"$B/t.1"
-: >"$B/t.3"
-for k in $(seq 1 "$ROUNDS"); do
-	plain_round >>"$B/t.plain"
-	rados_round 1 >>"$B/t.1"
-	rados_round 3 >>"$B/t.3"
-done
-declare -A W R
-for stat in median best; do
-	plain_w=$(cut -d' ' -f1 "$B/t.plain" | $stat)
-	plain_r=$(cut -d' ' -f2 "$B/t.plain" | $stat)
-	for size in 1 3; do
-		W[$size]=$(cut -d' ' -f1 "$B/t.$size" | $stat)
-		R[$size]=$(cut -d' ' -f2 "$B/t.$size" | $stat)
-	done
-	echo
-	echo "one process for all objects (rados bench / a python loop), $stat of $ROUNDS rounds:"
-	printf '  %-16s %8s %13s\n' "" "write" "read"
-	printf '  %-16s %s MiB/s %s MiB/s\n' "plain files" "$(rate "$plain_w")" "$(rate "$plain_r")"
-	printf '  %-16s %s MiB/s %s MiB/s   ratio %sx / %sx\n' "rados, size 1" \
-		"$(rate "${W[1]}")" "$(rate "${R[1]}")" "$(ratio "$plain_w" "${W[1]}")" "$(ratio "$plain_r" "${R[1]}")"
-	printf '  %-16s %s MiB/s %s MiB/s   ratio %sx / %sx (writes 3 copies)\n' "rados, size 3" \
-		"$(rate "${W[3]}")" "$(rate "${R[3]}")" "$(ratio "$plain_w" "${W[3]}")" "$(ratio "$plain_r" "${R[3]}")"
-done
-
-if [ "$LOOP" = 1 ]; then
-	# ---- one process per object ----
-	mkdir "$B/plain"
-	sync
+# run MNT: "write_MiB/s read_MiB/s files/s"
+run() {
+	local m=$1 t0 t1 w r f
+	drop
 	t0=$(now)
-	for i in $(seq 1 $N); do
-		dd if="$B/src" of="$B/plain/obj.$i" bs=${OBJ}M status=none
-	done
-	sync
-	lw=$(since "$t0")
-	drop_caches
+	dd if=/dev/zero of="$m/big" bs=4M count=$((SIZE_MB / 4)) conv=fsync status=none
+	t1=$(now)
+	w=$(calc "$SIZE_MB / ($t1 - $t0)")
+	drop
 	t0=$(now)
-	for i in $(seq 1 $N); do
-		dd if="$B/plain/obj.$i" of=/dev/null bs=${OBJ}M status=none
-	done
-	lr=$(since "$t0")
-	rm -rf "$B/plain"
-	for size in 1 3; do
-		cl=$B/cl$size
-		"$C" --cluster "$cl" mkfs --size $size --min-size 1 \
-			--osd-size 2G --pg-num 128 >/dev/null
-		sync
-		t0=$(now)
-		for i in $(seq 1 $N); do
-			"$C" --cluster "$cl" rados put "obj.$i" "$B/src"
-		done
-		sync
-		W[$size]=$(since "$t0")
-		drop_caches
-		t0=$(now)
-		for i in $(seq 1 $N); do
-			"$C" --cluster "$cl" rados get "obj.$i" /dev/null
-		done
-		R[$size]=$(since "$t0")
-		rm -rf "$cl"
-	done
-	echo "one process per object (crushfs rados put/get / dd):"
-	printf '  %-16s %s MiB/s %s MiB/s\n' "plain files" "$(rate "$lw")" "$(rate "$lr")"
-	printf '  %-16s %s MiB/s %s MiB/s   ratio %sx / %sx\n' "rados, size 1" \
-		"$(rate "${W[1]}")" "$(rate "${R[1]}")" "$(ratio "$lw" "${W[1]}")" "$(ratio "$lr" "${R[1]}")"
-	printf '  %-16s %s MiB/s %s MiB/s   ratio %sx / %sx (writes 3 copies)\n' "rados, size 3" \
-		"$(rate "${W[3]}")" "$(rate "${R[3]}")" "$(ratio "$lw" "${W[3]}")" "$(ratio "$lr" "${R[3]}")"
-fi
-[ $drop = yes ] || echo "note: could not drop the page cache (not root): reads came from memory"
+	dd if="$m/big" of=/dev/null bs=4M status=none
+	t1=$(now)
+	r=$(calc "$SIZE_MB / ($t1 - $t0)")
+	mkdir "$m/small"
+	head -c 4096 /dev/urandom >"$W/4k"
+	t0=$(now)
+	for i in $(seq 1 "$NFILES"); do cp "$W/4k" "$m/small/f$i"; done
+	stat "$m"/small/* >/dev/null
+	rm -rf "$m/small"
+	t1=$(now)
+	f=$(calc "$NFILES / ($t1 - $t0)")
+	rm -f "$m/big"
+	echo "$w $r $f"
+}
+
+read -r fw fr ff < <(run "$W/mnt-fuse")
+read -r cw cr cf < <(run "$W/mnt-crushfs")
+printf "%-34s %12s %12s %8s\n" "rados_bench ($SIZE_MB MiB, $NFILES files)" ceph-fuse crushfs ratio
+printf "%-34s %12s %12s %8s\n" "seq write + fsync (MiB/s)" "$fw" "$cw" "$(calc "$cw / $fw")"
+printf "%-34s %12s %12s %8s\n" "seq read, cold cache (MiB/s)" "$fr" "$cr" "$(calc "$cr / $fr")"
+printf "%-34s %12s %12s %8s\n" "4 KiB files create+stat+rm (/s)" "$ff" "$cf" "$(calc "$cf / $ff")"

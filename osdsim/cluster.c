@@ -560,6 +560,7 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 	r = take_lock(c, err, errlen);
 	if (r)
 		goto fail;
+	c->live = faccessat(c->dirfd, "backend.json", F_OK, 0) == 0;
 	snprintf(path, sizeof(path), "%s/cluster.json", dir);
 	r = cfs_read_file(path, &text, &len);
 	if (r) {

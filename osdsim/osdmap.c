@@ -782,6 +782,8 @@ static int update_begin(cfs_cluster *c, struct cfs_osdmap **next)
 
 	if (c->rdonly)
 		return -EROFS;
+	if (c->live)
+		return CFS_ELIVE; /* cfs_import_refresh follows it instead */
 	pthread_mutex_lock(&c->update_lock);
 	r = osdmap_clone(c->cur, next);
 	if (r)

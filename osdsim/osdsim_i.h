@@ -156,6 +156,9 @@ struct cfs_cluster {
 	int dirfd;
 	int lockfd;
 	int rdonly;
+	/* DIR/backend.json names a live cluster: its osdmap is followed
+	 * (cfs_import_refresh), never changed here */
+	int live;
 
 	pthread_mutex_t map_lock; /* guards cur (pointer swap) */
 	struct cfs_osdmap *cur;

@@ -17,6 +17,9 @@ const char *cfs_strerror(int err)
 		return "Damaged cluster files";
 	case CFS_ENOCLUSTER:
 		return "No cluster here";
+	case CFS_ELIVE:
+		return "The osdmap is a live Ceph cluster's (RADOS backend): "
+		       "change it with ceph commands";
 	default:
 		break;
 	}

@@ -16,6 +16,7 @@
 #define CFS_EBADMAP (-(CFS_ERR_BASE + 1))     /* malformed crush map */
 #define CFS_ECORRUPT (-(CFS_ERR_BASE + 2))    /* damaged cluster files */
 #define CFS_ENOCLUSTER (-(CFS_ERR_BASE + 3))  /* no cluster at DIR */
+#define CFS_ELIVE (-(CFS_ERR_BASE + 4))       /* the map is a live cluster's */
 const char *cfs_strerror(int err); /* err is 0 or negative */
 
 /* Logging: one hook; the daemon points it at its log, the CLI at stderr. */

@@ -49,14 +49,18 @@ import() {
 			"$dest" 100) || { sleep 2; continue; }
 		"$crushfs" --cluster "$dest.cluster" import-ceph --live \
 			--conf "$CEPH_CONF" --save "$dest" --prefill >/dev/null
+		# the manager's statistics (pg dump, osd df) trail the osdmap
+		# by a few seconds after a change: compare again a little later
 		if /usr/bin/python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["epoch"] != int(sys.argv[2]))' \
-			"$dest/osd_dump.json" "$epoch"; then
-			bash "$here/check_import.sh" "$crushfs" "$dest"
+			"$dest/osd_dump.json" "$epoch" &&
+			bash "$here/check_import.sh" "$crushfs" "$dest" >"$dest.check" 2>&1; then
+			cat "$dest.check"
 			return
 		fi
-		sleep 2
+		sleep 10
 	done
-	echo "live_import: the osdmap kept moving" >&2
+	cat "$dest.check" >&2
+	echo "live_import: no consistent snapshot in 3 tries" >&2
 	return 1
 }
 

@@ -12,13 +12,31 @@ for b in ceph-mon ceph-mgr ceph-osd ceph rados; do
 done
 . "$(dirname "$0")/../integ/lib/mount_common.sh"
 here=$(cd "$(dirname "$0")" && pwd)
-trap 'rc=$?; bash "$here/ceph_cluster.sh" stop "$T/ceph" >/dev/null 2>&1; (exit $rc); cleanup' EXIT
+# unmount before the cluster stops (a daemon would wait for it), then
+# mount_common's cleanup
+stop_all() {
+	local rc=$?
+	set +e
+	for m in "${MOUNTS[@]}"; do fusermount3 -u -z "$m" 2>/dev/null; done
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	for _ in $(seq 1 100); do
+		local alive=0
+		for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		[ $alive = 0 ] && break
+		sleep 0.1
+	done
+	bash "$here/ceph_cluster.sh" stop "$T/ceph" >/dev/null 2>&1
+	(exit $rc)
+	cleanup
+}
+trap stop_all EXIT
 
 eval "$(bash "$here/ceph_cluster.sh" start "$T/ceph" 3)"
 export CEPH_CONF
 c() { ceph -c "$CEPH_CONF" "$@"; }
 CL=$T/cluster
 M=$T/mnt
+export CL CRUSHFS
 C() { "$CRUSHFS" --cluster "$CL" "$@"; }
 
 c osd pool create fsdata 32 32 >/dev/null 2>&1
@@ -54,7 +72,11 @@ ok "200 MiB copied, remounted, identical"
 
 # the pool holds exactly the files' objects (and the directories'
 # backtraces); locate = the cluster's osd map
-find "$M" -type f | sort >"$T/files"
+find "$M" -type f | sort >"$T/allfiles"
+# locate every big file and every tenth small one (each object's PG is
+# then checked against the cluster's, every PG's sets below)
+grep /big/ "$T/allfiles" >"$T/files"
+grep /small/ "$T/allfiles" | awk 'NR % 10 == 1' >>"$T/files"
 # directories keep their backtrace on an object of their own (CephFS puts
 # those in the metadata pool; crushfs's metadata pool is local)
 find "$M" -mindepth 1 -type d -printf '%i\n' |
@@ -63,7 +85,7 @@ find "$M" -mindepth 1 -type d -printf '%i\n' |
 while read -r f; do C locate "$f" -f json >>"$T/locate.json" || fail "locate $f"; done <"$T/files"
 check_placement() {
 	/usr/bin/python3 - "$CEPH_CONF" "$T/locate.json" "$1" "$T/dirobjs" <<'PY'
-import json, subprocess, sys
+import json, os, subprocess, sys
 import rados
 
 conf, path, want_listing = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
@@ -81,11 +103,34 @@ if want_listing:
     io = cl.open_ioctx("fsdata")
     listed = {o.key for o in io.list_objects()} - dirobjs
     io.close()
-    if listed != set(ours):
+    # every file's objects by its inode and size (4 MiB objects)
+    files = set()
+    for line in open(path.replace("locate.json", "allfiles")):
+        st = os.stat(line.rstrip("\n"))
+        for n in range(max(1, (st.st_size + (4 << 20) - 1) >> 22)):
+            files.add("%x.%08x" % (st.st_ino, n))
+    if listed != files:
         bad.append("rados ls: %d objects, the files have %d (only in the "
                    "pool: %s; only in the files: %s)" % (
-                       len(listed), len(ours), sorted(listed - set(ours))[:5],
-                       sorted(set(ours) - listed)[:5]))
+                       len(listed), len(files), sorted(listed - files)[:5],
+                       sorted(files - listed)[:5]))
+# every PG of the pool: up and acting as the monitor's osdmap has them
+# (`ceph pg map`; the manager's pg dump trails it)
+mine = {p["pgid"]: p for p in json.loads(subprocess.run(
+    [os.environ["CRUSHFS"], "--cluster", os.environ["CL"], "pg", "dump",
+     "-f", "json"], check=True, capture_output=True,
+    text=True).stdout)["pg_map"]["pg_stats"]
+    if p["pgid"].startswith("%d." % cl.pool_lookup("fsdata"))}
+livepg = {}
+for pgid in mine:
+    r, out, err = cl.mon_command(json.dumps({"prefix": "pg map",
+        "pgid": pgid, "format": "json"}), b"")
+    livepg[pgid] = json.loads(out)
+for pgid in sorted(livepg):
+    for k in ("up", "acting"):
+        if mine[pgid][k] != livepg[pgid][k]:
+            bad.append("pg %s: %s %r, cluster %r" % (
+                pgid, k, mine[pgid][k], livepg[pgid][k]))
 for name, o in sorted(ours.items()):
     r, out, err = cl.mon_command(json.dumps({"prefix": "osd map",
         "pool": "fsdata", "object": name, "format": "json"}), b"")
@@ -98,11 +143,12 @@ for b in bad[:20]:
     print(b)
 if bad:
     sys.exit(1)
-print("%d objects placed as the cluster places them" % len(ours))
+print("%d objects located, %d PGs placed as the cluster places them" % (
+    len(ours), len(livepg)))
 PY
 }
 check_placement 1 || fail "placement or listing differs from the cluster's"
-ok "rados ls = the files' objects; locate = ceph osd map for each"
+ok "rados ls = the files' objects; locate = ceph osd map; every PG's sets = the cluster's"
 
 # the cluster changes; the mounted daemon follows
 c osd out 1 >/dev/null 2>&1
@@ -114,10 +160,20 @@ for _ in $(seq 1 100); do
 done
 [ "$have" -ge "$want" ] || fail "the daemon stays at epoch $have, the cluster is at $want"
 want=$(c osd dump -f json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["epoch"])')
-sleep 3 # the primaries' pg_temp requests settle; the poller takes them
-: >"$T/locate.json"
-while read -r f; do C locate "$f" -f json >>"$T/locate.json"; done <"$T/files"
-check_placement 0 || fail "locate does not follow the cluster after osd out"
+# backfill moves the cluster on (pg_temp entries come and go): compare
+# until the two agree at one epoch, as the daemon follows within 2 s
+followed=0
+for _ in $(seq 1 15); do
+	sleep 2
+	: >"$T/locate.json"
+	while read -r f; do C locate "$f" -f json >>"$T/locate.json"; done <"$T/files"
+	if check_placement 0 >"$T/check.out"; then
+		followed=1
+		break
+	fi
+done
+cat "$T/check.out"
+[ $followed = 1 ] || fail "locate does not follow the cluster after osd out"
 ok "osd out 1 on the cluster: locate follows (epoch $want)"
 c osd in 1 >/dev/null 2>&1
 
@@ -133,12 +189,24 @@ for _ in $(seq 1 60); do
 	sleep 1
 done
 isfull || fail "the pool never became full: $(c health)"
+# a writer keeps writing: the OSDs learn the flag a moment after the
+# monitor sets it; from then on every write gets ENOSPC, at once
 start=$(date +%s)
+for i in $(seq 1 300); do
+	timeout 60 dd if=/dev/urandom of="$M/more$i" bs=1M count=1 conv=fsync \
+		2>"$T/dd.err" || break
+	[ $(($(date +%s) - start)) -lt 30 ] || break
+	sleep 0.1
+done
+took=$(($(date +%s) - start))
+grep -q "No space left on device" "$T/dd.err" ||
+	fail "no ENOSPC after $took s of writes to a full pool: $(cat "$T/dd.err")"
+[ "$took" -lt 30 ] || fail "ENOSPC took $took s"
+t0=$(date +%s.%N)
 timeout 60 dd if=/dev/urandom of="$M/more" bs=1M count=8 conv=fsync 2>"$T/dd.err" &&
 	fail "a write to a full cluster succeeded"
-took=$(($(date +%s) - start))
 grep -q "No space left on device" "$T/dd.err" || fail "dd: $(cat "$T/dd.err")"
-[ "$took" -lt 30 ] || fail "ENOSPC took $took s"
+took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 for f in big/f1 big/f12 small/a/b/s300; do
 	cmp "$T/src/$f" "$M/$f" || fail "$f changed while the cluster was full"
 done
@@ -146,7 +214,7 @@ ok "full cluster: ENOSPC after $took s, earlier files intact"
 c osd set-full-ratio 0.95 >/dev/null
 c osd set-backfillfull-ratio 0.9 >/dev/null
 c osd set-nearfull-ratio 0.85 >/dev/null
-rm -f "$M/more"
+rm -f "$M"/more*
 umount_fg "$M"
 mount_fg "$CL" "$M"
 diff -r "$T/src" "$M" || fail "files differ after the full episode"
