@@ -38,15 +38,12 @@ static int pool_full(cfs_cluster *c, const cfs_osdmap *m)
 static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 {
 	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
-	const struct cfs_pg_upmap *u;
-	const struct cfs_pg_temp *t;
-	json_t *osds = json_array(), *up = json_array(), *items = json_array();
-	json_t *temps = json_array(), *profiles = json_object();
-	json_t *ptemps = json_array();
-	json_t *pools = json_array();
+	json_t *osds = json_array(), *profiles = json_object();
+	json_t *pools = json_array(), *root;
+	/* the entries in the shapes cluster.json keeps them (osdsim's) */
+	json_t *ov = cfs_osdmap_overrides_json(m);
 	int64_t pool_max = 0;
-	char c[64], d[64], pg[32];
-	int n;
+	char c[64], d[64];
 
 	for (int i = 0; i < cfs_osdmap_max_osd(m); i++) {
 		struct cfs_osd_info oi;
@@ -58,59 +55,6 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 			oi.uuid, "up", oi.up, "in", oi.reweight > 0, "weight",
 			(double)oi.reweight / 0x10000, "primary_affinity",
 			(double)oi.primary_affinity / 0x10000));
-	}
-	for (int pi = 0; pi < cfs_osdmap_npools(m); pi++) {
-		int64_t id = cfs_osdmap_pool_at(m, pi)->id;
-		const struct cfs_pg_ptemp *pt;
-
-		u = cfs_pool_upmaps(m, id, &n);
-		for (int i = 0; i < n; i++) {
-			snprintf(pg, sizeof(pg), "%" PRId64 ".%x", id, u[i].ps);
-			if (u[i].n) {
-				json_t *o = json_array();
-
-				for (int k = 0; k < u[i].n; k++)
-					json_array_append_new(
-						o, json_integer(u[i].osds[k]));
-				json_array_append_new(
-					up, json_pack("{s:s, s:o}", "pgid", pg,
-						      "osds", o));
-			}
-			if (u[i].nitems) {
-				json_t *mp = json_array();
-
-				for (int k = 0; k < u[i].nitems; k++)
-					json_array_append_new(
-						mp,
-						json_pack("{s:i, s:i}", "from",
-							  u[i].items[k][0],
-							  "to",
-							  u[i].items[k][1]));
-				json_array_append_new(
-					items, json_pack("{s:s, s:o}", "pgid",
-							 pg, "mappings", mp));
-			}
-		}
-		t = cfs_pool_pg_temps(m, id, &n);
-		for (int i = 0; i < n; i++) {
-			json_t *o = json_array();
-
-			snprintf(pg, sizeof(pg), "%" PRId64 ".%x", id, t[i].ps);
-			for (int k = 0; k < t[i].n; k++)
-				json_array_append_new(o,
-						      json_integer(t[i].osds[k]));
-			json_array_append_new(temps,
-					      json_pack("{s:s, s:o}", "pgid", pg,
-							"osds", o));
-		}
-		pt = cfs_pool_primary_temps(m, id, &n);
-		for (int i = 0; i < n; i++) {
-			snprintf(pg, sizeof(pg), "%" PRId64 ".%x", id,
-				 pt[i].ps);
-			json_array_append_new(ptemps,
-					      json_pack("{s:s, s:i}", "pgid", pg,
-							"osd", pt[i].osd));
-		}
 	}
 	{
 		const char *names[256], *k[64], *v[64];
@@ -141,9 +85,9 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 		if (q->id > pool_max)
 			pool_max = q->id;
 	}
-	return json_pack(
+	root = json_pack(
 		"{s:i, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:i, s:o, "
-		"s:o, s:o, s:o, s:o, s:o, s:o}",
+		"s:o, s:O, s:O, s:O, s:O, s:o}",
 		"epoch", (int)cfs_osdmap_epoch(m), "fsid", cfs_osdmap_fsid(m),
 		"created", utime(cfs_osdmap_created(m), c, sizeof(c)),
 		"modified", utime(cfs_osdmap_modified(m), d, sizeof(d)),
@@ -153,8 +97,13 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 		cfs_osdmap_backfillfull_ratio(m), "nearfull_ratio",
 		cfs_osdmap_nearfull_ratio(m), "pool_max", (json_int_t)pool_max,
 		"max_osd", cfs_osdmap_max_osd(m), "pools", pools, "osds", osds,
-		"pg_upmap", up, "pg_upmap_items", items, "pg_temp", temps,
-		"primary_temp", ptemps, "erasure_code_profiles", profiles);
+		"pg_upmap", json_object_get(ov, "pg_upmap"), "pg_upmap_items",
+		json_object_get(ov, "pg_upmap_items"), "pg_temp",
+		json_object_get(ov, "pg_temp"), "primary_temp",
+		json_object_get(ov, "primary_temp"), "erasure_code_profiles",
+		profiles);
+	json_decref(ov);
+	return root;
 }
 
 static void print_entries(FILE *o, const cfs_osdmap *m, int64_t id, int pass)

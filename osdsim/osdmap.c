@@ -408,11 +408,9 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 	if (m->ec_profiles)
 		json_object_set(root, "erasure_code_profiles", m->ec_profiles);
 	{
-		json_t *t = pgtemp_to_json(m), *pt = ptemp_to_json(m);
+		json_t *t, *pt;
 
-		if (!t || !pt) {
-			json_decref(t);
-			json_decref(pt);
+		if (temps_to_json(m, &t, &pt)) {
 			json_decref(root);
 			return -ENOMEM;
 		}

@@ -248,6 +248,11 @@ const struct cfs_pg_temp *cfs_pool_pg_temps(const cfs_osdmap *m, int64_t pool,
 					    int *n);
 const struct cfs_pg_ptemp *cfs_pool_primary_temps(const cfs_osdmap *m,
 						  int64_t pool, int *n);
+/* Every pool's entries as `ceph osd dump -f json` prints them: an object
+ * with "pg_upmap", "pg_upmap_items", "pg_temp" and "primary_temp" lists
+ * (a new jansson reference; NULL when out of memory). */
+struct json_t;
+struct json_t *cfs_osdmap_overrides_json(const cfs_osdmap *m);
 /* The PG's entry, NULL when it has none. */
 const struct cfs_pg_temp *cfs_osdmap_pg_temp(const cfs_osdmap *m,
 					     uint32_t ps);

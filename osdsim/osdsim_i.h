@@ -342,7 +342,8 @@ int pgtemp_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to);
  * follows, may be NULL): 1 when they changed, 0, or -ENOMEM. */
 int pgtemp_choose(cfs_cluster *c, const struct cfs_osdmap *prev,
 		  struct cfs_osdmap *next);
-json_t *pgtemp_to_json(const struct cfs_osdmap *m);
+/* every pool's pg_temp and primary_temp lists: 0 or -ENOMEM */
+int temps_to_json(const struct cfs_osdmap *m, json_t **temps, json_t **ptemps);
 int pgtemp_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		     size_t errlen);
 
@@ -374,7 +375,6 @@ int pgid_parse_any(struct cfs_osdmap *m, const char *s, struct pool_ovr *o,
  * no member up, or equal to what the map gives anyway go.  Needs the
  * derived tables; returns how many went. */
 int temps_clean(struct cfs_osdmap *m);
-json_t *ptemp_to_json(const struct cfs_osdmap *m);
 int ptemp_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		    size_t errlen);
 

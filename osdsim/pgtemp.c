@@ -235,17 +235,20 @@ int pgtemp_choose(cfs_cluster *c, const struct cfs_osdmap *prev,
 
 /* ---- cluster.json: `ceph osd dump -f json`'s "pg_temp" ---- */
 
-json_t *pgtemp_to_json(const struct cfs_osdmap *m)
+/* pg_temp and primary_temp of every pool, by pool then seed (Ceph's
+ * maps keyed by pg_t) */
+int temps_to_json(const struct cfs_osdmap *m, json_t **temps, json_t **ptemps)
 {
-	json_t *arr = json_array();
 	char pgid[32];
 
-	if (!arr)
-		return NULL;
-	for (int p = 0; p < cfs_osdmap_npools(m); p++) {
+	*temps = json_array();
+	*ptemps = json_array();
+	for (int p = 0; *temps && *ptemps && p < cfs_osdmap_npools(m); p++) {
 		int64_t id = cfs_osdmap_pool_at(m, p)->id;
-		int n;
+		int n, np;
 		const struct cfs_pg_temp *t = cfs_pool_pg_temps(m, id, &n);
+		const struct cfs_pg_ptemp *pt =
+			cfs_pool_primary_temps(m, id, &np);
 
 		for (int i = 0; i < n; i++) {
 			json_t *osds = json_array();
@@ -255,35 +258,36 @@ json_t *pgtemp_to_json(const struct cfs_osdmap *m)
 						      json_integer(t[i].osds[j]));
 			snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)id,
 				 t[i].ps);
-			json_array_append_new(arr,
+			json_array_append_new(*temps,
 					      json_pack("{s:s, s:o}", "pgid",
 							pgid, "osds", osds));
 		}
-	}
-	return arr;
-}
-
-json_t *ptemp_to_json(const struct cfs_osdmap *m)
-{
-	json_t *arr = json_array();
-	char pgid[32];
-
-	if (!arr)
-		return NULL;
-	for (int p = 0; p < cfs_osdmap_npools(m); p++) {
-		int64_t id = cfs_osdmap_pool_at(m, p)->id;
-		int n;
-		const struct cfs_pg_ptemp *t = cfs_pool_primary_temps(m, id, &n);
-
-		for (int i = 0; i < n; i++) {
+		for (int i = 0; i < np; i++) {
 			snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)id,
-				 t[i].ps);
-			json_array_append_new(arr,
+				 pt[i].ps);
+			json_array_append_new(*ptemps,
 					      json_pack("{s:s, s:i}", "pgid",
-							pgid, "osd", t[i].osd));
+							pgid, "osd", pt[i].osd));
 		}
 	}
-	return arr;
+	if (*temps && *ptemps)
+		return 0;
+	json_decref(*temps);
+	json_decref(*ptemps);
+	return -ENOMEM;
+}
+
+json_t *cfs_osdmap_overrides_json(const cfs_osdmap *m)
+{
+	json_t *o = upmap_to_json(m), *t, *pt;
+
+	if (!o || temps_to_json(m, &t, &pt)) {
+		json_decref(o);
+		return NULL;
+	}
+	json_object_set_new(o, "pg_temp", t);
+	json_object_set_new(o, "primary_temp", pt);
+	return o;
 }
 
 /* An osd id of m (or, for an erasure pool's pg_temp, a hole) */
