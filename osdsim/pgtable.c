@@ -78,9 +78,50 @@ static void overrides(const struct cfs_pg_upmap *u, const struct cfs_pg_temp *t,
 		o->primary_temp = pt->osd;
 }
 
-/* The other pools' PGs (pools.c): CRUSH, then OSDMap's up/acting with
- * the pool's own overrides (imported ones: crushfs sets none on them);
- * an erasure pool keeps each shard's position, holes as PL_ITEM_NONE. */
+/* Every PG of a pool (its override arrays in po): CRUSH, then OSDMap's
+ * _remove_nonexistent_osds (a replicated pool shifts, an erasure pool
+ * keeps each shard's position, holes as PL_ITEM_NONE), the upmaps, and
+ * up/acting with pg_temp and primary_temp. */
+static void map_pgs(const struct cfs_osdmap *m, const struct pl_osd_view *view,
+		    const struct cfs_pool_info *pool, const struct pool_ovr *po,
+		    struct cfs_pg_mapping *pgs, void *work)
+{
+	int raw[CFS_MAX_REP];
+
+	for (uint32_t ps = 0; ps < pool->pg_num; ps++) {
+		struct cfs_pg_mapping *pg = &pgs[ps];
+		struct pl_pg_overrides o;
+		struct pl_up_acting ua;
+		uint32_t pps;
+		int n = pool_raw(m, pool, ps, &pps, raw, work);
+
+		overrides(psarr_find(*po->upmaps, *po->nupmaps,
+				     sizeof(**po->upmaps), ps),
+			  psarr_find(*po->temps, *po->ntemps,
+				     sizeof(**po->temps), ps),
+			  psarr_find(*po->ptemps, *po->nptemps,
+				     sizeof(**po->ptemps), ps),
+			  &o);
+		pg->ps = ps;
+		pg->nraw = 0;
+		for (int k = 0; k < n && pg->nraw < CFS_MAX_REP; k++) {
+			if (raw[k] >= 0 && raw[k] < m->max_osd &&
+			    view->exists[raw[k]])
+				pg->raw[pg->nraw++] = raw[k];
+			else if (pool->erasure)
+				pg->raw[pg->nraw++] = PL_ITEM_NONE;
+		}
+		memcpy(pg->raw_upmap, pg->raw, sizeof(pg->raw));
+		pg->nraw_upmap = pl_pg_apply_upmap(view, &o, pg->raw_upmap,
+						   pg->nraw);
+		if (pg->nraw_upmap > CFS_MAX_REP)
+			pg->nraw_upmap = CFS_MAX_REP;
+		pl_pg_up_acting(view, !pool->erasure, pps, raw, n, &o, &ua);
+		store_sets(pg, &ua);
+	}
+}
+
+/* The other pools' PGs (pools.c), each with its own workspace size. */
 static int map_xpools(struct cfs_osdmap *m, const struct pl_osd_view *view)
 {
 	for (int i = 0; i < m->nxpools; i++) {
@@ -88,7 +129,7 @@ static int map_xpools(struct cfs_osdmap *m, const struct pl_osd_view *view)
 		const struct cfs_pool_info *pool = &x->info;
 		size_t wsize = pl_work_size(m->crush, pool->size);
 		void *work = wsize ? malloc(wsize) : NULL;
-		int raw[CFS_MAX_REP];
+		struct pool_ovr po;
 
 		free(x->pgs);
 		x->pgs = calloc(pool->pg_num, sizeof(*x->pgs));
@@ -97,42 +138,8 @@ static int map_xpools(struct cfs_osdmap *m, const struct pl_osd_view *view)
 			free(work);
 			return -ENOMEM;
 		}
-		for (uint32_t ps = 0; ps < pool->pg_num; ps++) {
-			struct cfs_pg_mapping *pg = &x->pgs[ps];
-			struct pl_pg_overrides o;
-			struct pl_up_acting ua;
-			uint32_t pps;
-			int n = pool_raw(m, pool, ps, &pps, raw, work);
-
-			overrides(psarr_find(x->upmaps, x->nupmaps,
-					     sizeof(*x->upmaps), ps),
-				  psarr_find(x->temps, x->ntemps,
-					     sizeof(*x->temps), ps),
-				  psarr_find(x->ptemps, x->nptemps,
-					     sizeof(*x->ptemps), ps),
-				  &o);
-
-			pg->ps = ps;
-			pg->nraw = 0;
-			for (int k = 0; k < n && pg->nraw < CFS_MAX_REP; k++) {
-				int ok = raw[k] >= 0 && raw[k] < m->max_osd &&
-					 view->exists[raw[k]];
-
-				if (ok)
-					pg->raw[pg->nraw++] = raw[k];
-				else if (pool->erasure)
-					pg->raw[pg->nraw++] = PL_ITEM_NONE;
-			}
-			memcpy(pg->raw_upmap, pg->raw, sizeof(pg->raw));
-			pg->nraw_upmap = pl_pg_apply_upmap(view, &o,
-							   pg->raw_upmap,
-							   pg->nraw);
-			if (pg->nraw_upmap > CFS_MAX_REP)
-				pg->nraw_upmap = CFS_MAX_REP;
-			pl_pg_up_acting(view, !pool->erasure, pps, raw, n, &o,
-					&ua);
-			store_sets(pg, &ua);
-		}
+		pool_ovr(m, pool->id, &po);
+		map_pgs(m, view, pool, &po, x->pgs, work);
 		free(work);
 	}
 	return 0;
@@ -141,7 +148,7 @@ static int map_xpools(struct cfs_osdmap *m, const struct pl_osd_view *view)
 int osdmap_finish(struct cfs_osdmap *m)
 {
 	const struct cfs_pool_info *pool = &m->pool;
-	int size = pool->size, raw[CFS_MAX_REP];
+	int size = pool->size;
 	struct pl_osd_view view;
 	uint8_t *exists = NULL, *up = NULL;
 	uint32_t *reweight = NULL, *aff = NULL;
@@ -190,31 +197,11 @@ int osdmap_finish(struct cfs_osdmap *m)
 		reweight[i] = m->osds[i].reweight;
 		aff[i] = m->osds[i].primary_affinity;
 	}
-	for (uint32_t ps = 0; ps < pool->pg_num; ps++) {
-		struct cfs_pg_mapping *pg = &m->pgs[ps];
-		struct pl_pg_overrides o;
-		struct pl_up_acting ua;
-		uint32_t pps;
-		int n = pool_raw(m, pool, ps, &pps, raw, work);
+	{
+		struct pool_ovr po;
 
-		pg->ps = ps;
-		overrides(cfs_osdmap_pg_upmap(m, ps), cfs_osdmap_pg_temp(m, ps),
-			  psarr_find(m->ptemps, m->nptemps, sizeof(*m->ptemps),
-				     ps),
-			  &o);
-		/* _remove_nonexistent_osds (a replicated pool shifts) */
-		pg->nraw = 0;
-		for (int i = 0; i < n; i++)
-			if (raw[i] >= 0 && raw[i] < m->max_osd &&
-			    exists[raw[i]])
-				pg->raw[pg->nraw++] = raw[i];
-		memcpy(pg->raw_upmap, pg->raw, sizeof(pg->raw));
-		pg->nraw_upmap = pl_pg_apply_upmap(&view, &o, pg->raw_upmap,
-						   pg->nraw);
-		if (pg->nraw_upmap > CFS_MAX_REP)
-			pg->nraw_upmap = CFS_MAX_REP;
-		pl_pg_up_acting(&view, 1, pps, raw, n, &o, &ua);
-		store_sets(pg, &ua);
+		pool_ovr(m, pool->id, &po);
+		map_pgs(m, &view, pool, &po, m->pgs, work);
 	}
 	r = rule_shares(m);
 	if (!r)
