@@ -38,7 +38,7 @@ c() {
 			return 0
 		fi
 		case $out in
-		*"problem getting command descriptions"* | *"error connecting"* | *"timed out"* | *"ObjectNotFound"* | "")
+		*"problem getting command descriptions"* | *"error connecting"* | *"timed out"* | *"ObjectNotFound"* | *"wrong fsid"* | "")
 			sleep 1 ;;
 		*) printf '%s\n' "$out" >&2; return 1 ;;
 		esac

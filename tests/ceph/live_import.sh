@@ -46,9 +46,16 @@ import() {
 		rm -rf "$dest" "$dest.cluster"
 		mkdir -p "$dest"
 		epoch=$(/usr/bin/python3 "$here/record_answers.py" "$CEPH_CONF" \
-			"$dest" 100) || { sleep 2; continue; }
+			"$dest" 100 2>"$dest.check") || { sleep 10; continue; }
+		# a fresh cluster's monitor may still answer "wrong fsid" to a
+		# new client (the race ceph_cluster.sh meets with OSDs): retry
 		"$crushfs" --cluster "$dest.cluster" import-ceph --live \
-			--conf "$CEPH_CONF" --save "$dest" --prefill >/dev/null
+			--conf "$CEPH_CONF" --save "$dest" --prefill \
+			>"$dest.import" 2>&1 || {
+			cat "$dest.import" >"$dest.check"
+			sleep 10
+			continue
+		}
 		# the manager's statistics (pg dump, osd df) trail the osdmap
 		# by a few seconds after a change: compare again a little later
 		if /usr/bin/python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["epoch"] != int(sys.argv[2]))' \
