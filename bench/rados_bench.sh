@@ -69,17 +69,22 @@ run() {
 	head -c 4096 /dev/urandom >"$W/4k"
 	t0=$(now)
 	for i in $(seq 1 "$NFILES"); do cp "$W/4k" "$m/small/f$i"; done
+	tc=$(now)
 	stat "$m"/small/* >/dev/null
+	ts=$(now)
 	rm -rf "$m/small"
 	t1=$(now)
 	f=$(calc "$NFILES / ($t1 - $t0)")
+	# the phases, seconds: create, stat, rm
+	p="$(calc "$tc - $t0")/$(calc "$ts - $tc")/$(calc "$t1 - $ts")"
 	rm -f "$m/big"
-	echo "$w $r $f"
+	echo "$w $r $f $p"
 }
 
-read -r fw fr ff < <(run "$W/mnt-fuse")
-read -r cw cr cf < <(run "$W/mnt-crushfs")
+read -r fw fr ff fp < <(run "$W/mnt-fuse")
+read -r cw cr cf cp < <(run "$W/mnt-crushfs")
 printf "%-34s %12s %12s %8s\n" "rados_bench ($SIZE_MB MiB, $NFILES files)" ceph-fuse crushfs ratio
 printf "%-34s %12s %12s %8s\n" "seq write + fsync (MiB/s)" "$fw" "$cw" "$(calc "$cw / $fw")"
 printf "%-34s %12s %12s %8s\n" "seq read, cold cache (MiB/s)" "$fr" "$cr" "$(calc "$cr / $fr")"
 printf "%-34s %12s %12s %8s\n" "4 KiB files create+stat+rm (/s)" "$ff" "$cf" "$(calc "$cf / $ff")"
+printf "%-34s %12s %12s\n" "  create/stat/rm phases (s)" "$fp" "$cp"

@@ -50,6 +50,17 @@ int ceph_obj_write(ceph_pool *p, const char *name, uint64_t off,
 		   const void *buf, size_t len);
 int ceph_obj_write_full(ceph_pool *p, const char *name, const void *buf,
 			size_t len);
+/* The same write, asynchronous: 0 when submitted (buf may be reused at
+ * once), then done(arg, 0 or -errno) from librados' thread when the
+ * cluster has it (on every replica: RADOS acknowledges durable writes).
+ * Writes to one object from one client are applied in the order
+ * submitted. */
+int ceph_obj_aio_write(ceph_pool *p, const char *name, uint64_t off,
+		       const void *buf, size_t len, int full,
+		       void (*done)(void *arg, int r), void *arg);
+/* A remove, asynchronous likewise (done gets -ENOENT for no object). */
+int ceph_obj_aio_remove(ceph_pool *p, const char *name,
+			void (*done)(void *arg, int r), void *arg);
 /* bytes read (short at the object's end) */
 ssize_t ceph_obj_read(ceph_pool *p, const char *name, uint64_t off, void *buf,
 		      size_t len);

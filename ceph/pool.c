@@ -1,7 +1,8 @@
 /*
  * pool.c - one pool's objects through librados: the RADOS backend's
- * object I/O, synchronous calls on one I/O context (librados is thread
- * safe; many FUSE threads call at once).
+ * object I/O on one I/O context (librados is thread safe; many FUSE
+ * threads call at once): synchronous calls, and asynchronous writes for
+ * the backend's write-back (objlayer/rados_wb.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -62,6 +63,76 @@ int ceph_obj_write_full(ceph_pool *p, const char *name, const void *buf,
 			size_t len)
 {
 	return rados_write_full(p->io, name, buf, len);
+}
+
+struct aio_op {
+	void (*done)(void *arg, int r);
+	void *arg;
+};
+
+/* librados' finisher thread: the completion is released here (its
+ * finisher holds its own reference while the callback runs) */
+static void aio_done(rados_completion_t comp, void *arg)
+{
+	struct aio_op *op = arg;
+	int r = rados_aio_get_return_value(comp);
+
+	rados_aio_release(comp);
+	op->done(op->arg, r > 0 ? 0 : r);
+	free(op);
+}
+
+static int aio_start(void (*done)(void *arg, int r), void *arg,
+		     struct aio_op **op, rados_completion_t *comp)
+{
+	int r;
+
+	*op = malloc(sizeof(**op));
+	if (!*op)
+		return -ENOMEM;
+	(*op)->done = done;
+	(*op)->arg = arg;
+	r = rados_aio_create_completion2(*op, aio_done, comp);
+	if (r)
+		free(*op);
+	return r;
+}
+
+static int aio_submitted(int r, struct aio_op *op, rados_completion_t comp)
+{
+	if (r) {
+		rados_aio_release(comp);
+		free(op);
+	}
+	return r;
+}
+
+int ceph_obj_aio_write(ceph_pool *p, const char *name, uint64_t off,
+		       const void *buf, size_t len, int full,
+		       void (*done)(void *arg, int r), void *arg)
+{
+	struct aio_op *op;
+	rados_completion_t comp;
+	int r = aio_start(done, arg, &op, &comp);
+
+	if (r)
+		return r;
+	/* librados copies buf into its own buffer before returning */
+	r = full ? rados_aio_write_full(p->io, name, comp, buf, len)
+		 : rados_aio_write(p->io, name, comp, buf, len, off);
+	return aio_submitted(r, op, comp);
+}
+
+int ceph_obj_aio_remove(ceph_pool *p, const char *name,
+			void (*done)(void *arg, int r), void *arg)
+{
+	struct aio_op *op;
+	rados_completion_t comp;
+	int r = aio_start(done, arg, &op, &comp);
+
+	if (r)
+		return r;
+	return aio_submitted(rados_aio_remove(p->io, name, comp), op, comp);
 }
 
 ssize_t ceph_obj_read(ceph_pool *p, const char *name, uint64_t off, void *buf,

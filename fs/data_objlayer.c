@@ -32,6 +32,16 @@ static int ol_remove_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
 	return ol_remove(ctx, ino, l, size);
 }
 
+static int ol_flush_cb(void *ctx, uint64_t ino)
+{
+	return ol_flush(ctx, ino);
+}
+
+static int ol_removed_cb(void *ctx, uint64_t ino)
+{
+	return ol_removed(ctx, ino);
+}
+
 static int ol_sync_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
 		      uint64_t size)
 {
@@ -128,6 +138,8 @@ const struct vfs_data_ops vfs_objlayer_ops = {
 	.truncate = ol_truncate_cb,
 	.remove = ol_remove_cb,
 	.sync = ol_sync_cb,
+	.flush = ol_flush_cb,
+	.removed = ol_removed_cb,
 	.space = ol_space_cb,
 	.default_layout = ol_layout_cb,
 	.pool_lookup = ol_pool_cb,

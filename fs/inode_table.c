@@ -283,6 +283,15 @@ static int flush_purged(vfs *v)
 	if (!b)
 		rc = -ENOMEM;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
+		/* objects removed asynchronously (RADOS) must be gone before
+		 * the orphan mark goes: else kept for the next mount */
+		if (S_ISREG(list[i].mode) && v->d->removed &&
+		    v->d->removed(v->dctx, list[i].ino)) {
+			cfs_log(CFS_LOG_ERR, "inode %llx: removing its "
+				"objects failed; left on the orphan list",
+				(unsigned long long)list[i].ino);
+			continue;
+		}
 		rc = mds_inode_exists(v->m, list[i].ino);
 		if (rc > 0)
 			gone++;
@@ -315,6 +324,8 @@ int vn_purge_rec(vfs *v, const struct mds_inode *rec, int defer)
 	if (S_ISREG(rec->mode)) {
 		rc = v->d->remove(v->dctx, rec->ino, &rec->layout,
 				  vn_data_end(v, rec));
+		if (!rc && !defer && v->d->removed)
+			rc = v->d->removed(v->dctx, rec->ino);
 		if (rc) {
 			cfs_log(CFS_LOG_ERR,
 				"inode %llx: removing its objects failed: %s; "

@@ -51,6 +51,10 @@ struct vfs_data_ops {
 		      uint64_t size);
 	int (*sync)(void *ctx, uint64_t ino, const struct ol_layout *l,
 		    uint64_t size);
+	/* optional: an error written-back data met (ol_flush) */
+	int (*flush)(void *ctx, uint64_t ino);
+	/* optional: remove's work done (ol_removed): 0 or its error */
+	int (*removed)(void *ctx, uint64_t ino);
 	int (*space)(void *ctx, struct ol_space *s);
 	void (*default_layout)(void *ctx, struct ol_layout *l);
 	/* ol_pool_lookup: a pool by name or id (layouts name pools) */

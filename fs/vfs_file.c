@@ -286,8 +286,10 @@ out:
  * table - one write for a whole copy, none for a file deleted at once. */
 int vfs_flush(vfs *v, vfs_file *f)
 {
-	(void)v, (void)f;
-	return 0;
+	/* close(2) returns what a written-back write met (ENOSPC, EIO) */
+	if ((f->flags & O_ACCMODE) == O_RDONLY || !v->d->flush)
+		return 0;
+	return v->d->flush(v->dctx, f->vn->ino);
 }
 
 int vfs_fsync(vfs *v, vfs_file *f, int datasync)

@@ -28,7 +28,7 @@ ssize_t ol_write(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		ol_object_name(ino, e.objectno, name, sizeof(name));
 		r = obj_write(ol, name, e.obj_off,
 			      (const char *)buf + (e.file_off - off),
-			      (size_t)e.len, 0);
+			      (size_t)e.len, F_ASYNC);
 		if (r)
 			return done ? (ssize_t)done : r;
 		done += (size_t)e.len;
@@ -167,7 +167,7 @@ static int each_object(objlayer *ol, uint64_t ino,
 
 static int remove_if_there(objlayer *ol, const char *name)
 {
-	return obj_remove(ol, name, 1);
+	return ol->rb ? rb_remove_async(ol, name) : obj_remove(ol, name, 1);
 }
 
 int ol_remove(objlayer *ol, uint64_t ino, const struct ol_layout *l,
@@ -202,6 +202,12 @@ int ol_sync(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	(void)size;
 	if (!ol_layout_valid(l))
 		return -EINVAL;
+	if (ol->rb) {
+		/* RADOS acknowledges a write once it is durable: what was
+		 * written back is all there is to wait for */
+		r = rb_flush(ol, ino, 1);
+		return r ? r : cfs_index_sync(ol->c);
+	}
 	/* every object's copies at once: the disk sees the fsyncs together
 	 * rather than one after another */
 	r = file_objects(ol, ino, &ob);
@@ -223,6 +229,16 @@ int ol_sync(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	if (!r)
 		r = cfs_index_sync(ol->c);
 	return r;
+}
+
+int ol_flush(objlayer *ol, uint64_t ino)
+{
+	return ol->rb ? rb_flush(ol, ino, 0) : 0;
+}
+
+int ol_removed(objlayer *ol, uint64_t ino)
+{
+	return ol->rb ? rb_flush(ol, ino, 1) : 0;
 }
 
 static int add_size(uint64_t objectno, uint64_t size, void *arg)

@@ -45,7 +45,7 @@ static int obj_setattr(objlayer *ol, const char *name, const char *key,
 	cfs_object_to_pg(m, name, NULL, &ps);
 	pg = cfs_osdmap_pg(m, ps);
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(&ol->pgio[ps]);
+	pthread_rwlock_rdlock(ol_pgio(ol, ps));
 	pthread_rwlock_wrlock(lk);
 	for (int i = 0; i < pg->nacting; i++) {
 		int e = cfs_obj_setxattr(ol->c, pg->acting[i], ps, name, key,
@@ -62,7 +62,7 @@ static int obj_setattr(objlayer *ol, const char *name, const char *key,
 				name, pg->acting[i], key, cfs_strerror(e));
 	}
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(&ol->pgio[ps]);
+	pthread_rwlock_unlock(ol_pgio(ol, ps));
 	cfs_osdmap_put(m);
 	/* a copy still to be recovered gets the attribute with its data */
 	return done ? 0 : first ? first : -EIO;
@@ -105,7 +105,7 @@ static int obj_getattr(objlayer *ol, const char *name, const char *key,
 	cfs_object_to_pg(m, name, NULL, &ps);
 	pg = cfs_osdmap_pg(m, ps);
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(&ol->pgio[ps]);
+	pthread_rwlock_rdlock(ol_pgio(ol, ps));
 	pthread_rwlock_rdlock(lk);
 	cfs_pg_lock(ol->c, ps);
 	nc = candidates(ol, m, pg, name, cand);
@@ -140,7 +140,7 @@ static int obj_getattr(objlayer *ol, const char *name, const char *key,
 		break;
 	}
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(&ol->pgio[ps]);
+	pthread_rwlock_unlock(ol_pgio(ol, ps));
 	cfs_osdmap_put(m);
 	return r;
 }

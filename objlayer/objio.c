@@ -307,8 +307,7 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	if (ol->rb)
 		return off + len < off || off + len > OL_MAX_OBJECT_SIZE
 			       ? -EFBIG
-			       : rb_write(ol, name, off, buf, len,
-					  flags & F_FULL);
+			       : rb_write(ol, name, off, buf, len, flags);
 	cfs_cluster *c = ol->c;
 	struct objop op;
 	pthread_rwlock_t *ol_lock;
@@ -337,7 +336,7 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	}
 	memcpy(t, op.pg->acting, sizeof(int) * (size_t)nt);
 	ol_lock = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(&ol->pgio[op.ps]);
+	pthread_rwlock_rdlock(ol_pgio(ol, op.ps));
 	pthread_rwlock_wrlock(ol_lock);
 
 	r = cfs_index_get(c, name, &oi);
@@ -497,7 +496,7 @@ unlock_state:
 	cfs_pg_unlock(c, op.ps);
 unlock:
 	pthread_rwlock_unlock(ol_lock);
-	pthread_rwlock_unlock(&ol->pgio[op.ps]);
+	pthread_rwlock_unlock(ol_pgio(ol, op.ps));
 	op_end(&op);
 	return r;
 }
@@ -560,7 +559,7 @@ ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 		return -EIO;
 	}
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(&ol->pgio[op.ps]);
+	pthread_rwlock_rdlock(ol_pgio(ol, op.ps));
 	pthread_rwlock_rdlock(lk);
 
 	r = cfs_index_get(c, name, &oi);
@@ -633,7 +632,7 @@ ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 	}
 out:
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(&ol->pgio[op.ps]);
+	pthread_rwlock_unlock(ol_pgio(ol, op.ps));
 	op_end(&op);
 	/* repaired on the spot (outside the read lock) when a good copy
 	 * was found: Ceph's read error handling rewrites the bad copy too */
@@ -665,7 +664,7 @@ int obj_remove(objlayer *ol, const char *name, int quiet_enoent)
 		return -EIO;
 	}
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(&ol->pgio[op.ps]);
+	pthread_rwlock_rdlock(ol_pgio(ol, op.ps));
 	pthread_rwlock_wrlock(lk);
 	r = cfs_index_get(c, name, &oi);
 	if (r) {
@@ -698,7 +697,7 @@ int obj_remove(objlayer *ol, const char *name, int quiet_enoent)
 	cfs_pg_unlock(c, op.ps);
 out_nolock:
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(&ol->pgio[op.ps]);
+	pthread_rwlock_unlock(ol_pgio(ol, op.ps));
 	op_end(&op);
 	return r;
 }
@@ -730,7 +729,7 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 	}
 	memcpy(t, op.pg->acting, sizeof(int) * (size_t)nt);
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(&ol->pgio[op.ps]);
+	pthread_rwlock_rdlock(ol_pgio(ol, op.ps));
 	pthread_rwlock_wrlock(lk);
 	r = cfs_index_get(c, name, &oi);
 	if (r || oi.size <= size) {
@@ -821,7 +820,7 @@ out:
 	cfs_pg_unlock(c, op.ps);
 out_nolock:
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(&ol->pgio[op.ps]);
+	pthread_rwlock_unlock(ol_pgio(ol, op.ps));
 	op_end(&op);
 	return r;
 }

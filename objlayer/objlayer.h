@@ -98,12 +98,21 @@ ssize_t ol_read(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 int ol_truncate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		uint64_t old_size, uint64_t new_size);
 /* Remove every object of the file (size is ignored: the object index
- * knows them, past the size too).  Always allowed. */
+ * knows them, past the size too).  Always allowed.  The RADOS backend
+ * removes asynchronously: the objects are gone once ol_removed(ino)
+ * returns 0 (keep the file's orphan mark until then). */
 int ol_remove(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	      uint64_t size);
+int ol_removed(objlayer *ol, uint64_t ino);
 /* Make the file's objects durable (fsync on every replica). */
 int ol_sync(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	    uint64_t size);
+/* close(2)'s part: 0, or the first error met by the file's writes that
+ * were acknowledged before they were stored (the RADOS backend writes
+ * back) and not yet reported, reported now.  Does not wait for writes
+ * still on their way (ol_sync does), as ceph-fuse's flush.  0 at once
+ * for the OSD folders: their writes are synchronous. */
+int ol_flush(objlayer *ol, uint64_t ino);
 
 /* ---- fallocate (falloc.c) ----
  * The object side of fallocate(2) on [off, off+len); file sizes are the

@@ -32,8 +32,9 @@ struct objlayer {
 	 * a live Ceph pool; NULL: the OSD folders */
 	struct ol_rados *rb;
 	uint32_t pg_num;
-	/* Per PG: I/O takes it shared, deleting a PG's old copies takes it
-	 * exclusive (so no write is in flight to an OSD being emptied). */
+	/* Per PG (ol_pgio): I/O takes it shared, deleting a PG's old copies
+	 * takes it exclusive (so no write is in flight to an OSD being
+	 * emptied).  pg_num of them, remade by ol_relayout. */
 	pthread_rwlock_t *pgio;
 	/* Per object (striped by name hash): writers exclusive, readers
 	 * shared.  Order: pgio, then object lock, then cfs_pg_lock. */
@@ -63,6 +64,16 @@ void ol_parallel(objlayer *ol, void (*fn)(void *arg, int i), void *arg,
 void ol_workers_init(objlayer *ol);
 void ol_workers_stop(objlayer *ol);
 
+/* PG ps's lock; modulo, so that a pg_num change whose new locks could not
+ * be allocated keeps correct (coarser) ones */
+static inline pthread_rwlock_t *ol_pgio(objlayer *ol, uint32_t ps)
+{
+	return &ol->pgio[ps % ol->pg_num];
+}
+/* Run change (which may change the data pool's pg_num) with every PG
+ * operation held off (the PG layout gate), then remake the PG locks. */
+int ol_relayout(objlayer *ol, int (*change)(cfs_cluster *c, void *arg),
+		void *arg);
 pthread_rwlock_t *ol_objlock(objlayer *ol, const char *name);
 
 /*
@@ -127,6 +138,7 @@ int ol_scrub_one(objlayer *ol, const char *name, int flags,
 
 /* Object operations (objio.c): 0 / bytes, or -errno. */
 #define F_FULL 0x1 /* replace the whole object (write_full) */
+#define F_ASYNC 0x2 /* a file's data: the RADOS backend may write back */
 int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	      size_t len, int flags);
 struct timespec;
@@ -142,7 +154,13 @@ int obj_sync(objlayer *ol, const char *name);
 int ol_rados_open(objlayer *ol);
 void ol_rados_close(objlayer *ol);
 int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
-	     size_t len, int full);
+	     size_t len, int flags);
+/* (With wait: ino's written-back data stored, its removes done.)  0 or
+ * the first error not yet reported, the index entries of the objects it
+ * concerns corrected. */
+int rb_flush(objlayer *ol, uint64_t ino, int wait);
+/* The file's object, removed asynchronously (ol_remove). */
+int rb_remove_async(objlayer *ol, const char *name);
 ssize_t rb_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 		size_t len, uint64_t *size, struct timespec *mtime);
 int rb_remove(objlayer *ol, const char *name, int quiet_enoent);
@@ -155,6 +173,26 @@ int rb_getattr(objlayer *ol, const char *name, const char *key, void **val,
  * objects and bytes crushfs keeps there (the index's) */
 int rb_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	       struct ol_pg_stat *st);
+
+/* The write-back window (rados_wb.c), its own lock. */
+struct ol_rados_wb;
+struct ceph_pool;
+struct ol_rados_wb *rb_wb_new(void);
+void rb_wb_free(struct ol_rados_wb *wb);
+/* Submit; 0, -errno, or the error of an earlier write to the inode not
+ * yet reported (nothing submitted then). */
+int rb_wb_write(struct ol_rados_wb *wb, struct ceph_pool *pool,
+		const char *name, uint64_t off, const void *buf, size_t len,
+		int full);
+int rb_wb_remove(struct ol_rados_wb *wb, struct ceph_pool *pool,
+		 const char *name);
+/* Until the object has no write in flight. */
+void rb_wb_wait_object(struct ol_rados_wb *wb, const char *name);
+/* (With wait: until ino has none in flight.)  Its first error, reported
+ * now, and the names of the objects whose operations failed in *fix
+ * (malloc'ed, NULL ended). */
+int rb_wb_flush_inode(struct ol_rados_wb *wb, uint64_t ino, int wait,
+		      char ***fix);
 
 /* Walking the pieces of a file extent one by one (striper.c), so a huge
  * extent needs no array. */

@@ -12,6 +12,7 @@
  * where Ceph really put each object.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 struct ol_rados {
 	ceph_conn *conn;
 	ceph_pool *pool;
+	struct ol_rados_wb *wb;
 	pthread_t poller;
 	int polling;
 	pthread_mutex_t lock;
@@ -37,6 +39,21 @@ struct ol_rados {
 	uint32_t counts_pg_num;
 	time_t counts_time;
 };
+
+struct follow {
+	const char *snapdir;
+	int *changed;
+	char *err;
+	size_t errlen;
+};
+
+static int follow_pg_num(cfs_cluster *c, void *arg)
+{
+	struct follow *f = arg;
+
+	return cfs_import_refresh(c, f->snapdir, 1, f->changed, f->err,
+				  f->errlen);
+}
 
 /* Take a snapshot of the live cluster and follow it. */
 static int refresh(objlayer *ol, char *err, size_t errlen)
@@ -50,7 +67,13 @@ static int refresh(objlayer *ol, char *err, size_t errlen)
 	}
 	r = ceph_snapshot(ol->rb->conn, tmp, err, errlen);
 	if (!r)
-		r = cfs_import_refresh(ol->c, tmp, &changed, err, errlen);
+		r = cfs_import_refresh(ol->c, tmp, 0, &changed, err, errlen);
+	if (r == -EAGAIN) {
+		/* the data pool's pg_num moved: again, PG I/O held off */
+		struct follow f = { tmp, &changed, err, errlen };
+
+		r = ol_relayout(ol, follow_pg_num, &f);
+	}
 	cfs_rmtree(tmp);
 	if (!r && changed) {
 		const cfs_osdmap *m = cfs_osdmap_get(ol->c);
@@ -154,6 +177,11 @@ int ol_rados_open(objlayer *ol)
 	pthread_mutex_init(&rb->lock, NULL);
 	pthread_cond_init(&rb->cond, NULL);
 	ol->rb = rb;
+	rb->wb = rb_wb_new();
+	if (!rb->wb) {
+		json_decref(j);
+		return -ENOMEM;
+	}
 	r = ceph_connect(conf, id, 30, &rb->conn, err, sizeof(err));
 	if (!r)
 		r = ceph_pool_open(rb->conn, pool, &rb->pool, err, sizeof(err));
@@ -164,13 +192,10 @@ int ol_rados_open(objlayer *ol)
 	}
 	/* placement as the cluster has it now */
 	r = refresh(ol, err, sizeof(err));
-	if (r == -EROFS || r == -EBUSY) {
-		if (r == -EBUSY)
-			cfs_log(CFS_LOG_WARN, "%s", err);
+	if (r == -EROFS)
 		r = 0; /* a read-only look shows the last map followed */
-	}
 	if (r) {
-		cfs_log(CFS_LOG_ERR, "%s: cannot read the live cluster's "
+		cfs_log(CFS_LOG_ERR, "%s: cannot follow the live cluster's "
 			"osdmap: %s", cfs_cluster_dir(ol->c), err);
 		return r;
 	}
@@ -202,6 +227,7 @@ void ol_rados_close(objlayer *ol)
 		pthread_mutex_unlock(&rb->lock);
 		pthread_join(rb->poller, NULL);
 	}
+	rb_wb_free(rb->wb);
 	ceph_pool_close(rb->pool);
 	ceph_disconnect(rb->conn);
 	free(rb->counts_objects);
@@ -240,16 +266,24 @@ static int index_size(objlayer *ol, const char *name, int exists,
 }
 
 int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
-	     size_t len, int full)
+	     size_t len, int flags)
 {
 	pthread_rwlock_t *lk = ol_objlock(ol, name);
 	struct cfs_objinfo oi = { 0, 0 };
-	int r, exists;
+	int r, exists, full = flags & F_FULL;
 
 	pthread_rwlock_wrlock(lk);
 	exists = cfs_index_get(ol->c, name, &oi) == 0;
-	r = full ? ceph_obj_write_full(ol->rb->pool, name, buf, len)
-		 : ceph_obj_write(ol->rb->pool, name, off, buf, len);
+	if (flags & F_ASYNC) {
+		r = rb_wb_write(ol->rb->wb, ol->rb->pool, name, off, buf, len,
+				full);
+	} else {
+		rb_wb_wait_object(ol->rb->wb, name);
+		r = full ? ceph_obj_write_full(ol->rb->pool, name, buf, len)
+			 : ceph_obj_write(ol->rb->pool, name, off, buf, len);
+	}
+	/* the index as if the write succeeds; corrected by rb_flush when a
+	 * written-back one fails */
 	if (!r)
 		r = index_size(ol, name, exists, oi.size,
 			       full ? len
@@ -260,12 +294,54 @@ int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	return err_of("write", name, r);
 }
 
+int rb_flush(objlayer *ol, uint64_t ino, int wait)
+{
+	char **fix = NULL;
+	int r = rb_wb_flush_inode(ol->rb->wb, ino, wait, &fix);
+
+	/* what a failed write or remove left: the object as the cluster
+	 * has it */
+	for (size_t i = 0; fix && fix[i]; i++) {
+		pthread_rwlock_t *lk = ol_objlock(ol, fix[i]);
+		struct cfs_objinfo oi = { 0, 0 };
+		uint64_t size;
+		int e;
+
+		pthread_rwlock_wrlock(lk);
+		rb_wb_wait_object(ol->rb->wb, fix[i]);
+		e = ceph_obj_stat(ol->rb->pool, fix[i], &size, NULL);
+		if (!e) {
+			oi.version = cfs_index_next_version(ol->c, &e);
+			oi.size = size;
+			if (!e)
+				e = cfs_index_set(ol->c, fix[i], &oi);
+		} else if (e == -ENOENT) {
+			e = cfs_index_set(ol->c, fix[i], NULL);
+		}
+		pthread_rwlock_unlock(lk);
+		if (e)
+			cfs_log(CFS_LOG_WARN, "'%s': cannot correct its index "
+				"entry after a failed write: %s", fix[i],
+				cfs_strerror(e));
+		free(fix[i]);
+	}
+	free(fix);
+	if (r) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "inode %" PRIx64, ino);
+		r = err_of("write back", what, r);
+	}
+	return r;
+}
+
 ssize_t rb_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 		size_t len, uint64_t *size, struct timespec *mtime)
 {
 	ssize_t n = 0;
 	int r;
 
+	rb_wb_wait_object(ol->rb->wb, name);
 	if (size || mtime) {
 		r = ceph_obj_stat(ol->rb->pool, name, size, mtime);
 		if (r)
@@ -273,6 +349,19 @@ ssize_t rb_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 	}
 	if (len)
 		n = ceph_obj_read(ol->rb->pool, name, off, buf, len);
+	if (n == -ENOENT) {
+		struct cfs_objinfo oi;
+
+		/* a hole only if crushfs never wrote it: an object its index
+		 * knows is lost, and zeros would hide that */
+		if (!cfs_index_get(ol->c, name, &oi)) {
+			cfs_log(CFS_LOG_ERR, "rados read of '%s': the object "
+				"is gone from the pool (crushfs wrote %llu "
+				"bytes to it)", name,
+				(unsigned long long)oi.size);
+			return -EIO;
+		}
+	}
 	return n < 0 ? err_of("read", name, (int)n) : n;
 }
 
@@ -282,6 +371,7 @@ int rb_remove(objlayer *ol, const char *name, int quiet_enoent)
 	int r;
 
 	pthread_rwlock_wrlock(lk);
+	rb_wb_wait_object(ol->rb->wb, name);
 	r = ceph_obj_remove(ol->rb->pool, name);
 	if (r == -ENOENT && quiet_enoent)
 		r = 0;
@@ -294,6 +384,21 @@ int rb_remove(objlayer *ol, const char *name, int quiet_enoent)
 	return err_of("remove", name, r);
 }
 
+int rb_remove_async(objlayer *ol, const char *name)
+{
+	pthread_rwlock_t *lk = ol_objlock(ol, name);
+	int r;
+
+	/* forgotten by the index now; rb_flush puts it back if the
+	 * cluster refuses */
+	pthread_rwlock_wrlock(lk);
+	r = rb_wb_remove(ol->rb->wb, ol->rb->pool, name);
+	if (!r)
+		r = cfs_index_set(ol->c, name, NULL);
+	pthread_rwlock_unlock(lk);
+	return err_of("remove", name, r);
+}
+
 int rb_truncate(objlayer *ol, const char *name, uint64_t size)
 {
 	pthread_rwlock_t *lk = ol_objlock(ol, name);
@@ -302,6 +407,7 @@ int rb_truncate(objlayer *ol, const char *name, uint64_t size)
 
 	pthread_rwlock_wrlock(lk);
 	exists = cfs_index_get(ol->c, name, &oi) == 0;
+	rb_wb_wait_object(ol->rb->wb, name);
 	r = ceph_obj_truncate(ol->rb->pool, name, size);
 	if (!r)
 		r = index_size(ol, name, exists, oi.size, size);
@@ -318,6 +424,7 @@ int rb_setattr(objlayer *ol, const char *name, const char *key,
 
 	/* as for the OSD folders: a 0-byte object first when missing */
 	pthread_rwlock_wrlock(lk);
+	rb_wb_wait_object(ol->rb->wb, name);
 	if (cfs_index_get(ol->c, name, &oi)) {
 		r = ceph_obj_write(ol->rb->pool, name, 0, "", 0);
 		if (!r)
@@ -335,6 +442,7 @@ int rb_setattr(objlayer *ol, const char *name, const char *key,
 int rb_getattr(objlayer *ol, const char *name, const char *key, void **val,
 	       size_t *len)
 {
+	rb_wb_wait_object(ol->rb->wb, name);
 	return err_of("getxattr", name,
 		      ceph_obj_getxattr(ol->rb->pool, name, key, val, len));
 }

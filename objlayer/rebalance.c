@@ -131,7 +131,7 @@ static int purge_strays(objlayer *ol, uint32_t ps,
 	const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
 	int h[256], nh, ok, r = 0, did = 0;
 
-	pthread_rwlock_wrlock(&ol->pgio[ps]); /* no I/O in flight here */
+	pthread_rwlock_wrlock(ol_pgio(ol, ps)); /* no I/O in flight here */
 	cfs_pg_lock(c, ps);
 	ok = pg->nacting == cfs_osdmap_pool(m)->size && pg->nup == pg->nacting &&
 	     !memcmp(pg->up, pg->acting, sizeof(int) * (size_t)pg->nup);
@@ -170,7 +170,7 @@ static int purge_strays(objlayer *ol, uint32_t ps,
 			(long long)cfs_osdmap_pool(m)->id, ps, cfs_strerror(r));
 	}
 	cfs_pg_unlock(c, ps);
-	pthread_rwlock_unlock(&ol->pgio[ps]);
+	pthread_rwlock_unlock(ol_pgio(ol, ps));
 	cfs_osdmap_put(m);
 	return did;
 }
@@ -269,7 +269,7 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		int nh, h[256], changed = 0, round;
 		int tg[CFS_MAX_REP * 2], ntg = targets(pg, tg);
 
-		pthread_rwlock_rdlock(&ol->pgio[ps]);
+		pthread_rwlock_rdlock(ol_pgio(ol, ps));
 		cfs_pg_lock(c, ps);
 		nh = cfs_pg_holders(c, ps, h, 256);
 		for (int i = 0; nh && i < ntg && !rc; i++) {
@@ -411,7 +411,7 @@ again:
 		if (cfs_pg_flush(c, ps))
 			errors = 1;
 		cfs_pg_unlock(c, ps);
-		pthread_rwlock_unlock(&ol->pgio[ps]);
+		pthread_rwlock_unlock(ol_pgio(ol, ps));
 		for (size_t k = 0; k < w.n; k++)
 			free(w.v[k].name);
 		free(w.v);

@@ -112,33 +112,68 @@ void ol_close(objlayer *ol)
 	free(ol);
 }
 
-int ol_set_pg_num(objlayer *ol, uint32_t pg_num, char *why, size_t whylen)
+int ol_relayout(objlayer *ol, int (*change)(cfs_cluster *c, void *arg),
+		void *arg)
 {
-	pthread_rwlock_t *np = calloc(pg_num ? pg_num : 1, sizeof(*np));
+	uint32_t n = 0;
+	pthread_rwlock_t *np = NULL;
 	int r;
 
-	if (!np)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < pg_num; i++)
-		pthread_rwlock_init(&np[i], NULL);
 	/* every operation on a PG seed has ended, none starts until the
-	 * objects are in their new PGs and the locks are per new PG */
+	 * change is made and the locks are per new PG */
 	cfs_pg_layout_exclusive(ol->c);
-	r = cfs_pool_set_pg_num(ol->c, pg_num, why, whylen);
-	if (r == 0) {
-		pthread_rwlock_t *old = ol->pgio;
-		uint32_t n = ol->pg_num;
+	r = change(ol->c, arg);
+	if (!r) {
+		const cfs_osdmap *m = cfs_osdmap_get(ol->c);
 
-		ol->pgio = np;
-		ol->pg_num = pg_num;
-		np = old;
-		pg_num = n;
+		n = cfs_osdmap_pool(m)->pg_num;
+		cfs_osdmap_put(m);
+	}
+	if (!r && n != ol->pg_num) {
+		np = calloc(n ? n : 1, sizeof(*np));
+		if (np) {
+			pthread_rwlock_t *old = ol->pgio;
+			uint32_t on = ol->pg_num;
+
+			for (uint32_t i = 0; i < n; i++)
+				pthread_rwlock_init(&np[i], NULL);
+			ol->pgio = np;
+			ol->pg_num = n;
+			np = old;
+			n = on;
+		} else {
+			cfs_log(CFS_LOG_WARN, "no memory for %u PG locks: "
+				"%u shared among the PGs", n, ol->pg_num);
+			n = 0;
+		}
+	} else {
+		n = 0;
 	}
 	cfs_pg_layout_release(ol->c);
-	for (uint32_t i = 0; i < pg_num; i++)
+	for (uint32_t i = 0; np && i < n; i++)
 		pthread_rwlock_destroy(&np[i]);
 	free(np);
 	return r;
+}
+
+struct set_pg_num {
+	uint32_t pg_num;
+	char *why;
+	size_t whylen;
+};
+
+static int set_pg_num(cfs_cluster *c, void *arg)
+{
+	struct set_pg_num *a = arg;
+
+	return cfs_pool_set_pg_num(c, a->pg_num, a->why, a->whylen);
+}
+
+int ol_set_pg_num(objlayer *ol, uint32_t pg_num, char *why, size_t whylen)
+{
+	struct set_pg_num a = { pg_num, why, whylen };
+
+	return ol_relayout(ol, set_pg_num, &a);
 }
 
 void ol_default_layout(objlayer *ol, struct ol_layout *l)

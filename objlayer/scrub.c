@@ -165,7 +165,7 @@ static int settle_object(objlayer *ol, const char *name, int newest,
 	int known;
 
 	ol_op_begin(ol, name, &op);
-	pthread_rwlock_rdlock(&ol->pgio[op.ps]);
+	pthread_rwlock_rdlock(ol_pgio(ol, op.ps));
 	pthread_rwlock_wrlock(lk);
 	r = cfs_index_get(c, name, &oi);
 	known = r == 0;
@@ -309,7 +309,7 @@ static int settle_object(objlayer *ol, const char *name, int newest,
 	cfs_pg_flush(c, op.ps);
 out:
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(&ol->pgio[op.ps]);
+	pthread_rwlock_unlock(ol_pgio(ol, op.ps));
 	ol_op_end(&op);
 	return r;
 }

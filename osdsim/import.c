@@ -695,8 +695,8 @@ out:
 
 /* ---- following the live cluster (the RADOS backend) ---- */
 
-int cfs_import_refresh(cfs_cluster *c, const char *snapdir, int *changed,
-		       char *err, size_t errlen)
+int cfs_import_refresh(cfs_cluster *c, const char *snapdir, int layout_held,
+		       int *changed, char *err, size_t errlen)
 {
 	const struct cfs_osdmap *cur;
 	struct cfs_mkfs_opts o;
@@ -726,13 +726,19 @@ int cfs_import_refresh(cfs_cluster *c, const char *snapdir, int *changed,
 		osdmap_free(n);
 		goto out;
 	}
-	if (n->pool.id != c->pool_id || n->pool.pg_num != c->pg_num) {
+	if (n->pool.id != c->pool_id) {
 		snprintf(err, errlen,
-			 "pool '%s' changed its id or pg_num (%u -> %u) on the "
-			 "live cluster: crushfs follows that at its next mount",
-			 pool, c->pg_num, n->pool.pg_num);
+			 "pool '%s' was deleted and made again on the live "
+			 "cluster (id %lld -> %lld): the filesystem's objects "
+			 "went with the old one", pool, (long long)c->pool_id,
+			 (long long)n->pool.id);
 		osdmap_free(n);
 		r = -EBUSY;
+		goto out;
+	}
+	if (n->pool.pg_num != c->pg_num && !layout_held) {
+		osdmap_free(n);
+		r = -EAGAIN;
 		goto out;
 	}
 	/* an OSD new to the cluster gets its (empty) store folder */
@@ -761,6 +767,23 @@ int cfs_import_refresh(cfs_cluster *c, const char *snapdir, int *changed,
 			pthread_mutex_lock(&s->lock);
 			s->prefill = n->osds[id].prefill;
 			pthread_mutex_unlock(&s->lock);
+		}
+	}
+	/* a pg_num change (Ceph splits or merges the PGs itself; the
+	 * objects are RADOS's, none is local): the per-PG state follows */
+	if (n->pool.pg_num != c->pg_num) {
+		pgstate_free(c);
+		c->pg_num = n->pool.pg_num;
+		r = pgstate_init(c);
+		if (!r)
+			r = pgstate_load(c, err, errlen);
+		if (r) {
+			c->rdonly = 1;
+			if (!*err)
+				snprintf(err, errlen, "following pg_num %u: %s",
+					 c->pg_num, cfs_strerror(r));
+			osdmap_free(n);
+			goto out;
 		}
 	}
 	osdmap_install(c, n);

@@ -85,10 +85,13 @@ void cfs_mkfs_opts_init(struct cfs_mkfs_opts *o);
 /* The cluster follows a new snapshot of the live Ceph cluster it was
  * imported from (import.c): its osdmap replaces the current one when the
  * epoch moved (*changed 1), keeping the data pool and the local settings
- * (layout, full policy, prefill).  -EBUSY when the data pool's id or
- * pg_num changed (followed at the next open), else import's errors. */
-int cfs_import_refresh(cfs_cluster *c, const char *snapdir, int *changed,
-		       char *err, size_t errlen);
+ * (layout, full policy, prefill).  When the data pool's pg_num changed,
+ * -EAGAIN unless the caller holds the PG layout exclusively (layout_held:
+ * cfs_pg_layout_exclusive), since the per-PG state is then remade;
+ * -EBUSY when the data pool was made again (a new id); else import's
+ * errors. */
+int cfs_import_refresh(cfs_cluster *c, const char *snapdir, int layout_held,
+		       int *changed, char *err, size_t errlen);
 /* Builds DIR.tmp-XXXXXX completely, then renames it to DIR (exchanging an
  * old cluster atomically with --force), so DIR is never half made. */
 int cfs_mkfs(const char *dir, const struct cfs_mkfs_opts *o, char *err,

@@ -177,6 +177,34 @@ cat "$T/check.out"
 ok "osd out 1 on the cluster: locate follows (epoch $want)"
 c osd in 1 >/dev/null 2>&1
 
+# the data pool splits (pg_num 32 -> 64; the manager steps pgp_num up):
+# the mounted daemon follows, I/O goes on
+c osd pool set fsdata pg_num 64 >/dev/null 2>&1
+livepg() { c osd pool get fsdata pg_num -f json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["pg_num"])'; }
+for _ in $(seq 1 120); do
+	[ "$(livepg)" = 64 ] && break
+	sleep 1
+done
+[ "$(livepg)" = 64 ] || fail "the cluster never reached pg_num 64"
+followed=0
+for _ in $(seq 1 30); do
+	sleep 2
+	mine=$(C osd dump -f json | /usr/bin/python3 -c 'import json,sys; print([p["pg_num"] for p in json.load(sys.stdin)["pools"] if p["pool_name"] == "fsdata"][0])')
+	[ "$mine" = 64 ] || continue
+	: >"$T/locate.json"
+	while read -r f; do C locate "$f" -f json >>"$T/locate.json"; done <"$T/files"
+	if check_placement 0 >"$T/check.out"; then
+		followed=1
+		break
+	fi
+done
+cat "$T/check.out"
+[ $followed = 1 ] || fail "locate does not follow the split (crushfs pg_num $mine)"
+head -c $((6 << 20)) /dev/urandom >"$T/src/after-split"
+cp "$T/src/after-split" "$M/" || fail "a write after the split"
+diff -r "$T/src" "$M" || fail "files differ after the split"
+ok "pg_num 32 -> 64 on the cluster: the daemon follows, files intact"
+
 # a full cluster: ENOSPC at once, nothing lost
 c osd set-nearfull-ratio 0.01 >/dev/null
 c osd set-backfillfull-ratio 0.01 >/dev/null
@@ -207,6 +235,11 @@ timeout 60 dd if=/dev/urandom of="$M/more" bs=1M count=8 conv=fsync 2>"$T/dd.err
 	fail "a write to a full cluster succeeded"
 grep -q "No space left on device" "$T/dd.err" || fail "dd: $(cat "$T/dd.err")"
 took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+# written back, no fsync: a later write reports it (96 MiB is more than
+# the 64 MiB in flight, so the writer waits for a failed one)
+timeout 60 dd if=/dev/zero of="$M/more-nosync" bs=1M count=96 2>"$T/dd.err" &&
+	fail "96 MiB written back to a full cluster and no error"
+grep -q "No space left on device" "$T/dd.err" || fail "dd (no fsync): $(cat "$T/dd.err")"
 for f in big/f1 big/f12 small/a/b/s300; do
 	cmp "$T/src/$f" "$M/$f" || fail "$f changed while the cluster was full"
 done
@@ -218,5 +251,17 @@ rm -f "$M"/more*
 umount_fg "$M"
 mount_fg "$CL" "$M"
 diff -r "$T/src" "$M" || fail "files differ after the full episode"
-umount_fg "$M"
 ok "all files still identical after a remount"
+
+# removed files take their objects with them (removed asynchronously;
+# the unmount waits for the last): the pool holds the others' only
+rm -rf "$M/big/f1" "$M/big/f2" "$M/big/f3" "$M/small/a/b"
+umount_fg "$M"
+mount_fg "$CL" "$M"
+find "$M" -type f | sort >"$T/allfiles"
+find "$M" -mindepth 1 -type d -printf '%i\n' |
+	/usr/bin/python3 -c 'import sys; [print("%x.00000000" % int(l)) for l in sys.stdin]' >"$T/dirobjs"
+: >"$T/locate.json"
+check_placement 1 || fail "the pool after removals"
+umount_fg "$M"
+ok "after rm: rados ls = the remaining files' objects"

@@ -1,0 +1,305 @@
+/*
+ * rados_wb.c - the RADOS backend's write-back: a file's data writes are
+ * acknowledged to the writer once submitted to librados (aio), as
+ * ceph-fuse's ObjectCacher acknowledges them once buffered, so that one
+ * writer keeps many writes in flight instead of waiting a round trip to
+ * three OSDs per FUSE write.  What stays true:
+ *
+ * - order: operations on one object from one client are applied in the
+ *   order submitted (RADOS), and every synchronous one (read, stat,
+ *   truncate, xattrs) waits for the object's asynchronous ones first;
+ * - durability: fsync waits for the inode's writes (RADOS acknowledges
+ *   a write once every replica has it); close does not wait but returns
+ *   an error already known, as ceph-fuse's flush (Client::_flush takes
+ *   the file's async_err) - so a file's last writes are reported by
+ *   fsync, not by close;
+ * - errors: a write that fails (ENOSPC, EDQUOT, EIO) is kept against its
+ *   inode and returned by the inode's next write, close or fsync; the
+ *   object's index entry is then corrected from the object itself;
+ * - removes: a purged file's objects go asynchronously too; the purge
+ *   keeps the inode's orphan mark until they are acknowledged
+ *   (ol_removed), so a crash or a failed remove leaves nothing unknown;
+ * - memory: at most WB_MAX_BYTES / WB_MAX_OPS in flight (librados holds
+ *   a copy of each); a writer past that waits for completions.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ceph.h"
+#include "objlayer_i.h"
+#include "util.h"
+
+#define WB_BUCKETS 1024
+#define WB_MAX_BYTES (64u << 20)
+#define WB_MAX_OPS 256
+
+/* An object with writes in flight or a failed write not yet reported. */
+struct wb_obj {
+	struct wb_obj *next;
+	uint64_t ino;
+	unsigned inflight;
+	int err;
+	char name[];
+};
+
+struct ol_rados_wb {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct wb_obj *b[WB_BUCKETS];
+	uint64_t bytes;
+	unsigned ops, nerr;
+};
+
+struct wb_op {
+	struct ol_rados_wb *wb;
+	struct wb_obj *o;
+	size_t len;
+	int remove;
+};
+
+static unsigned bucket(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return h % WB_BUCKETS;
+}
+
+static struct wb_obj **find(struct ol_rados_wb *wb, const char *name)
+{
+	struct wb_obj **p = &wb->b[bucket(name)];
+
+	while (*p && strcmp((*p)->name, name))
+		p = &(*p)->next;
+	return p;
+}
+
+/* a file object's inode (`%llx.%08llx`); others (rados put, directory
+ * backtraces) are written synchronously and never get here */
+static uint64_t ino_of(const char *name)
+{
+	return strtoull(name, NULL, 16);
+}
+
+struct ol_rados_wb *rb_wb_new(void)
+{
+	struct ol_rados_wb *wb = calloc(1, sizeof(*wb));
+
+	if (!wb)
+		return NULL;
+	pthread_mutex_init(&wb->lock, NULL);
+	pthread_cond_init(&wb->cond, NULL);
+	return wb;
+}
+
+/* Wait for every write, log what nobody was told (a daemon killed
+ * between a failed write and the file's close), free. */
+void rb_wb_free(struct ol_rados_wb *wb)
+{
+	if (!wb)
+		return;
+	pthread_mutex_lock(&wb->lock);
+	while (wb->ops)
+		pthread_cond_wait(&wb->cond, &wb->lock);
+	for (unsigned i = 0; i < WB_BUCKETS; i++)
+		while (wb->b[i]) {
+			struct wb_obj *o = wb->b[i];
+
+			cfs_log(CFS_LOG_ERR, "rados write to '%s' failed and "
+				"was never reported to a writer: %s", o->name,
+				cfs_strerror(o->err));
+			wb->b[i] = o->next;
+			free(o);
+		}
+	pthread_mutex_unlock(&wb->lock);
+	pthread_mutex_destroy(&wb->lock);
+	pthread_cond_destroy(&wb->cond);
+	free(wb);
+}
+
+static void unlink_obj(struct ol_rados_wb *wb, struct wb_obj *o)
+{
+	struct wb_obj **p = find(wb, o->name);
+
+	if (*p == o)
+		*p = o->next;
+	free(o);
+}
+
+static void op_done(void *arg, int r)
+{
+	struct wb_op *op = arg;
+	struct ol_rados_wb *wb = op->wb;
+	struct wb_obj *o = op->o;
+
+	if (op->remove && r == -ENOENT)
+		r = 0;
+	pthread_mutex_lock(&wb->lock);
+	wb->bytes -= op->len;
+	wb->ops--;
+	o->inflight--;
+	if (r && !o->err) {
+		o->err = r;
+		wb->nerr++;
+		/* a full pool is the cluster's state, not a fault here */
+		cfs_log(r == -ENOSPC || r == -EDQUOT ? CFS_LOG_WARN
+						     : CFS_LOG_ERR,
+			"rados %s of '%s': %s (reported at the file's next "
+			"write, close or fsync)", op->remove ? "remove" : "write",
+			o->name, strerror(-r));
+	}
+	if (!o->inflight && !o->err)
+		unlink_obj(wb, o);
+	pthread_cond_broadcast(&wb->cond);
+	pthread_mutex_unlock(&wb->lock);
+	free(op);
+}
+
+/* The first unreported error of ino's objects, 0 if none; with take,
+ * reported: the entries go and *fix gets their names (malloc'ed, NULL
+ * ended) so the caller can correct the index.  wb->lock held. */
+static int inode_error(struct ol_rados_wb *wb, uint64_t ino, int take,
+		       char ***fix)
+{
+	int err = 0;
+	size_t n = 0;
+
+	if (!wb->nerr)
+		return 0;
+	for (unsigned i = 0; i < WB_BUCKETS; i++)
+		for (struct wb_obj **p = &wb->b[i]; *p;) {
+			struct wb_obj *o = *p;
+
+			if (o->ino != ino || !o->err) {
+				p = &o->next;
+				continue;
+			}
+			if (!err)
+				err = o->err;
+			if (!take || o->inflight) {
+				p = &o->next;
+				continue;
+			}
+			if (fix) {
+				char **f = realloc(*fix, (n + 2) * sizeof(*f));
+
+				if (f) {
+					*fix = f;
+					if ((f[n] = strdup(o->name)))
+						n++;
+					f[n] = NULL;
+				}
+			}
+			wb->nerr--;
+			*p = o->next;
+			free(o);
+		}
+	return err;
+}
+
+/* Submit one write (buf) or remove (!buf) of name. */
+static int submit(struct ol_rados_wb *wb, ceph_pool *pool, const char *name,
+		  uint64_t off, const void *buf, size_t len, int full)
+{
+	uint64_t ino = ino_of(name);
+	struct wb_obj **p, *o;
+	struct wb_op *op;
+	int r;
+
+	pthread_mutex_lock(&wb->lock);
+	/* a failure not yet reported ends the writer's run here */
+	r = buf ? inode_error(wb, ino, 0, NULL) : 0;
+	while (!r && wb->ops &&
+	       (wb->bytes + len > WB_MAX_BYTES || wb->ops >= WB_MAX_OPS)) {
+		pthread_cond_wait(&wb->cond, &wb->lock);
+		r = buf ? inode_error(wb, ino, 0, NULL) : 0;
+	}
+	if (r) {
+		pthread_mutex_unlock(&wb->lock);
+		return r;
+	}
+	p = find(wb, name);
+	o = *p;
+	if (!o) {
+		size_t nl = strlen(name) + 1;
+
+		o = calloc(1, sizeof(*o) + nl);
+		if (!o) {
+			pthread_mutex_unlock(&wb->lock);
+			return -ENOMEM;
+		}
+		memcpy(o->name, name, nl);
+		o->ino = ino;
+		*p = o;
+	}
+	op = malloc(sizeof(*op));
+	if (!op) {
+		if (!o->inflight && !o->err)
+			unlink_obj(wb, o);
+		pthread_mutex_unlock(&wb->lock);
+		return -ENOMEM;
+	}
+	*op = (struct wb_op){ wb, o, len, !buf };
+	o->inflight++;
+	wb->ops++;
+	wb->bytes += len;
+	pthread_mutex_unlock(&wb->lock);
+	r = buf ? ceph_obj_aio_write(pool, name, off, buf, len, full, op_done,
+				     op)
+		: ceph_obj_aio_remove(pool, name, op_done, op);
+	if (r) {
+		pthread_mutex_lock(&wb->lock);
+		wb->ops--;
+		wb->bytes -= len;
+		if (!--o->inflight && !o->err)
+			unlink_obj(wb, o);
+		pthread_cond_broadcast(&wb->cond);
+		pthread_mutex_unlock(&wb->lock);
+		free(op);
+	}
+	return r;
+}
+
+int rb_wb_write(struct ol_rados_wb *wb, ceph_pool *pool, const char *name,
+		uint64_t off, const void *buf, size_t len, int full)
+{
+	return submit(wb, pool, name, off, buf ? buf : "", len, full);
+}
+
+int rb_wb_remove(struct ol_rados_wb *wb, ceph_pool *pool, const char *name)
+{
+	return submit(wb, pool, name, 0, NULL, 0, 0);
+}
+
+void rb_wb_wait_object(struct ol_rados_wb *wb, const char *name)
+{
+	struct wb_obj *o;
+
+	pthread_mutex_lock(&wb->lock);
+	while ((o = *find(wb, name)) && o->inflight)
+		pthread_cond_wait(&wb->cond, &wb->lock);
+	pthread_mutex_unlock(&wb->lock);
+}
+
+int rb_wb_flush_inode(struct ol_rados_wb *wb, uint64_t ino, int wait,
+		      char ***fix)
+{
+	int busy, err;
+
+	pthread_mutex_lock(&wb->lock);
+	do {
+		busy = 0;
+		for (unsigned i = 0; wait && i < WB_BUCKETS && !busy; i++)
+			for (struct wb_obj *o = wb->b[i]; o && !busy;
+			     o = o->next)
+				busy = o->ino == ino && o->inflight;
+		if (busy)
+			pthread_cond_wait(&wb->cond, &wb->lock);
+	} while (busy);
+	err = inode_error(wb, ino, 1, fix);
+	pthread_mutex_unlock(&wb->lock);
+	return err;
+}
