@@ -101,7 +101,12 @@ static int collect(uint64_t objectno, uint64_t size, void *arg)
 
 static int file_objects(objlayer *ol, uint64_t ino, struct objlist *l)
 {
-	int r = ol_file_objects(ol, ino, collect, l);
+	int r;
+
+	/* the RADOS backend's index has an object once RADOS has it */
+	if (ol->rb)
+		rb_wait_inode(ol, ino);
+	r = ol_file_objects(ol, ino, collect, l);
 
 	return r ? r : l->err;
 }

@@ -156,9 +156,10 @@ void ol_rados_close(objlayer *ol);
 int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	     size_t len, int flags);
 /* (With wait: ino's written-back data stored, its removes done.)  0 or
- * the first error not yet reported, the index entries of the objects it
- * concerns corrected. */
+ * the first error not yet reported. */
 int rb_flush(objlayer *ol, uint64_t ino, int wait);
+/* Until ino's asynchronous operations are done (and in the index). */
+void rb_wait_inode(objlayer *ol, uint64_t ino);
 /* The file's object, removed asynchronously (ol_remove). */
 int rb_remove_async(objlayer *ol, const char *name);
 ssize_t rb_read(objlayer *ol, const char *name, uint64_t off, void *buf,
@@ -177,7 +178,7 @@ int rb_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 /* The write-back window (rados_wb.c), its own lock. */
 struct ol_rados_wb;
 struct ceph_pool;
-struct ol_rados_wb *rb_wb_new(void);
+struct ol_rados_wb *rb_wb_new(objlayer *ol);
 void rb_wb_free(struct ol_rados_wb *wb);
 /* Submit; 0, -errno, or the error of an earlier write to the inode not
  * yet reported (nothing submitted then). */
@@ -189,10 +190,10 @@ int rb_wb_remove(struct ol_rados_wb *wb, struct ceph_pool *pool,
 /* Until the object has no write in flight. */
 void rb_wb_wait_object(struct ol_rados_wb *wb, const char *name);
 /* (With wait: until ino has none in flight.)  Its first error, reported
- * now, and the names of the objects whose operations failed in *fix
- * (malloc'ed, NULL ended). */
-int rb_wb_flush_inode(struct ol_rados_wb *wb, uint64_t ino, int wait,
-		      char ***fix);
+ * now. */
+int rb_wb_flush_inode(struct ol_rados_wb *wb, uint64_t ino, int wait);
+/* Until ino has none in flight (its objects all in the index). */
+void rb_wb_wait_inode(struct ol_rados_wb *wb, uint64_t ino);
 
 /* Walking the pieces of a file extent one by one (striper.c), so a huge
  * extent needs no array. */

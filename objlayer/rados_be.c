@@ -177,7 +177,7 @@ int ol_rados_open(objlayer *ol)
 	pthread_mutex_init(&rb->lock, NULL);
 	pthread_cond_init(&rb->cond, NULL);
 	ol->rb = rb;
-	rb->wb = rb_wb_new();
+	rb->wb = rb_wb_new(ol);
 	if (!rb->wb) {
 		json_decref(j);
 		return -ENOMEM;
@@ -273,17 +273,29 @@ int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	int r, exists, full = flags & F_FULL;
 
 	pthread_rwlock_wrlock(lk);
-	exists = cfs_index_get(ol->c, name, &oi) == 0;
 	if (flags & F_ASYNC) {
-		r = rb_wb_write(ol->rb->wb, ol->rb->pool, name, off, buf, len,
-				full);
-	} else {
-		rb_wb_wait_object(ol->rb->wb, name);
-		r = full ? ceph_obj_write_full(ol->rb->pool, name, buf, len)
-			 : ceph_obj_write(ol->rb->pool, name, off, buf, len);
+		/* the index follows in the completion (rados_wb.c), but a new
+		 * object is known first, with size 0: a daemon killed while
+		 * the write is in flight leaves no object it does not know
+		 * (RADOS may still apply the write) */
+		r = 0;
+		if (cfs_index_get(ol->c, name, &oi)) {
+			oi.version = cfs_index_next_version(ol->c, &r);
+			oi.size = 0;
+			if (!r)
+				r = cfs_index_set(ol->c, name, &oi);
+		}
+		if (!r)
+			r = rb_wb_write(ol->rb->wb, ol->rb->pool, name, off,
+					buf, len, full);
+		pthread_rwlock_unlock(lk);
+		return err_of("write", name, r);
 	}
-	/* the index as if the write succeeds; corrected by rb_flush when a
-	 * written-back one fails */
+	/* the index as it is once the object's writes are done */
+	rb_wb_wait_object(ol->rb->wb, name);
+	exists = cfs_index_get(ol->c, name, &oi) == 0;
+	r = full ? ceph_obj_write_full(ol->rb->pool, name, buf, len)
+		 : ceph_obj_write(ol->rb->pool, name, off, buf, len);
 	if (!r)
 		r = index_size(ol, name, exists, oi.size,
 			       full ? len
@@ -296,36 +308,8 @@ int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 
 int rb_flush(objlayer *ol, uint64_t ino, int wait)
 {
-	char **fix = NULL;
-	int r = rb_wb_flush_inode(ol->rb->wb, ino, wait, &fix);
+	int r = rb_wb_flush_inode(ol->rb->wb, ino, wait);
 
-	/* what a failed write or remove left: the object as the cluster
-	 * has it */
-	for (size_t i = 0; fix && fix[i]; i++) {
-		pthread_rwlock_t *lk = ol_objlock(ol, fix[i]);
-		struct cfs_objinfo oi = { 0, 0 };
-		uint64_t size;
-		int e;
-
-		pthread_rwlock_wrlock(lk);
-		rb_wb_wait_object(ol->rb->wb, fix[i]);
-		e = ceph_obj_stat(ol->rb->pool, fix[i], &size, NULL);
-		if (!e) {
-			oi.version = cfs_index_next_version(ol->c, &e);
-			oi.size = size;
-			if (!e)
-				e = cfs_index_set(ol->c, fix[i], &oi);
-		} else if (e == -ENOENT) {
-			e = cfs_index_set(ol->c, fix[i], NULL);
-		}
-		pthread_rwlock_unlock(lk);
-		if (e)
-			cfs_log(CFS_LOG_WARN, "'%s': cannot correct its index "
-				"entry after a failed write: %s", fix[i],
-				cfs_strerror(e));
-		free(fix[i]);
-	}
-	free(fix);
 	if (r) {
 		char what[48];
 
@@ -335,33 +319,43 @@ int rb_flush(objlayer *ol, uint64_t ino, int wait)
 	return r;
 }
 
+void rb_wait_inode(objlayer *ol, uint64_t ino)
+{
+	rb_wb_wait_inode(ol->rb->wb, ino);
+}
+
 ssize_t rb_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 		size_t len, uint64_t *size, struct timespec *mtime)
 {
+	pthread_rwlock_t *lk = ol_objlock(ol, name);
 	ssize_t n = 0;
-	int r;
+	int r = 0;
 
+	/* shared: no remove or truncate between the read and the index's
+	 * word on a missing object */
+	pthread_rwlock_rdlock(lk);
 	rb_wb_wait_object(ol->rb->wb, name);
-	if (size || mtime) {
+	if (size || mtime)
 		r = ceph_obj_stat(ol->rb->pool, name, size, mtime);
-		if (r)
-			return err_of("stat", name, r);
-	}
-	if (len)
+	if (!r && len)
 		n = ceph_obj_read(ol->rb->pool, name, off, buf, len);
-	if (n == -ENOENT) {
+	if (!r && n == -ENOENT) {
 		struct cfs_objinfo oi;
 
 		/* a hole only if crushfs never wrote it: an object its index
-		 * knows is lost, and zeros would hide that */
-		if (!cfs_index_get(ol->c, name, &oi)) {
+		 * knows with bytes RADOS acknowledged is lost, and zeros
+		 * would hide that (size 0: a write that never made it) */
+		if (!cfs_index_get(ol->c, name, &oi) && oi.size) {
 			cfs_log(CFS_LOG_ERR, "rados read of '%s': the object "
 				"is gone from the pool (crushfs wrote %llu "
 				"bytes to it)", name,
 				(unsigned long long)oi.size);
-			return -EIO;
+			n = -EIO;
 		}
 	}
+	pthread_rwlock_unlock(lk);
+	if (r)
+		return err_of("stat", name, r);
 	return n < 0 ? err_of("read", name, (int)n) : n;
 }
 
@@ -389,12 +383,9 @@ int rb_remove_async(objlayer *ol, const char *name)
 	pthread_rwlock_t *lk = ol_objlock(ol, name);
 	int r;
 
-	/* forgotten by the index now; rb_flush puts it back if the
-	 * cluster refuses */
+	/* the index forgets it when RADOS has (rados_wb.c) */
 	pthread_rwlock_wrlock(lk);
 	r = rb_wb_remove(ol->rb->wb, ol->rb->pool, name);
-	if (!r)
-		r = cfs_index_set(ol->c, name, NULL);
 	pthread_rwlock_unlock(lk);
 	return err_of("remove", name, r);
 }
@@ -406,8 +397,8 @@ int rb_truncate(objlayer *ol, const char *name, uint64_t size)
 	int r, exists;
 
 	pthread_rwlock_wrlock(lk);
-	exists = cfs_index_get(ol->c, name, &oi) == 0;
 	rb_wb_wait_object(ol->rb->wb, name);
+	exists = cfs_index_get(ol->c, name, &oi) == 0;
 	r = ceph_obj_truncate(ol->rb->pool, name, size);
 	if (!r)
 		r = index_size(ol, name, exists, oi.size, size);

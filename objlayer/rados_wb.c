@@ -13,9 +13,15 @@
  *   an error already known, as ceph-fuse's flush (Client::_flush takes
  *   the file's async_err) - so a file's last writes are reported by
  *   fsync, not by close;
+ * - the object index follows what RADOS acknowledged (sizes updated in
+ *   the completion, before the operation counts as done), never what
+ *   was only asked: bytes the index counts are bytes the pool has, so a
+ *   missing object with bytes is a loss (EIO); a new object enters the
+ *   index with size 0 before its first write goes out, so a daemon
+ *   killed meanwhile leaves no object unknown (RocksDB's log outlives
+ *   the process; fsync makes it durable);
  * - errors: a write that fails (ENOSPC, EDQUOT, EIO) is kept against its
- *   inode and returned by the inode's next write, close or fsync; the
- *   object's index entry is then corrected from the object itself;
+ *   inode and returned by the inode's next write, close or fsync;
  * - removes: a purged file's objects go asynchronously too; the purge
  *   keeps the inode's orphan mark until they are acknowledged
  *   (ol_removed), so a crash or a failed remove leaves nothing unknown;
@@ -38,6 +44,7 @@
 /* An object with writes in flight or a failed write not yet reported. */
 struct wb_obj {
 	struct wb_obj *next;
+	pthread_mutex_t ilock; /* its index entry's updates */
 	uint64_t ino;
 	unsigned inflight;
 	int err;
@@ -45,6 +52,7 @@ struct wb_obj {
 };
 
 struct ol_rados_wb {
+	objlayer *ol;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct wb_obj *b[WB_BUCKETS];
@@ -55,6 +63,7 @@ struct ol_rados_wb {
 struct wb_op {
 	struct ol_rados_wb *wb;
 	struct wb_obj *o;
+	uint64_t off;
 	size_t len;
 	int remove;
 };
@@ -84,12 +93,13 @@ static uint64_t ino_of(const char *name)
 	return strtoull(name, NULL, 16);
 }
 
-struct ol_rados_wb *rb_wb_new(void)
+struct ol_rados_wb *rb_wb_new(objlayer *ol)
 {
 	struct ol_rados_wb *wb = calloc(1, sizeof(*wb));
 
 	if (!wb)
 		return NULL;
+	wb->ol = ol;
 	pthread_mutex_init(&wb->lock, NULL);
 	pthread_cond_init(&wb->cond, NULL);
 	return wb;
@@ -112,6 +122,7 @@ void rb_wb_free(struct ol_rados_wb *wb)
 				"was never reported to a writer: %s", o->name,
 				cfs_strerror(o->err));
 			wb->b[i] = o->next;
+			pthread_mutex_destroy(&o->ilock);
 			free(o);
 		}
 	pthread_mutex_unlock(&wb->lock);
@@ -126,7 +137,27 @@ static void unlink_obj(struct ol_rados_wb *wb, struct wb_obj *o)
 
 	if (*p == o)
 		*p = o->next;
+	pthread_mutex_destroy(&o->ilock);
 	free(o);
+}
+
+/* The index entry as RADOS now has the object.  Only completions touch
+ * an object's entry while it has operations in flight (the synchronous
+ * ones wait first), and each holds the object's entry lock. */
+static int index_update(struct ol_rados_wb *wb, const struct wb_op *op)
+{
+	cfs_cluster *c = wb->ol->c;
+	struct cfs_objinfo oi = { 0, 0 };
+	int e = 0;
+
+	if (op->remove)
+		return cfs_index_set(c, op->o->name, NULL);
+	if (!cfs_index_get(c, op->o->name, &oi) &&
+	    oi.size >= op->off + op->len)
+		return 0; /* an overwrite: nothing to record */
+	oi.version = cfs_index_next_version(c, &e);
+	oi.size = op->off + op->len;
+	return e ? e : cfs_index_set(c, op->o->name, &oi);
 }
 
 static void op_done(void *arg, int r)
@@ -137,6 +168,14 @@ static void op_done(void *arg, int r)
 
 	if (op->remove && r == -ENOENT)
 		r = 0;
+	if (!r) {
+		pthread_mutex_lock(&o->ilock);
+		r = index_update(wb, op);
+		pthread_mutex_unlock(&o->ilock);
+		if (r)
+			cfs_log(CFS_LOG_ERR, "'%s': recording it in the object "
+				"index: %s", o->name, cfs_strerror(r));
+	}
 	pthread_mutex_lock(&wb->lock);
 	wb->bytes -= op->len;
 	wb->ops--;
@@ -159,13 +198,11 @@ static void op_done(void *arg, int r)
 }
 
 /* The first unreported error of ino's objects, 0 if none; with take,
- * reported: the entries go and *fix gets their names (malloc'ed, NULL
- * ended) so the caller can correct the index.  wb->lock held. */
-static int inode_error(struct ol_rados_wb *wb, uint64_t ino, int take,
-		       char ***fix)
+ * reported: the entries of objects with nothing in flight go.  wb->lock
+ * held. */
+static int inode_error(struct ol_rados_wb *wb, uint64_t ino, int take)
 {
 	int err = 0;
-	size_t n = 0;
 
 	if (!wb->nerr)
 		return 0;
@@ -183,18 +220,9 @@ static int inode_error(struct ol_rados_wb *wb, uint64_t ino, int take,
 				p = &o->next;
 				continue;
 			}
-			if (fix) {
-				char **f = realloc(*fix, (n + 2) * sizeof(*f));
-
-				if (f) {
-					*fix = f;
-					if ((f[n] = strdup(o->name)))
-						n++;
-					f[n] = NULL;
-				}
-			}
 			wb->nerr--;
 			*p = o->next;
+			pthread_mutex_destroy(&o->ilock);
 			free(o);
 		}
 	return err;
@@ -211,11 +239,11 @@ static int submit(struct ol_rados_wb *wb, ceph_pool *pool, const char *name,
 
 	pthread_mutex_lock(&wb->lock);
 	/* a failure not yet reported ends the writer's run here */
-	r = buf ? inode_error(wb, ino, 0, NULL) : 0;
+	r = buf ? inode_error(wb, ino, 0) : 0;
 	while (!r && wb->ops &&
 	       (wb->bytes + len > WB_MAX_BYTES || wb->ops >= WB_MAX_OPS)) {
 		pthread_cond_wait(&wb->cond, &wb->lock);
-		r = buf ? inode_error(wb, ino, 0, NULL) : 0;
+		r = buf ? inode_error(wb, ino, 0) : 0;
 	}
 	if (r) {
 		pthread_mutex_unlock(&wb->lock);
@@ -232,6 +260,7 @@ static int submit(struct ol_rados_wb *wb, ceph_pool *pool, const char *name,
 			return -ENOMEM;
 		}
 		memcpy(o->name, name, nl);
+		pthread_mutex_init(&o->ilock, NULL);
 		o->ino = ino;
 		*p = o;
 	}
@@ -242,7 +271,7 @@ static int submit(struct ol_rados_wb *wb, ceph_pool *pool, const char *name,
 		pthread_mutex_unlock(&wb->lock);
 		return -ENOMEM;
 	}
-	*op = (struct wb_op){ wb, o, len, !buf };
+	*op = (struct wb_op){ wb, o, off, len, !buf };
 	o->inflight++;
 	wb->ops++;
 	wb->bytes += len;
@@ -284,22 +313,37 @@ void rb_wb_wait_object(struct ol_rados_wb *wb, const char *name)
 	pthread_mutex_unlock(&wb->lock);
 }
 
-int rb_wb_flush_inode(struct ol_rados_wb *wb, uint64_t ino, int wait,
-		      char ***fix)
+/* Until ino has nothing in flight.  wb->lock held. */
+static void wait_inode(struct ol_rados_wb *wb, uint64_t ino)
 {
-	int busy, err;
+	int busy;
 
-	pthread_mutex_lock(&wb->lock);
 	do {
 		busy = 0;
-		for (unsigned i = 0; wait && i < WB_BUCKETS && !busy; i++)
+		for (unsigned i = 0; i < WB_BUCKETS && !busy; i++)
 			for (struct wb_obj *o = wb->b[i]; o && !busy;
 			     o = o->next)
 				busy = o->ino == ino && o->inflight;
 		if (busy)
 			pthread_cond_wait(&wb->cond, &wb->lock);
 	} while (busy);
-	err = inode_error(wb, ino, 1, fix);
+}
+
+int rb_wb_flush_inode(struct ol_rados_wb *wb, uint64_t ino, int wait)
+{
+	int err;
+
+	pthread_mutex_lock(&wb->lock);
+	if (wait)
+		wait_inode(wb, ino);
+	err = inode_error(wb, ino, 1);
 	pthread_mutex_unlock(&wb->lock);
 	return err;
+}
+
+void rb_wb_wait_inode(struct ol_rados_wb *wb, uint64_t ino)
+{
+	pthread_mutex_lock(&wb->lock);
+	wait_inode(wb, ino);
+	pthread_mutex_unlock(&wb->lock);
 }
