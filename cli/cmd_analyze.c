@@ -90,7 +90,7 @@ int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 	dshare = calloc((size_t)n + 1, sizeof(double));
 	used = calloc((size_t)n + 1, sizeof(uint64_t));
 	if (r || !count || !target || !wshare || !dshare || !used ||
-	    cfs_osdmap_pg_spread(m, count, target)) {
+	    cfs_osdmap_pg_spread(m, cfs_osdmap_pool(m)->id, count, target)) {
 		cc_err(ctx, "%s", cfs_strerror(r ? r : -ENOMEM));
 		goto out;
 	}

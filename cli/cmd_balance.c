@@ -87,7 +87,7 @@ int cmd_osdmap_upmap(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	v = view_of(&om);
 	bo = (struct pl_balance_opts){ o.upmap_max, o.upmap_deviation, 1, 100,
-				       o.upmap_seed, 64 };
+				       o.upmap_seed, 64, 0 };
 	n = pl_balance_upmaps(om.m, om.rule, o.size, &v, pgs, o.pg_num, &bo,
 			      &st);
 	if (n < 0) {

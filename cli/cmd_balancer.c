@@ -1,7 +1,8 @@
 /*
- * cmd_balancer.c - `balancer eval` and `balancer optimize [--apply]` on the
- * cluster: Ceph's upmap balancer (mgr balancer in upmap mode, which runs
- * OSDMap::calc_pg_upmaps) over the cluster's pool.  The plan is printed as
+ * cmd_balancer.c - `balancer eval [POOL]` and `balancer optimize [--pool P]
+ * [--apply]` on the cluster: Ceph's upmap balancer (mgr balancer in upmap
+ * mode, which runs OSDMap::calc_pg_upmaps pool by pool) over every pool,
+ * replicated or erasure, or one.  The plan is printed as
  * the ceph commands that set it; --apply sets them (one epoch each, as the
  * mgr's commands do) and the data moves with `rebalance`.
  */
@@ -19,6 +20,17 @@
 #include "placement.h"
 #include "util.h"
 
+/* a pool by name or id, NULL when none */
+static const struct cfs_pool_info *pool_named(const cfs_osdmap *m,
+					      const char *s)
+{
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_name(m, s);
+	char *end;
+	long long id = strtoll(s, &end, 10);
+
+	return p || !*s || *end ? p : cfs_osdmap_pool_by_id(m, id);
+}
+
 int ccmd_balancer_eval(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;
@@ -26,14 +38,44 @@ int ccmd_balancer_eval(struct cmd_ctx *ctx, int argc, char **argv)
 	float *target, maxdev = 0, ss = 0;
 	json_t *osds = NULL;
 
-	if (cc_nargs(ctx, argc, argv, 0))
-		return 1;
+	int *pc = NULL;
+	float *pt = NULL;
+	int64_t only = -1;
+
+	if (argc > 1)
+		return cc_usage(ctx, "unexpected argument '%s'", argv[1]);
 	m = cfs_osdmap_get(ctx->cluster);
+	if (argc == 1) {
+		const struct cfs_pool_info *pi = pool_named(m, argv[0]);
+
+		if (!pi) {
+			cfs_osdmap_put(m);
+			return cc_err(ctx, "pool '%s' does not exist", argv[0]);
+		}
+		only = pi->id;
+	}
 	n = cfs_osdmap_max_osd(m);
 	count = calloc((size_t)n + 1, sizeof(int));
 	target = calloc((size_t)n + 1, sizeof(float));
-	r = count && target ? cfs_osdmap_pg_spread(m, count, target) : -ENOMEM;
+	pc = calloc((size_t)n + 1, sizeof(int));
+	pt = calloc((size_t)n + 1, sizeof(float));
+	r = count && target && pc && pt ? 0 : -ENOMEM;
+	/* the cluster (every pool's PGs and targets summed, as `ceph
+	 * balancer eval` without a pool), or one pool */
+	for (int i = 0; !r && i < cfs_osdmap_npools(m); i++) {
+		const struct cfs_pool_info *pi = cfs_osdmap_pool_at(m, i);
+
+		if (only >= 0 && pi->id != only)
+			continue;
+		r = cfs_osdmap_pg_spread(m, pi->id, pc, pt);
+		for (int o = 0; !r && o < n; o++) {
+			count[o] += pc[o];
+			target[o] += pt[o];
+		}
+	}
 	cfs_osdmap_put(m);
+	free(pc);
+	free(pt);
 	if (r) {
 		free(count);
 		free(target);
@@ -90,54 +132,23 @@ static int int_opt(struct cmd_ctx *ctx, const char *name, const char *v,
 	return 0;
 }
 
-int ccmd_balancer_optimize(struct cmd_ctx *ctx, int argc, char **argv)
+/* One pool's plan, printed or applied; *made: the changes it made. */
+static int optimize_pool(struct cmd_ctx *ctx, int64_t pool, int prefix,
+			 const struct pl_balance_opts *o, int apply, int *made)
 {
-	struct pl_balance_opts o = { 10, 5, 1, 100, 0, 64 };
 	struct pl_balance_stats st = { 0 };
 	struct pl_balance_pg *pgs = NULL;
-	const cfs_osdmap *m;
-	int apply = 0, n, npg, applied = 0, touched = 0;
-	int64_t pool;
+	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+	const struct cfs_pool_info *pi = cfs_osdmap_pool_by_id(m, pool);
+	char name[64];
+	int n, npg = pi ? (int)pi->pg_num : 0, touched = 0, applied = 0;
 
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--apply")) {
-			apply = 1;
-		} else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
-			if (int_opt(ctx, "--max", argv[++i], 1, 100000, &o.max))
-				return 1;
-		} else if (!strcmp(argv[i], "--deviation") && i + 1 < argc) {
-			if (int_opt(ctx, "--deviation", argv[++i], 1, 100000,
-				    &o.max_deviation))
-				return 1;
-		} else if (!strcmp(argv[i], "--pool") && i + 1 < argc) {
-			const cfs_osdmap *mm = cfs_osdmap_get(ctx->cluster);
-			const struct cfs_pool_info *pi = cfs_osdmap_pool(mm);
-			int ok = !strcmp(argv[i + 1], pi->name) ||
-				 strtoll(argv[i + 1], NULL, 10) == pi->id;
-			int other = cc_other_pool(mm, argv[i + 1]) != NULL;
-			char dname[64];
-
-			snprintf(dname, sizeof(dname), "%s", pi->name);
-			cfs_osdmap_put(mm);
-			if (other)
-				return cc_err(ctx, "crushfs plans upmaps for "
-					      "the data pool '%s' only, not "
-					      "'%s'", dname, argv[i + 1]);
-			if (!ok)
-				return cc_err(ctx, "pool '%s' does not exist",
-					      argv[i + 1]);
-			i++;
-		} else {
-			return cc_usage(ctx, "unexpected argument '%s'", argv[i]);
-		}
-	}
-	m = cfs_osdmap_get(ctx->cluster);
-	pool = cfs_osdmap_pool(m)->id;
-	npg = (int)cfs_osdmap_pool(m)->pg_num;
-	n = cfs_osdmap_balance(m, &o, &pgs, &st);
+	snprintf(name, sizeof(name), "%s", pi ? pi->name : "?");
+	n = cfs_osdmap_balance(m, pool, o, &pgs, &st);
 	cfs_osdmap_put(m);
 	if (n < 0)
-		return cc_err(ctx, "balancer: %s", cfs_strerror(n));
+		return cc_err(ctx, "balancer: pool '%s': %s", name,
+			      cfs_strerror(n));
 	for (int ps = 0; ps < npg; ps++) {
 		char why[256] = "";
 		int r;
@@ -166,14 +177,75 @@ int ccmd_balancer_optimize(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		applied++;
 	}
-	(void)applied;
 	free(pgs);
 	fprintf(apply ? ctx->out : ctx->err,
-		"%s %d change(s) in %d PG(s) (max %d, deviation %d): PGs per "
-		"OSD off target, stddev %.2f -> %.2f, max %.2f -> %.2f%s\n",
-		apply ? "applied" : "planned", n, touched, o.max,
-		o.max_deviation, st.stddev_before, st.stddev_after,
+		"%s%s%s%s %d change(s) in %d PG(s) (max %d, deviation %d): PGs "
+		"per OSD off target, stddev %.2f -> %.2f, max %.2f -> %.2f%s\n",
+		prefix ? "pool '" : "", prefix ? name : "", prefix ? "': " : "",
+		apply ? "applied" : "planned", n, touched, o->max,
+		o->max_deviation, st.stddev_before, st.stddev_after,
 		st.maxdev_before, st.maxdev_after,
 		apply && applied ? "; `crushfs rebalance` moves the data" : "");
+	*made = n;
+	return 0;
+}
+
+int ccmd_balancer_optimize(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct pl_balance_opts o = { 10, 5, 1, 100, 0, 64, 0 };
+	const cfs_osdmap *m;
+	int apply = 0, npools, left;
+	int64_t only = -1, *ids;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--apply")) {
+			apply = 1;
+		} else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
+			if (int_opt(ctx, "--max", argv[++i], 1, 100000, &o.max))
+				return 1;
+		} else if (!strcmp(argv[i], "--deviation") && i + 1 < argc) {
+			if (int_opt(ctx, "--deviation", argv[++i], 1, 100000,
+				    &o.max_deviation))
+				return 1;
+		} else if (!strcmp(argv[i], "--pool") && i + 1 < argc) {
+			const struct cfs_pool_info *pi;
+
+			m = cfs_osdmap_get(ctx->cluster);
+			pi = pool_named(m, argv[++i]);
+			only = pi ? pi->id : -1;
+			cfs_osdmap_put(m);
+			if (only < 0)
+				return cc_err(ctx, "pool '%s' does not exist",
+					      argv[i]);
+		} else {
+			return cc_usage(ctx, "unexpected argument '%s'", argv[i]);
+		}
+	}
+	/* the mgr's do_upmap: pool after pool, --max the budget of all;
+	 * in id order here (the mgr shuffles them), data pool first */
+	m = cfs_osdmap_get(ctx->cluster);
+	npools = cfs_osdmap_npools(m);
+	ids = calloc((size_t)npools, sizeof(*ids));
+	for (int i = 0; ids && i < npools; i++)
+		ids[i] = cfs_osdmap_pool_at(m, i)->id;
+	cfs_osdmap_put(m);
+	if (!ids)
+		return cc_err(ctx, "%s", cfs_strerror(-ENOMEM));
+	left = o.max;
+	for (int i = 0; i < npools && left > 0; i++) {
+		struct pl_balance_opts po = o;
+		int made = 0;
+
+		if (only >= 0 && ids[i] != only)
+			continue;
+		po.max = left;
+		if (optimize_pool(ctx, ids[i], only < 0 && npools > 1, &po,
+				  apply, &made)) {
+			free(ids);
+			return 1;
+		}
+		left -= made;
+	}
+	free(ids);
 	return 0;
 }

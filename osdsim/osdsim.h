@@ -270,16 +270,19 @@ struct pl_balance_pg;
 struct pl_balance_stats;
 /*
  * The upmap balancer (placement's pl_balance_upmaps, OSDMap::
- * calc_pg_upmaps) on this map's pool: *pgs gets pg_num entries (free()),
- * those with .changed set make the plan.  Returns the number of changes
- * or -errno.
+ * calc_pg_upmaps) on one pool of this map, replicated or erasure: *pgs
+ * gets pg_num entries (free()), those with .changed set make the plan.
+ * Returns the number of changes, -ENOENT for no such pool, or -errno.
  */
-int cfs_osdmap_balance(const cfs_osdmap *m, const struct pl_balance_opts *o,
+int cfs_osdmap_balance(const cfs_osdmap *m, int64_t pool,
+		       const struct pl_balance_opts *o,
 		       struct pl_balance_pg **pgs,
 		       struct pl_balance_stats *st);
-/* PGs per OSD against the pool's crush-weight targets (up sets): count
- * and target per OSD (max_osd entries each, target 0: not in the rule) */
-int cfs_osdmap_pg_spread(const cfs_osdmap *m, int *count, float *target);
+/* PGs per OSD against one pool's crush-weight targets (up sets): count
+ * and target per OSD (max_osd entries each, target 0: not in the rule);
+ * -ENOENT for no such pool */
+int cfs_osdmap_pg_spread(const cfs_osdmap *m, int64_t pool, int *count,
+			 float *target);
 
 /* How many of the pool's PGs would change their up set if the OSDs had
  * these reweights (max_osd entries, 16.16), the map otherwise as it is

@@ -483,25 +483,35 @@ static void free_view(struct view_bufs *b)
 	free(b->aff);
 }
 
-int cfs_osdmap_balance(const cfs_osdmap *m, const struct pl_balance_opts *o,
+int cfs_osdmap_balance(const cfs_osdmap *m, int64_t pool,
+		       const struct pl_balance_opts *o,
 		       struct pl_balance_pg **out, struct pl_balance_stats *st)
 {
 	struct pl_balance_pg *pgs;
+	struct pl_balance_opts po = *o;
 	struct pl_osd_view v;
 	struct view_bufs b = { 0 };
+	struct pool_ovr ov;
+	uint32_t pg_num;
 	int r;
 
 	*out = NULL;
-	pgs = calloc(m->pool.pg_num ? m->pool.pg_num : 1, sizeof(*pgs));
+	/* read only: pool_ovr hands out its arrays for changes too */
+	if (pool_ovr((struct cfs_osdmap *)m, pool, &ov) || !ov.pgs)
+		return -ENOENT;
+	pg_num = ov.info->pg_num;
+	pgs = calloc(pg_num ? pg_num : 1, sizeof(*pgs));
 	r = pgs ? make_view(m, &v, &b) : -ENOMEM;
 	if (r) {
 		free(pgs);
 		free_view(&b);
 		return r;
 	}
-	for (uint32_t ps = 0; ps < m->pool.pg_num; ps++) {
-		const struct cfs_pg_mapping *pg = &m->pgs[ps];
-		const struct cfs_pg_upmap *u = cfs_osdmap_pg_upmap(m, ps);
+	for (uint32_t ps = 0; ps < pg_num; ps++) {
+		const struct cfs_pg_mapping *pg = &ov.pgs[ps];
+		const struct cfs_pg_upmap *u =
+			psarr_find(*ov.upmaps, *ov.nupmaps, sizeof(**ov.upmaps),
+				   ps);
 
 		pgs[ps].nraw = pg->nraw;
 		memcpy(pgs[ps].raw, pg->raw, sizeof(int) * (size_t)pg->nraw);
@@ -513,8 +523,10 @@ int cfs_osdmap_balance(const cfs_osdmap *m, const struct pl_balance_opts *o,
 			       sizeof(u->items[0]) * (size_t)u->nitems);
 		}
 	}
-	r = pl_balance_upmaps(m->crush, m->pool.crush_rule, m->pool.size, &v,
-			      pgs, (int)m->pool.pg_num, o, st);
+	/* an erasure pool's shards keep their positions (can_shift 0) */
+	po.erasure = ov.info->erasure;
+	r = pl_balance_upmaps(m->crush, ov.info->crush_rule, ov.info->size, &v,
+			      pgs, (int)pg_num, &po, st);
 	free_view(&b);
 	if (r < 0) {
 		free(pgs);
@@ -524,14 +536,18 @@ int cfs_osdmap_balance(const cfs_osdmap *m, const struct pl_balance_opts *o,
 	return r;
 }
 
-int cfs_osdmap_pg_spread(const cfs_osdmap *m, int *count, float *target)
+int cfs_osdmap_pg_spread(const cfs_osdmap *m, int64_t pool, int *count,
+			 float *target)
 {
+	struct pool_ovr ov;
 	float total = 0;
 	int r;
 
+	if (pool_ovr((struct cfs_osdmap *)m, pool, &ov) || !ov.pgs)
+		return -ENOENT;
 	memset(count, 0, sizeof(int) * (size_t)m->max_osd);
-	r = pl_rule_osd_weights(m->crush, m->pool.crush_rule, target,
-				NULL, m->max_osd);
+	r = pl_rule_osd_weights(m->crush, ov.info->crush_rule, target, NULL,
+				m->max_osd);
 	if (r)
 		return r;
 	/* get_osds_weight: the rule's share times the reweight */
@@ -541,14 +557,14 @@ int cfs_osdmap_pg_spread(const cfs_osdmap *m, int *count, float *target)
 		total += target[i];
 	}
 	for (int i = 0; i < m->max_osd; i++)
-		target[i] = total > 0 ? target[i] * (float)m->pool.size *
-						(float)m->pool.pg_num / total :
+		target[i] = total > 0 ? target[i] * (float)ov.info->size *
+						(float)ov.info->pg_num / total :
 					0;
-	for (uint32_t ps = 0; ps < m->pool.pg_num; ps++)
-		for (int k = 0; k < m->pgs[ps].nup; k++)
-			if (m->pgs[ps].up[k] >= 0 &&
-			    m->pgs[ps].up[k] < m->max_osd)
-				count[m->pgs[ps].up[k]]++;
+	for (uint32_t ps = 0; ps < ov.info->pg_num; ps++)
+		for (int k = 0; k < ov.pgs[ps].nup; k++)
+			if (ov.pgs[ps].up[k] >= 0 &&
+			    ov.pgs[ps].up[k] < m->max_osd)
+				count[ov.pgs[ps].up[k]]++;
 	return 0;
 }
 

@@ -2,7 +2,8 @@
  * balancer.c - the upmap balancer: OSDMap::calc_pg_upmaps of Ceph 16.2
  * (with build_pool_pgs_info, calc_deviations, fill_overfull_underfull,
  * try_drop_remap_overfull/underfull, try_pg_upmap, find_best_remap,
- * add_remap_pair) for one pool, in aggressive mode with its local
+ * add_remap_pair) for one pool (replicated, or erasure with its shard
+ * positions kept), in aggressive mode with its local
  * fallback retries.  Ceph shuffles the PGs it tries with a random seed;
  * here the shuffle takes the caller's seed, so a plan can be reproduced.
  *
@@ -20,6 +21,7 @@
 struct bal {
 	const pl_map *m;
 	int rule, size, n; /* n: OSD ids 0..n-1 */
+	int can_shift;	   /* replicated: a gone OSD's place closes up */
 	const struct pl_osd_view *v;
 	struct pl_balance_pg *pgs;
 	int npgs;
@@ -279,7 +281,8 @@ static int setup(struct bal *b)
 					     .primary_temp = -1 };
 		struct pl_up_acting ua;
 
-		pl_pg_up_acting(b->v, 1, 0, p->raw, p->nraw, &o, &ua);
+		pl_pg_up_acting(b->v, b->can_shift, 0, p->raw, p->nraw, &o,
+				&ua);
 		for (int k = 0; k < ua.nup; k++)
 			if (ua.up[k] >= 0 && ua.up[k] < b->n &&
 			    b->weight[ua.up[k]] != 0)
@@ -310,7 +313,8 @@ static int balance_once(const pl_map *m, int rule, int size,
 			struct pl_balance_stats *st)
 {
 	struct bal b = { .m = m, .rule = rule, .size = size, .v = v,
-			 .pgs = pgs, .npgs = npgs };
+			 .pgs = pgs, .npgs = npgs,
+			 .can_shift = !opts->erasure };
 	float ss, maxdev, *tdev = NULL;
 	int max = opts->max, max_dev = opts->max_deviation < 1 ? 1 :
 						opts->max_deviation;

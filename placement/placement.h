@@ -336,6 +336,8 @@ struct pl_balance_opts {
 	uint64_t seed;		 /* the shuffles' seed (0: a fixed one) */
 	int trials;		 /* plans tried with other seeds, the best
 				  * (max deviation, entries, stddev) kept */
+	int erasure;		 /* an indep pool: shards keep their
+				  * positions (pg_to_up_acting can_shift 0) */
 };
 
 struct pl_balance_stats {

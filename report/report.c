@@ -422,7 +422,7 @@ int rp_html(cfs_cluster *c, int osd, const struct rp_file *files,
 	count = calloc((size_t)n + 1, sizeof(int));
 	target = calloc((size_t)n + 1, sizeof(float));
 	used = calloc((size_t)n + 1, sizeof(uint64_t));
-	r = count && target && used ? cfs_osdmap_pg_spread(m, count, target) :
+	r = count && target && used ? cfs_osdmap_pg_spread(m, cfs_osdmap_pool(m)->id, count, target) :
 				      -ENOMEM;
 	if (r)
 		goto out;

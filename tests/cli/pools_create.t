@@ -175,8 +175,43 @@ What works on objects says so for a pool that holds none:
   $ crushfs --cluster p pg deep-scrub 4.0
   crushfs: pg deep-scrub: pg 4.0: its pool holds no object of crushfs's, nothing to scrub
   [1]
-  $ crushfs --cluster p balancer optimize --pool wide
-  crushfs: balancer optimize: crushfs plans upmaps for the data pool 'crushfs_data' only, not 'wide'
+
+The upmap balancer works on every pool, as the mgr's does in upmap mode
+(calc_pg_upmaps pool after pool, --max the budget of all); an erasure
+pool's shards keep their positions:
+
+  $ crushfs --cluster p balancer eval ecp | tail -1
+  max deviation 2.67 PGs (osd.1), stddev 1.80
+  $ crushfs --cluster p balancer optimize --deviation 1 --max 40 2>&1 >/dev/null
+  pool 'crushfs_data': planned 22 change(s) in 21 PG(s) (max 40, deviation 1): PGs per OSD off target, stddev 4.43 -> 0.00, max 10.00 -> 0.00
+  pool 'ecp': planned 7 change(s) in 4 PG(s) (max 18, deviation 1): PGs per OSD off target, stddev 1.80 -> 0.47, max 2.67 -> 0.67
+  pool 'wide': planned 1 change(s) in 1 PG(s) (max 11, deviation 1): PGs per OSD off target, stddev 1.78 -> 1.63, max 3.00 -> 3.00
+  pool 'rbd2': planned 8 change(s) in 5 PG(s) (max 10, deviation 1): PGs per OSD off target, stddev 1.58 -> 0.00, max 3.00 -> 0.00
+  $ crushfs --cluster p pg dump -f json > before.json
+  $ crushfs --cluster p balancer optimize --pool ecp --deviation 1 --max 40 --apply
+  applied 7 change(s) in 4 PG(s) (max 40, deviation 1): PGs per OSD off target, stddev 1.80 -> 0.47, max 2.67 -> 0.67; `crushfs rebalance` moves the data
+  $ crushfs --cluster p balancer eval ecp | tail -1
+  max deviation 0.67 PGs (osd.1), stddev 0.47
+  $ crushfs --cluster p pg dump -f json > after.json
+  $ crushfs --cluster p osd dump -f json > dump.json
+  $ python3 - <<'EOF'
+  > import json
+  > up = lambda f: {p["pgid"]: p["up"] for p in json.load(open(f))["pg_map"]["pg_stats"]}
+  > b, a = up("before.json"), up("after.json")
+  > items = {u["pgid"]: u["mappings"] for u in json.load(open("dump.json"))["pg_upmap_items"]}
+  > moved = 0
+  > for pg in sorted(b):
+  >     swap = {m["from"]: m["to"] for m in items.get(pg, [])} if pg.startswith("3.") else {}
+  >     assert a[pg] == [swap.get(o, o) for o in b[pg]], (pg, b[pg], a[pg])
+  >     moved += a[pg] != b[pg]
+  > print(moved, "PGs changed, every shard in its place")
+  > EOF
+  4 PGs changed, every shard in its place
+  $ crushfs --cluster p balancer optimize --pool nosuch
+  crushfs: balancer optimize: pool 'nosuch' does not exist
+  [1]
+  $ crushfs --cluster p balancer eval nosuch
+  crushfs: balancer eval: pool 'nosuch' does not exist
   [1]
   $ crushfs --cluster p analyze --pool ecp
   crushfs: analyze: pool 'ecp' holds no object of crushfs's: analyze looks at the data pool 'crushfs_data'

@@ -68,7 +68,7 @@ static int up_of(const struct fx *f, const struct pl_balance_pg *p, int *up)
 static void test_plan_is_valid_and_better(void **state)
 {
 	struct fx f;
-	struct pl_balance_opts o = { 20, 1, 1, 100, 7, 4 };
+	struct pl_balance_opts o = { 20, 1, 1, 100, 7, 4, 0 };
 	struct pl_balance_stats st;
 	int n, touched = 0;
 
@@ -103,8 +103,8 @@ static void test_plan_is_valid_and_better(void **state)
 static void test_reproducible_and_limited(void **state)
 {
 	struct fx a, b;
-	struct pl_balance_opts o = { 20, 1, 1, 100, 42, 2 };
-	struct pl_balance_opts one = { 1, 1, 1, 100, 42, 1 };
+	struct pl_balance_opts o = { 20, 1, 1, 100, 42, 2, 0 };
+	struct pl_balance_opts one = { 1, 1, 1, 100, 42, 1, 0 };
 	int changed = 0;
 
 	(void)state;
