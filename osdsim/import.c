@@ -121,28 +121,6 @@ static int load_json(struct imp *im, const char *name, int required,
 	return 0;
 }
 
-static int get_int(json_t *o, const char *k, int64_t lo, int64_t hi,
-		   int64_t *v)
-{
-	json_t *x = json_object_get(o, k);
-
-	if (!json_is_integer(x))
-		return -1;
-	*v = json_integer_value(x);
-	return *v < lo || *v > hi ? -1 : 0;
-}
-
-static int get_real(json_t *o, const char *k, double lo, double hi,
-		    double *v)
-{
-	json_t *x = json_object_get(o, k);
-
-	if (!json_is_number(x))
-		return -1;
-	*v = json_number_value(x);
-	return isfinite(*v) && *v >= lo && *v <= hi ? 0 : -1;
-}
-
 /* "2026-11-25T20:45:30.758949+0000" (utime_t's ISO form), else now */
 static time_t utime_of(json_t *o, const char *k)
 {
@@ -224,7 +202,7 @@ static int load_osds(struct imp *im, struct cfs_osdmap *m, json_t *dump,
 	size_t i;
 	int down_nocap = 0;
 
-	if (get_int(dump, "max_osd", 0, CFS_MAX_OSD, &max_osd))
+	if (jget_int(dump, "max_osd", 0, CFS_MAX_OSD, &max_osd))
 		return fail(im, CFS_ECORRUPT,
 			    "%s/osd_dump.json: max_osd is missing or out of "
 			    "range (at most %d OSDs)",
@@ -240,10 +218,10 @@ static int load_osds(struct imp *im, struct cfs_osdmap *m, json_t *dump,
 		json_t *u = json_object_get(x, "uuid"), *n;
 		struct cfs_osd_state *s;
 
-		if (get_int(x, "osd", 0, max_osd - 1, &id) ||
-		    get_int(x, "up", 0, 1, &up) || get_int(x, "in", 0, 1, &in) ||
-		    get_real(x, "weight", 0, 1, &w) ||
-		    get_real(x, "primary_affinity", 0, 1, &aff) ||
+		if (jget_int(x, "osd", 0, max_osd - 1, &id) ||
+		    jget_int(x, "up", 0, 1, &up) || jget_int(x, "in", 0, 1, &in) ||
+		    jget_real(x, "weight", 0, 1, &w) ||
+		    jget_real(x, "primary_affinity", 0, 1, &aff) ||
 		    !json_is_string(u) || json_string_length(u) != 36)
 			return fail(im, CFS_ECORRUPT,
 				    "%s/osd_dump.json: osds[%zu] is missing a "
@@ -339,12 +317,12 @@ static int load_pool(struct imp *im, struct cfs_osdmap *m, json_t *x,
 	const char *bad = NULL;
 
 	memset(p, 0, sizeof(*p));
-	if (get_int(x, "pool", 0, INT32_MAX, &id))
+	if (jget_int(x, "pool", 0, INT32_MAX, &id))
 		bad = "pool";
 	else if (!json_is_string(name) || !json_string_length(name) ||
 		 json_string_length(name) >= sizeof(p->name))
 		bad = "pool_name (at most 63 bytes)";
-	else if (get_int(x, "type", 0, 255, &type))
+	else if (jget_int(x, "type", 0, 255, &type))
 		bad = "type";
 	if (bad)
 		return fail(im, CFS_ECORRUPT,
@@ -366,25 +344,25 @@ static int load_pool(struct imp *im, struct cfs_osdmap *m, json_t *x,
 			    "such a pool (pre-firefly placement) is not "
 			    "modelled",
 			    (long long)id, p->name);
-	if (get_int(x, "size", 1, CFS_MAX_REP, &v))
+	if (jget_int(x, "size", 1, CFS_MAX_REP, &v))
 		bad = "size";
 	p->size = (int)v;
-	if (!bad && get_int(x, "min_size", 1, p->size, &v))
+	if (!bad && jget_int(x, "min_size", 1, p->size, &v))
 		bad = "min_size";
 	p->min_size = (int)v;
-	if (!bad && get_int(x, "pg_num", 1, 65536, &v))
+	if (!bad && jget_int(x, "pg_num", 1, 65536, &v))
 		bad = "pg_num";
 	p->pg_num = (uint32_t)v;
-	if (!bad && get_int(x, "pg_placement_num", 1, p->pg_num, &v))
+	if (!bad && jget_int(x, "pg_placement_num", 1, p->pg_num, &v))
 		bad = "pg_placement_num";
 	p->pgp_num = (uint32_t)v;
-	if (!bad && get_int(x, "crush_rule", 0, PL_MAX_RULES - 1, &v))
+	if (!bad && jget_int(x, "crush_rule", 0, PL_MAX_RULES - 1, &v))
 		bad = "crush_rule";
 	p->crush_rule = (int)v;
-	if (!bad && get_int(x, "quota_max_bytes", 0, INT64_MAX, &v))
+	if (!bad && jget_int(x, "quota_max_bytes", 0, INT64_MAX, &v))
 		bad = "quota_max_bytes";
 	p->quota_max_bytes = (uint64_t)v;
-	if (!bad && get_int(x, "quota_max_objects", 0, INT64_MAX, &v))
+	if (!bad && jget_int(x, "quota_max_objects", 0, INT64_MAX, &v))
 		bad = "quota_max_objects";
 	p->quota_max_objects = (uint64_t)v;
 	if (!bad && p->erasure &&
@@ -408,12 +386,12 @@ static int load_pool(struct imp *im, struct cfs_osdmap *m, json_t *x,
 			    p->name, why);
 
 	/* what is left out */
-	if (!get_int(x, "pg_num_target", 1, 1 << 20, &tgt) &&
+	if (!jget_int(x, "pg_num_target", 1, 1 << 20, &tgt) &&
 	    tgt != p->pg_num)
 		note(im, "pool '%s' pg_num %u -> %lld in progress (imported "
 			 "at %u)", p->name, p->pg_num, (long long)tgt,
 		     p->pg_num);
-	if (!get_int(x, "pg_placement_num_target", 1, 1 << 20, &tgt) &&
+	if (!jget_int(x, "pg_placement_num_target", 1, 1 << 20, &tgt) &&
 	    tgt != p->pgp_num)
 		note(im, "pool '%s' pgp_num %u -> %lld in progress (imported "
 			 "at %u)", p->name, p->pgp_num, (long long)tgt,
@@ -427,7 +405,7 @@ static int load_pool(struct imp *im, struct cfs_osdmap *m, json_t *x,
 		json_t *mode = json_object_get(x, "pg_autoscale_mode");
 		int64_t tier_of = -1;
 
-		get_int(x, "tier_of", -1, INT32_MAX, &tier_of);
+		jget_int(x, "tier_of", -1, INT32_MAX, &tier_of);
 		if (json_array_size(tiers) || tier_of >= 0)
 			note(im, "pool '%s' cache tiering", p->name);
 		if (json_array_size(snaps))
@@ -547,7 +525,7 @@ static int load_pools(struct imp *im, struct cfs_osdmap *m, json_t *dump,
 	for (size_t i = 0; i < n; i++)
 		if (info[i].id > pool_max)
 			pool_max = info[i].id;
-	if (get_int(dump, "pool_max", 0, INT32_MAX, &m->pool_max) ||
+	if (jget_int(dump, "pool_max", 0, INT32_MAX, &m->pool_max) ||
 	    m->pool_max < pool_max)
 		m->pool_max = pool_max;
 out:
@@ -640,11 +618,11 @@ int import_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
 	if (r)
 		goto out;
 	fsid = json_object_get(dump, "fsid");
-	if (get_int(dump, "epoch", 1, UINT32_MAX - 1, &epoch) ||
+	if (jget_int(dump, "epoch", 1, UINT32_MAX - 1, &epoch) ||
 	    !json_is_string(fsid) || json_string_length(fsid) != 36 ||
-	    get_real(dump, "full_ratio", 0, 1, &full) ||
-	    get_real(dump, "backfillfull_ratio", 0, 1, &bf) ||
-	    get_real(dump, "nearfull_ratio", 0, 1, &nf)) {
+	    jget_real(dump, "full_ratio", 0, 1, &full) ||
+	    jget_real(dump, "backfillfull_ratio", 0, 1, &bf) ||
+	    jget_real(dump, "nearfull_ratio", 0, 1, &nf)) {
 		r = fail(&im, CFS_ECORRUPT,
 			 "%s/osd_dump.json: not ceph osd dump -f json (epoch, "
 			 "fsid or a full ratio missing or invalid)",

@@ -460,25 +460,10 @@ static int bad(char *err, size_t errlen, const char *path, const char *what)
 	return CFS_ECORRUPT;
 }
 
-static int get_int(json_t *o, const char *key, json_int_t lo, json_int_t hi,
-		   json_int_t *v)
-{
-	json_t *x = json_object_get(o, key);
-
-	if (!json_is_integer(x))
-		return -1;
-	*v = json_integer_value(x);
-	return (*v < lo || *v > hi) ? -1 : 0;
-}
-
 static int get_ratio(json_t *o, const char *key, double *v)
 {
-	json_t *x = json_object_get(o, key);
-
-	if (!json_is_number(x))
-		return -1;
-	*v = json_number_value(x);
-	return (*v > 0 && *v <= 1.0) ? 0 : -1;
+	/* (0, 1] */
+	return jget_real(o, key, 0, 1, v) || *v <= 0 ? -1 : 0;
 }
 
 int osdmap_from_json(const char *text, size_t len, const char *path,
@@ -488,7 +473,7 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 	json_t *root, *pool, *osds, *x;
 	struct cfs_osdmap *m = NULL;
 	char what[320], fld[64], perr[512];
-	json_int_t v;
+	int64_t v;
 	size_t i;
 	int r;
 
@@ -517,11 +502,11 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 	FIELD(!json_is_string(x) || strlen(json_string_value(x)) != 36,
 	      "fsid");
 	memcpy(m->fsid, json_string_value(x), 37);
-	FIELD(get_int(root, "epoch", 1, UINT32_MAX, &v), "epoch");
+	FIELD(jget_int(root, "epoch", 1, UINT32_MAX, &v), "epoch");
 	m->epoch = (uint32_t)v;
-	if (!get_int(root, "created", 0, INT64_MAX, &v))
+	if (!jget_int(root, "created", 0, INT64_MAX, &v))
 		m->created = (time_t)v;
-	if (!get_int(root, "modified", 0, INT64_MAX, &v))
+	if (!jget_int(root, "modified", 0, INT64_MAX, &v))
 		m->modified = (time_t)v;
 	x = json_object_get(root, "full_policy");
 	FIELD(!json_is_string(x) ||
@@ -538,7 +523,7 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 
 	pool = json_object_get(root, "pool");
 	FIELD(!json_is_object(pool), "pool");
-	FIELD(get_int(pool, "id", 0, INT32_MAX, &v), "pool.id");
+	FIELD(jget_int(pool, "id", 0, INT32_MAX, &v), "pool.id");
 	m->pool.id = v;
 	x = json_object_get(pool, "name");
 	FIELD(!json_is_string(x) ||
@@ -546,36 +531,36 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 	      "pool.name");
 	snprintf(m->pool.name, sizeof(m->pool.name), "%s",
 		 json_string_value(x));
-	FIELD(get_int(pool, "size", 1, CFS_MAX_REP, &v), "pool.size");
+	FIELD(jget_int(pool, "size", 1, CFS_MAX_REP, &v), "pool.size");
 	m->pool.size = (int)v;
-	FIELD(get_int(pool, "min_size", 1, m->pool.size, &v),
+	FIELD(jget_int(pool, "min_size", 1, m->pool.size, &v),
 	      "pool.min_size");
 	m->pool.min_size = (int)v;
-	FIELD(get_int(pool, "pg_num", 1, 1 << 20, &v), "pool.pg_num");
+	FIELD(jget_int(pool, "pg_num", 1, 1 << 20, &v), "pool.pg_num");
 	m->pool.pg_num = (uint32_t)v;
-	FIELD(get_int(pool, "pgp_num", 1, m->pool.pg_num, &v),
+	FIELD(jget_int(pool, "pgp_num", 1, m->pool.pg_num, &v),
 	      "pool.pgp_num");
 	m->pool.pgp_num = (uint32_t)v;
-	FIELD(get_int(pool, "crush_rule", 0, PL_MAX_RULES - 1, &v),
+	FIELD(jget_int(pool, "crush_rule", 0, PL_MAX_RULES - 1, &v),
 	      "pool.crush_rule");
 	m->pool.crush_rule = (int)v;
-	FIELD(get_int(pool, "object_size", 1, UINT32_MAX, &v),
+	FIELD(jget_int(pool, "object_size", 1, UINT32_MAX, &v),
 	      "pool.object_size");
 	m->pool.object_size = (uint32_t)v;
-	FIELD(get_int(pool, "stripe_unit", 1, UINT32_MAX, &v),
+	FIELD(jget_int(pool, "stripe_unit", 1, UINT32_MAX, &v),
 	      "pool.stripe_unit");
 	m->pool.stripe_unit = (uint32_t)v;
-	FIELD(get_int(pool, "stripe_count", 1, UINT32_MAX, &v),
+	FIELD(jget_int(pool, "stripe_count", 1, UINT32_MAX, &v),
 	      "pool.stripe_count");
 	m->pool.stripe_count = (uint32_t)v;
 	/* quotas: absent when none (and in clusters made before them) */
 	FIELD(json_object_get(pool, "quota_max_bytes") &&
-		      get_int(pool, "quota_max_bytes", 0, INT64_MAX, &v),
+		      jget_int(pool, "quota_max_bytes", 0, INT64_MAX, &v),
 	      "pool.quota_max_bytes");
 	m->pool.quota_max_bytes =
 		json_object_get(pool, "quota_max_bytes") ? (uint64_t)v : 0;
 	FIELD(json_object_get(pool, "quota_max_objects") &&
-		      get_int(pool, "quota_max_objects", 0, INT64_MAX, &v),
+		      jget_int(pool, "quota_max_objects", 0, INT64_MAX, &v),
 	      "pool.quota_max_objects");
 	m->pool.quota_max_objects =
 		json_object_get(pool, "quota_max_objects") ? (uint64_t)v : 0;
@@ -608,7 +593,7 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 		snprintf(fld, sizeof(fld), "osds[%zu]", i);
 		FIELD(!json_is_object(x), fld);
 		snprintf(fld, sizeof(fld), "osds[%zu].id", i);
-		FIELD(get_int(x, "id", 0, CFS_MAX_OSD - 1, &v), fld);
+		FIELD(jget_int(x, "id", 0, CFS_MAX_OSD - 1, &v), fld);
 		id = (int)v;
 		r = osdmap_ensure_osd(m, id);
 		if (r)
@@ -626,18 +611,18 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 		FIELD(!json_is_boolean(up), fld);
 		s->up = json_is_true(up);
 		snprintf(fld, sizeof(fld), "osds[%zu].reweight", i);
-		FIELD(get_int(x, "reweight", 0, CFS_WEIGHT_ONE, &v), fld);
+		FIELD(jget_int(x, "reweight", 0, CFS_WEIGHT_ONE, &v), fld);
 		s->reweight = (uint32_t)v;
 		snprintf(fld, sizeof(fld), "osds[%zu].primary_affinity", i);
-		FIELD(get_int(x, "primary_affinity", 0, CFS_WEIGHT_ONE, &v),
+		FIELD(jget_int(x, "primary_affinity", 0, CFS_WEIGHT_ONE, &v),
 		      fld);
 		s->primary_affinity = (uint32_t)v;
 		snprintf(fld, sizeof(fld), "osds[%zu].capacity", i);
-		FIELD(get_int(x, "capacity", 0, INT64_MAX, &v), fld);
+		FIELD(jget_int(x, "capacity", 0, INT64_MAX, &v), fld);
 		s->capacity = (uint64_t)v;
 		if (json_object_get(x, "prefill")) {
 			snprintf(fld, sizeof(fld), "osds[%zu].prefill", i);
-			FIELD(get_int(x, "prefill", 0, (int64_t)s->capacity,
+			FIELD(jget_int(x, "prefill", 0, (int64_t)s->capacity,
 				      &v),
 			      fld);
 			s->prefill = (uint64_t)v;
@@ -714,7 +699,7 @@ int osdmap_from_json(const char *text, size_t len, const char *path,
 	}
 	/* an interrupted pg_num change (pgsplit.c) */
 	if (json_object_get(root, "pg_num_change_from")) {
-		FIELD(get_int(root, "pg_num_change_from", 1, 1 << 20, &v),
+		FIELD(jget_int(root, "pg_num_change_from", 1, 1 << 20, &v),
 		      "pg_num_change_from");
 		m->pg_num_from = (uint32_t)v;
 	}

@@ -347,6 +347,11 @@ int temps_to_json(const struct cfs_osdmap *m, json_t **temps, json_t **ptemps);
 int pgtemp_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		     size_t errlen);
 
+/* jsonget.c: field k of object o as an integer in [lo, hi] / a finite
+ * number in [lo, hi]: 0, or -1 when missing, mistyped or out of range */
+int jget_int(json_t *o, const char *k, int64_t lo, int64_t hi, int64_t *v);
+int jget_real(json_t *o, const char *k, double lo, double hi, double *v);
+
 /* psarr.c: arrays of records whose first member is a uint32_t ps,
  * sorted by it (upmaps, pg_temp, primary_temp) */
 void *psarr_find(const void *v, int n, size_t size, uint32_t ps);

@@ -88,17 +88,6 @@ json_t *xpools_to_json(const struct cfs_osdmap *m)
 	return a;
 }
 
-static int get_i64(json_t *o, const char *k, int64_t lo, int64_t hi,
-		   int64_t *v)
-{
-	json_t *x = json_object_get(o, k);
-
-	if (!json_is_integer(x))
-		return -1;
-	*v = json_integer_value(x);
-	return *v < lo || *v > hi ? -1 : 0;
-}
-
 int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		     size_t errlen)
 {
@@ -130,7 +119,7 @@ int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		else if (!json_is_string(x) || !*json_string_value(x) ||
 			 strlen(json_string_value(x)) >= sizeof(p->name))
 			bad = "name";
-		else if (get_i64(o, "id", 0, INT32_MAX, &v) ||
+		else if (jget_int(o, "id", 0, INT32_MAX, &v) ||
 			 v == m->pool.id || (i && v <= m->xpools[i - 1].info.id) ||
 			 v > m->pool_max)
 			bad = "id";
@@ -145,25 +134,25 @@ int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 			     strcmp(json_string_value(t), "replicated")))
 				bad = "type";
 		}
-		if (!bad && get_i64(o, "size", 1, CFS_MAX_REP, &v))
+		if (!bad && jget_int(o, "size", 1, CFS_MAX_REP, &v))
 			bad = "size";
 		p->size = (int)v;
-		if (!bad && get_i64(o, "min_size", 1, p->size, &v))
+		if (!bad && jget_int(o, "min_size", 1, p->size, &v))
 			bad = "min_size";
 		p->min_size = (int)v;
-		if (!bad && get_i64(o, "pg_num", 1, 65536, &v))
+		if (!bad && jget_int(o, "pg_num", 1, 65536, &v))
 			bad = "pg_num";
 		p->pg_num = (uint32_t)v;
-		if (!bad && get_i64(o, "pgp_num", 1, p->pg_num, &v))
+		if (!bad && jget_int(o, "pgp_num", 1, p->pg_num, &v))
 			bad = "pgp_num";
 		p->pgp_num = (uint32_t)v;
-		if (!bad && get_i64(o, "crush_rule", 0, PL_MAX_RULES - 1, &v))
+		if (!bad && jget_int(o, "crush_rule", 0, PL_MAX_RULES - 1, &v))
 			bad = "crush_rule";
 		p->crush_rule = (int)v;
-		if (!bad && get_i64(o, "quota_max_bytes", 0, INT64_MAX, &v))
+		if (!bad && jget_int(o, "quota_max_bytes", 0, INT64_MAX, &v))
 			bad = "quota_max_bytes";
 		p->quota_max_bytes = (uint64_t)v;
-		if (!bad && get_i64(o, "quota_max_objects", 0, INT64_MAX, &v))
+		if (!bad && jget_int(o, "quota_max_objects", 0, INT64_MAX, &v))
 			bad = "quota_max_objects";
 		p->quota_max_objects = (uint64_t)v;
 		if (!bad && p->erasure) {
