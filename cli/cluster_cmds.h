@@ -104,6 +104,10 @@ int ccmd_osd_reweight(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_balancer.c */
 int ccmd_balancer_eval(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_config_set(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_config_get(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_config_rm(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_config_dump(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_balancer_optimize(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_reweight.c */
 int ccmd_osd_test_reweight_by_utilization(struct cmd_ctx *ctx, int argc,

@@ -542,6 +542,7 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 	pthread_mutex_init(&c->update_lock, NULL);
 	pthread_mutex_init(&c->dirty_lock, NULL);
 	pthread_mutex_init(&c->refused_lock, NULL);
+	pthread_mutex_init(&c->config_lock, NULL);
 	pthread_rwlock_init(&c->layout, NULL);
 	c->dir = strdup(dir);
 	c->stores = calloc(CFS_MAX_OSD, sizeof(*c->stores));
@@ -619,6 +620,13 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 			    cfs_strerror(r));
 		goto fail;
 	}
+	r = config_load(c, err, errlen);
+	if (r) {
+		if (!*err)
+			msg(err, errlen, r, "%s/config.json: %s", dir,
+			    cfs_strerror(r));
+		goto fail;
+	}
 	r = index_open(c, err, errlen);
 	if (r)
 		goto fail;
@@ -669,6 +677,7 @@ void cfs_cluster_close(cfs_cluster *c)
 	index_close(c);
 	pgstate_free(c);
 	free(c->refused);
+	config_free(c);
 	pthread_rwlock_destroy(&c->layout);
 	if (c->stores) {
 		for (int i = 0; i < CFS_MAX_OSD; i++)

@@ -836,7 +836,9 @@ int cfs_pool_create(cfs_cluster *c, const struct cfs_pool_info *want,
 
 	if (r)
 		return r;
-	r = xpool_check_create(n, want, why, whylen);
+	r = xpool_check_create(n, want,
+			       config_uint(c, "mon_max_pg_per_osd"), why,
+			       whylen);
 	if (!r)
 		r = xpool_add(n, want, id);
 	if (r) {
@@ -853,12 +855,18 @@ int cfs_pool_remove(cfs_cluster *c, int64_t id, char *why, size_t whylen)
 
 	if (r)
 		return r;
+	/* OSDMonitor::_check_remove_pool's order */
 	if (id == n->pool.id) {
 		snprintf(why, whylen, "pool '%s' is in use by CephFS",
 			 n->pool.name);
 		r = -EBUSY;
 	} else if (!xpool_find(n, id)) {
 		r = -ENOENT;
+	} else if (!config_flag(c, "mon_allow_pool_delete")) {
+		snprintf(why, whylen, "pool deletion is disabled; you must "
+			 "first set the mon_allow_pool_delete config option to "
+			 "true before you can destroy a pool");
+		r = -EPERM;
 	}
 	if (r) {
 		update_abort(c, n);
@@ -881,10 +889,14 @@ int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 	if (want->id != n->pool.id && !x)
 		r = -ENOENT;
 	else if (x)
-		r = pool_check_change(n, &x->info, want, 1, &x->info, why,
+		r = pool_check_change(n, &x->info, want, 1,
+				      config_uint(c, "mon_max_pg_per_osd"),
+				      &x->info, why,
 				      whylen);
 	else
-		r = pool_check_change(n, &n->pool, want, 0, &n->pool, why,
+		r = pool_check_change(n, &n->pool, want, 0,
+				      config_uint(c, "mon_max_pg_per_osd"),
+				      &n->pool, why,
 				      whylen);
 	if (r) {
 		update_abort(c, n);

@@ -487,6 +487,24 @@ void cfs_osd_note_refused(cfs_cluster *c, int osd, uint32_t ps,
 /* The kept refusals, at most max; returns the count. */
 int cfs_osd_refused(cfs_cluster *c, struct cfs_refused *out, int max);
 
+/* ---- monitor options (config.c), as `ceph config set mon KEY VALUE`:
+ * mon_allow_pool_delete (false), mon_max_pg_per_osd (250).  Kept in
+ * DIR/config.json; not osdmap state (no epoch). */
+#define CFS_CONFIG_NOPTS 2
+struct cfs_config_entry {
+	const char *name, *desc;
+	char value[32];
+	int is_default;
+};
+/* The option's value as text; -ENOENT for an option crushfs lacks. */
+int cfs_config_get(cfs_cluster *c, const char *name, char *buf, size_t len);
+/* Set (value NULL: back to the default); -EINVAL with Ceph's message for
+ * an unknown option or a value of the wrong type. */
+int cfs_config_set(cfs_cluster *c, const char *name, const char *value,
+		   char *why, size_t whylen);
+/* Every option (CFS_CONFIG_NOPTS entries); returns their count. */
+int cfs_config_list(cfs_cluster *c, struct cfs_config_entry *out);
+
 /* ---- objects on one OSD (osd_store.c): an fd cache under the hood ---- */
 typedef struct cfs_obj cfs_obj;
 #define CFS_OBJ_CREATE 0x1

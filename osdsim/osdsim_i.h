@@ -188,6 +188,9 @@ struct cfs_cluster {
 	/* the PG layout gate: shared by whatever works with PG seeds,
 	 * exclusive while pg_num changes (cfs_pg_layout_*) */
 	pthread_rwlock_t layout;
+	/* the monitor options set (config.c; NULL: the default) */
+	pthread_mutex_t config_lock;
+	char *config[CFS_CONFIG_NOPTS];
 	/* the last write each OSD refused for want of room (refused.c) */
 	pthread_mutex_t refused_lock;
 	struct cfs_refused *refused;
@@ -325,12 +328,13 @@ int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 int pool_rule_ok(const pl_map *cm, int rule, int erasure, int size,
 		 char *why, size_t whylen);
 int xpool_check_create(const struct cfs_osdmap *m,
-		       const struct cfs_pool_info *p, char *why,
-		       size_t whylen);
+		       const struct cfs_pool_info *p, uint32_t per_osd,
+		       char *why, size_t whylen);
 int pool_check_change(const struct cfs_osdmap *m,
 		      const struct cfs_pool_info *cur,
 		      const struct cfs_pool_info *want, int pg_num_ok,
-		      struct cfs_pool_info *out, char *why, size_t whylen);
+		      uint32_t per_osd, struct cfs_pool_info *out, char *why,
+		      size_t whylen);
 struct cfs_xpool *xpool_find(struct cfs_osdmap *m, int64_t id);
 int xpool_add(struct cfs_osdmap *m, const struct cfs_pool_info *p,
 	      int64_t *id);
@@ -346,6 +350,13 @@ int pgtemp_choose(cfs_cluster *c, const struct cfs_osdmap *prev,
 int temps_to_json(const struct cfs_osdmap *m, json_t **temps, json_t **ptemps);
 int pgtemp_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		     size_t errlen);
+
+/* config.c: DIR/config.json into c (absent: every default) */
+int config_load(cfs_cluster *c, char *err, size_t errlen);
+void config_free(cfs_cluster *c);
+/* a bool option (1 when true) / a uint option's value */
+int config_flag(cfs_cluster *c, const char *name);
+uint32_t config_uint(cfs_cluster *c, const char *name);
 
 /* jsonget.c: field k of object o as an integer in [lo, hi] / a finite
  * number in [lo, hi]: 0, or -1 when missing, mistyped or out of range */

@@ -17,7 +17,6 @@
 #include "placement.h"
 
 /* Ceph 16.2's mon_max_pg_per_osd */
-#define MAX_PG_PER_OSD 250
 
 static void xpool_free(struct cfs_xpool *x)
 {
@@ -234,7 +233,8 @@ const struct cfs_pg_mapping *cfs_osdmap_pool_pg(const cfs_osdmap *m,
  * against mon_max_pg_per_osd times the in OSDs (at least 3).  pool: the
  * pool changing (-1: a new one). */
 static int check_pg_num(const struct cfs_osdmap *m, int64_t pool,
-			uint32_t pg_num, int size, char *why, size_t whylen)
+			uint32_t pg_num, int size, uint32_t per_osd, char *why,
+			size_t whylen)
 {
 	uint64_t projected = (uint64_t)pg_num * (uint64_t)size, max;
 	unsigned in = 0;
@@ -249,7 +249,7 @@ static int check_pg_num(const struct cfs_osdmap *m, int64_t pool,
 		in += m->osds[o].exists && m->osds[o].reweight;
 	if (in < 3)
 		in = 3;
-	max = (uint64_t)MAX_PG_PER_OSD * in;
+	max = (uint64_t)per_osd * in;
 	if (projected > max) {
 		int n = 0;
 
@@ -262,7 +262,7 @@ static int check_pg_num(const struct cfs_osdmap *m, int64_t pool,
 				 "pgs, which exceeds max %llu "
 				 "(mon_max_pg_per_osd %d * num_in_osds %u)",
 				 pg_num, size, (unsigned long long)projected,
-				 (unsigned long long)max, MAX_PG_PER_OSD, in);
+				 (unsigned long long)max, (int)per_osd, in);
 		return -ERANGE;
 	}
 	return 0;
@@ -299,7 +299,8 @@ int pool_rule_ok(const pl_map *cm, int rule, int erasure, int size,
 }
 
 int xpool_check_create(const struct cfs_osdmap *m,
-		       const struct cfs_pool_info *p, char *why, size_t whylen)
+		       const struct cfs_pool_info *p, uint32_t per_osd,
+		       char *why, size_t whylen)
 {
 	int r;
 
@@ -325,7 +326,8 @@ int xpool_check_create(const struct cfs_osdmap *m,
 	r = pool_rule_ok(m->crush, p->crush_rule, p->erasure, p->size, why,
 			 whylen);
 	if (!r)
-		r = check_pg_num(m, -1, p->pg_num, p->size, why, whylen);
+		r = check_pg_num(m, -1, p->pg_num, p->size, per_osd, why,
+				 whylen);
 	return r;
 }
 
@@ -341,7 +343,8 @@ int xpool_check_create(const struct cfs_osdmap *m,
 int pool_check_change(const struct cfs_osdmap *m,
 		      const struct cfs_pool_info *cur,
 		      const struct cfs_pool_info *want, int pg_num_ok,
-		      struct cfs_pool_info *out, char *why, size_t whylen)
+		      uint32_t per_osd, struct cfs_pool_info *out, char *why,
+		      size_t whylen)
 {
 	struct cfs_pool_info p = *cur;
 	int r;
@@ -366,7 +369,8 @@ int pool_check_change(const struct cfs_osdmap *m,
 				 "and less than or equal to 65536");
 			return -ERANGE;
 		}
-		r = check_pg_num(m, p.id, want->pg_num, p.size, why, whylen);
+		r = check_pg_num(m, p.id, want->pg_num, p.size, per_osd, why,
+				 whylen);
 		if (r)
 			return r;
 		p.pg_num = want->pg_num;
@@ -403,8 +407,8 @@ int pool_check_change(const struct cfs_osdmap *m,
 		r = pool_rule_ok(m->crush, p.crush_rule, 0, want->size, why,
 				 whylen);
 		if (!r && want->size > p.size)
-			r = check_pg_num(m, p.id, p.pg_num, want->size, why,
-					 whylen);
+			r = check_pg_num(m, p.id, p.pg_num, want->size,
+					 per_osd, why, whylen);
 		if (r)
 			return r;
 		p.size = want->size;

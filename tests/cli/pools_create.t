@@ -84,6 +84,13 @@ The monitor's refusals:
   $ crushfs --cluster p osd pool create bad 4096
   crushfs: osd pool create:  pg_num 4096 size 3 would mean 12880 total pgs, which exceeds max 3000 (mon_max_pg_per_osd 250 * num_in_osds 12)
   [1]
+  $ crushfs --cluster p config set mon mon_max_pg_per_osd 30
+  $ crushfs --cluster p osd pool create bad 64
+  crushfs: osd pool create:  pg_num 64 size 3 would mean 784 total pgs, which exceeds max 360 (mon_max_pg_per_osd 30 * num_in_osds 12)
+  [1]
+  $ crushfs --cluster p config rm mon mon_max_pg_per_osd
+  $ crushfs --cluster p config get mon mon_max_pg_per_osd
+  250
   $ crushfs --cluster p osd pool ls
   crushfs_data
   rbd
@@ -132,12 +139,31 @@ dry run says what their PGs do:
   pool 'ecp': 3 of 16 pgs change their up set (it holds no object of crushfs's: nothing moves)
   pool 'wide': 2 of 8 pgs change their up set (it holds no object of crushfs's: nothing moves)
 
-Removing: the pool name twice and the flag, never the filesystem's pool;
-ids are not reused.
+Removing: the pool name twice and the flag, and (as Ceph 16.2) the
+monitor option mon_allow_pool_delete set first; never the filesystem's
+pool; ids are not reused.
 
   $ crushfs --cluster p osd pool rm rbd
   crushfs: osd pool rm: WARNING: this will *PERMANENTLY DESTROY* all data stored in pool rbd.  If you are *ABSOLUTELY CERTAIN* that is what you want, pass the pool name *twice*, followed by --yes-i-really-really-mean-it.
   [1]
+  $ crushfs --cluster p osd pool rm rbd rbd --yes-i-really-really-mean-it
+  crushfs: osd pool rm: pool deletion is disabled; you must first set the mon_allow_pool_delete config option to true before you can destroy a pool
+  [1]
+  $ crushfs --cluster p config get mon mon_allow_pool_delete
+  false
+  $ crushfs --cluster p config set mon mon_allow_pool_delete maybe
+  crushfs: config set: error parsing value: 'maybe' is not a boolean (true or false)
+  [1]
+  $ crushfs --cluster p config set mon mon_allow_pool_deletes true
+  crushfs: config set: unrecognized config option 'mon_allow_pool_deletes'
+  [1]
+  $ crushfs --cluster p config set osd mon_allow_pool_delete true
+  crushfs: config set: unrecognized config target 'osd'
+  [1]
+  $ crushfs --cluster p config set mon mon_allow_pool_delete true
+  $ crushfs --cluster p config dump
+  WHO    MASK LEVEL     OPTION                   VALUE    RO
+  mon         advanced  mon_allow_pool_delete    true    
   $ crushfs --cluster p osd pool rm rbd rbd --yes-i-really-really-mean-it
   pool 'rbd' removed
   $ crushfs --cluster p osd pool rm rbd rbd --yes-i-really-really-mean-it
@@ -221,3 +247,18 @@ pool's shards keep their positions:
   4.0        0         0          0        0      0  undersize
   $ crushfs --cluster p health
   HEALTH_WARN Reduced data availability: 8 pgs inactive
+
+The options live in DIR/config.json; a damaged one is named, not guessed:
+
+  $ cp p/config.json saved.json
+  $ echo '{"mon_allow_pool_delete": "perhaps"}' > p/config.json
+  $ crushfs --cluster p osd pool ls
+  crushfs: osd pool ls: p/config.json: field 'mon_allow_pool_delete' is not a valid value
+  [1]
+  $ echo '{"mon_allow_pool_delete": ' > p/config.json
+  $ crushfs --cluster p osd pool ls
+  crushfs: osd pool ls: p/config.json:2:0: unexpected token near end of file
+  [1]
+  $ mv saved.json p/config.json
+  $ crushfs --cluster p config get mon mon_allow_pool_delete
+  true

@@ -1,0 +1,225 @@
+/*
+ * config.c - the monitor options crushfs honours, set as `ceph config set
+ * mon KEY VALUE` sets them (Ceph 16.2's names, types and defaults), kept
+ * in DIR/config.json (written atomically; absent: every default).  They
+ * are not osdmap state: a change makes no epoch.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "osdsim_i.h"
+#include "util.h"
+
+enum { T_BOOL, T_UINT };
+
+static const struct {
+	const char *name;
+	int type;
+	const char *def;
+	const char *desc;
+} opts[CFS_CONFIG_NOPTS] = {
+	{ "mon_allow_pool_delete", T_BOOL, "false",
+	  "allow pool deletions (osd pool rm)" },
+	{ "mon_max_pg_per_osd", T_UINT, "250",
+	  "max number of PGs per OSD the cluster will allow (osd pool "
+	  "create, osd pool set pg_num)" },
+};
+
+static int find(const char *name)
+{
+	for (int i = 0; i < CFS_CONFIG_NOPTS; i++)
+		if (!strcmp(opts[i].name, name))
+			return i;
+	return -1;
+}
+
+/* Ceph's bool and uint parsing (Option::parse_value): the canonical
+ * spelling into out */
+static int parse(int i, const char *v, char *out, size_t outlen, char *why,
+		 size_t whylen)
+{
+	if (opts[i].type == T_BOOL) {
+		if (!strcmp(v, "true") || !strcmp(v, "yes") ||
+		    !strcmp(v, "on") || !strcmp(v, "1")) {
+			snprintf(out, outlen, "true");
+			return 0;
+		}
+		if (!strcmp(v, "false") || !strcmp(v, "no") ||
+		    !strcmp(v, "off") || !strcmp(v, "0")) {
+			snprintf(out, outlen, "false");
+			return 0;
+		}
+		snprintf(why, whylen, "error parsing value: '%s' is not a "
+			 "boolean (true or false)", v);
+		return -EINVAL;
+	}
+	{
+		char *end;
+		unsigned long long x;
+
+		errno = 0;
+		x = strtoull(v, &end, 10);
+		if (!*v || *end || *v == '-' || errno || x > UINT32_MAX) {
+			snprintf(why, whylen, "error parsing value: '%s' is "
+				 "not an unsigned integer", v);
+			return -EINVAL;
+		}
+		snprintf(out, outlen, "%llu", x);
+	}
+	return 0;
+}
+
+static int persist(cfs_cluster *c)
+{
+	char path[PATH_MAX], *text;
+	json_t *root = json_object();
+	int r;
+
+	if (!root)
+		return -ENOMEM;
+	for (int i = 0; i < CFS_CONFIG_NOPTS; i++)
+		if (c->config[i])
+			json_object_set_new(root, opts[i].name,
+					    json_string(c->config[i]));
+	text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
+	json_decref(root);
+	if (!text)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/config.json", c->dir);
+	r = cfs_write_atomic(path, text, strlen(text));
+	free(text);
+	return r;
+}
+
+int config_load(cfs_cluster *c, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	json_error_t je;
+	json_t *root, *v;
+	const char *key;
+
+	snprintf(path, sizeof(path), "%s/config.json", c->dir);
+	root = json_load_file(path, 0, &je);
+	if (!root) {
+		FILE *f = fopen(path, "r");
+
+		if (!f)
+			return 0; /* every option at its default */
+		fclose(f);
+		json_error_line(err, errlen, path, je.line, je.column, je.text);
+		return CFS_ECORRUPT;
+	}
+	if (!json_is_object(root)) {
+		json_decref(root);
+		snprintf(err, errlen, "%s: not a JSON object", path);
+		return CFS_ECORRUPT;
+	}
+	json_object_foreach(root, key, v) {
+		char canon[32], why[128];
+		int i = find(key);
+
+		if (i < 0 || !json_is_string(v) ||
+		    parse(i, json_string_value(v), canon, sizeof(canon), why,
+			  sizeof(why))) {
+			json_decref(root);
+			snprintf(err, errlen, "%s: field '%s' is %s", path, key,
+				 i < 0 ? "not an option crushfs knows"
+				       : "not a valid value");
+			return CFS_ECORRUPT;
+		}
+		c->config[i] = strdup(canon);
+		if (!c->config[i]) {
+			json_decref(root);
+			return -ENOMEM;
+		}
+	}
+	json_decref(root);
+	return 0;
+}
+
+void config_free(cfs_cluster *c)
+{
+	for (int i = 0; i < CFS_CONFIG_NOPTS; i++) {
+		free(c->config[i]);
+		c->config[i] = NULL;
+	}
+}
+
+int cfs_config_get(cfs_cluster *c, const char *name, char *buf, size_t len)
+{
+	int i = find(name);
+
+	if (i < 0)
+		return -ENOENT;
+	pthread_mutex_lock(&c->config_lock);
+	snprintf(buf, len, "%s", c->config[i] ? c->config[i] : opts[i].def);
+	pthread_mutex_unlock(&c->config_lock);
+	return 0;
+}
+
+int cfs_config_set(cfs_cluster *c, const char *name, const char *value,
+		   char *why, size_t whylen)
+{
+	char canon[32], *old, *nv = NULL;
+	int i = find(name), r;
+
+	if (i < 0) {
+		snprintf(why, whylen, "unrecognized config option '%s'", name);
+		return -EINVAL;
+	}
+	if (c->rdonly)
+		return -EROFS;
+	if (value) {
+		r = parse(i, value, canon, sizeof(canon), why, whylen);
+		if (r)
+			return r;
+		nv = strdup(canon);
+		if (!nv)
+			return -ENOMEM;
+	}
+	pthread_mutex_lock(&c->config_lock);
+	old = c->config[i];
+	c->config[i] = nv;
+	r = persist(c);
+	if (r) {
+		c->config[i] = old;
+		old = nv;
+		snprintf(why, whylen, "%s/config.json: %s", c->dir,
+			 cfs_strerror(r));
+	}
+	pthread_mutex_unlock(&c->config_lock);
+	free(old);
+	return r;
+}
+
+int cfs_config_list(cfs_cluster *c, struct cfs_config_entry *out)
+{
+	pthread_mutex_lock(&c->config_lock);
+	for (int i = 0; i < CFS_CONFIG_NOPTS; i++) {
+		out[i].name = opts[i].name;
+		out[i].desc = opts[i].desc;
+		out[i].is_default = !c->config[i];
+		snprintf(out[i].value, sizeof(out[i].value), "%s",
+			 c->config[i] ? c->config[i] : opts[i].def);
+	}
+	pthread_mutex_unlock(&c->config_lock);
+	return CFS_CONFIG_NOPTS;
+}
+
+int config_flag(cfs_cluster *c, const char *name)
+{
+	char v[32];
+
+	return !cfs_config_get(c, name, v, sizeof(v)) && !strcmp(v, "true");
+}
+
+uint32_t config_uint(cfs_cluster *c, const char *name)
+{
+	char v[32];
+
+	return cfs_config_get(c, name, v, sizeof(v)) ? 0
+			: (uint32_t)strtoul(v, NULL, 10);
+}
