@@ -597,6 +597,11 @@ static void test_more_pools(void **state)
 	assert_int_equal(cfs_pool_remove(f->c, 1, why, sizeof(why)), -EBUSY);
 	assert_non_null(strstr(why, "in use by CephFS"));
 	assert_int_equal(cfs_pool_remove(f->c, 9, why, sizeof(why)), -ENOENT);
+	/* Ceph's mon_allow_pool_delete gate first */
+	assert_int_equal(cfs_pool_remove(f->c, 2, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "mon_allow_pool_delete"));
+	assert_int_equal(cfs_config_set(f->c, "mon_allow_pool_delete", "true",
+					why, sizeof(why)), 0);
 	assert_int_equal(cfs_pool_remove(f->c, 2, why, sizeof(why)), 0);
 	snprintf(want.name, sizeof(want.name), "rbd2");
 	want.pg_num = want.pgp_num = 8;
@@ -666,6 +671,57 @@ static void test_layout_limits(void **state)
 	fx_free(f);
 }
 
+/* Monitor options: Ceph's defaults, parsing into the canonical spelling,
+ * refusals, kept across an open, back to the default with NULL. */
+static void test_config(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct cfs_config_entry e[CFS_CONFIG_NOPTS];
+	char v[32], why[256];
+
+	(void)state;
+	assert_int_equal(cfs_config_get(f->c, "mon_allow_pool_delete", v,
+					sizeof(v)), 0);
+	assert_string_equal(v, "false");
+	assert_int_equal(cfs_config_get(f->c, "mon_max_pg_per_osd", v,
+					sizeof(v)), 0);
+	assert_string_equal(v, "250");
+	assert_int_equal(cfs_config_get(f->c, "osd_max_backfills", v,
+					sizeof(v)), -ENOENT);
+	assert_int_equal(cfs_config_set(f->c, "mon_allow_pool_delete", "yes",
+					why, sizeof(why)), 0);
+	assert_int_equal(cfs_config_set(f->c, "mon_max_pg_per_osd", "-1", why,
+					sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "not an unsigned integer"));
+	assert_int_equal(cfs_config_set(f->c, "mon_max_pg_per_osd",
+					"4294967296", why, sizeof(why)),
+			 -EINVAL);
+	assert_int_equal(cfs_config_set(f->c, "mon_max_pg_per_osd", "400",
+					why, sizeof(why)), 0);
+	assert_int_equal(cfs_config_set(f->c, "nosuch", "1", why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "unrecognized config option 'nosuch'");
+	fx_close(f);
+	fx_open(f);
+	assert_int_equal(cfs_config_get(f->c, "mon_allow_pool_delete", v,
+					sizeof(v)), 0);
+	assert_string_equal(v, "true");
+	assert_int_equal(cfs_config_list(f->c, e), CFS_CONFIG_NOPTS);
+	for (int i = 0; i < CFS_CONFIG_NOPTS; i++)
+		if (!strcmp(e[i].name, "mon_max_pg_per_osd")) {
+			assert_string_equal(e[i].value, "400");
+			assert_false(e[i].is_default);
+		}
+	assert_int_equal(cfs_config_set(f->c, "mon_max_pg_per_osd", NULL, why,
+					sizeof(why)), 0);
+	fx_close(f);
+	fx_open(f);
+	assert_int_equal(cfs_config_get(f->c, "mon_max_pg_per_osd", v,
+					sizeof(v)), 0);
+	assert_string_equal(v, "250");
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -682,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_osd_add_weights),
 		cmocka_unit_test(test_layout_limits),
 		cmocka_unit_test(test_more_pools),
+		cmocka_unit_test(test_config),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
