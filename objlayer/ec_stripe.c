@@ -80,13 +80,17 @@ int ec_stripes_decode(const struct ec_codec *c, const struct ec_stripe *s,
 	uint64_t sw = ec_stripe_width(s);
 	unsigned char *scratch = NULL;
 
+	int need = 0; /* the codec runs only for a chunk someone wants */
+
 	for (int i = 0; i < km; i++) {
 		present[i] = shards[i] != NULL;
 		have += present[i];
+		if (!present[i] && (i < s->k || (rebuild && rebuild[i])))
+			need = 1;
 	}
 	if (have < s->k)
 		return -EIO;
-	if (have < km) {
+	if (need) {
 		/* the missing coding chunks nobody asked for go here */
 		scratch = malloc((size_t)s->m * s->chunk);
 		if (!scratch)
@@ -105,9 +109,11 @@ int ec_stripes_decode(const struct ec_codec *c, const struct ec_stripe *s,
 			else if (rebuild && rebuild[i])
 				ch[i] = rebuild[i] + st * s->chunk;
 			else
-				ch[i] = scratch + (size_t)(i - s->k) * s->chunk;
+				ch[i] = scratch ? scratch + (size_t)(i - s->k) *
+							      s->chunk
+						: NULL;
 		}
-		if (have < km) {
+		if (need) {
 			r = ec_decode(c, ch, present, s->chunk);
 			if (r) {
 				free(scratch);

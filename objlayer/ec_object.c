@@ -1,0 +1,209 @@
+/*
+ * ec_object.c - reads, writes and truncation of one erasure-coded object
+ * over its shards (ec_object.h), as Ceph 16.2's ECBackend does them with
+ * overwrites allowed: a read asks the data shards and decodes only when
+ * one fails (ECBackend::objects_read_and_reconstruct with its fallback to
+ * the remaining shards), a partial write reads the stripes it does not
+ * cover whole (ECTransaction's read-modify-write), every shard gets the
+ * re-encoded stripes.  Work goes in batches of at most BATCH bytes of
+ * stripes, so memory stays bounded whatever the length.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec_codec.h"
+#include "ec_object.h"
+
+#define BATCH (1u << 20)
+
+static uint64_t batch_stripes(const struct ec_stripe *s)
+{
+	uint64_t n = BATCH / ec_stripe_width(s);
+
+	return n ? n : 1;
+}
+
+/*
+ * Stripes [first, first + n) into data (n x stripe_width bytes): shards
+ * in order (data ones first), the failing ones skipped and noted in *bad,
+ * until k gave their part.
+ */
+static int read_stripes(const struct ec_object *o, uint64_t first,
+			uint64_t n, unsigned char *data, uint64_t *bad)
+{
+	const struct ec_stripe *s = &o->s;
+	int km = s->k + s->m, have = 0, r = 0;
+	size_t slen = (size_t)(n * s->chunk);
+	unsigned char *sh[EC_MAX_CHUNKS] = { 0 };
+	unsigned char *mem = malloc(slen * (size_t)s->k);
+
+	if (!mem)
+		return -ENOMEM;
+	for (int i = 0; i < km && have < s->k; i++) {
+		unsigned char *b = mem + slen * (size_t)have;
+		ssize_t got;
+
+		if (o->avoid >> i & 1)
+			continue;
+		got = o->io->read(o->io->arg, i, first * s->chunk, b, slen);
+		if (got < 0) {
+			*bad |= 1ull << i;
+			continue;
+		}
+		/* past the shard's end: the zeros of a sparse tail */
+		memset(b + got, 0, slen - (size_t)got);
+		sh[i] = b;
+		have++;
+	}
+	r = have < s->k ? -EIO
+			: ec_stripes_decode(o->codec, s, sh, n, data, NULL);
+	free(mem);
+	return r;
+}
+
+ssize_t ec_object_read(const struct ec_object *o, uint64_t size,
+		       uint64_t off, void *buf, size_t len, uint64_t *bad)
+{
+	const struct ec_stripe *s = &o->s;
+	uint64_t sw = ec_stripe_width(s), first, count, bmax, dummy = 0;
+	unsigned char *tmp;
+	size_t done = 0;
+
+	if (!bad)
+		bad = &dummy;
+	*bad = 0;
+	if (off >= size)
+		return 0;
+	if (len > size - off)
+		len = (size_t)(size - off);
+	ec_stripe_span(s, off, len, &first, &count);
+	bmax = batch_stripes(s);
+	tmp = malloc((size_t)((count < bmax ? count : bmax) * sw));
+	if (!tmp)
+		return -ENOMEM;
+	for (uint64_t st = first; st < first + count;) {
+		uint64_t n = first + count - st < bmax ? first + count - st
+						       : bmax;
+		uint64_t from = st * sw, to = from + n * sw;
+		uint64_t a = off > from ? off : from;
+		uint64_t e = off + len < to ? off + len : to;
+		int r = read_stripes(o, st, n, tmp, bad);
+
+		if (r) {
+			free(tmp);
+			return r;
+		}
+		memcpy((unsigned char *)buf + (a - off), tmp + (a - from),
+		       (size_t)(e - a));
+		done += (size_t)(e - a);
+		st += n;
+	}
+	free(tmp);
+	return (ssize_t)done;
+}
+
+/* Encode the n stripes in data and write them to every shard kept. */
+static int write_stripes(const struct ec_object *o, uint64_t first,
+			 uint64_t n, const unsigned char *data)
+{
+	const struct ec_stripe *s = &o->s;
+	int km = s->k + s->m, r = 0;
+	size_t slen = (size_t)(n * s->chunk);
+	unsigned char *mem = malloc(slen * (size_t)km);
+	unsigned char *sh[EC_MAX_CHUNKS] = { 0 };
+
+	if (!mem)
+		return -ENOMEM;
+	for (int i = 0; i < km; i++)
+		sh[i] = mem + slen * (size_t)i;
+	ec_stripes_encode(o->codec, s, data, n, sh);
+	for (int i = 0; i < km && !r; i++)
+		if (!(o->avoid >> i & 1))
+			r = o->io->write(o->io->arg, i, first * s->chunk, sh[i],
+					 slen);
+	free(mem);
+	return r;
+}
+
+int ec_object_write(const struct ec_object *o, uint64_t size, uint64_t off,
+		    const void *buf, size_t len, uint64_t *new_size,
+		    uint64_t *bad)
+{
+	const struct ec_stripe *s = &o->s;
+	uint64_t sw = ec_stripe_width(s), bmax = batch_stripes(s), dummy = 0;
+	struct ec_rmw p;
+	unsigned char *tmp;
+	int r = 0;
+
+	if (!bad)
+		bad = &dummy;
+	*bad = 0;
+	ec_rmw_plan(s, size, off, len, &p);
+	if (!p.count) {
+		*new_size = size;
+		return 0;
+	}
+	tmp = malloc((size_t)((p.count < bmax ? p.count : bmax) * sw));
+	if (!tmp)
+		return -ENOMEM;
+	for (uint64_t st = p.first; st < p.first + p.count && !r;) {
+		uint64_t n = p.first + p.count - st < bmax
+				     ? p.first + p.count - st
+				     : bmax;
+		uint64_t from = st * sw, to = from + n * sw, last = st + n - 1;
+		uint64_t a = off > from ? off : from;
+		uint64_t e = off + len < to ? off + len : to;
+
+		memset(tmp, 0, (size_t)(n * sw));
+		/* the old bytes around the write, where the object has them */
+		if (st == p.first && p.read_head)
+			r = read_stripes(o, st, 1, tmp, bad);
+		if (!r && last == p.first + p.count - 1 && p.read_tail &&
+		    !(last == p.first && p.read_head))
+			r = read_stripes(o, last, 1, tmp + (n - 1) * sw, bad);
+		if (r)
+			break;
+		memcpy(tmp + (a - from), (const unsigned char *)buf + (a - off),
+		       (size_t)(e - a));
+		/* the object's end inside the last stripe keeps zeros after
+		 * it: bytes past size in a read stripe are the padding */
+		r = write_stripes(o, st, n, tmp);
+		st += n;
+	}
+	free(tmp);
+	if (!r)
+		*new_size = off + len > size ? off + len : size;
+	return r;
+}
+
+int ec_object_truncate(const struct ec_object *o, uint64_t size,
+		       uint64_t new_size, uint64_t *bad)
+{
+	const struct ec_stripe *s = &o->s;
+	uint64_t sw = ec_stripe_width(s), dummy = 0;
+	int r = 0;
+
+	if (!bad)
+		bad = &dummy;
+	*bad = 0;
+	/* a cut inside a stripe: its tail becomes the zero padding */
+	if (new_size < size && new_size % sw) {
+		uint64_t st = new_size / sw;
+		unsigned char *tmp = malloc((size_t)sw);
+
+		if (!tmp)
+			return -ENOMEM;
+		r = read_stripes(o, st, 1, tmp, bad);
+		if (!r) {
+			memset(tmp + new_size % sw, 0, (size_t)(sw - new_size % sw));
+			r = write_stripes(o, st, 1, tmp);
+		}
+		free(tmp);
+	}
+	for (int i = 0; i < s->k + s->m && !r; i++)
+		if (!(o->avoid >> i & 1))
+			r = o->io->truncate(o->io->arg, i,
+					    ec_shard_len(s, new_size));
+	return r;
+}

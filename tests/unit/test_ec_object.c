@@ -1,0 +1,247 @@
+/*
+ * test_ec_object.c - an erasure-coded object (objlayer/ec_object.c) over
+ * shards kept in memory, against a plain byte array: random writes
+ * (partial stripes, holes past the end), truncations down and up, and
+ * reads with every pattern of up to m failing shards (missing or rotten)
+ * give the model's bytes; every shard is as long as the object's stripes
+ * and any k of them decode the whole object (the parity stays right);
+ * m + 1 failing shards give -EIO, never wrong bytes; a failing shard met
+ * by a read is reported.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <cmocka.h>
+
+#include "ec_codec.h"
+#include "ec_object.h"
+
+#define MAXLEN (256u << 10)
+
+struct mem {
+	unsigned char *b[EC_MAX_CHUNKS];
+	size_t len[EC_MAX_CHUNKS];
+	uint64_t missing, rotten; /* shards failing reads */
+};
+
+static ssize_t m_read(void *arg, int i, uint64_t off, void *buf, size_t len)
+{
+	struct mem *m = arg;
+
+	if (m->missing >> i & 1)
+		return -ENOENT;
+	if (m->rotten >> i & 1)
+		return -EBADMSG;
+	if (off >= m->len[i])
+		return 0;
+	if (len > m->len[i] - off)
+		len = m->len[i] - (size_t)off;
+	memcpy(buf, m->b[i] + off, len);
+	return (ssize_t)len;
+}
+
+static int m_grow(struct mem *m, int i, size_t len)
+{
+	if (len <= m->len[i])
+		return 0;
+	m->b[i] = realloc(m->b[i], len);
+	assert_non_null(m->b[i]);
+	memset(m->b[i] + m->len[i], 0, len - m->len[i]);
+	m->len[i] = len;
+	return 0;
+}
+
+static int m_write(void *arg, int i, uint64_t off, const void *buf,
+		   size_t len)
+{
+	struct mem *m = arg;
+
+	m_grow(m, i, (size_t)off + len);
+	memcpy(m->b[i] + off, buf, len);
+	return 0;
+}
+
+static int m_truncate(void *arg, int i, uint64_t len)
+{
+	struct mem *m = arg;
+
+	if (len > m->len[i])
+		return m_grow(m, i, (size_t)len);
+	m->len[i] = (size_t)len;
+	return 0;
+}
+
+/* every k-subset of the shards decodes the model */
+static void check_consistent(const struct ec_object *o, struct mem *m,
+			     const unsigned char *model, uint64_t size)
+{
+	int km = o->s.k + o->s.m;
+	unsigned char *got = malloc(size + 1);
+
+	for (int i = 0; i < km; i++)
+		assert_int_equal(m->len[i], ec_shard_len(&o->s, size));
+	for (unsigned mask = 0; mask < (1u << km); mask++) {
+		if (__builtin_popcount(mask) != o->s.m)
+			continue;
+		m->missing = mask;
+		assert_int_equal(ec_object_read(o, size, 0, got, (size_t)size,
+						NULL),
+				 (ssize_t)size);
+		if (size)
+			assert_memory_equal(got, model, size);
+	}
+	m->missing = 0;
+	free(got);
+}
+
+static void run(int k, int mm, uint32_t chunk, unsigned seed, int steps)
+{
+	struct mem m = { 0 };
+	struct ec_shard_io io = { m_read, m_write, m_truncate, &m };
+	struct ec_codec *c;
+	struct ec_object o;
+	unsigned char *model = calloc(MAXLEN, 1), *buf = malloc(MAXLEN);
+	uint64_t size = 0;
+	int km = k + mm;
+
+	assert_int_equal(ec_codec_new(k, mm, &c), 0);
+	o = (struct ec_object){ c, { k, mm, chunk }, &io, 0 };
+	srand(seed);
+	for (int step = 0; step < steps; step++) {
+		int what = rand() % 10;
+		uint64_t bad = 0;
+
+		if (what < 6) {
+			/* a write anywhere below MAXLEN, often past the end */
+			size_t len = (size_t)(rand() % (3 * (int)(k * chunk)) + 1);
+			uint64_t off = (uint64_t)rand() % (MAXLEN - len), ns;
+
+			for (size_t i = 0; i < len; i++)
+				buf[i] = (unsigned char)rand();
+			assert_int_equal(ec_object_write(&o, size, off, buf, len,
+							 &ns, &bad),
+					 0);
+			memcpy(model + off, buf, len);
+			assert_int_equal(ns, off + len > size ? off + len : size);
+			size = ns;
+		} else if (what < 8) {
+			uint64_t ns = (uint64_t)rand() % MAXLEN;
+
+			if (rand() % 2)
+				ns = size ? (uint64_t)rand() % size : 0;
+			assert_int_equal(ec_object_truncate(&o, size, ns, &bad),
+					 0);
+			if (ns < size)
+				memset(model + ns, 0, (size_t)(size - ns));
+			size = ns;
+		} else {
+			/* a read with up to m shards failing, then m + 1 */
+			uint64_t off = size ? (uint64_t)rand() % size : 0;
+			size_t len = (size_t)(rand() % 20000);
+			uint64_t fail = 0;
+			int nf = rand() % (mm + 1);
+			ssize_t got, want;
+
+			while (__builtin_popcount((unsigned)fail) < nf)
+				fail |= 1ull << (rand() % km);
+			m.missing = fail & 0x5555555555555555ull;
+			m.rotten = fail & ~m.missing;
+			want = off >= size ? 0
+			       : (ssize_t)(len < size - off ? len : size - off);
+			got = ec_object_read(&o, size, off, buf, len, &bad);
+			assert_int_equal(got, want);
+			if (want)
+				assert_memory_equal(buf, model + off,
+						    (size_t)want);
+			/* what was in the way was reported, nothing else */
+			assert_int_equal(bad & ~fail, 0);
+			while (__builtin_popcount((unsigned)fail) <= mm)
+				fail |= 1ull << (rand() % km);
+			m.missing = fail;
+			m.rotten = 0;
+			if (want)
+				assert_int_equal(ec_object_read(&o, size, off, buf,
+								len, NULL),
+						 -EIO);
+			m.missing = 0;
+		}
+		assert_true(bad == 0 || what >= 8);
+		if (step % 8 == 7)
+			check_consistent(&o, &m, model, size);
+	}
+	check_consistent(&o, &m, model, size);
+	for (int i = 0; i < km; i++)
+		free(m.b[i]);
+	free(model);
+	free(buf);
+	ec_codec_free(c);
+}
+
+static void test_random_ops(void **state)
+{
+	(void)state;
+	run(2, 1, 4096, 1, 120);
+	run(4, 2, 512, 2, 120);
+	run(3, 2, 256, 3, 120);
+	run(2, 2, 64, 4, 200);
+}
+
+/* A write reads the stripes it covers partly, and decodes them when a
+ * shard fails; the failure is reported and the new stripes are right. */
+static void test_degraded_rmw(void **state)
+{
+	struct mem m = { 0 };
+	struct ec_shard_io io = { m_read, m_write, m_truncate, &m };
+	struct ec_codec *c;
+	struct ec_object o;
+	unsigned char a[10000], b[300], back[10000];
+	uint64_t size, bad;
+
+	(void)state;
+	assert_int_equal(ec_codec_new(2, 1, &c), 0);
+	o = (struct ec_object){ c, { 2, 1, 1024 }, &io, 0 };
+	for (size_t i = 0; i < sizeof(a); i++)
+		a[i] = (unsigned char)(i * 7);
+	assert_int_equal(ec_object_write(&o, 0, 0, a, sizeof(a), &size, &bad),
+			 0);
+	memset(b, 0xab, sizeof(b));
+	m.rotten = 1; /* shard 0 fails its checksum */
+	assert_int_equal(ec_object_write(&o, size, 3000, b, sizeof(b), &size,
+					 &bad),
+			 0);
+	assert_int_equal(bad, 1);
+	m.rotten = 0;
+	memcpy(a + 3000, b, sizeof(b));
+	m.missing = 2; /* now decode without shard 1 */
+	assert_int_equal(ec_object_read(&o, size, 0, back, sizeof(back), &bad),
+			 (ssize_t)sizeof(back));
+	assert_int_equal(bad, 2);
+	assert_memory_equal(back, a, sizeof(a));
+	/* with more shards failing than m, the write refuses and changes
+	 * nothing */
+	m.missing = 3;
+	assert_int_equal(ec_object_write(&o, size, 5000, b, 10, &size, &bad),
+			 -EIO);
+	m.missing = 0;
+	assert_int_equal(ec_object_read(&o, size, 0, back, sizeof(back), NULL),
+			 (ssize_t)sizeof(back));
+	assert_memory_equal(back, a, sizeof(a));
+	for (int i = 0; i < 3; i++)
+		free(m.b[i]);
+	ec_codec_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_random_ops),
+		cmocka_unit_test(test_degraded_rmw),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
