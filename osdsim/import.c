@@ -154,8 +154,9 @@ static int load_crush(struct imp *im, struct cfs_osdmap *m)
 	if (r == -ENOENT)
 		return fail(im, -ENOENT,
 			    "%s: missing: collect the exact crush map with ceph "
-			    "osd getcrushmap -o crushmap.bin (crush_dump.json "
-			    "rounds weights, so it is not enough)",
+			    "osd getcrushmap -o crushmap.bin (crushfs reads the "
+			    "binary map, not crush_dump.json: its weight sets "
+			    "are printed as decimals)",
 			    path);
 	if (r)
 		return fail(im, r, "%s: cannot read: %s", path, cfs_strerror(r));

@@ -73,7 +73,7 @@ Bad snapshots and command lines: one line, exit 1, no cluster left behind.
   [1]
   $ cp snap/osd_dump.json bad/ && rm bad/crushmap.bin
   $ crushfs --cluster e mkfs --from-ceph bad
-  crushfs: mkfs: bad/crushmap.bin: missing: collect the exact crush map with ceph osd getcrushmap -o crushmap.bin (crush_dump.json rounds weights, so it is not enough)
+  crushfs: mkfs: bad/crushmap.bin: missing: collect the exact crush map with ceph osd getcrushmap -o crushmap.bin (crushfs reads the binary map, not crush_dump.json: its weight sets are printed as decimals)
   [1]
   $ head -c 500 snap/crushmap.bin > bad/crushmap.bin
   $ crushfs --cluster e mkfs --from-ceph bad
