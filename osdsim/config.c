@@ -124,10 +124,11 @@ int config_load(cfs_cluster *c, char *err, size_t errlen)
 		if (i < 0 || !json_is_string(v) ||
 		    parse(i, json_string_value(v), canon, sizeof(canon), why,
 			  sizeof(why))) {
-			json_decref(root);
+			/* key lives in root: the message first */
 			snprintf(err, errlen, "%s: field '%s' is %s", path, key,
 				 i < 0 ? "not an option crushfs knows"
 				       : "not a valid value");
+			json_decref(root);
 			return CFS_ECORRUPT;
 		}
 		c->config[i] = strdup(canon);

@@ -719,6 +719,33 @@ static void test_config(void **state)
 	assert_int_equal(cfs_config_get(f->c, "mon_max_pg_per_osd", v,
 					sizeof(v)), 0);
 	assert_string_equal(v, "250");
+	/* a damaged file is named with its field, the open refused */
+	fx_close(f);
+	{
+		char path[512], err[512];
+		cfs_cluster *c;
+		FILE *fp;
+
+		snprintf(path, sizeof(path), "%s/config.json", f->dir);
+		fp = fopen(path, "w");
+		fputs("{\"mon_max_pg_per_osd\": \"lots\"}\n", fp);
+		fclose(fp);
+		assert_int_equal(cfs_cluster_open(f->dir, 0, &c, err,
+						  sizeof(err)),
+				 CFS_ECORRUPT);
+		assert_non_null(strstr(err, "config.json: field "
+					    "'mon_max_pg_per_osd' is not a "
+					    "valid value"));
+		fp = fopen(path, "w");
+		fputs("{\"nosuch\": \"1\"}\n", fp);
+		fclose(fp);
+		assert_int_equal(cfs_cluster_open(f->dir, 0, &c, err,
+						  sizeof(err)),
+				 CFS_ECORRUPT);
+		assert_non_null(strstr(err, "'nosuch' is not an option"));
+		unlink(path);
+	}
+	fx_open(f);
 	fx_free(f);
 }
 
