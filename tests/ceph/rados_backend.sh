@@ -171,18 +171,20 @@ done
 want=$(c osd dump -f json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["epoch"])')
 # backfill moves the cluster on (pg_temp entries come and go): compare
 # until the two agree at one epoch, as the daemon follows within 2 s
-followed=0
-for _ in $(seq 1 15); do
-	sleep 2
-	: >"$T/locate.json"
-	while read -r f; do C locate "$f" -f json >>"$T/locate.json"; done <"$T/files"
-	if check_placement 0 >"$T/check.out"; then
-		followed=1
-		break
-	fi
-done
-cat "$T/check.out"
-[ $followed = 1 ] || fail "locate does not follow the cluster after osd out"
+# follows TRIES [READY]: every 2 s (once READY, a function, says so)
+# locate the files again and compare with the cluster, until they agree
+follows() {
+	for _ in $(seq 1 "$1"); do
+		sleep 2
+		[ -z "${2:-}" ] || "$2" || continue
+		: >"$T/locate.json"
+		while read -r f; do C locate "$f" -f json >>"$T/locate.json"; done <"$T/files"
+		check_placement 0 >"$T/check.out" && { cat "$T/check.out"; return 0; }
+	done
+	cat "$T/check.out" 2>/dev/null
+	return 1
+}
+follows 15 || fail "locate does not follow the cluster after osd out"
 ok "osd out 1 on the cluster: locate follows (epoch $want)"
 c osd in 1 >/dev/null 2>&1
 
@@ -195,20 +197,12 @@ for _ in $(seq 1 120); do
 	sleep 1
 done
 [ "$(livepg)" = 64 ] || fail "the cluster never reached pg_num 64"
-followed=0
-for _ in $(seq 1 30); do
-	sleep 2
+mine=
+split_seen() {
 	mine=$(C osd dump -f json | /usr/bin/python3 -c 'import json,sys; print([p["pg_num"] for p in json.load(sys.stdin)["pools"] if p["pool_name"] == "fsdata"][0])')
-	[ "$mine" = 64 ] || continue
-	: >"$T/locate.json"
-	while read -r f; do C locate "$f" -f json >>"$T/locate.json"; done <"$T/files"
-	if check_placement 0 >"$T/check.out"; then
-		followed=1
-		break
-	fi
-done
-cat "$T/check.out"
-[ $followed = 1 ] || fail "locate does not follow the split (crushfs pg_num $mine)"
+	[ "$mine" = 64 ]
+}
+follows 30 split_seen || fail "locate does not follow the split (crushfs pg_num $mine)"
 head -c $((6 << 20)) /dev/urandom >"$T/src/after-split"
 cp "$T/src/after-split" "$M/" || fail "a write after the split"
 diff -r "$T/src" "$M" || fail "files differ after the split"
