@@ -243,7 +243,7 @@ int ol_flush(objlayer *ol, uint64_t ino)
 
 int ol_removed(objlayer *ol, uint64_t ino)
 {
-	return ol->rb ? rb_flush(ol, ino, 1) : 0;
+	return ol->rb ? rb_removed(ol, ino) : 0;
 }
 
 static int add_size(uint64_t objectno, uint64_t size, void *arg)

@@ -158,6 +158,9 @@ int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 /* (With wait: ino's written-back data stored, its removes done.)  0 or
  * the first error not yet reported. */
 int rb_flush(objlayer *ol, uint64_t ino, int wait);
+/* A purged inode's asynchronous removes done: 0 or the first error of
+ * one (its write errors no longer matter). */
+int rb_removed(objlayer *ol, uint64_t ino);
 /* Until ino's asynchronous operations are done (and in the index). */
 void rb_wait_inode(objlayer *ol, uint64_t ino);
 /* The file's object, removed asynchronously (ol_remove). */
@@ -189,9 +192,11 @@ int rb_wb_remove(struct ol_rados_wb *wb, struct ceph_pool *pool,
 		 const char *name);
 /* Until the object has no write in flight. */
 void rb_wb_wait_object(struct ol_rados_wb *wb, const char *name);
-/* (With wait: until ino has none in flight.)  Its first error, reported
- * now. */
-int rb_wb_flush_inode(struct ol_rados_wb *wb, uint64_t ino, int wait);
+/* (With wait: until ino has none in flight.)  Its first write error,
+ * reported now; with removed (waits too), its first remove error, every
+ * error of the purged inode reported. */
+int rb_wb_flush_inode(struct ol_rados_wb *wb, uint64_t ino, int wait,
+		      int removed);
 /* Until ino has none in flight (its objects all in the index). */
 void rb_wb_wait_inode(struct ol_rados_wb *wb, uint64_t ino);
 

@@ -306,9 +306,15 @@ int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	return err_of("write", name, r);
 }
 
+int rb_removed(objlayer *ol, uint64_t ino)
+{
+	return err_of("remove", "(purged file)",
+		      rb_wb_flush_inode(ol->rb->wb, ino, 1, 1));
+}
+
 int rb_flush(objlayer *ol, uint64_t ino, int wait)
 {
-	int r = rb_wb_flush_inode(ol->rb->wb, ino, wait);
+	int r = rb_wb_flush_inode(ol->rb->wb, ino, wait, 0);
 
 	if (r) {
 		char what[48];

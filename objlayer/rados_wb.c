@@ -48,6 +48,7 @@ struct wb_obj {
 	uint64_t ino;
 	unsigned inflight;
 	int err;
+	int rm; /* err came from a remove */
 	char name[];
 };
 
@@ -182,6 +183,7 @@ static void op_done(void *arg, int r)
 	o->inflight--;
 	if (r && !o->err) {
 		o->err = r;
+		o->rm = op->remove;
 		wb->nerr++;
 		/* a full pool is the cluster's state, not a fault here */
 		cfs_log(r == -ENOSPC || r == -EDQUOT ? CFS_LOG_WARN
@@ -197,10 +199,12 @@ static void op_done(void *arg, int r)
 	free(op);
 }
 
-/* The first unreported error of ino's objects, 0 if none; with take,
- * reported: the entries of objects with nothing in flight go.  wb->lock
- * held. */
-static int inode_error(struct ol_rados_wb *wb, uint64_t ino, int take)
+/* The first unreported error of ino's objects from a write (rm 0) or a
+ * remove (rm 1), 0 if none; with take, reported: those entries go once
+ * nothing is in flight for them (with rm, the write errors too: a purged
+ * file's writes concern nobody).  wb->lock held. */
+static int inode_error(struct ol_rados_wb *wb, uint64_t ino, int take,
+		       int rm)
 {
 	int err = 0;
 
@@ -210,11 +214,11 @@ static int inode_error(struct ol_rados_wb *wb, uint64_t ino, int take)
 		for (struct wb_obj **p = &wb->b[i]; *p;) {
 			struct wb_obj *o = *p;
 
-			if (o->ino != ino || !o->err) {
+			if (o->ino != ino || !o->err || (!rm && o->rm)) {
 				p = &o->next;
 				continue;
 			}
-			if (!err)
+			if (!err && o->rm == rm)
 				err = o->err;
 			if (!take || o->inflight) {
 				p = &o->next;
@@ -239,11 +243,11 @@ static int submit(struct ol_rados_wb *wb, ceph_pool *pool, const char *name,
 
 	pthread_mutex_lock(&wb->lock);
 	/* a failure not yet reported ends the writer's run here */
-	r = buf ? inode_error(wb, ino, 0) : 0;
+	r = buf ? inode_error(wb, ino, 0, 0) : 0;
 	while (!r && wb->ops &&
 	       (wb->bytes + len > WB_MAX_BYTES || wb->ops >= WB_MAX_OPS)) {
 		pthread_cond_wait(&wb->cond, &wb->lock);
-		r = buf ? inode_error(wb, ino, 0) : 0;
+		r = buf ? inode_error(wb, ino, 0, 0) : 0;
 	}
 	if (r) {
 		pthread_mutex_unlock(&wb->lock);
@@ -329,14 +333,15 @@ static void wait_inode(struct ol_rados_wb *wb, uint64_t ino)
 	} while (busy);
 }
 
-int rb_wb_flush_inode(struct ol_rados_wb *wb, uint64_t ino, int wait)
+int rb_wb_flush_inode(struct ol_rados_wb *wb, uint64_t ino, int wait,
+		      int removed)
 {
 	int err;
 
 	pthread_mutex_lock(&wb->lock);
-	if (wait)
+	if (wait || removed)
 		wait_inode(wb, ino);
-	err = inode_error(wb, ino, 1);
+	err = inode_error(wb, ino, 1, removed);
 	pthread_mutex_unlock(&wb->lock);
 	return err;
 }
