@@ -16,7 +16,9 @@ C dashboard --listen 0.0.0.0:0 2>"$T/remote.err" && fail "a non-loopback bind wa
 grep -q 'not a loopback address' "$T/remote.err" || fail "no reason: $(cat "$T/remote.err")"
 ok "non-loopback refused without --allow-remote"
 
-C dashboard --listen 127.0.0.1:0 >"$T/dash.out" 2>&1 &
+# the process itself in the background, not the function C (its subshell
+# would be the one killed, leaving the dashboard running)
+"$CRUSHFS" --cluster "$CL" dashboard --listen 127.0.0.1:0 >"$T/dash.out" 2>&1 &
 DPID=$!
 PIDS+=("$DPID") # cleanup stops it
 for _ in $(seq 1 50); do
