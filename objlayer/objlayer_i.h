@@ -161,6 +161,10 @@ int rb_flush(objlayer *ol, uint64_t ino, int wait);
 /* A purged inode's asynchronous removes done: 0 or the first error of
  * one (its write errors no longer matter). */
 int rb_removed(objlayer *ol, uint64_t ino);
+/* The object's index entry at size (a new version), unless it exists
+ * with that size already. */
+int rb_index_size(objlayer *ol, const char *name, int exists, uint64_t old,
+		  uint64_t size);
 /* Until ino's asynchronous operations are done (and in the index). */
 void rb_wait_inode(objlayer *ol, uint64_t ino);
 /* The file's object, removed asynchronously (ol_remove). */

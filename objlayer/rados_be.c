@@ -252,8 +252,8 @@ static int err_of(const char *op, const char *name, int r)
 
 /* The index entry follows the object's size (what lists a file's
  * objects); no index write when an overwrite leaves it. */
-static int index_size(objlayer *ol, const char *name, int exists,
-		      uint64_t old, uint64_t size)
+int rb_index_size(objlayer *ol, const char *name, int exists, uint64_t old,
+		  uint64_t size)
 {
 	struct cfs_objinfo oi;
 	int e = 0;
@@ -278,13 +278,9 @@ int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 		 * object is known first, with size 0: a daemon killed while
 		 * the write is in flight leaves no object it does not know
 		 * (RADOS may still apply the write) */
-		r = 0;
-		if (cfs_index_get(ol->c, name, &oi)) {
-			oi.version = cfs_index_next_version(ol->c, &r);
-			oi.size = 0;
-			if (!r)
-				r = cfs_index_set(ol->c, name, &oi);
-		}
+		r = cfs_index_get(ol->c, name, &oi) ? rb_index_size(ol, name, 0,
+								 0, 0)
+						      : 0;
 		if (!r)
 			r = rb_wb_write(ol->rb->wb, ol->rb->pool, name, off,
 					buf, len, full);
@@ -297,7 +293,7 @@ int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	r = full ? ceph_obj_write_full(ol->rb->pool, name, buf, len)
 		 : ceph_obj_write(ol->rb->pool, name, off, buf, len);
 	if (!r)
-		r = index_size(ol, name, exists, oi.size,
+		r = rb_index_size(ol, name, exists, oi.size,
 			       full ? len
 			       : off + len > oi.size || !exists
 				       ? off + len
@@ -407,7 +403,7 @@ int rb_truncate(objlayer *ol, const char *name, uint64_t size)
 	exists = cfs_index_get(ol->c, name, &oi) == 0;
 	r = ceph_obj_truncate(ol->rb->pool, name, size);
 	if (!r)
-		r = index_size(ol, name, exists, oi.size, size);
+		r = rb_index_size(ol, name, exists, oi.size, size);
 	pthread_rwlock_unlock(lk);
 	return err_of("truncate", name, r);
 }
@@ -425,7 +421,7 @@ int rb_setattr(objlayer *ol, const char *name, const char *key,
 	if (cfs_index_get(ol->c, name, &oi)) {
 		r = ceph_obj_write(ol->rb->pool, name, 0, "", 0);
 		if (!r)
-			r = index_size(ol, name, 0, 0, 0);
+			r = rb_index_size(ol, name, 0, 0, 0);
 		if (r) {
 			pthread_rwlock_unlock(lk);
 			return err_of("create", name, r);

@@ -149,16 +149,15 @@ static int index_update(struct ol_rados_wb *wb, const struct wb_op *op)
 {
 	cfs_cluster *c = wb->ol->c;
 	struct cfs_objinfo oi = { 0, 0 };
-	int e = 0;
+	int exists;
 
 	if (op->remove)
 		return cfs_index_set(c, op->o->name, NULL);
-	if (!cfs_index_get(c, op->o->name, &oi) &&
-	    oi.size >= op->off + op->len)
+	exists = !cfs_index_get(c, op->o->name, &oi);
+	if (exists && oi.size >= op->off + op->len)
 		return 0; /* an overwrite: nothing to record */
-	oi.version = cfs_index_next_version(c, &e);
-	oi.size = op->off + op->len;
-	return e ? e : cfs_index_set(c, op->o->name, &oi);
+	return rb_index_size(wb->ol, op->o->name, exists, oi.size,
+			     op->off + op->len);
 }
 
 static void op_done(void *arg, int r)
