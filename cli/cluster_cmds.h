@@ -40,6 +40,9 @@ struct cmd_ctx {
 	 * client's connection: transfers stop when it goes away
 	 * (cfs_read_watch / cfs_write_watch). */
 	int in_fd, out_fd, watch_fd;
+	/* `rados -p POOL`: the pool the rados commands work on (cmd_rados.c
+	 * sets it; the data pool by default) */
+	int64_t pool;
 };
 
 typedef int (*cluster_cmd_fn)(struct cmd_ctx *ctx, int argc, char **argv);
@@ -104,6 +107,9 @@ int ccmd_osd_reweight(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_balancer.c */
 int ccmd_balancer_eval(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_fs_ls(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_fs_add_data_pool(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_fs_rm_data_pool(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_config_set(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_config_get(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_config_rm(struct cmd_ctx *ctx, int argc, char **argv);

@@ -174,7 +174,7 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 		json_t *jo = NULL, *paths = NULL;
 
 		ol_object_name(ino, o, name, sizeof(name));
-		rc = ol_locate(env->ol, name, &p);
+		rc = ol_locate(env->ol, fi.layout.pool, name, &p);
 		if (rc) {
 			json_decref(root);
 			free(counts);
@@ -231,7 +231,7 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 				there = p.exists && !target;
 				st.st_size = (off_t)p.size;
 			} else {
-				if (ol_object_path(env->ol, name, osd, opath,
+				if (ol_object_path(env->ol, fi.layout.pool, name, osd, opath,
 						   sizeof(opath)) != 0)
 					snprintf(opath, sizeof(opath), "?");
 				there = stat(opath, &st) == 0;

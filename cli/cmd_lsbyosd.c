@@ -28,6 +28,7 @@ struct hit {
 struct scan {
 	fs_meta *meta;
 	const cfs_osdmap *m;
+	int64_t pool; /* the pool being scanned */
 	int osd;
 	struct hit *v;
 	size_t n, cap;
@@ -49,8 +50,9 @@ static int on_object(const char *name, const struct cfs_objinfo *oi,
 	ino = strtoull(name, &end, 16);
 	if (end == name || *end != '.')
 		return 0; /* not a file's data object (e.g. a rados one) */
-	cfs_object_to_pg(s->m, name, NULL, &ps);
-	pg = cfs_osdmap_pg(s->m, ps);
+	pg = cfs_pool_object_to_pg(s->m, s->pool, name, NULL, &ps)
+		     ? NULL
+		     : cfs_osdmap_pool_pg(s->m, s->pool, ps);
 	for (int i = 0; pg && i < pg->nacting; i++)
 		if (pg->acting[i] == s->osd)
 			on = 1;
@@ -125,10 +127,25 @@ int cli_files_on_osd(struct cli_env *env, int osd, struct cli_osd_file **out,
 	*out = NULL;
 	*nout = 0;
 	s.m = cfs_osdmap_get(env->c);
-	rc = cfs_index_foreach(env->c, "", 0, on_object, &s);
+	rc = 0;
+	/* every pool's objects: a file's data may be in any data pool */
+	for (int i = 0; i < cfs_osdmap_npools(s.m) && !rc; i++) {
+		s.pool = cfs_osdmap_pool_at(s.m, i)->id;
+		rc = cfs_index_foreach(env->c, s.pool, "", 0, on_object, &s);
+	}
 	/* nothing on the OSD: no names to look up (and no NULL to sort) */
 	if (!rc && !s.nomem && s.n) {
+		size_t u = 0;
+
 		qsort(s.v, s.n, sizeof(*s.v), cmp_ino);
+		/* one entry per file (its objects came pool by pool) */
+		for (size_t i = 1; i < s.n; i++) {
+			if (s.v[i].ino == s.v[u].ino)
+				s.v[u].objects += s.v[i].objects;
+			else
+				s.v[++u] = s.v[i];
+		}
+		s.n = u + 1;
 		rc = fs_meta_paths(env->meta, on_path, &s);
 	}
 	cfs_osdmap_put(s.m);

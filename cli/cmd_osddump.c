@@ -28,16 +28,16 @@ static const char *utime(int64_t t, char *buf, size_t n)
 
 /* Ceph's monitor sets the pool's FULL flag while an OSD its rule reaches
  * is full (policy pool here: the pool then refuses writes). */
-static int pool_full(cfs_cluster *c, const cfs_osdmap *m)
+static int pool_full(cfs_cluster *c, const cfs_osdmap *m,
+		     const struct cfs_pool_info *p)
 {
 	return (cfs_osdmap_full_policy(m) == CFS_FULL_POOL &&
-		cfs_pool_is_full(c, m, NULL)) ||
-	       cfs_pool_quota_full(c, m, NULL);
+		cfs_pool_is_full(c, m, p, NULL)) ||
+	       cfs_pool_quota_full(c, m, p, NULL);
 }
 
 static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 {
-	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
 	json_t *osds = json_array(), *profiles = json_object();
 	json_t *pools = json_array(), *root;
 	/* the entries in the shapes cluster.json keeps them (osdsim's) */
@@ -80,7 +80,7 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 			(int)q->pg_num, "pg_placement_num", (int)q->pgp_num,
 			"last_change", (int)cfs_osdmap_epoch(m),
 			"erasure_code_profile", q->erasure ? q->ec_profile : "",
-			"flags_names", q == p && pool_full(cl, m) ?
+			"flags_names", pool_full(cl, m, q) ?
 				"hashpspool,full" : "hashpspool"));
 		if (q->id > pool_max)
 			pool_max = q->id;

@@ -67,7 +67,7 @@ static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 					     "STATE",	  "UP",	     "ACTING" };
 	static const int right[] = { 0, 1, 1, 1, 1, 1, 0, 0, 0 };
 	const cfs_osdmap *m;
-	const struct cfs_pool_info *p, *only = NULL;
+	const struct cfs_pool_info *only = NULL;
 	struct cc_table *t = NULL;
 	json_t *arr = NULL;
 	int want = -1, r = 0;
@@ -87,7 +87,6 @@ static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 			return cc_err(ctx, "unknown state '%s'", argv[i]);
 	}
 	m = cfs_osdmap_get(ctx->cluster);
-	p = cfs_osdmap_pool(m);
 	if (by == BY_OSD || by == BY_PRIMARY) {
 		/* Ceph takes "3" and "osd.3" */
 		if (cc_osd_arg(ctx, argv[0], &want)) {
@@ -111,8 +110,7 @@ static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 		arr = json_array();
 	else
 		t = cc_table_new(9, heads, right);
-	/* the data pool's PGs (read from the OSDs), then the other pools'
-	 * (empty: crushfs stores nothing there), pool by pool */
+	/* every pool's PGs (read from the OSDs), pool by pool */
 	for (int pi = 0; pi < cfs_osdmap_npools(m) && !r; pi++)
 	for (uint32_t ps = 0; ps < cfs_osdmap_pool_at(m, pi)->pg_num && !r;
 	     ps++) {
@@ -122,10 +120,7 @@ static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 
 		if (only && q != only)
 			break;
-		if (q == p)
-			r = ol_pg_stat(ctx->ol, m, ps, &g);
-		else
-			ol_pg_stat_placed(m, q, ps, &g);
+		r = ol_pg_stat(ctx->ol, m, q->id, ps, &g);
 		if (r)
 			break;
 		if ((by == BY_OSD && !cfs_in_set(g.up, g.nup, want) &&

@@ -107,13 +107,11 @@ static unsigned stripe_width(const cfs_osdmap *m,
 void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m,
 		  const struct cfs_pool_info *p)
 {
-	int data = p->id == cfs_osdmap_pool(m)->id;
 	/* Ceph's monitor sets FULL while an OSD the pool's rule reaches is
-	 * full (policy pool), FULL_QUOTA past a quota: the data pool's,
-	 * the only one holding crushfs's objects */
-	int full = data && cfs_osdmap_full_policy(m) == CFS_FULL_POOL &&
-		   cfs_pool_is_full(c, m, NULL);
-	int quota = data && cfs_pool_quota_full(c, m, NULL);
+	 * full (policy pool), FULL_QUOTA past a quota */
+	int full = cfs_osdmap_full_policy(m) == CFS_FULL_POOL &&
+		   cfs_pool_is_full(c, m, p, NULL);
+	int quota = cfs_pool_quota_full(c, m, p, NULL);
 
 	/* pg_pool_t's operator<<, the fields crushfs has */
 	fprintf(o, "pool %" PRId64 " '%s' %s", p->id, p->name,
@@ -131,7 +129,7 @@ void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m,
 	if (p->quota_max_objects)
 		fprintf(o, " max_objects %" PRIu64, p->quota_max_objects);
 	fprintf(o, " stripe_width %u%s\n", stripe_width(m, p),
-		data ? " application cephfs" : "");
+		cfs_fs_is_data_pool(m, p->id) ? " application cephfs" : "");
 }
 
 int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv)
@@ -509,9 +507,7 @@ int ccmd_osd_pool_get_quota(struct cmd_ctx *ctx, int argc, char **argv)
 		return 1;
 	if (!(m = pool_map(ctx, argv[0], &p)))
 		return 1;
-	bytes = objects = 0; /* the other pools hold no object of crushfs's */
-	if (p->id == cfs_osdmap_pool(m)->id)
-		cfs_pool_usage(ctx->cluster, m, &bytes, &objects);
+	cfs_pool_usage(ctx->cluster, m, p, &bytes, &objects);
 	if (ctx->json) {
 		json_t *j = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}",
 				      "pool_name", p->name, "pool_id",

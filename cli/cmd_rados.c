@@ -26,11 +26,13 @@
  * pieces. */
 #define PUT_WHOLE (64u << 20)
 
+/* The name of the pool pool_opt chose. */
 static const char *pool_name(struct cmd_ctx *ctx, char *buf, size_t len)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, ctx->pool);
 
-	snprintf(buf, len, "%s", cfs_osdmap_pool(m)->name);
+	snprintf(buf, len, "%s", p ? p->name : "?");
 	cfs_osdmap_put(m);
 	return buf;
 }
@@ -56,16 +58,22 @@ static const char *fname(const char *file, const char *std)
 
 /*
  * `rados -p POOL` / `--pool POOL` (main.c moves a leading one after the
- * subcommand): removed from argv; a pool other than the cluster's is
- * refused as rados refuses it (rados.cc: "error opening pool").
+ * subcommand): removed from argv, ctx->pool set (the filesystem's data
+ * pool without one); a pool that does not exist is refused as rados
+ * refuses it (rados.cc: "error opening pool").  An erasure-coded pool
+ * holds no object of crushfs's yet; on the RADOS backend only the data
+ * pool is reached.
  */
 static int pool_opt(struct cmd_ctx *ctx, int *argc, char **argv)
 {
 	int n = 0;
 
+	ctx->pool = ol_data_pool(ctx->ol);
 	for (int i = 0; i < *argc; i++) {
+		const struct cfs_pool_info *p;
+		const cfs_osdmap *m;
 		const char *v = NULL;
-		char buf[256];
+		int erasure, r = 0;
 
 		if ((!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pool")) &&
 		    i + 1 < *argc)
@@ -78,11 +86,27 @@ static int pool_opt(struct cmd_ctx *ctx, int *argc, char **argv)
 			argv[n++] = argv[i];
 			continue;
 		}
-		if (strcmp(v, pool_name(ctx, buf, sizeof(buf))))
-			return cc_err(ctx,
-				      "error opening pool '%s': (2) No such "
-				      "file or directory (the pool is '%s')",
-				      v, buf);
+		m = cfs_osdmap_get(ctx->cluster);
+		p = cfs_osdmap_pool_by_name(m, v);
+		if (p) {
+			ctx->pool = p->id;
+			erasure = p->erasure;
+		}
+		cfs_osdmap_put(m);
+		if (!p)
+			r = cc_err(ctx, "error opening pool %s: (2) No such "
+				   "file or directory", v);
+		else if (erasure)
+			r = cc_err(ctx, "error opening pool %s: (95) "
+				   "Operation not supported (an erasure-coded "
+				   "pool holds no objects in crushfs yet)", v);
+		else if (ol_is_rados(ctx->ol) && ctx->pool !=
+						    ol_data_pool(ctx->ol))
+			r = cc_err(ctx, "error opening pool %s: (95) "
+				   "Operation not supported (the RADOS "
+				   "backend stores the data pool only)", v);
+		if (r)
+			return r;
 	}
 	*argc = n;
 	return 0;
@@ -137,9 +161,9 @@ int ccmd_rados_put(struct cmd_ctx *ctx, int argc, char **argv)
 						   strerror((int)-n));
 			r = -1;
 		} else if (off == 0) {
-			r = ol_obj_write_full(ctx->ol, name, buf, (size_t)n);
+			r = ol_obj_write_full(ctx->ol, ctx->pool, name, buf, (size_t)n);
 		} else if (n) {
-			r = ol_obj_write(ctx->ol, name, off, buf, (size_t)n);
+			r = ol_obj_write(ctx->ol, ctx->pool, name, off, buf, (size_t)n);
 		}
 		if (r < 0 && n >= 0) {
 			char most[64] = "";
@@ -194,7 +218,7 @@ int ccmd_rados_get(struct cmd_ctx *ctx, int argc, char **argv)
 	if (name_ok(ctx, name))
 		return 1;
 	pool_name(ctx, pool, sizeof(pool));
-	r = ol_obj_stat(ctx->ol, name, &size);
+	r = ol_obj_stat(ctx->ol, ctx->pool, name, &size);
 	if (r)
 		return cc_err(ctx, "error getting %s/%s: (%d) %s", pool, name,
 			      -r, cfs_strerror(r));
@@ -216,7 +240,7 @@ int ccmd_rados_get(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	r = 0;
 	for (;;) {
-		ssize_t n = ol_obj_read(ctx->ol, name, off, buf, 4u << 20);
+		ssize_t n = ol_obj_read(ctx->ol, ctx->pool, name, off, buf, 4u << 20);
 
 		if (n < 0) {
 			r = cc_err(ctx, "error getting %s/%s: (%d) %s", pool,
@@ -253,7 +277,7 @@ int ccmd_rados_stat(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cc_nargs(ctx, argc, argv, 1) || name_ok(ctx, argv[0]))
 		return 1;
 	pool_name(ctx, pool, sizeof(pool));
-	r = ol_obj_stat_mtime(ctx->ol, argv[0], &size, &mt);
+	r = ol_obj_stat_mtime(ctx->ol, ctx->pool, argv[0], &size, &mt);
 	if (r)
 		return cc_err(ctx, "error stat-ing %s/%s: (%d) %s", pool,
 			      argv[0], -r, cfs_strerror(r));
@@ -281,7 +305,7 @@ int ccmd_rados_rm(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cc_nargs(ctx, argc, argv, 1) || name_ok(ctx, argv[0]))
 		return 1;
 	pool_name(ctx, pool, sizeof(pool));
-	r = ol_obj_remove(ctx->ol, argv[0]);
+	r = ol_obj_remove(ctx->ol, ctx->pool, argv[0]);
 	if (r) /* rados.cc really prints "pool>name" here */
 		return cc_err(ctx, "error removing %s>%s: (%d) %s", pool,
 			      argv[0], -r, cfs_strerror(r));
@@ -317,7 +341,7 @@ int ccmd_rados_ls(struct cmd_ctx *ctx, int argc, char **argv)
 		return 1;
 	if (ctx->json)
 		a.arr = json_array();
-	r = ol_obj_list(ctx->ol, ls_one, &a);
+	r = ol_obj_list(ctx->ol, ctx->pool, ls_one, &a);
 	if (r) {
 		json_decref(a.arr);
 		return cc_err(ctx, "listing the pool: %s", cfs_strerror(r));
@@ -358,10 +382,10 @@ static void *bench_worker(void *arg)
 		snprintf(name, sizeof(name), "%s.%llu", b->prefix,
 			 (unsigned long long)i);
 		if (b->write) {
-			r = ol_obj_write_full(b->ctx->ol, name, b->buf,
+			r = ol_obj_write_full(b->ctx->ol, b->ctx->pool, name, b->buf,
 					      (size_t)b->obj);
 		} else {
-			ssize_t n = ol_obj_read(b->ctx->ol, name, 0, rbuf,
+			ssize_t n = ol_obj_read(b->ctx->ol, b->ctx->pool, name, 0, rbuf,
 						(size_t)b->obj);
 
 			r = n < 0 ? (int)n : n != (ssize_t)b->obj ? -EIO : 0;
@@ -495,7 +519,7 @@ int ccmd_rados_bench(struct cmd_ctx *ctx, int argc, char **argv)
 		for (uint64_t i = 0; i < b.nobj; i++) {
 			snprintf(name, sizeof(name), "%s.%llu", prefix,
 				 (unsigned long long)i);
-			ol_obj_remove(ctx->ol, name);
+			ol_obj_remove(ctx->ol, ctx->pool, name);
 		}
 	}
 	free(b.buf);

@@ -73,24 +73,25 @@ static int pg_cmd(struct cmd_ctx *ctx, int argc, char **argv, int flags,
 	struct ol_scrub_stats st = { 0 };
 	struct scrub_out o = { ctx, { 0 } };
 	const cfs_osdmap *m;
+	int64_t pool;
 	uint32_t ps;
 	int r;
 
 	if (cc_nargs(ctx, argc, argv, 1))
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
-	r = cfs_pgid_parse(m, argv[0], &ps);
-	if (r && cc_other_pool(m, argv[0])) {
+	r = cfs_pool_pgid_parse(m, argv[0], &pool, &ps);
+	if (!r && cfs_osdmap_pool_by_id(m, pool)->erasure) {
 		cfs_osdmap_put(m);
 		return cc_err(ctx, "pg %s: its pool holds no object of "
 			      "crushfs's, nothing to scrub", argv[0]);
 	}
 	cfs_osdmap_put(m);
 	if (r)
-		return cc_err(ctx, "%s: no such pg in pool (expected e.g. 1.1f)",
+		return cc_err(ctx, "%s: no such pg (expected e.g. 1.1f)",
 			      argv[0]);
 	cli_progress_init(&o.pr, ctx->err, ctx->tty, 1, what, "pgs");
-	r = ol_scrub_pg(ctx->ol, ps, flags, &st, line, &o);
+	r = ol_scrub_pg(ctx->ol, pool, ps, flags, &st, line, &o);
 	if (r)
 		return cc_err(ctx, "pg %s: %s", argv[0], cfs_strerror(r));
 	return report(ctx, what, &st, flags);
@@ -118,7 +119,7 @@ int ccmd_scrub(struct cmd_ctx *ctx, int argc, char **argv)
 	struct ol_scrub_stats st = { 0 };
 	struct scrub_out o = { ctx, { 0 } };
 	const cfs_osdmap *m;
-	uint32_t pg_num;
+	uint32_t pg_num = 0, done = 0;
 	int flags = 0, r = 0;
 
 	for (int i = 0; i < argc; i++) {
@@ -131,16 +132,25 @@ int ccmd_scrub(struct cmd_ctx *ctx, int argc, char **argv)
 				      "scrub [--deep] [--repair])",
 				      argv[i]);
 	}
+	/* every pool that holds objects, PG by PG */
 	m = cfs_osdmap_get(ctx->cluster);
-	pg_num = cfs_osdmap_pool(m)->pg_num;
-	cfs_osdmap_put(m);
+	for (int i = 0; i < cfs_osdmap_npools(m); i++)
+		if (!cfs_osdmap_pool_at(m, i)->erasure)
+			pg_num += cfs_osdmap_pool_at(m, i)->pg_num;
 	cli_progress_init(&o.pr, ctx->err, ctx->tty, ctx->json,
 			  flags & OL_SCRUB_DEEP ? "deep-scrub" : "scrub",
 			  "pgs");
-	for (uint32_t ps = 0; ps < pg_num && !r; ps++) {
-		r = ol_scrub_pg(ctx->ol, ps, flags, &st, line, &o);
-		cli_progress_update(&o.pr, ps + 1, pg_num, st.bytes);
+	for (int i = 0; i < cfs_osdmap_npools(m) && !r; i++) {
+		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
+
+		for (uint32_t ps = 0; !q->erasure && ps < q->pg_num && !r;
+		     ps++) {
+			r = ol_scrub_pg(ctx->ol, q->id, ps, flags, &st, line,
+					&o);
+			cli_progress_update(&o.pr, ++done, pg_num, st.bytes);
+		}
 	}
+	cfs_osdmap_put(m);
 	cli_progress_done(&o.pr);
 	if (r)
 		return cc_err(ctx, "%s", cfs_strerror(r));

@@ -30,37 +30,33 @@ struct pgsum {
 
 static int gather(struct cmd_ctx *ctx, const cfs_osdmap *m, struct pgsum *s)
 {
-	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
-	uint32_t k = p->pg_num;
+	uint32_t k = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->n = p->pg_num;
-	/* then the other pools' PGs (empty: crushfs stores nothing there) */
 	for (int i = 0; i < cfs_osdmap_npools(m); i++)
-		if (cfs_osdmap_pool_at(m, i) != p)
-			s->n += cfs_osdmap_pool_at(m, i)->pg_num;
+		s->n += cfs_osdmap_pool_at(m, i)->pg_num;
 	s->pg = calloc(s->n + 1, sizeof(*s->pg));
 	if (!s->pg)
 		return -ENOMEM;
+	/* every pool's PGs, the data pool first (osdsim's order) */
 	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
 		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
 
-		for (uint32_t ps = 0; q != p && ps < q->pg_num; ps++)
-			ol_pg_stat_placed(m, q, ps, &s->pg[k++]);
-	}
-	for (uint32_t ps = 0; ps < p->pg_num; ps++) {
-		int r = ol_pg_stat(ctx->ol, m, ps, &s->pg[ps]);
+		for (uint32_t ps = 0; ps < q->pg_num; ps++, k++) {
+			struct ol_pg_stat *g = &s->pg[k];
+			int r = ol_pg_stat(ctx->ol, m, q->id, ps, g);
 
-		if (r)
-			return r;
-		s->t.objects += s->pg[ps].objects;
-		s->bytes += s->pg[ps].bytes;
-		s->t.degraded += s->pg[ps].degraded;
-		s->t.misplaced += s->pg[ps].misplaced;
-		s->t.unfound += s->pg[ps].unfound;
-		s->t.scrub_errors += s->pg[ps].scrub_errors;
+			if (r)
+				return r;
+			s->t.objects += g->objects;
+			s->t.copies += g->objects * (uint64_t)q->size;
+			s->bytes += g->bytes;
+			s->t.degraded += g->degraded;
+			s->t.misplaced += g->misplaced;
+			s->t.unfound += g->unfound;
+			s->t.scrub_errors += g->scrub_errors;
+		}
 	}
-	s->t.copies = s->t.objects * (uint64_t)p->size;
 	return 0;
 }
 
@@ -469,8 +465,57 @@ static uint64_t *other_pools_avail(struct cmd_ctx *ctx, const cfs_osdmap *m)
 	return out;
 }
 
+/* One pool's line of `df`. */
+struct pool_row {
+	uint64_t stored, objects, used, max_avail;
+	double pct;
+};
+
+/*
+ * Every pool's figures (PGMapDigest::dump_object_stat_sum): STORED and
+ * OBJECTS from its PGs; USED its copies' raw bytes (the data pool: what
+ * its rule's OSDs hold, as before several pools held data); %USED used /
+ * (used + raw avail).  s->pg lists the PGs pool by pool.
+ */
+static void pool_rows(struct cmd_ctx *ctx, const cfs_osdmap *m,
+		      const struct pgsum *s, const struct cfs_health *h,
+		      const uint64_t *others, struct pool_row *rows)
+{
+	const struct cfs_pool_info *data = cfs_osdmap_pool(m);
+	uint32_t k = 0;
+
+	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
+		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
+		struct pool_row *w = &rows[i];
+		uint64_t raw_max;
+
+		for (uint32_t ps = 0; ps < q->pg_num && k < s->n; ps++, k++) {
+			w->stored += s->pg[k].bytes;
+			w->objects += s->pg[k].objects;
+		}
+		if (q == data) {
+			w->used = h->rule_used;
+			w->max_avail = h->max_avail;
+		} else {
+			for (int o = 0; o < cfs_osdmap_max_osd(m); o++) {
+				struct cfs_osd_usage u;
+
+				cfs_osd_pool_usage(ctx->cluster, o, q->id, &u);
+				w->used += u.used;
+			}
+			w->max_avail = others ? others[i] : 0;
+		}
+		raw_max = w->max_avail * (uint64_t)q->size;
+		w->pct = w->used + raw_max
+				 ? 100.0 * (double)w->used /
+					   (double)(w->used + raw_max)
+				 : 0;
+	}
+}
+
 int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 {
+	struct pool_row *pools = NULL;
 	uint64_t *others;
 	static const char *const rh[] = { "CLASS", "SIZE", "AVAIL",
 					  "USED",  "RAW USED", "%RAW USED" };
@@ -480,62 +525,52 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 					  "%USED", "MAX AVAIL" };
 	static const int pr[] = { 0, 1, 1, 1, 1, 1, 1, 1 };
 	const cfs_osdmap *m;
-	const struct cfs_pool_info *p;
 	struct pgsum s;
 	struct cfs_health h;
-	uint64_t raw_max;
-	double pct, raw_pct;
+	double raw_pct;
 	char a[32];
 	int r;
 
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
-	p = cfs_osdmap_pool(m);
 	r = load(ctx, m, &s, &h, 0);
 	if (r) {
 		cfs_osdmap_put(m);
 		return r;
 	}
 	raw_pct = h.total ? 100.0 * (double)h.used / (double)h.total : 0;
-	/* PGMapDigest::dump_object_stat_sum: used / (used + avail), raw */
-	raw_max = h.max_avail * (uint64_t)p->size;
-	pct = (h.rule_used + raw_max)
-		      ? 100.0 * (double)h.rule_used /
-				(double)(h.rule_used + raw_max)
-		      : 0;
 	others = other_pools_avail(ctx, m);
+	pools = calloc((size_t)cfs_osdmap_npools(m) + 1, sizeof(*pools));
+	if (!pools) {
+		r = cc_err(ctx, "%s", cfs_strerror(-ENOMEM));
+		goto out;
+	}
+	pool_rows(ctx, m, &s, &h, others, pools);
 	if (ctx->json) {
-		json_t *root = json_pack("{s:{s:I, s:I, s:I, s:f}, s:[{s:s, s:I, "
-				  "s:{s:I, s:I, s:f, s:I, s:I}}]}",
+		json_t *root = json_pack("{s:{s:I, s:I, s:I, s:f}, s:[]}",
 				  "stats", "total_bytes", (json_int_t)h.total,
 				  "total_avail_bytes", (json_int_t)h.raw_avail,
 				  "total_used_raw_bytes", (json_int_t)h.used,
 				  "total_used_raw_ratio",
 				  h.total ? (double)h.used / (double)h.total
 					  : 0.0,
-				  "pools", "name", p->name, "id",
-				  (json_int_t)p->id, "stats", "stored",
-				  (json_int_t)s.bytes, "objects",
-				  (json_int_t)s.t.objects, "percent_used",
-				  pct / 100.0, "max_avail",
-				  (json_int_t)h.max_avail, "bytes_used",
-				  (json_int_t)h.rule_used);
+				  "pools");
 
 		for (int i = 0; root && i < cfs_osdmap_npools(m); i++) {
 			const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
+			const struct pool_row *w = &pools[i];
 
-			if (q == p)
-				continue;
 			json_array_append_new(
 				json_object_get(root, "pools"),
-				json_pack("{s:s, s:I, s:{s:i, s:i, s:f, s:I, "
-					  "s:i}}", "name", q->name, "id",
+				json_pack("{s:s, s:I, s:{s:I, s:I, s:f, s:I, "
+					  "s:I}}", "name", q->name, "id",
 					  (json_int_t)q->id, "stats", "stored",
-					  0, "objects", 0, "percent_used", 0.0,
-					  "max_avail",
-					  (json_int_t)(others ? others[i] : 0),
-					  "bytes_used", 0));
+					  (json_int_t)w->stored, "objects",
+					  (json_int_t)w->objects,
+					  "percent_used", w->pct / 100.0,
+					  "max_avail", (json_int_t)w->max_avail,
+					  "bytes_used", (json_int_t)w->used));
 		}
 		cc_json_out(ctx, root);
 	} else {
@@ -553,41 +588,33 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 		cc_table_free(t);
 		fprintf(ctx->out, "\n--- POOLS ---\n");
 		t = cc_table_new(8, ph, pr);
-		cc_table_cell(t, "%s", p->name);
-		cc_table_cell(t, "%lld", (long long)p->id);
-		cc_table_cell(t, "%u", p->pg_num);
-		cc_table_cell(t, "%s", cfs_format_size(s.bytes, a, sizeof(a)));
-		cc_table_cell(t, "%llu", (unsigned long long)s.t.objects);
-		cc_table_cell(t, "%s",
-			      cfs_format_size(h.rule_used, a, sizeof(a)));
-		cc_table_cell(t, "%.2f", pct);
-		cc_table_cell(t, "%s",
-			      cfs_format_size(h.max_avail, a, sizeof(a)));
-		/* the other pools hold no object of crushfs's */
 		for (int i = 0; i < cfs_osdmap_npools(m); i++) {
 			const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
+			const struct pool_row *w = &pools[i];
 
-			if (q == p)
-				continue;
 			cc_table_cell(t, "%s", q->name);
 			cc_table_cell(t, "%lld", (long long)q->id);
 			cc_table_cell(t, "%u", q->pg_num);
-			cc_table_cell(t, "0 B");
-			cc_table_cell(t, "0");
-			cc_table_cell(t, "0 B");
-			cc_table_cell(t, "0.00");
 			cc_table_cell(t, "%s",
-				      cfs_format_size(others ? others[i] : 0,
-						      a, sizeof(a)));
+				      cfs_format_size(w->stored, a, sizeof(a)));
+			cc_table_cell(t, "%llu",
+				      (unsigned long long)w->objects);
+			cc_table_cell(t, "%s",
+				      cfs_format_size(w->used, a, sizeof(a)));
+			cc_table_cell(t, "%.2f", w->pct);
+			cc_table_cell(t, "%s", cfs_format_size(w->max_avail, a,
+							       sizeof(a)));
 		}
 		cc_table_print(t, ctx->out);
 		cc_table_free(t);
 	}
+out:
+	free(pools);
 	cfs_health_free(&h);
 	free(s.pg);
 	free(others);
 	cfs_osdmap_put(m);
-	return 0;
+	return r;
 }
 
 /* ---- pg dump ---- */

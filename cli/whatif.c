@@ -128,7 +128,7 @@ static int report(struct cmd_ctx *ctx, const char *what,
 		if (!joins && !moved && o->nacting == n->nup)
 			continue;
 		changed++;
-		r = ol_pg_stat(ctx->ol, old, ps, &st);
+		r = ol_pg_stat(ctx->ol, old, p->id, ps, &st);
 		if (r)
 			break;
 		copies += st.objects * (uint64_t)joins;

@@ -230,7 +230,7 @@ static void serve(struct asok *a, int fd)
 {
 	struct fsd *d = a->d;
 	struct asok_req req;
-	char *cwd = NULL, **argv = NULL;
+	char *cwd = NULL, **argv = NULL, **av;
 	char *obuf = NULL, *ebuf = NULL;
 	size_t olen = 0, elen = 0;
 	uint32_t argc = 0, i;
@@ -288,8 +288,20 @@ static void serve(struct asok *a, int fd)
 			cfs_log(CFS_LOG_INFO, "admin socket: %s", line);
 			io.out = out;
 			io.err = err;
-			status = d->admin(d->c, d->ol, &d->meta, (int)argc,
-					  argv, &io, d->admin_arg);
+			/* commands may reorder or drop their argv entries
+			 * (rados -p POOL): they get a copy of the array, the
+			 * strings are freed from ours */
+			av = malloc(sizeof(*av) * (argc + 1));
+			if (av) {
+				memcpy(av, argv, sizeof(*av) * (argc + 1));
+				status = d->admin(d->c, d->ol, &d->meta,
+						  (int)argc, av, &io,
+						  d->admin_arg);
+				free(av);
+			} else {
+				fprintf(err, "crushfs: %s\n",
+					strerror(ENOMEM));
+			}
 		}
 	}
 	fclose(out);

@@ -64,9 +64,20 @@ static int ol_pool_cb(void *ctx, const char *key, int64_t *id, char *name,
 	return ol_pool_lookup(ctx, key, id, name, len);
 }
 
-static int ol_locate_cb(void *ctx, const char *name, struct ol_placement *p)
+static int ol_locate_cb(void *ctx, int64_t pool, const char *name,
+			struct ol_placement *p)
 {
-	return ol_locate(ctx, name, p);
+	return ol_locate(ctx, pool, name, p);
+}
+
+/* The default data pool: every inode's backtrace is on its object 0
+ * there (CephFS), whatever pool the file's data is in. */
+static int64_t bt_pool(void *ctx)
+{
+	struct ol_layout l;
+
+	ol_default_layout(ctx, &l);
+	return l.pool;
 }
 
 static int ol_set_bt_cb(void *ctx, uint64_t ino, const void *bt, size_t len,
@@ -77,9 +88,10 @@ static int ol_set_bt_cb(void *ctx, uint64_t ino, const void *bt, size_t len,
 
 	ol_object_name(ino, 0, name, sizeof(name));
 	if (data)
-		rc = ol_obj_write_full(ctx, name, data, dlen);
+		rc = ol_obj_write_full(ctx, bt_pool(ctx), name, data, dlen);
 	if (rc == 0)
-		rc = ol_obj_setattr(ctx, name, BT_XATTR, bt, len);
+		rc = ol_obj_setattr(ctx, bt_pool(ctx), name, BT_XATTR, bt,
+				    len);
 	if (rc == 0 && sync) {
 		struct ol_layout l;
 
@@ -96,7 +108,7 @@ static int ol_get_bt_cb(void *ctx, uint64_t ino, void **bt, size_t *len)
 	char name[64];
 
 	ol_object_name(ino, 0, name, sizeof(name));
-	return ol_obj_getattr(ctx, name, BT_XATTR, bt, len);
+	return ol_obj_getattr(ctx, bt_pool(ctx), name, BT_XATTR, bt, len);
 }
 
 static int ol_remove_bt_cb(void *ctx, uint64_t ino)
@@ -105,7 +117,7 @@ static int ol_remove_bt_cb(void *ctx, uint64_t ino)
 	int rc;
 
 	ol_object_name(ino, 0, name, sizeof(name));
-	rc = ol_obj_remove(ctx, name);
+	rc = ol_obj_remove(ctx, bt_pool(ctx), name);
 	return rc == -ENOENT ? 0 : rc;
 }
 
@@ -115,9 +127,8 @@ static int ol_obj_stat_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
 {
 	char name[64];
 
-	(void)l;
 	ol_object_name(ino, objectno, name, sizeof(name));
-	return ol_obj_stat_mtime(ctx, name, size, mtime);
+	return ol_obj_stat_mtime(ctx, l->pool, name, size, mtime);
 }
 
 static int ol_fallocate_cb(void *ctx, uint64_t ino, const struct ol_layout *l,

@@ -195,7 +195,7 @@ static int purge(struct fck *f, const struct mds_inode *rec)
 
 		/* object 0 of a directory or symlink holds its backtrace */
 		ol_object_name(rec->ino, 0, name, sizeof(name));
-		rc = ol_obj_remove(f->ol, name);
+		rc = ol_obj_remove(f->ol, f->pool, name);
 		if (rc == -ENOENT)
 			rc = 0;
 	}
@@ -315,6 +315,7 @@ static int dentry_cb(uint64_t parent, const char *name, size_t nlen,
 
 struct probe_ctx {
 	objlayer *ol;
+	int64_t pool;
 	uint64_t ino;
 };
 
@@ -325,14 +326,14 @@ static int probe_stat(void *arg, uint64_t objectno, uint64_t *size,
 	char name[64];
 
 	ol_object_name(c->ino, objectno, name, sizeof(name));
-	return ol_obj_stat_mtime(c->ol, name, size, mtime);
+	return ol_obj_stat_mtime(c->ol, c->pool, name, size, mtime);
 }
 
 static void recover_sizes(struct fck *f)
 {
 	for (size_t i = 0; i < f->cap; i++) {
 		struct fent *e = &f->tab[i];
-		struct probe_ctx c = { f->ol, e->ino };
+		struct probe_ctx c = { f->ol, e->rec.layout.pool, e->ino };
 		struct timespec mt;
 		uint64_t from, to, end, pend;
 		int rc;
@@ -576,7 +577,7 @@ static int collect_obj(const char *name, void *arg)
 static void scrub(struct fck *f, const char *name)
 {
 	struct ol_scrub s;
-	int rc = ol_scrub_object(f->ol, name, f->deep, f->repair, &s);
+	int rc = ol_scrub_object(f->ol, f->pool, name, f->deep, f->repair, &s);
 
 	if (rc) {
 		fsck_say(f, "object %s: scrub failed: %s", name, cfs_strerror(rc));
@@ -594,27 +595,42 @@ static void scrub(struct fck *f, const char *name)
 	f->r->repaired += (uint64_t)s.repaired;
 }
 
-static void check_objects(struct fck *f)
+/*
+ * The objects of one pool (f->pool) against the inodes: a file's data
+ * objects belong in its layout's pool; object 0 of every inode in the
+ * default data pool carries its backtrace (CephFS).
+ */
+static void check_pool_objects(struct fck *f, const struct cfs_pool_info *pi)
 {
 	const cfs_osdmap *map;
-	int rc = ol_obj_list(f->ol, collect_obj, f), min_size;
+	int rc, min_size, deflt = f->pool == ol_data_pool(f->ol);
 	uint32_t pg_num, *unchecked;
 	struct fsck_lost lost = { 0 };
 
+	for (size_t i = 0; i < f->nobjs; i++)
+		free(f->objs[i]);
+	f->nobjs = 0;
+	rc = ol_obj_list(f->ol, f->pool, collect_obj, f);
 	if (rc) {
-		fsck_say(f, "listing the pool failed: %s", cfs_strerror(rc));
+		fsck_say(f, "listing pool '%s' failed: %s", pi->name,
+			 cfs_strerror(rc));
 		f->r->errors++;
 		return;
 	}
 	map = cfs_osdmap_get(f->c);
-	pg_num = cfs_osdmap_pool(map)->pg_num;
+	pi = cfs_osdmap_pool_by_id(map, f->pool);
+	if (!pi) { /* gone meanwhile */
+		cfs_osdmap_put(map);
+		return;
+	}
+	pg_num = pi->pg_num;
 	{
 		int nt;
 
-		cfs_osdmap_pg_temps(map, &nt);
-		f->r->remapped_pgs = (uint64_t)nt;
+		cfs_pool_pg_temps(map, f->pool, &nt);
+		f->r->remapped_pgs += (uint64_t)nt;
 	}
-	min_size = cfs_osdmap_pool(map)->min_size;
+	min_size = pi->min_size;
 	unchecked = calloc(pg_num, sizeof(*unchecked));
 	if (!unchecked) {
 		cfs_osdmap_put(map);
@@ -632,8 +648,9 @@ static void check_objects(struct fck *f)
 		f->r->objects++;
 		/* a PG too small to serve I/O cannot be checked: said once
 		 * per PG below, never taken for "clean" */
-		cfs_object_to_pg(map, name, NULL, &ps);
-		if (cfs_osdmap_pg(map, ps)->nacting < min_size) {
+		cfs_pool_object_to_pg(map, f->pool, name, NULL, &ps);
+		if (cfs_osdmap_pool_pg(map, f->pool, ps)->nacting <
+		    min_size) {
 			unchecked[ps]++;
 			continue;
 		}
@@ -648,7 +665,7 @@ static void check_objects(struct fck *f)
 			struct timespec mt = { 0, 0 };
 
 			scrub(f, name);
-			rc = ol_obj_stat_mtime(f->ol, name, &osize, &mt);
+			rc = ol_obj_stat_mtime(f->ol, f->pool, name, &osize, &mt);
 			if (rc == 0)
 				rc = fsck_lost_add(&lost, ino, objno, osize, &mt);
 			if (rc) {
@@ -659,6 +676,28 @@ static void check_objects(struct fck *f)
 			f->r->orphan_objects++;
 			f->r->orphan_bytes += osize;
 			continue;
+		}
+		if (!S_ISREG(e->rec.mode) ||
+		    e->rec.layout.pool != f->pool) {
+			/* the default pool's object 0 of any inode carries
+			 * its backtrace; nothing else of the inode belongs
+			 * in a pool other than its layout's */
+			scrub(f, name);
+			ol_obj_stat(f->ol, f->pool, name, &osize);
+			if (deflt && objno == 0 &&
+			    (osize == 0 || S_ISLNK(e->rec.mode)))
+				continue;
+			if (!deflt || S_ISREG(e->rec.mode)) {
+				f->r->orphan_objects++;
+				f->r->orphan_bytes += osize;
+				f->r->errors++;
+				fsck_say(f, "object %s (%" PRIu64 " bytes) in "
+				    "pool '%s': its inode's data is %s: left "
+				    "alone", name, osize, pi->name,
+				    S_ISREG(e->rec.mode) ? "in another pool"
+							 : "none");
+				continue;
+			}
 		}
 		if (S_ISREG(e->rec.mode) && !ol_layout_valid(&e->rec.layout)) {
 			/* a damaged record: its objects cannot be placed in
@@ -672,7 +711,7 @@ static void check_objects(struct fck *f)
 		}
 		if (!S_ISREG(e->rec.mode)) {
 			scrub(f, name);
-			ol_obj_stat(f->ol, name, &osize);
+			ol_obj_stat(f->ol, f->pool, name, &osize);
 			/* object 0 carries the backtrace (and a symlink's
 			 * target): expected; anything else is data no file
 			 * owns, and not ours to delete */
@@ -693,14 +732,14 @@ static void check_objects(struct fck *f)
 		if (e->keep_to > end)
 			end = e->keep_to;
 		if (objno > 0 && objno >= ol_object_count(&e->rec.layout, end)) {
-			ol_obj_stat(f->ol, name, &osize);
+			ol_obj_stat(f->ol, f->pool, name, &osize);
 			f->r->orphan_objects++;
 			f->r->orphan_bytes += osize;
 			fsck_say(f, "object %s (%" PRIu64 " bytes): past the end of "
 			    "its file%s", name, osize,
 			    f->repair ? ": removed" : "");
 			if (f->repair) {
-				rc = ol_obj_remove(f->ol, name);
+				rc = ol_obj_remove(f->ol, f->pool, name);
 				if (rc && rc != -ENOENT) {
 					fsck_say(f, "removing %s: %s", name,
 					    cfs_strerror(rc));
@@ -712,7 +751,7 @@ static void check_objects(struct fck *f)
 			continue;
 		}
 		scrub(f, name);
-		if (ol_obj_stat(f->ol, name, &osize) == 0 &&
+		if (ol_obj_stat(f->ol, f->pool, name, &osize) == 0 &&
 		    osize > ol_object_bytes(&e->rec.layout, objno, end)) {
 			uint64_t sc = e->rec.layout.stripe_count;
 			uint64_t bound = (objno / sc + 1) * sc *
@@ -733,11 +772,11 @@ static void check_objects(struct fck *f)
 
 		if (!unchecked[ps])
 			continue;
-		cfs_pgid_str(map, ps, pgid, sizeof(pgid));
+		snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)f->pool, ps);
 		fsck_say(f, "pg %s: %d OSD(s) in its acting set, min_size %d: its "
 		    "%u object(s) cannot be checked",
-		    pgid, cfs_osdmap_pg(map, ps)->nacting, min_size,
-		    unchecked[ps]);
+		    pgid, cfs_osdmap_pool_pg(map, f->pool, ps)->nacting,
+		    min_size, unchecked[ps]);
 		f->r->unchecked += unchecked[ps];
 		f->r->unchecked_pgs++;
 	}
@@ -745,6 +784,26 @@ static void check_objects(struct fck *f)
 	cfs_osdmap_put(map);
 	fsck_adopt_lost(f, &lost);
 	free(lost.v);
+}
+
+static void check_objects(struct fck *f)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	int rc;
+
+	/* every pool that can hold objects: the data pools, and any other
+	 * replicated one (`rados -p` objects are scrubbed there) */
+	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
+		const struct cfs_pool_info *pi = cfs_osdmap_pool_at(m, i);
+
+		if (pi->erasure || (ol_is_rados(f->ol) &&
+				    pi->id != ol_data_pool(f->ol)))
+			continue;
+		f->pool = pi->id;
+		check_pool_objects(f, pi);
+	}
+	f->pool = ol_data_pool(f->ol);
+	cfs_osdmap_put(m);
 	if (!f->repair || !f->tab)
 		return;
 	for (size_t i = 0; i < f->cap; i++) {
@@ -795,6 +854,7 @@ int fs_fsck_opts(cfs_cluster *c, objlayer *ol, const struct fs_fsck_opts *o,
 	memset(&f, 0, sizeof(f));
 	f.c = c;
 	f.ol = ol;
+	f.pool = ol_data_pool(ol);
 	f.repair = o->repair;
 	f.deep = o->deep;
 	f.msg = o->msg;

@@ -83,13 +83,13 @@ int fsck_write_backtrace(struct fck *f, const struct mds_inode *rec,
 
 		rc = mds_get_symlink(f->m, rec->ino, &t, &tl);
 		if (rc == 0) {
-			rc = ol_obj_write_full(f->ol, name, t, tl);
+			rc = ol_obj_write_full(f->ol, ol_data_pool(f->ol), name, t, tl);
 			free(t);
 		}
 		if (rc)
 			return rc;
 	}
-	return ol_obj_setattr(f->ol, name, BT_XATTR, buf, len);
+	return ol_obj_setattr(f->ol, ol_data_pool(f->ol), name, BT_XATTR, buf, len);
 }
 
 static int has_link(const struct backtrace *bt, const struct fsck_link *l)
@@ -130,7 +130,8 @@ static const char *judge(struct fck *f, const struct fent *e,
 	if (S_ISLNK(r->mode)) {
 		uint64_t size = 0;
 
-		if (ol_obj_stat(f->ol, obj, &size) || size != r->size)
+		if (ol_obj_stat(f->ol, ol_data_pool(f->ol), obj, &size) ||
+		    size != r->size)
 			return "without its target";
 	}
 	return NULL;
@@ -160,7 +161,7 @@ void fsck_backtraces(struct fck *f)
 			continue;
 		}
 		f->r->backtraces++;
-		rc = ol_obj_getattr(f->ol, name, BT_XATTR, &val, &len);
+		rc = ol_obj_getattr(f->ol, ol_data_pool(f->ol), name, BT_XATTR, &val, &len);
 		if (rc == -ENOENT || rc == -ENODATA) {
 			bad = "missing";
 		} else if (rc) {

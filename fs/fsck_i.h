@@ -49,6 +49,7 @@ struct fck {
 	int64_t ino_delta; /* inode records the repairs add (-: delete) */
 	char **objs;
 	size_t nobjs, objcap;
+	int64_t pool; /* the pool whose objects are being checked */
 };
 
 void fsck_say(struct fck *f, const char *fmt, ...)

@@ -64,6 +64,7 @@ void fsck_adopt_lost(struct fck *f, struct fsck_lost *l)
 		return;
 	}
 	ol_default_layout(f->ol, &deflt);
+	deflt.pool = f->pool; /* found in this pool: their file's data is */
 	for (size_t i = 0; i < n; i++)
 		if (inos[i].ino > maxino)
 			maxino = inos[i].ino;

@@ -137,7 +137,7 @@ int meta_file_objects(cfs_cluster *c, uint64_t *n, uint64_t *max_ino)
 
 	if (rc)
 		return rc;
-	rc = ol_obj_list(ol, count_cb, &oc);
+	rc = ol_obj_list(ol, ol_data_pool(ol), count_cb, &oc);
 	ol_close(ol);
 	if (rc == 0) {
 		*n = oc.n;

@@ -254,7 +254,7 @@ static int list_cb(const char *name, void *arg)
 		b->r->unreadable++;
 		return 0;
 	}
-	rc = ol_obj_stat_mtime(b->ol, name, &size, &mt);
+	rc = ol_obj_stat_mtime(b->ol, ol_data_pool(b->ol), name, &size, &mt);
 	if (rc == -ENOENT)
 		return 0; /* gone since the listing */
 	if (rc) {
@@ -695,7 +695,7 @@ static int write_backtraces(struct rb *b)
 		rc = bt_encode(&bt, buf, sizeof(buf), &len);
 		ol_object_name(nd->ino, 0, name, sizeof(name));
 		if (rc == 0)
-			rc = ol_obj_setattr(b->ol, name, BT_XATTR, buf, len);
+			rc = ol_obj_setattr(b->ol, ol_data_pool(b->ol), name, BT_XATTR, buf, len);
 		if (rc == 0)
 			b->r->backtraces++;
 		i += k;
@@ -785,7 +785,7 @@ int fs_rebuild_metadata(cfs_cluster *c, objlayer *ol, int force,
 	b.min_size = cfs_osdmap_pool(b.map)->min_size;
 	b.pg_num = cfs_osdmap_pool(b.map)->pg_num;
 	b.inactive = calloc(b.pg_num, sizeof(*b.inactive));
-	rc = b.inactive ? ol_obj_list(ol, list_cb, &b) : -ENOMEM;
+	rc = b.inactive ? ol_obj_list(ol, ol_data_pool(ol), list_cb, &b) : -ENOMEM;
 	if (rc) {
 		snprintf(err, errlen, "%s: listing the objects: %s", dir,
 			 cfs_strerror(rc));

@@ -57,7 +57,7 @@ int rc_load(objlayer *ol, struct rc_inode *ri)
 	if (ri->nobjs == 0 || ri->objs[0].objno != 0)
 		return 0; /* no object 0: no backtrace */
 	ol_object_name(ri->ino, 0, name, sizeof(name));
-	rc = ol_obj_getattr(ol, name, BT_XATTR, &val, &len);
+	rc = ol_obj_getattr(ol, ol_data_pool(ol), name, BT_XATTR, &val, &len);
 	if (rc == -ENOENT || rc == -ENODATA)
 		return 0;
 	if (rc)
@@ -82,7 +82,7 @@ int rc_load(objlayer *ol, struct rc_inode *ri)
 
 		if (!t)
 			return -ENOMEM;
-		got = ol_obj_read(ol, name, 0, t, n);
+		got = ol_obj_read(ol, ol_data_pool(ol), name, 0, t, n);
 		if (got == (ssize_t)n && !memchr(t, '\0', n)) {
 			t[n] = '\0';
 			ri->target = t;

@@ -60,7 +60,8 @@ struct vfs_data_ops {
 	/* ol_pool_lookup: a pool by name or id (layouts name pools) */
 	int (*pool_lookup)(void *ctx, const char *key, int64_t *id,
 			   char *name, size_t len);
-	int (*locate)(void *ctx, const char *objname, struct ol_placement *p);
+	int (*locate)(void *ctx, int64_t pool, const char *objname,
+		      struct ol_placement *p);
 	/* The inode's backtrace (backtrace.h) on its object 0, made when
 	 * missing; data, when not NULL, becomes the object's bytes (a
 	 * symlink's target); sync: durable before returning.  get: *bt

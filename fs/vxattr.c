@@ -160,7 +160,7 @@ static ssize_t placement(vfs *v, const struct mds_inode *in, void *buf,
 		int n;
 
 		ol_object_name(in->ino, i, name, sizeof(name));
-		rc = v->d->locate(v->dctx, name, &p);
+		rc = v->d->locate(v->dctx, in->layout.pool, name, &p);
 		if (rc) {
 			free(s);
 			return rc;

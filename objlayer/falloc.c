@@ -42,12 +42,13 @@ static uint64_t file_off_of(const struct ol_layout *l, uint64_t objectno,
 }
 
 /* Current size of an object; 0 when it does not exist. */
-static int obj_size(objlayer *ol, const char *name, uint64_t *size)
+static int obj_size(objlayer *ol, int64_t pool, const char *name,
+		    uint64_t *size)
 {
 	ssize_t r;
 
 	*size = 0;
-	r = obj_read(ol, name, 0, NULL, 0, size, NULL);
+	r = obj_read(ol, pool, name, 0, NULL, 0, size, NULL);
 	if (r == -ENOENT) {
 		*size = 0;
 		return 0;
@@ -56,12 +57,13 @@ static int obj_size(objlayer *ol, const char *name, uint64_t *size)
 }
 
 /* Zeros over [off, end) of an object, in chunks (a write each). */
-static int write_zeros(objlayer *ol, const char *name, const char *zeros,
+static int write_zeros(objlayer *ol, int64_t pool, const char *name,
+		       const char *zeros,
 		       size_t zlen, uint64_t off, uint64_t end)
 {
 	while (off < end) {
 		size_t n = end - off > zlen ? zlen : (size_t)(end - off);
-		int r = obj_write(ol, name, off, zeros, n, 0);
+		int r = obj_write(ol, pool, name, off, zeros, n, 0);
 
 		if (r)
 			return r;
@@ -86,7 +88,7 @@ static int bytes_needed(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		uint64_t osz;
 
 		ol_object_name(ino, e.objectno, name, sizeof(name));
-		r = obj_size(ol, name, &osz);
+		r = obj_size(ol, l->pool, name, &osz);
 		if (!r && osz < e.obj_off + e.len)
 			*need += e.obj_off + e.len -
 				 (osz > e.obj_off ? osz : e.obj_off);
@@ -105,19 +107,19 @@ static int punch_piece(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	int r;
 
 	ol_object_name(ino, e->objectno, name, sizeof(name));
-	r = obj_size(ol, name, &osz);
+	r = obj_size(ol, l->pool, name, &osz);
 	if (r || osz <= e->obj_off)
 		return r; /* nothing stored there: a hole already */
 	/* every byte of the object inside the range: remove it (Filer::zero
 	 * removes an object the extent covers whole) */
 	if (file_off_of(l, e->objectno, osz - 1) < off + len) {
 		if (file_off_of(l, e->objectno, 0) >= off)
-			return obj_remove(ol, name, 1);
+			return obj_remove(ol, l->pool, name, 1);
 		/* the object's bytes from here on are all in the range (a
 		 * file's bytes keep their order in an object): cut them */
-		return obj_truncate(ol, name, e->obj_off);
+		return obj_truncate(ol, l->pool, name, e->obj_off);
 	}
-	return write_zeros(ol, name, zeros, zlen, e->obj_off, end);
+	return write_zeros(ol, l->pool, name, zeros, zlen, e->obj_off, end);
 }
 
 int ol_fallocate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
@@ -172,15 +174,15 @@ int ol_fallocate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		ol_object_name(ino, e.objectno, name, sizeof(name));
 		if (mode == OL_FALLOC_ZERO) {
 			/* existing bytes zeroed, missing ones allocated */
-			r = write_zeros(ol, name, zeros, zlen, e.obj_off, end);
+			r = write_zeros(ol, l->pool, name, zeros, zlen, e.obj_off, end);
 			continue;
 		}
 		/* allocate: only what lies past the object's end; bytes
 		 * below it are stored already (holes inside an object count
 		 * as used, as its size does) */
-		r = obj_size(ol, name, &osz);
+		r = obj_size(ol, l->pool, name, &osz);
 		if (!r && osz < end)
-			r = write_zeros(ol, name, zeros, zlen,
+			r = write_zeros(ol, l->pool, name, zeros, zlen,
 					osz > e.obj_off ? osz : e.obj_off, end);
 	}
 	free(zeros);

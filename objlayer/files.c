@@ -26,7 +26,7 @@ ssize_t ol_write(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	/* in file order, so a refusal leaves a clean prefix written */
 	while (ol_piece_next(&it, &e)) {
 		ol_object_name(ino, e.objectno, name, sizeof(name));
-		r = obj_write(ol, name, e.obj_off,
+		r = obj_write(ol, l->pool, name, e.obj_off,
 			      (const char *)buf + (e.file_off - off),
 			      (size_t)e.len, F_ASYNC);
 		if (r)
@@ -57,7 +57,8 @@ ssize_t ol_read(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		ssize_t n;
 
 		ol_object_name(ino, e.objectno, name, sizeof(name));
-		n = obj_read(ol, name, e.obj_off, dst, (size_t)e.len, NULL, NULL);
+		n = obj_read(ol, l->pool, name, e.obj_off, dst, (size_t)e.len,
+			     NULL, NULL);
 		if (n == -ENOENT)
 			n = 0; /* a missing object is a hole */
 		if (n < 0)
@@ -99,14 +100,15 @@ static int collect(uint64_t objectno, uint64_t size, void *arg)
 	return 0;
 }
 
-static int file_objects(objlayer *ol, uint64_t ino, struct objlist *l)
+static int file_objects(objlayer *ol, int64_t pool, uint64_t ino,
+			struct objlist *l)
 {
 	int r;
 
 	/* the RADOS backend's index has an object once RADOS has it */
 	if (ol->rb)
 		rb_wait_inode(ol, ino);
-	r = ol_file_objects(ol, ino, collect, l);
+	r = ol_file_objects(ol, pool, ino, collect, l);
 
 	return r ? r : l->err;
 }
@@ -124,7 +126,7 @@ int ol_truncate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	/* Shrinking cuts at the new end.  Growing cuts at the old end too:
 	 * bytes an object holds past it (left by a crash before the size
 	 * was saved) must read as the zeros of the new range. */
-	r = file_objects(ol, ino, &ob);
+	r = file_objects(ol, l->pool, ino, &ob);
 	for (size_t i = 0; i < ob.n; i++) {
 		uint64_t now = ol_object_bytes(l, ob.no[i], keep_size);
 		int e;
@@ -134,8 +136,8 @@ int ol_truncate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		ol_object_name(ino, ob.no[i], name, sizeof(name));
 		/* object 0 stays, empty: it carries the file's attributes
 		 * (the backtrace), as CephFS keeps it on a truncate */
-		e = now || ob.no[i] == 0 ? obj_truncate(ol, name, now)
-					 : obj_remove(ol, name, 1);
+		e = now || ob.no[i] == 0 ? obj_truncate(ol, l->pool, name, now)
+					 : obj_remove(ol, l->pool, name, 1);
 		if (e && !r)
 			r = e;
 	}
@@ -148,7 +150,7 @@ int ol_truncate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
  * all (one unreachable object must not stop the others). */
 static int each_object(objlayer *ol, uint64_t ino,
 		       const struct ol_layout *l,
-		       int (*op)(objlayer *, const char *))
+		       int (*op)(objlayer *, int64_t, const char *))
 {
 	struct objlist ob = { 0 };
 	char name[64];
@@ -156,12 +158,12 @@ static int each_object(objlayer *ol, uint64_t ino,
 
 	if (!ol_layout_valid(l))
 		return -EINVAL;
-	r = file_objects(ol, ino, &ob);
+	r = file_objects(ol, l->pool, ino, &ob);
 	for (size_t i = 0; i < ob.n; i++) {
 		int e;
 
 		ol_object_name(ino, ob.no[i], name, sizeof(name));
-		e = op(ol, name);
+		e = op(ol, l->pool, name);
 		if (e && !r)
 			r = e;
 	}
@@ -170,20 +172,33 @@ static int each_object(objlayer *ol, uint64_t ino,
 	return r;
 }
 
-static int remove_if_there(objlayer *ol, const char *name)
+static int remove_if_there(objlayer *ol, int64_t pool, const char *name)
 {
-	return ol->rb ? rb_remove_async(ol, name) : obj_remove(ol, name, 1);
+	return ol->rb ? rb_remove_async(ol, name)
+		      : obj_remove(ol, pool, name, 1);
 }
 
 int ol_remove(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	      uint64_t size)
 {
+	int r;
+
 	(void)size; /* every object of the file goes, past its size too */
-	return each_object(ol, ino, l, remove_if_there);
+	r = each_object(ol, ino, l, remove_if_there);
+	/* a file in another pool has its backtrace on object 0 in the
+	 * default data pool too (CephFS keeps every inode's there) */
+	if (!r && l->pool != ol->pool) {
+		char name[64];
+
+		ol_object_name(ino, 0, name, sizeof(name));
+		r = remove_if_there(ol, ol->pool, name);
+	}
+	return r;
 }
 
 struct sync_job {
 	objlayer *ol;
+	int64_t pool;
 	uint64_t ino;
 	const uint64_t *no;
 	int *err;
@@ -195,7 +210,7 @@ static void sync_one(void *arg, int i)
 	char name[64];
 
 	ol_object_name(j->ino, j->no[i], name, sizeof(name));
-	j->err[i] = obj_sync(j->ol, name);
+	j->err[i] = obj_sync(j->ol, j->pool, name);
 }
 
 int ol_sync(objlayer *ol, uint64_t ino, const struct ol_layout *l,
@@ -215,12 +230,12 @@ int ol_sync(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	}
 	/* every object's copies at once: the disk sees the fsyncs together
 	 * rather than one after another */
-	r = file_objects(ol, ino, &ob);
+	r = file_objects(ol, l->pool, ino, &ob);
 	err = calloc(ob.n + 1, sizeof(*err));
 	if (!err) {
 		r = -ENOMEM;
 	} else if (ob.n) {
-		struct sync_job j = { ol, ino, ob.no, err };
+		struct sync_job j = { ol, l->pool, ino, ob.no, err };
 
 		ol_parallel(ol, sync_one, &j, (int)ob.n);
 		for (size_t i = 0; i < ob.n; i++)
@@ -256,9 +271,10 @@ static int add_size(uint64_t objectno, uint64_t size, void *arg)
 int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)
 {
 	struct ol_bytes_slot *s = &ol->bytes[ino % OL_BYTES_SLOTS];
+	const cfs_osdmap *m;
 	char stem[24];
 	uint64_t gen;
-	int r, hit;
+	int r = 0, hit;
 
 	snprintf(stem, sizeof(stem), "%llx", (unsigned long long)ino);
 	/* read before the scan: a change committed during it moves it */
@@ -271,7 +287,16 @@ int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)
 	if (hit)
 		return 0;
 	*bytes = 0;
-	r = ol_file_objects(ol, ino, add_size, bytes);
+	/* the file's data is in its layout's pool, its backtrace (0 bytes)
+	 * in the default one: every pool that can hold objects counts */
+	m = cfs_osdmap_get(ol->c);
+	for (int i = 0; i < cfs_osdmap_npools(m) && !r; i++) {
+		const struct cfs_pool_info *p = cfs_osdmap_pool_at(m, i);
+
+		if (!p->erasure && (!ol->rb || p->id == ol->pool))
+			r = ol_file_objects(ol, p->id, ino, add_size, bytes);
+	}
+	cfs_osdmap_put(m);
 	if (r == 0 && cfs_index_stem_gen(ol->c, stem) == gen) {
 		pthread_mutex_lock(&ol->bytes_lock);
 		*s = (struct ol_bytes_slot){ ino, *bytes, gen, 1 };
@@ -282,28 +307,28 @@ int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)
 
 /* ---- whole objects ---- */
 
-int ol_obj_write_full(objlayer *ol, const char *name, const void *buf,
-		      size_t len)
+int ol_obj_write_full(objlayer *ol, int64_t pool, const char *name,
+		      const void *buf, size_t len)
 {
-	return obj_write(ol, name, 0, buf, len, F_FULL);
+	return obj_write(ol, pool, name, 0, buf, len, F_FULL);
 }
 
-int ol_obj_write(objlayer *ol, const char *name, uint64_t off,
+int ol_obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 		 const void *buf, size_t len)
 {
-	return obj_write(ol, name, off, buf, len, 0);
+	return obj_write(ol, pool, name, off, buf, len, 0);
 }
 
-ssize_t ol_obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
-		    size_t len)
+ssize_t ol_obj_read(objlayer *ol, int64_t pool, const char *name,
+		    uint64_t off, void *buf, size_t len)
 {
-	return obj_read(ol, name, off, buf, len, NULL, NULL);
+	return obj_read(ol, pool, name, off, buf, len, NULL, NULL);
 }
 
-int ol_obj_stat(objlayer *ol, const char *name, uint64_t *size)
+int ol_obj_stat(objlayer *ol, int64_t pool, const char *name, uint64_t *size)
 {
 	uint64_t s = 0;
-	ssize_t r = obj_read(ol, name, 0, NULL, 0, &s, NULL);
+	ssize_t r = obj_read(ol, pool, name, 0, NULL, 0, &s, NULL);
 
 	if (r < 0)
 		return (int)r;
@@ -312,11 +337,11 @@ int ol_obj_stat(objlayer *ol, const char *name, uint64_t *size)
 	return 0;
 }
 
-int ol_obj_stat_mtime(objlayer *ol, const char *name, uint64_t *size,
-		      struct timespec *mtime)
+int ol_obj_stat_mtime(objlayer *ol, int64_t pool, const char *name,
+		      uint64_t *size, struct timespec *mtime)
 {
 	uint64_t s = 0;
-	ssize_t r = obj_read(ol, name, 0, NULL, 0, &s, mtime);
+	ssize_t r = obj_read(ol, pool, name, 0, NULL, 0, &s, mtime);
 
 	if (r < 0)
 		return (int)r;
@@ -325,9 +350,9 @@ int ol_obj_stat_mtime(objlayer *ol, const char *name, uint64_t *size,
 	return 0;
 }
 
-int ol_obj_remove(objlayer *ol, const char *name)
+int ol_obj_remove(objlayer *ol, int64_t pool, const char *name)
 {
-	return obj_remove(ol, name, 0);
+	return obj_remove(ol, pool, name, 0);
 }
 
 static int list_one(const char *name, const struct cfs_objinfo *oi, int op,
@@ -341,11 +366,11 @@ static int list_one(const char *name, const struct cfs_objinfo *oi, int op,
 
 /* The objects that exist are the index's (a file nobody wrote through the
  * layer is no object); collected first so fn may do I/O on them. */
-int ol_obj_list(objlayer *ol, int (*fn)(const char *name, void *arg),
-		void *arg)
+int ol_obj_list(objlayer *ol, int64_t pool,
+		int (*fn)(const char *name, void *arg), void *arg)
 {
 	struct ol_names all = { 0 };
-	int r = cfs_index_foreach(ol->c, "", 0, list_one, &all);
+	int r = cfs_index_foreach(ol->c, pool, "", 0, list_one, &all);
 
 	if (!r)
 		r = all.err;
@@ -357,7 +382,8 @@ int ol_obj_list(objlayer *ol, int (*fn)(const char *name, void *arg),
 
 /* ---- placement ---- */
 
-int ol_locate(objlayer *ol, const char *objname, struct ol_placement *p)
+int ol_locate(objlayer *ol, int64_t pool, const char *objname,
+	      struct ol_placement *p)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
 	const struct cfs_pg_mapping *pg;
@@ -367,9 +393,12 @@ int ol_locate(objlayer *ol, const char *objname, struct ol_placement *p)
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", objname);
-	cfs_object_to_pg(m, objname, NULL, &ps);
-	pg = cfs_osdmap_pg(m, ps);
-	cfs_pgid_str(m, ps, p->pgid, sizeof(p->pgid));
+	if (cfs_pool_object_to_pg(m, pool, objname, NULL, &ps) ||
+	    !(pg = cfs_osdmap_pool_pg(m, pool, ps))) {
+		cfs_osdmap_put(m);
+		return -ENOENT;
+	}
+	snprintf(p->pgid, sizeof(p->pgid), "%lld.%x", (long long)pool, ps);
 	p->epoch = cfs_osdmap_epoch(m);
 	p->nup = pg->nup < 16 ? pg->nup : 16;
 	memcpy(p->up, pg->up, sizeof(int) * (size_t)p->nup);
@@ -378,7 +407,7 @@ int ol_locate(objlayer *ol, const char *objname, struct ol_placement *p)
 	memcpy(p->acting, pg->acting, sizeof(int) * (size_t)p->nacting);
 	p->acting_primary = pg->acting_primary;
 	cfs_osdmap_put(m);
-	r = obj_read(ol, objname, 0, NULL, 0, &size, NULL);
+	r = obj_read(ol, pool, objname, 0, NULL, 0, &size, NULL);
 	if (r >= 0) {
 		p->exists = 1;
 		p->size = size;
@@ -386,16 +415,16 @@ int ol_locate(objlayer *ol, const char *objname, struct ol_placement *p)
 	return 0;
 }
 
-int ol_object_path(objlayer *ol, const char *objname, int osd, char *buf,
-		   size_t len)
+int ol_object_path(objlayer *ol, int64_t pool, const char *objname, int osd,
+		   char *buf, size_t len)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
 	uint32_t ps;
-	int r;
+	int r = cfs_pool_object_to_pg(m, pool, objname, NULL, &ps);
 
-	cfs_object_to_pg(m, objname, NULL, &ps);
 	cfs_osdmap_put(m);
-	r = cfs_obj_path(ol->c, osd, ps, objname, buf, len);
+	if (!r)
+		r = cfs_obj_path(ol->c, osd, pool, ps, objname, buf, len);
 	return r;
 }
 

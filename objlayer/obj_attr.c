@@ -16,40 +16,53 @@
 #include "objlayer_i.h"
 #include "util.h"
 
-static int has_copy(objlayer *ol, const char *name)
+static int has_copy(objlayer *ol, int64_t pool, const char *name)
 {
 	uint64_t size;
-	int r = ol_obj_stat(ol, name, &size);
+	int r = ol_obj_stat(ol, pool, name, &size);
 
 	return r == 0 ? 1 : r == -ENOENT ? 0 : r;
 }
 
-static int obj_setattr(objlayer *ol, const char *name, const char *key,
-		       const void *val, size_t len)
+/* The object's PG in m: -ENOENT when the pool is gone. */
+static int pg_of(const cfs_osdmap *m, int64_t pool, const char *name,
+		 uint32_t *ps, const struct cfs_pg_mapping **pg)
+{
+	if (cfs_pool_object_to_pg(m, pool, name, NULL, ps) ||
+	    !(*pg = cfs_osdmap_pool_pg(m, pool, *ps)))
+		return -ENOENT;
+	return 0;
+}
+
+static int obj_setattr(objlayer *ol, int64_t pool, const char *name,
+		       const char *key, const void *val, size_t len)
 {
 	if (ol->rb)
-		return rb_setattr(ol, name, key, val, len);
+		return pool != ol->pool ? -ENOENT
+					: rb_setattr(ol, name, key, val, len);
 	const cfs_osdmap *m;
 	const struct cfs_pg_mapping *pg;
 	pthread_rwlock_t *lk;
 	uint32_t ps;
-	int r = has_copy(ol, name), done = 0, first = 0;
+	int r = has_copy(ol, pool, name), done = 0, first = 0;
 
 	if (r < 0)
 		return r;
 	/* a 0-byte write makes the object on the whole acting set, with
 	 * the write path's rules (min_size, holders, full OSDs) */
-	if (r == 0 && (r = ol_obj_write(ol, name, 0, NULL, 0)) != 0)
+	if (r == 0 && (r = ol_obj_write(ol, pool, name, 0, NULL, 0)) != 0)
 		return r;
 	m = cfs_osdmap_get(ol->c);
-	cfs_object_to_pg(m, name, NULL, &ps);
-	pg = cfs_osdmap_pg(m, ps);
+	if (pg_of(m, pool, name, &ps, &pg)) {
+		cfs_osdmap_put(m);
+		return -ENOENT;
+	}
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(ol_pgio(ol, ps));
+	pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
 	pthread_rwlock_wrlock(lk);
 	for (int i = 0; i < pg->nacting; i++) {
-		int e = cfs_obj_setxattr(ol->c, pg->acting[i], ps, name, key,
-					 val, len);
+		int e = cfs_obj_setxattr(ol->c, pg->acting[i], pool, ps, name,
+					 key, val, len);
 
 		if (e == 0)
 			done++;
@@ -62,22 +75,23 @@ static int obj_setattr(objlayer *ol, const char *name, const char *key,
 				name, pg->acting[i], key, cfs_strerror(e));
 	}
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(ol_pgio(ol, ps));
+	pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
 	cfs_osdmap_put(m);
 	/* a copy still to be recovered gets the attribute with its data */
 	return done ? 0 : first ? first : -EIO;
 }
 
 /* Up OSDs with a current copy of name, in read order (cfs_pg_lock). */
-static int candidates(objlayer *ol, const cfs_osdmap *m,
+static int candidates(objlayer *ol, const cfs_osdmap *m, int64_t pool,
 		      const struct cfs_pg_mapping *pg, const char *name,
 		      int *cand)
 {
-	int h[256], nh = cfs_pg_holders(ol->c, pg->ps, h, 256), nc = 0;
+	int h[256], nh = cfs_pg_holders(ol->c, pool, pg->ps, h, 256), nc = 0;
 
 	for (int i = 0; i < pg->nacting; i++)
-		if (cfs_pg_is_holder(ol->c, pg->ps, pg->acting[i]) &&
-		    !cfs_pg_is_missing(ol->c, pg->ps, pg->acting[i], name))
+		if (cfs_pg_is_holder(ol->c, pool, pg->ps, pg->acting[i]) &&
+		    !cfs_pg_is_missing(ol->c, pool, pg->ps, pg->acting[i],
+				       name))
 			cand[nc++] = pg->acting[i];
 	for (int i = 0; i < nh; i++) {
 		int in = 0;
@@ -85,34 +99,37 @@ static int candidates(objlayer *ol, const cfs_osdmap *m,
 		for (int k = 0; k < pg->nacting; k++)
 			in |= pg->acting[k] == h[i];
 		if (!in && cfs_osdmap_is_up(m, h[i]) &&
-		    !cfs_pg_is_missing(ol->c, pg->ps, h[i], name))
+		    !cfs_pg_is_missing(ol->c, pool, pg->ps, h[i], name))
 			cand[nc++] = h[i];
 	}
 	return nc;
 }
 
-static int obj_getattr(objlayer *ol, const char *name, const char *key,
-		       void **val, size_t *len)
+static int obj_getattr(objlayer *ol, int64_t pool, const char *name,
+		       const char *key, void **val, size_t *len)
 {
 	if (ol->rb)
-		return rb_getattr(ol, name, key, val, len);
+		return pool != ol->pool ? -ENOENT
+					: rb_getattr(ol, name, key, val, len);
 	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
 	const struct cfs_pg_mapping *pg;
 	pthread_rwlock_t *lk;
 	int cand[CFS_MAX_REP + 256], nc, r = -ENOENT;
 	uint32_t ps;
 
-	cfs_object_to_pg(m, name, NULL, &ps);
-	pg = cfs_osdmap_pg(m, ps);
+	if (pg_of(m, pool, name, &ps, &pg)) {
+		cfs_osdmap_put(m);
+		return -ENOENT;
+	}
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(ol_pgio(ol, ps));
+	pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
 	pthread_rwlock_rdlock(lk);
-	cfs_pg_lock(ol->c, ps);
-	nc = candidates(ol, m, pg, name, cand);
-	cfs_pg_unlock(ol->c, ps);
+	cfs_pg_lock(ol->c, pool, ps);
+	nc = candidates(ol, m, pool, pg, name, cand);
+	cfs_pg_unlock(ol->c, pool, ps);
 	for (int i = 0; i < nc; i++) {
-		ssize_t n = cfs_obj_getxattr(ol->c, cand[i], ps, name, key,
-					     NULL, 0);
+		ssize_t n = cfs_obj_getxattr(ol->c, cand[i], pool, ps, name,
+					     key, NULL, 0);
 		char *buf;
 
 		if (n < 0) {
@@ -126,7 +143,7 @@ static int obj_getattr(objlayer *ol, const char *name, const char *key,
 			r = -ENOMEM;
 			break;
 		}
-		n = cfs_obj_getxattr(ol->c, cand[i], ps, name, key, buf,
+		n = cfs_obj_getxattr(ol->c, cand[i], pool, ps, name, key, buf,
 				     (size_t)n);
 		if (n < 0) {
 			free(buf);
@@ -140,31 +157,31 @@ static int obj_getattr(objlayer *ol, const char *name, const char *key,
 		break;
 	}
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(ol_pgio(ol, ps));
+	pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
 	cfs_osdmap_put(m);
 	return r;
 }
 
 /* The PG seeds above hold while no pg_num change runs (the layout gate;
  * ol_obj_write inside takes it again). */
-int ol_obj_setattr(objlayer *ol, const char *name, const char *key,
-		   const void *val, size_t len)
+int ol_obj_setattr(objlayer *ol, int64_t pool, const char *name,
+		   const char *key, const void *val, size_t len)
 {
 	int r;
 
 	cfs_pg_layout_shared(ol->c);
-	r = obj_setattr(ol, name, key, val, len);
+	r = obj_setattr(ol, pool, name, key, val, len);
 	cfs_pg_layout_release(ol->c);
 	return r;
 }
 
-int ol_obj_getattr(objlayer *ol, const char *name, const char *key,
-		   void **val, size_t *len)
+int ol_obj_getattr(objlayer *ol, int64_t pool, const char *name,
+		   const char *key, void **val, size_t *len)
 {
 	int r;
 
 	cfs_pg_layout_shared(ol->c);
-	r = obj_getattr(ol, name, key, val, len);
+	r = obj_getattr(ol, pool, name, key, val, len);
 	cfs_pg_layout_release(ol->c);
 	return r;
 }

@@ -32,6 +32,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -39,16 +40,25 @@
 #include "objlayer_i.h"
 #include "util.h"
 
-static void op_begin(objlayer *ol, const char *name, struct objop *op)
+static int op_begin(objlayer *ol, int64_t pool, const char *name,
+		    struct objop *op)
 {
 	/* the PG seed stays good until op_end: no pg_num change between */
 	cfs_pg_layout_shared(ol->c);
 	op->c = ol->c;
 	op->m = cfs_osdmap_get(ol->c);
-	op->pool = cfs_osdmap_pool(op->m);
-	cfs_object_to_pg(op->m, name, NULL, &op->ps);
-	op->pg = cfs_osdmap_pg(op->m, op->ps);
-	cfs_pgid_str(op->m, op->ps, op->pgid, sizeof(op->pgid));
+	op->pool = cfs_osdmap_pool_by_id(op->m, pool);
+	op->pid = pool;
+	if (!op->pool ||
+	    cfs_pool_object_to_pg(op->m, pool, name, NULL, &op->ps) ||
+	    !(op->pg = cfs_osdmap_pool_pg(op->m, pool, op->ps))) {
+		cfs_osdmap_put(op->m);
+		cfs_pg_layout_release(ol->c);
+		return -ENOENT;
+	}
+	snprintf(op->pgid, sizeof(op->pgid), "%lld.%x", (long long)pool,
+		 op->ps);
+	return 0;
 }
 
 static void op_end(struct objop *op)
@@ -69,24 +79,26 @@ static int check_name(const char *name)
 }
 
 /* Size of the object's file on osd, 0 if absent. */
-static uint64_t size_on(cfs_cluster *c, int osd, uint32_t ps, const char *name)
+static uint64_t size_on(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+		       const char *name)
 {
 	cfs_obj *o;
 	uint64_t s;
 
-	if (cfs_obj_open(c, osd, ps, name, 0, &o))
+	if (cfs_obj_open(c, osd, pool, ps, name, 0, &o))
 		return 0;
 	s = cfs_obj_size(o);
 	cfs_obj_put(o);
 	return s;
 }
 
-int ol_copy_check(cfs_cluster *c, int osd, uint32_t ps, const char *name,
-		  const struct cfs_objinfo *oi, int deep, const char **why)
+int ol_copy_check(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+		  const char *name, const struct cfs_objinfo *oi, int deep,
+		  const char **why)
 {
 	cfs_obj *o;
 	uint64_t v;
-	int r = cfs_obj_open(c, osd, ps, name, 0, &o);
+	int r = cfs_obj_open(c, osd, pool, ps, name, 0, &o);
 
 	*why = NULL;
 	if (r == -ENOENT) {
@@ -123,10 +135,10 @@ void ol_note_damage(objlayer *ol, const struct objop *op, int osd,
 	int r;
 
 	if (!pg_locked)
-		cfs_pg_lock(ol->c, op->ps);
-	r = cfs_pg_mark_damaged(ol->c, op->ps, osd, name);
+		cfs_pg_lock(ol->c, op->pid, op->ps);
+	r = cfs_pg_mark_damaged(ol->c, op->pid, op->ps, osd, name);
 	if (!pg_locked)
-		cfs_pg_unlock(ol->c, op->ps);
+		cfs_pg_unlock(ol->c, op->pid, op->ps);
 	cfs_log(CFS_LOG_ERR, "pg %s: object '%s' on osd.%d: %s%s%s%s",
 		op->pgid, name, osd, why,
 		!r ? "; copy not used, marked for repair"
@@ -143,21 +155,21 @@ void ol_note_damage(objlayer *ol, const struct objop *op, int osd,
 static int candidates(objlayer *ol, const struct objop *op, const char *name,
 		      int *cand, int *nholders)
 {
-	int h[256], nh = cfs_pg_holders(ol->c, op->ps, h, 256), nc = 0;
+	int h[256], nh = cfs_pg_holders(ol->c, op->pid, op->ps, h, 256), nc = 0;
 
 	if (nholders)
 		*nholders = nh;
 	for (int i = 0; i < op->pg->nacting; i++) {
 		int a = op->pg->acting[i];
 
-		if (cfs_pg_is_holder(ol->c, op->ps, a) &&
-		    !cfs_pg_is_missing(ol->c, op->ps, a, name))
+		if (cfs_pg_is_holder(ol->c, op->pid, op->ps, a) &&
+		    !cfs_pg_is_missing(ol->c, op->pid, op->ps, a, name))
 			cand[nc++] = a;
 	}
 	for (int i = 0; i < nh; i++)
 		if (cfs_osdmap_is_up(op->m, h[i]) &&
 		    !cfs_in_set(op->pg->acting, op->pg->nacting, h[i]) &&
-		    !cfs_pg_is_missing(ol->c, op->ps, h[i], name))
+		    !cfs_pg_is_missing(ol->c, op->pid, op->ps, h[i], name))
 			cand[nc++] = h[i];
 	return nc;
 }
@@ -187,7 +199,7 @@ int ol_recover_copy(objlayer *ol, const struct objop *op, const char *name,
 
 		if (cand[i] == dst)
 			continue;
-		st = ol_copy_check(ol->c, cand[i], op->ps, name, oi, 0, &why);
+		st = ol_copy_check(ol->c, cand[i], op->pid, op->ps, name, oi, 0, &why);
 		if (st == OL_COPY_ABSENT || st == OL_COPY_BAD) {
 			ol_note_damage(ol, op, cand[i], name, why, 0);
 			continue;
@@ -196,7 +208,7 @@ int ol_recover_copy(objlayer *ol, const struct objop *op, const char *name,
 			r = st;
 			continue;
 		}
-		r = cfs_obj_copy(ol->c, cand[i], dst, op->ps, name, NULL);
+		r = cfs_obj_copy(ol->c, cand[i], dst, op->pid, op->ps, name, NULL);
 		if (r == -EBADMSG) {
 			ol_note_damage(ol, op, cand[i], name,
 				       "data does not match its checksums", 0);
@@ -220,17 +232,17 @@ static int begin_change(objlayer *ol, const struct objop *op,
 			const char *name, const int *t, int nt,
 			struct cfs_objinfo *next)
 {
-	int h[256], nh = cfs_pg_holders(ol->c, op->ps, h, 256), r = 0;
+	int h[256], nh = cfs_pg_holders(ol->c, op->pid, op->ps, h, 256), r = 0;
 
 	for (int i = 0; i < nh && !r; i++)
 		if (!cfs_in_set(t, nt, h[i]))
-			r = cfs_pg_mark_missing(ol->c, op->ps, h[i], name);
+			r = cfs_pg_mark_missing(ol->c, op->pid, op->ps, h[i], name);
 	for (int i = 0; i < nt && !r; i++)
-		r = ol_ensure_holder(ol, op->ps, t[i]);
+		r = ol_ensure_holder(ol, op->pid, op->ps, t[i]);
 	if (!r)
 		next->version = cfs_index_next_version(ol->c, &r);
 	if (!r)
-		r = cfs_index_intent(ol->c, name, next);
+		r = cfs_index_intent(ol->c, op->pid, name, next);
 	return r;
 }
 
@@ -257,6 +269,7 @@ static void recover_first(objlayer *ol, const struct objop *op,
 struct copy_job {
 	cfs_cluster *c;
 	const int *t;
+	int64_t pid;
 	uint32_t ps;
 	const char *name;
 	const int *act, *rec;
@@ -274,7 +287,7 @@ static void write_copy(void *arg, int i)
 	int e = j->rec[i];
 
 	if (!e)
-		e = cfs_obj_open(j->c, j->t[i], j->ps, j->name, CFS_OBJ_CREATE,
+		e = cfs_obj_open(j->c, j->t[i], j->pid, j->ps, j->name, CFS_OBJ_CREATE,
 				 &o);
 	if (!e) {
 		uint64_t v;
@@ -301,11 +314,13 @@ static void write_copy(void *arg, int i)
  * Write len bytes at off of object `name` (with F_FULL: make the object
  * exactly buf).  0 or -errno; nothing is changed on -ENOSPC.
  */
-int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
-	      size_t len, int flags)
+int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
+	      const void *buf, size_t len, int flags)
 {
+	/* the RADOS backend holds the data pool only */
 	if (ol->rb)
-		return off + len < off || off + len > OL_MAX_OBJECT_SIZE
+		return pool != ol->pool ? -ENOENT
+		       : off + len < off || off + len > OL_MAX_OBJECT_SIZE
 			       ? -EFBIG
 			       : rb_write(ol, name, off, buf, len, flags);
 	cfs_cluster *c = ol->c;
@@ -324,7 +339,8 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 		return r;
 	if (off + len < off || off + len > OL_MAX_OBJECT_SIZE)
 		return -EFBIG;
-	op_begin(ol, name, &op);
+	if ((r = op_begin(ol, pool, name, &op)))
+		return r;
 	nt = op.pg->nacting;
 	if (nt < op.pool->min_size) {
 		cfs_log(CFS_LOG_ERR,
@@ -336,19 +352,19 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	}
 	memcpy(t, op.pg->acting, sizeof(int) * (size_t)nt);
 	ol_lock = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(ol_pgio(ol, op.ps));
+	pthread_rwlock_rdlock(ol_pgio(ol, op.pid, op.ps));
 	pthread_rwlock_wrlock(ol_lock);
 
-	r = cfs_index_get(c, name, &oi);
+	r = cfs_index_get(c, op.pid, name, &oi);
 	exists = r == 0;
 	if (r && r != -ENOENT) {
 		r = -EIO;
 		goto unlock;
 	}
 	r = 0;
-	cfs_pg_lock(c, op.ps);
+	cfs_pg_lock(c, op.pid, op.ps);
 	if (cfs_osdmap_full_policy(op.m) == CFS_FULL_POOL &&
-	    cfs_pool_is_full(c, op.m, &fo)) {
+	    cfs_pool_is_full(c, op.m, op.pool, &fo)) {
 		cfs_log(CFS_LOG_INFO,
 			"pool '%s' is full (osd.%d); write to '%s' refused",
 			op.pool->name, fo, name);
@@ -359,7 +375,7 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 		const char *which;
 
 		/* Ceph's FULL_QUOTA pool flag: writes get EDQUOT */
-		if (cfs_pool_quota_full(c, op.m, &which)) {
+		if (cfs_pool_quota_full(c, op.m, op.pool, &which)) {
 			cfs_log(CFS_LOG_INFO,
 				"pool '%s' reached its quota's %s; write to "
 				"'%s' refused",
@@ -370,7 +386,7 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	}
 	/* what each acting copy needs before it can take the change */
 	for (int i = 0; i < nt; i++) {
-		int holder = cfs_pg_is_holder(c, op.ps, t[i]);
+		int holder = cfs_pg_is_holder(c, op.pid, op.ps, t[i]);
 		const char *why;
 		int st;
 
@@ -378,11 +394,11 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 			act[i] = ACT_FRESH; /* a leftover file is no data */
 			continue;
 		}
-		if (!holder || cfs_pg_is_missing(c, op.ps, t[i], name)) {
+		if (!holder || cfs_pg_is_missing(c, op.pid, op.ps, t[i], name)) {
 			act[i] = ACT_RECOVER;
 			continue;
 		}
-		st = ol_copy_check(c, t[i], op.ps, name, &oi, 0, &why);
+		st = ol_copy_check(c, t[i], op.pid, op.ps, name, &oi, 0, &why);
 		if (st == OL_COPY_GOOD) {
 			act[i] = ACT_WRITE;
 		} else if (st == OL_COPY_ABSENT || st == OL_COPY_BAD) {
@@ -408,7 +424,7 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 		next.size = oi.size;
 	/* space on every replica first: a refused write changes nothing */
 	for (int i = 0; i < nt; i++) {
-		uint64_t cur = size_on(c, t[i], op.ps, name);
+		uint64_t cur = size_on(c, t[i], op.pid, op.ps, name);
 		uint64_t fin = next.size;
 
 		resv[i] = fin > cur ? fin - cur : 0;
@@ -424,7 +440,7 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 				" used, limit %" PRIu64 "): refused",
 				op.pgid, t[i], resv[i], name, u.used,
 				cfs_osdmap_write_limit(op.m, t[i]));
-			cfs_osd_note_refused(c, t[i], op.ps, resv[i]);
+			cfs_osd_note_refused(c, t[i], op.pid, op.ps, resv[i]);
 			for (int k = 0; k < i; k++)
 				cfs_osd_unreserve(c, t[k], resv[k]);
 			memset(resv, 0, sizeof(resv));
@@ -434,12 +450,13 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	r = begin_change(ol, &op, name, t, nt, &next);
 	if (r)
 		goto unreserve_state;
-	cfs_pg_unlock(c, op.ps);
+	cfs_pg_unlock(c, op.pid, op.ps);
 
 	recover_first(ol, &op, name, &oi, t, act, nt, cand, nc, rec);
 	/* the data, then each copy's record: every copy at once */
 	{
-		struct copy_job j = { c, t, op.ps, name, act, rec, resv, buf,
+		struct copy_job j = { c, t, op.pid, op.ps, name, act, rec,
+				      resv, buf,
 				      len, off, next.size, next.version,
 				      { 0 } };
 
@@ -464,22 +481,22 @@ int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 		}
 	}
 
-	cfs_pg_lock(c, op.ps);
+	cfs_pg_lock(c, op.pid, op.ps);
 	for (int i = 0; i < nt; i++) {
 		if (failed[i]) {
 			/* this copy is in an unknown state now */
-			cfs_pg_mark_missing(c, op.ps, t[i], name);
+			cfs_pg_mark_missing(c, op.pid, op.ps, t[i], name);
 			cfs_log(CFS_LOG_ERR,
 				"pg %s: write of '%s' on osd.%d failed: %s",
 				op.pgid, name, t[i], cfs_strerror(r));
 		} else {
-			cfs_pg_clear_missing(c, op.ps, t[i], name);
+			cfs_pg_clear_missing(c, op.pid, op.ps, t[i], name);
 		}
 	}
 	{
 		/* one good copy makes the write: the others are missing
 		 * and get rebuilt from it; none leaves the old version */
-		int e = cfs_index_set(c, name,
+		int e = cfs_index_set(c, op.pid, name,
 				      nok ? &next : exists ? &oi : NULL);
 
 		if (e && !r)
@@ -493,20 +510,20 @@ unreserve_state:
 	for (int i = 0; i < nt; i++)
 		cfs_osd_unreserve(c, t[i], resv[i]);
 unlock_state:
-	cfs_pg_unlock(c, op.ps);
+	cfs_pg_unlock(c, op.pid, op.ps);
 unlock:
 	pthread_rwlock_unlock(ol_lock);
-	pthread_rwlock_unlock(ol_pgio(ol, op.ps));
+	pthread_rwlock_unlock(ol_pgio(ol, op.pid, op.ps));
 	op_end(&op);
 	return r;
 }
 
 /* Rebuild the damaged acting copies of an object found by a reader. */
-static void repair_acting(objlayer *ol, const char *name)
+static void repair_acting(objlayer *ol, int64_t pool, const char *name)
 {
 	struct ol_scrub_stats st = { 0 };
 
-	ol_repair_object(ol, name, &st);
+	ol_repair_object(ol, pool, name, &st);
 }
 
 /*
@@ -515,12 +532,13 @@ static void repair_acting(objlayer *ol, const char *name)
  * written and before the index was; only a read-only process meets it,
  * the next read-write open settles it (settle.c) the same way.
  */
-static int unsettled(cfs_cluster *c, const char *name, uint64_t v)
+static int unsettled(cfs_cluster *c, int64_t pool, const char *name,
+		     uint64_t v)
 {
 	struct cfs_objinfo next;
 	int op;
 
-	return cfs_index_get_intent(c, name, &next, &op) == 0 &&
+	return cfs_index_get_intent(c, pool, name, &next, &op) == 0 &&
 	       op == CFS_INTENT_WRITE && next.version == v;
 }
 
@@ -535,11 +553,14 @@ static void oi_copy_newer(struct cfs_objinfo *oi, cfs_obj *o, uint64_t v)
  * at the object's end), -ENOENT if the object does not exist; *size gets
  * the object's size.
  */
-ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
-		 size_t len, uint64_t *size, struct timespec *mtime)
+ssize_t obj_read(objlayer *ol, int64_t pool, const char *name, uint64_t off,
+		 void *buf, size_t len, uint64_t *size,
+		 struct timespec *mtime)
 {
 	if (ol->rb)
-		return rb_read(ol, name, off, buf, len, size, mtime);
+		return pool != ol->pool ? -ENOENT
+					: rb_read(ol, name, off, buf, len, size,
+						  mtime);
 	cfs_cluster *c = ol->c;
 	struct objop op;
 	pthread_rwlock_t *lk;
@@ -549,7 +570,8 @@ ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 
 	if ((r = check_name(name)))
 		return r;
-	op_begin(ol, name, &op);
+	if ((r = op_begin(ol, pool, name, &op)))
+		return r;
 	if (op.pg->nacting < op.pool->min_size) {
 		cfs_log(CFS_LOG_ERR,
 			"pg %s is inactive: %d OSD(s) up in its acting set, "
@@ -559,25 +581,25 @@ ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 		return -EIO;
 	}
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(ol_pgio(ol, op.ps));
+	pthread_rwlock_rdlock(ol_pgio(ol, op.pid, op.ps));
 	pthread_rwlock_rdlock(lk);
 
-	r = cfs_index_get(c, name, &oi);
+	r = cfs_index_get(c, op.pid, name, &oi);
 	if (r) {
 		if (r != -ENOENT)
 			r = -EIO;
 		goto out; /* -ENOENT: a hole */
 	}
-	cfs_pg_lock(c, op.ps);
+	cfs_pg_lock(c, op.pid, op.ps);
 	nc = candidates(ol, &op, name, cand, NULL);
-	cfs_pg_unlock(c, op.ps);
+	cfs_pg_unlock(c, op.pid, op.ps);
 
 	r = -EIO;
 	for (int i = 0; i < nc; i++) {
 		cfs_obj *o;
 		const char *why = NULL;
 		uint64_t v = 0;
-		int e = cfs_obj_open(c, cand[i], op.ps, name, 0, &o);
+		int e = cfs_obj_open(c, cand[i], op.pid, op.ps, name, 0, &o);
 
 		if (e == -ENOENT) {
 			why = "copy is missing";
@@ -588,7 +610,7 @@ ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 			continue;
 		} else {
 			e = cfs_obj_version(o, &v);
-			if (!e && v > oi.version && unsettled(c, name, v))
+			if (!e && v > oi.version && unsettled(c, op.pid, name, v))
 				oi_copy_newer(&oi, o, v);
 			if (e)
 				why = "checksum record missing or damaged";
@@ -632,21 +654,23 @@ ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 	}
 out:
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(ol_pgio(ol, op.ps));
+	pthread_rwlock_unlock(ol_pgio(ol, op.pid, op.ps));
 	op_end(&op);
 	/* repaired on the spot (outside the read lock) when a good copy
 	 * was found: Ceph's read error handling rewrites the bad copy too */
 	if (bad_acting && r >= 0 && !cfs_cluster_rdonly(c))
-		repair_acting(ol, name);
+		repair_acting(ol, pool, name);
 	return r;
 }
 
 /* Delete an object everywhere it can be reached.  -ENOENT if it does not
  * exist.  Allowed when full and below min_size (one up OSD suffices). */
-int obj_remove(objlayer *ol, const char *name, int quiet_enoent)
+int obj_remove(objlayer *ol, int64_t pool, const char *name,
+	       int quiet_enoent)
 {
 	if (ol->rb)
-		return rb_remove(ol, name, quiet_enoent);
+		return pool != ol->pool ? -ENOENT
+					: rb_remove(ol, name, quiet_enoent);
 	cfs_cluster *c = ol->c;
 	struct objop op;
 	pthread_rwlock_t *lk;
@@ -655,7 +679,8 @@ int obj_remove(objlayer *ol, const char *name, int quiet_enoent)
 
 	if ((r = check_name(name)))
 		return r;
-	op_begin(ol, name, &op);
+	if ((r = op_begin(ol, pool, name, &op)))
+		return r;
 	if (op.pg->nacting == 0) {
 		cfs_log(CFS_LOG_ERR,
 			"pg %s has no OSD up; remove of '%s' refused",
@@ -664,49 +689,51 @@ int obj_remove(objlayer *ol, const char *name, int quiet_enoent)
 		return -EIO;
 	}
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(ol_pgio(ol, op.ps));
+	pthread_rwlock_rdlock(ol_pgio(ol, op.pid, op.ps));
 	pthread_rwlock_wrlock(lk);
-	r = cfs_index_get(c, name, &oi);
+	r = cfs_index_get(c, op.pid, name, &oi);
 	if (r) {
 		r = r == -ENOENT ? (quiet_enoent ? 0 : -ENOENT) : -EIO;
 		goto out_nolock;
 	}
-	cfs_pg_lock(c, op.ps);
-	r = cfs_index_intent(c, name, NULL);
-	nh = cfs_pg_holders(c, op.ps, h, 256);
+	cfs_pg_lock(c, op.pid, op.ps);
+	r = cfs_index_intent(c, op.pid, name, NULL);
+	nh = cfs_pg_holders(c, op.pid, op.ps, h, 256);
 	/* down holders keep their copy: note that it is stale, first */
 	for (int i = 0; i < nh && !r; i++)
 		if (!cfs_osdmap_is_up(op.m, h[i]))
-			r = cfs_pg_mark_missing(c, op.ps, h[i], name);
+			r = cfs_pg_mark_missing(c, op.pid, op.ps, h[i], name);
 	for (int i = 0; i < nh && !r; i++) {
 		if (!cfs_osdmap_is_up(op.m, h[i]))
 			continue;
-		r = cfs_obj_remove(c, h[i], op.ps, name);
+		r = cfs_obj_remove(c, h[i], op.pid, op.ps, name);
 		if (!r)
-			cfs_pg_clear_missing(c, op.ps, h[i], name);
+			cfs_pg_clear_missing(c, op.pid, op.ps, h[i], name);
 		else
-			cfs_pg_mark_missing(c, op.ps, h[i], name);
+			cfs_pg_mark_missing(c, op.pid, op.ps, h[i], name);
 	}
 	if (!r)
-		r = cfs_index_set(c, name, NULL);
+		r = cfs_index_set(c, op.pid, name, NULL);
 	if (r && r != -ENOENT) {
 		cfs_log(CFS_LOG_ERR, "pg %s: remove of '%s' failed: %s",
 			op.pgid, name, cfs_strerror(r));
 		r = -EIO;
 	}
-	cfs_pg_unlock(c, op.ps);
+	cfs_pg_unlock(c, op.pid, op.ps);
 out_nolock:
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(ol_pgio(ol, op.ps));
+	pthread_rwlock_unlock(ol_pgio(ol, op.pid, op.ps));
 	op_end(&op);
 	return r;
 }
 
 /* Shrink an object to size (never grows it).  Allowed when full. */
-int obj_truncate(objlayer *ol, const char *name, uint64_t size)
+int obj_truncate(objlayer *ol, int64_t pool, const char *name,
+		 uint64_t size)
 {
 	if (ol->rb)
-		return rb_truncate(ol, name, size);
+		return pool != ol->pool ? -ENOENT
+					: rb_truncate(ol, name, size);
 	cfs_cluster *c = ol->c;
 	struct objop op;
 	pthread_rwlock_t *lk;
@@ -718,7 +745,8 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 
 	if ((r = check_name(name)))
 		return r;
-	op_begin(ol, name, &op);
+	if ((r = op_begin(ol, pool, name, &op)))
+		return r;
 	nt = op.pg->nacting;
 	if (nt == 0) {
 		cfs_log(CFS_LOG_ERR,
@@ -729,15 +757,15 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 	}
 	memcpy(t, op.pg->acting, sizeof(int) * (size_t)nt);
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(ol_pgio(ol, op.ps));
+	pthread_rwlock_rdlock(ol_pgio(ol, op.pid, op.ps));
 	pthread_rwlock_wrlock(lk);
-	r = cfs_index_get(c, name, &oi);
+	r = cfs_index_get(c, op.pid, name, &oi);
 	if (r || oi.size <= size) {
 		/* no such object (a hole already), or nothing to cut */
 		r = r == -ENOENT ? 0 : r ? -EIO : 0;
 		goto out_nolock;
 	}
-	cfs_pg_lock(c, op.ps);
+	cfs_pg_lock(c, op.pid, op.ps);
 	nc = candidates(ol, &op, name, cand, NULL);
 	if (nc == 0) {
 		cfs_log(CFS_LOG_ERR,
@@ -751,9 +779,9 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 		const char *why;
 		int st = OL_COPY_ABSENT;
 
-		if (cfs_pg_is_holder(c, op.ps, t[i]) &&
-		    !cfs_pg_is_missing(c, op.ps, t[i], name))
-			st = ol_copy_check(c, t[i], op.ps, name, &oi, 0, &why);
+		if (cfs_pg_is_holder(c, op.pid, op.ps, t[i]) &&
+		    !cfs_pg_is_missing(c, op.pid, op.ps, t[i], name))
+			st = ol_copy_check(c, t[i], op.pid, op.ps, name, &oi, 0, &why);
 		else
 			why = NULL;
 		if (st == OL_COPY_GOOD) {
@@ -781,7 +809,7 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 	if (r)
 		goto unreserve;
 	nc = candidates(ol, &op, name, cand, NULL);
-	cfs_pg_unlock(c, op.ps);
+	cfs_pg_unlock(c, op.pid, op.ps);
 	recover_first(ol, &op, name, &oi, t, act, nt, cand, nc, rec);
 	for (int i = 0; i < nt; i++) {
 		cfs_obj *o;
@@ -790,42 +818,42 @@ int obj_truncate(objlayer *ol, const char *name, uint64_t size)
 		cfs_osd_unreserve(c, t[i], resv[i]);
 		resv[i] = 0;
 		if (!e)
-			e = cfs_obj_open(c, t[i], op.ps, name, 0, &o);
+			e = cfs_obj_open(c, t[i], op.pid, op.ps, name, 0, &o);
 		if (!e) {
 			e = cfs_obj_truncate(o, size);
 			if (!e)
 				e = cfs_obj_commit(o, next.version);
 			cfs_obj_put(o);
 		}
-		cfs_pg_lock(c, op.ps);
+		cfs_pg_lock(c, op.pid, op.ps);
 		if (e) {
-			cfs_pg_mark_missing(c, op.ps, t[i], name);
+			cfs_pg_mark_missing(c, op.pid, op.ps, t[i], name);
 			cfs_log(CFS_LOG_ERR,
 				"pg %s: truncate of '%s' on osd.%d failed: %s",
 				op.pgid, name, t[i], cfs_strerror(e));
 		} else {
-			cfs_pg_clear_missing(c, op.ps, t[i], name);
+			cfs_pg_clear_missing(c, op.pid, op.ps, t[i], name);
 			nok++;
 		}
-		cfs_pg_unlock(c, op.ps);
+		cfs_pg_unlock(c, op.pid, op.ps);
 	}
-	cfs_pg_lock(c, op.ps);
-	r = cfs_index_set(c, name, nok ? &next : &oi);
+	cfs_pg_lock(c, op.pid, op.ps);
+	r = cfs_index_set(c, op.pid, name, nok ? &next : &oi);
 	if (!r && !nok)
 		r = -EIO;
 unreserve:
 	for (int i = 0; i < nt; i++)
 		cfs_osd_unreserve(c, t[i], resv[i]);
 out:
-	cfs_pg_unlock(c, op.ps);
+	cfs_pg_unlock(c, op.pid, op.ps);
 out_nolock:
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(ol_pgio(ol, op.ps));
+	pthread_rwlock_unlock(ol_pgio(ol, op.pid, op.ps));
 	op_end(&op);
 	return r;
 }
 
-int obj_sync(objlayer *ol, const char *name)
+int obj_sync(objlayer *ol, int64_t pool, const char *name)
 {
 	if (ol->rb)
 		return 0; /* RADOS acknowledges a write once it is durable */
@@ -833,11 +861,12 @@ int obj_sync(objlayer *ol, const char *name)
 	struct objop op;
 	int r = 0;
 
-	op_begin(ol, name, &op);
+	if ((r = op_begin(ol, pool, name, &op)))
+		return r;
 	for (int i = 0; i < op.pg->nacting; i++) {
 		cfs_obj *o;
 
-		if (cfs_obj_open(c, op.pg->acting[i], op.ps, name, 0, &o))
+		if (cfs_obj_open(c, op.pg->acting[i], op.pid, op.ps, name, 0, &o))
 			continue;
 		if (!r)
 			r = cfs_obj_sync(o);
@@ -847,9 +876,10 @@ int obj_sync(objlayer *ol, const char *name)
 	return r ? -EIO : 0;
 }
 
-void ol_op_begin(objlayer *ol, const char *name, struct objop *op)
+int ol_op_begin(objlayer *ol, int64_t pool, const char *name,
+		struct objop *op)
 {
-	op_begin(ol, name, op);
+	return op_begin(ol, pool, name, op);
 }
 
 void ol_op_end(struct objop *op)

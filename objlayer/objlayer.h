@@ -74,6 +74,9 @@ int ol_follow_cluster(objlayer *ol);
 int ol_is_rados(const objlayer *ol);
 /* The pool's default layout (from the cluster's pool settings). */
 void ol_default_layout(objlayer *ol, struct ol_layout *l);
+/* The filesystem's default data pool: where new files go unless a layout
+ * says otherwise, and where every inode's backtrace is (CephFS). */
+int64_t ol_data_pool(const objlayer *ol);
 /* `osd pool set NAME pg_num N`: PG split or merge (osdsim's
  * cfs_pool_set_pg_num) with I/O held off meanwhile, also on a mounted
  * cluster; the per-PG locks follow.  Errors as cfs_pool_set_pg_num. */
@@ -134,32 +137,34 @@ int ol_fallocate(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		 uint64_t off, uint64_t len, enum ol_falloc_mode mode);
 
 /* ---- whole objects by name (rados put/get/stat/rm/ls) ---- */
-int ol_obj_write_full(objlayer *ol, const char *name, const void *buf,
-		      size_t len);
+/* Every call names its pool (an id): -ENOENT when there is no such pool. */
+int ol_obj_write_full(objlayer *ol, int64_t pool, const char *name,
+		      const void *buf, size_t len);
 /* Write len bytes at off inside an object (created when missing). */
-int ol_obj_write(objlayer *ol, const char *name, uint64_t off,
+int ol_obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 		 const void *buf, size_t len);
-ssize_t ol_obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
-		    size_t len);
-int ol_obj_stat(objlayer *ol, const char *name, uint64_t *size);
+ssize_t ol_obj_read(objlayer *ol, int64_t pool, const char *name,
+		    uint64_t off, void *buf, size_t len);
+int ol_obj_stat(objlayer *ol, int64_t pool, const char *name,
+		uint64_t *size);
 struct timespec;
 /* Size and modification time (of the copy read). */
-int ol_obj_stat_mtime(objlayer *ol, const char *name, uint64_t *size,
-		      struct timespec *mtime);
-int ol_obj_remove(objlayer *ol, const char *name);
+int ol_obj_stat_mtime(objlayer *ol, int64_t pool, const char *name,
+		      uint64_t *size, struct timespec *mtime);
+int ol_obj_remove(objlayer *ol, int64_t pool, const char *name);
 /* Calls fn for each object of the pool (each name once). */
-int ol_obj_list(objlayer *ol, int (*fn)(const char *name, void *arg),
-		void *arg);
+int ol_obj_list(objlayer *ol, int64_t pool,
+		int (*fn)(const char *name, void *arg), void *arg);
 
 /* ---- object attributes (obj_attr.c): RADOS object xattrs ----
  * Set on the copy of every acting OSD, making a 0-byte object first when
  * there is none (the write path's rules apply: min_size, full OSDs); get
  * from the first current copy that has it, *val malloc'ed (NUL added,
  * not counted).  -ENOENT: no such object; -ENODATA: no such attribute. */
-int ol_obj_setattr(objlayer *ol, const char *name, const char *key,
-		   const void *val, size_t len);
-int ol_obj_getattr(objlayer *ol, const char *name, const char *key,
-		   void **val, size_t *len);
+int ol_obj_setattr(objlayer *ol, int64_t pool, const char *name,
+		   const char *key, const void *val, size_t len);
+int ol_obj_getattr(objlayer *ol, int64_t pool, const char *name,
+		   const char *key, void **val, size_t *len);
 
 /* ---- placement, for `locate` and the crushfs.placement xattr ---- */
 struct ol_placement {
@@ -171,10 +176,12 @@ struct ol_placement {
 	int exists;          /* object present on the primary */
 	uint64_t size;       /* object size on the primary */
 };
-int ol_locate(objlayer *ol, const char *objname, struct ol_placement *p);
+/* -ENOENT when the pool does not exist. */
+int ol_locate(objlayer *ol, int64_t pool, const char *objname,
+	      struct ol_placement *p);
 /* Path of the object's file on one OSD, for display only (locate). */
-int ol_object_path(objlayer *ol, const char *objname, int osd, char *buf,
-		   size_t len);
+int ol_object_path(objlayer *ol, int64_t pool, const char *objname, int osd,
+		   char *buf, size_t len);
 
 /* ---- space, for statfs / df ---- */
 struct ol_space {
@@ -215,8 +222,9 @@ struct ol_pg_stat {
 	int up[16], nup, up_primary;
 	int acting[16], nacting, acting_primary;
 };
-/* Stats of PG ps in map m (cfs_osdmap_get).  Reads the PG's folders. */
-int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
+/* Stats of PG pool.ps in map m (cfs_osdmap_get).  Reads the PG's
+ * folders (a pool that holds no objects: ol_pg_stat_placed). */
+int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
 	       struct ol_pg_stat *st);
 /* A PG of a pool holding no object of crushfs's (any but the data pool):
  * its sets, and the state its acting OSDs give an empty PG. */
@@ -243,11 +251,11 @@ struct ol_scrub_stats {
 };
 #define OL_SCRUB_DEEP 0x1
 #define OL_SCRUB_REPAIR 0x2
-int ol_scrub_pg(objlayer *ol, uint32_t ps, int flags,
+int ol_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 		struct ol_scrub_stats *st,
 		void (*msg)(const char *line, void *arg), void *arg);
 /* Repair one object now (a reader found a bad copy). */
-int ol_repair_object(objlayer *ol, const char *name,
+int ol_repair_object(objlayer *ol, int64_t pool, const char *name,
 		     struct ol_scrub_stats *st);
 /* Which copy is authoritative: among those that verify, the wanted
  * version if any has it, else the newest; among equals the majority of
@@ -261,8 +269,9 @@ struct ol_copy_view {
 int ol_choose_auth(const struct ol_copy_view *v, int n, uint64_t want);
 /* Bytes the file's objects hold (st_blocks: what is allocated). */
 int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes);
-/* Objects of inode ino that exist (from the index), in name order. */
-int ol_file_objects(objlayer *ol, uint64_t ino,
+/* Objects of inode ino that exist in pool (from the index), in name
+ * order. */
+int ol_file_objects(objlayer *ol, int64_t pool, uint64_t ino,
 		    int (*fn)(uint64_t objectno, uint64_t size, void *arg),
 		    void *arg);
 

@@ -31,7 +31,8 @@ struct objlayer {
 	/* the RADOS backend (rados_be.c) when the cluster's objects live in
 	 * a live Ceph pool; NULL: the OSD folders */
 	struct ol_rados *rb;
-	uint32_t pg_num;
+	int64_t pool; /* the filesystem's (first) data pool */
+	uint32_t pg_num; /* its pg_num: the PG locks (pgio) */
 	/* Per PG (ol_pgio): I/O takes it shared, deleting a PG's old copies
 	 * takes it exclusive (so no write is in flight to an OSD being
 	 * emptied).  pg_num of them, remade by ol_relayout. */
@@ -66,9 +67,15 @@ void ol_workers_stop(objlayer *ol);
 
 /* PG ps's lock; modulo, so that a pg_num change whose new locks could not
  * be allocated keeps correct (coarser) ones */
-static inline pthread_rwlock_t *ol_pgio(objlayer *ol, uint32_t ps)
+static inline pthread_rwlock_t *ol_pgio(objlayer *ol, int64_t pool,
+				       uint32_t ps)
 {
-	return &ol->pgio[ps % ol->pg_num];
+	/* the data pool's PGs each their own; another pool's share them
+	 * (coarser, still correct: nobody holds two at once) */
+	uint64_t k = pool == ol->pool ? ps
+				      : ps + (uint64_t)pool * 2654435761u;
+
+	return &ol->pgio[k % ol->pg_num];
 }
 /* Run change (which may change the data pool's pg_num) with every PG
  * operation held off (the PG layout gate), then remake the PG locks. */
@@ -81,7 +88,8 @@ pthread_rwlock_t *ol_objlock(objlayer *ol, const char *name);
  * missing sets): the missing set of a new backfill target.  Needs
  * cfs_pg_lock.  Free with ol_names_free.
  */
-int ol_pg_all_names(objlayer *ol, uint32_t ps, char ***names, size_t *n);
+int ol_pg_all_names(objlayer *ol, int64_t pool, uint32_t ps, char ***names,
+		    size_t *n);
 void ol_names_free(char **names, size_t n);
 /* A list being collected (names.c); err sticks at the first failure. */
 struct ol_names {
@@ -93,7 +101,7 @@ void ol_names_add(struct ol_names *a, const char *name);
 void ol_names_sort_unique(struct ol_names *a);
 /* Make acting OSD t a holder of the PG (a backfill target with every
  * object missing when the PG has data elsewhere).  Needs cfs_pg_lock. */
-int ol_ensure_holder(objlayer *ol, uint32_t ps, int t);
+int ol_ensure_holder(objlayer *ol, int64_t pool, uint32_t ps, int t);
 
 /* One object operation's view of the map (objio.c). */
 struct objop {
@@ -101,10 +109,13 @@ struct objop {
 	const cfs_osdmap *m;
 	const struct cfs_pool_info *pool;
 	const struct cfs_pg_mapping *pg;
+	int64_t pid; /* pool->id */
 	uint32_t ps;
 	char pgid[32];
 };
-void ol_op_begin(objlayer *ol, const char *name, struct objop *op);
+/* -ENOENT (nothing begun) when the pool does not exist. */
+int ol_op_begin(objlayer *ol, int64_t pool, const char *name,
+		struct objop *op);
 void ol_op_end(struct objop *op);
 
 /* A copy against the index entry oi: good, absent, or bad (*why says
@@ -112,7 +123,8 @@ void ol_op_end(struct objop *op);
 #define OL_COPY_GOOD 0
 #define OL_COPY_ABSENT 1
 #define OL_COPY_BAD 2
-int ol_copy_check(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+int ol_copy_check(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+		  const char *name,
 		  const struct cfs_objinfo *oi, int deep, const char **why);
 /* Log a bad copy and mark it damaged (missing until repaired). */
 void ol_note_damage(objlayer *ol, const struct objop *op, int osd,
@@ -131,7 +143,7 @@ int ol_recover_copy(objlayer *ol, const struct objop *op, const char *name,
 int ol_settle(objlayer *ol);
 /* Scrub one object (flags OL_SCRUB_*); *auth_osd gets the copy taken as
  * authoritative (-1 if none was needed or found). */
-int ol_scrub_one(objlayer *ol, const char *name, int flags,
+int ol_scrub_one(objlayer *ol, int64_t pool, const char *name, int flags,
 		 struct ol_scrub_stats *st,
 		 void (*msg)(const char *line, void *arg), void *arg,
 		 int *auth_osd);
@@ -139,14 +151,17 @@ int ol_scrub_one(objlayer *ol, const char *name, int flags,
 /* Object operations (objio.c): 0 / bytes, or -errno. */
 #define F_FULL 0x1 /* replace the whole object (write_full) */
 #define F_ASYNC 0x2 /* a file's data: the RADOS backend may write back */
-int obj_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
-	      size_t len, int flags);
+int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
+	      const void *buf, size_t len, int flags);
 struct timespec;
-ssize_t obj_read(objlayer *ol, const char *name, uint64_t off, void *buf,
-		 size_t len, uint64_t *size, struct timespec *mtime);
-int obj_remove(objlayer *ol, const char *name, int quiet_enoent);
-int obj_truncate(objlayer *ol, const char *name, uint64_t size);
-int obj_sync(objlayer *ol, const char *name);
+ssize_t obj_read(objlayer *ol, int64_t pool, const char *name, uint64_t off,
+		 void *buf, size_t len, uint64_t *size,
+		 struct timespec *mtime);
+int obj_remove(objlayer *ol, int64_t pool, const char *name,
+	       int quiet_enoent);
+int obj_truncate(objlayer *ol, int64_t pool, const char *name,
+		 uint64_t size);
+int obj_sync(objlayer *ol, int64_t pool, const char *name);
 
 /* The RADOS backend (rados_be.c): open returns 1 when DIR/backend.json
  * names one (connected, the osdmap followed once), 0 when there is none;

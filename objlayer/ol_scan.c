@@ -11,18 +11,23 @@
 #include "objlayer_i.h"
 #include "ol_scan.h"
 
-int ol_scrub_object(objlayer *ol, const char *name, int deep, int repair,
-		    struct ol_scrub *s)
+int ol_scrub_object(objlayer *ol, int64_t pool, const char *name, int deep,
+		    int repair, struct ol_scrub *s)
 {
 	struct ol_scrub_stats st = { 0 };
 	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+	const struct cfs_pg_mapping *pg;
 	uint32_t ps;
 	int r;
 
-	cfs_object_to_pg(m, name, NULL, &ps);
-	s->nacting = cfs_osdmap_pg(m, ps)->nacting;
+	if (cfs_pool_object_to_pg(m, pool, name, NULL, &ps) ||
+	    !(pg = cfs_osdmap_pool_pg(m, pool, ps))) {
+		cfs_osdmap_put(m);
+		return -ENOENT;
+	}
+	s->nacting = pg->nacting;
 	cfs_osdmap_put(m);
-	r = ol_scrub_one(ol, name,
+	r = ol_scrub_one(ol, pool, name,
 			 (deep ? OL_SCRUB_DEEP : 0) |
 				 (repair ? OL_SCRUB_REPAIR : 0),
 			 &st, NULL, NULL, &s->auth_osd);

@@ -25,7 +25,7 @@ struct ol_scrub {
  * and version, then majority - never the primary by default.  size_diff
  * and content_diff stay 0 (a wrong size or wrong bytes is a bad copy).
  */
-int ol_scrub_object(objlayer *ol, const char *name, int deep, int repair,
-		    struct ol_scrub *s);
+int ol_scrub_object(objlayer *ol, int64_t pool, const char *name, int deep,
+		    int repair, struct ol_scrub *s);
 
 #endif

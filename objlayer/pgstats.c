@@ -28,7 +28,8 @@ static int member(const int *v, int n, int x)
 	return 0;
 }
 
-static int pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
+static int pg_stat(objlayer *ol, const cfs_osdmap *m,
+		   const struct cfs_pool_info *pool, uint32_t ps,
 		   struct ol_pg_stat *st);
 
 void ol_pg_stat_placed(const cfs_osdmap *m, const struct cfs_pool_info *p,
@@ -63,28 +64,42 @@ void ol_pg_stat_placed(const cfs_osdmap *m, const struct cfs_pool_info *p,
 		st->state = OL_PGS_ACTIVE | OL_PGS_CLEAN;
 }
 
-int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
+int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
 	       struct ol_pg_stat *st)
 {
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool), *now;
+	const cfs_osdmap *cur;
 	int r;
 
-	/* m's PG seeds name the folders and states while no pg_num change
-	 * runs; a map from before one is of no use now */
+	if (!p || ps >= p->pg_num)
+		return -ENOENT;
+	/* an erasure-coded pool holds no object of crushfs's yet, nor does
+	 * any pool but the data pool of the RADOS backend */
+	if (p->erasure || (ol->rb && pool != ol->pool)) {
+		ol_pg_stat_placed(m, p, ps, st);
+		return 0;
+	}
 	if (ol->rb)
 		return rb_pg_stat(ol, m, ps, st);
+	/* m's PG seeds name the folders and states while no pg_num change
+	 * runs; a map from before one is of no use now */
 	cfs_pg_layout_shared(ol->c);
-	r = cfs_osdmap_pool(m)->pg_num == ol->pg_num ? pg_stat(ol, m, ps, st)
-						    : -EAGAIN;
+	cur = cfs_osdmap_get(ol->c);
+	now = cfs_osdmap_pool_by_id(cur, pool);
+	r = now && now->pg_num == p->pg_num ? pg_stat(ol, m, p, ps, st)
+					    : -EAGAIN;
+	cfs_osdmap_put(cur);
 	cfs_pg_layout_release(ol->c);
 	return r;
 }
 
-static int pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
+static int pg_stat(objlayer *ol, const cfs_osdmap *m,
+		   const struct cfs_pool_info *pool, uint32_t ps,
 		   struct ol_pg_stat *st)
 {
 	cfs_cluster *c = ol->c;
-	const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
-	const struct cfs_pool_info *pool = cfs_osdmap_pool(m);
+	const int64_t pid = pool->id;
+	const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, pid, ps);
 	int nh, r, down_objects = 0, strays_up = 0;
 	struct cfs_pg_copies pc;
 	int size = pool->size, undersized, backfill = 0, toofull = 0;
@@ -94,7 +109,7 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 		return -ENOENT;
 	memset(st, 0, sizeof(*st));
 	st->ps = ps;
-	cfs_pgid_str(m, ps, st->pgid, sizeof(st->pgid));
+	snprintf(st->pgid, sizeof(st->pgid), "%lld.%x", (long long)pid, ps);
 	st->nup = pg->nup;
 	memcpy(st->up, pg->up, sizeof(int) * (size_t)pg->nup);
 	st->up_primary = pg->up_primary;
@@ -102,10 +117,10 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 	memcpy(st->acting, pg->acting, sizeof(int) * (size_t)pg->nacting);
 	st->acting_primary = pg->acting_primary;
 
-	cfs_pg_lock(c, ps);
-	r = cfs_pg_copies_load(c, ps, &pc);
+	cfs_pg_lock(c, pid, ps);
+	r = cfs_pg_copies_load(c, pid, ps, &pc);
 	if (r) {
-		cfs_pg_unlock(c, ps);
+		cfs_pg_unlock(c, pid, ps);
 		return r;
 	}
 	nh = pc.n;
@@ -121,7 +136,7 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 
 		for (int i = 0; i < nh; i++) {
 			h = pc.osd[i];
-			if (cfs_pg_is_missing(c, ps, h, pc.name))
+			if (cfs_pg_is_missing(c, pid, ps, h, pc.name))
 				continue;
 			any_current = 1;
 			if (!pc.at[i])
@@ -168,12 +183,12 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 		/* a holder that only missed some writes is recovered from
 		 * the log (recovery_wait); one that has not got the PG, or
 		 * is still catching up on it, is backfilled */
-		if (cfs_pg_is_holder(c, ps, a) && !cfs_pg_is_backfill(c, ps, a)) {
-			if (cfs_pg_missing_count(c, ps, a) > 0)
+		if (cfs_pg_is_holder(c, pid, ps, a) && !cfs_pg_is_backfill(c, pid, ps, a)) {
+			if (cfs_pg_missing_count(c, pid, ps, a) > 0)
 				recovery = 1;
 			continue;
 		}
-		lacks = cfs_pg_is_holder(c, ps, a) || st->objects > 0;
+		lacks = cfs_pg_is_holder(c, pid, ps, a) || st->objects > 0;
 
 		if (lacks) {
 			struct cfs_osd_usage u;
@@ -184,7 +199,7 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 				toofull = 1;
 		}
 	}
-	cfs_pg_unlock(c, ps);
+	cfs_pg_unlock(c, pid, ps);
 	cfs_pg_copies_free(&pc);
 
 	undersized = pg->nacting < size;
@@ -214,9 +229,9 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 		st->state |= OL_PGS_UNFOUND;
 	/* Ceph keeps a PG inconsistent from the scrub (or read) that found a
 	 * bad copy until a repair fixed it */
-	cfs_pg_lock(ol->c, ps);
-	st->scrub_errors = cfs_pg_damaged_count(ol->c, ps);
-	cfs_pg_unlock(ol->c, ps);
+	cfs_pg_lock(ol->c, pid, ps);
+	st->scrub_errors = cfs_pg_damaged_count(ol->c, pid, ps);
+	cfs_pg_unlock(ol->c, pid, ps);
 	if (st->scrub_errors)
 		st->state |= OL_PGS_INCONSISTENT;
 	if ((st->state & OL_PGS_ACTIVE) &&

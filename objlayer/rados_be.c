@@ -262,7 +262,7 @@ int rb_index_size(objlayer *ol, const char *name, int exists, uint64_t old,
 		return 0;
 	oi.version = cfs_index_next_version(ol->c, &e);
 	oi.size = size;
-	return e ? e : cfs_index_set(ol->c, name, &oi);
+	return e ? e : cfs_index_set(ol->c, ol->pool, name, &oi);
 }
 
 int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
@@ -278,7 +278,7 @@ int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 		 * object is known first, with size 0: a daemon killed while
 		 * the write is in flight leaves no object it does not know
 		 * (RADOS may still apply the write) */
-		r = cfs_index_get(ol->c, name, &oi) ? rb_index_size(ol, name, 0,
+		r = cfs_index_get(ol->c, ol->pool, name, &oi) ? rb_index_size(ol, name, 0,
 								 0, 0)
 						      : 0;
 		if (!r)
@@ -289,7 +289,7 @@ int rb_write(objlayer *ol, const char *name, uint64_t off, const void *buf,
 	}
 	/* the index as it is once the object's writes are done */
 	rb_wb_wait_object(ol->rb->wb, name);
-	exists = cfs_index_get(ol->c, name, &oi) == 0;
+	exists = cfs_index_get(ol->c, ol->pool, name, &oi) == 0;
 	r = full ? ceph_obj_write_full(ol->rb->pool, name, buf, len)
 		 : ceph_obj_write(ol->rb->pool, name, off, buf, len);
 	if (!r)
@@ -347,7 +347,7 @@ ssize_t rb_read(objlayer *ol, const char *name, uint64_t off, void *buf,
 		/* a hole only if crushfs never wrote it: an object its index
 		 * knows with bytes RADOS acknowledged is lost, and zeros
 		 * would hide that (size 0: a write that never made it) */
-		if (!cfs_index_get(ol->c, name, &oi) && oi.size) {
+		if (!cfs_index_get(ol->c, ol->pool, name, &oi) && oi.size) {
 			cfs_log(CFS_LOG_ERR, "rados read of '%s': the object "
 				"is gone from the pool (crushfs wrote %llu "
 				"bytes to it)", name,
@@ -372,7 +372,7 @@ int rb_remove(objlayer *ol, const char *name, int quiet_enoent)
 	if (r == -ENOENT && quiet_enoent)
 		r = 0;
 	if (!r || r == -ENOENT) {
-		int e = cfs_index_set(ol->c, name, NULL);
+		int e = cfs_index_set(ol->c, ol->pool, name, NULL);
 
 		r = r ? r : e;
 	}
@@ -400,7 +400,7 @@ int rb_truncate(objlayer *ol, const char *name, uint64_t size)
 
 	pthread_rwlock_wrlock(lk);
 	rb_wb_wait_object(ol->rb->wb, name);
-	exists = cfs_index_get(ol->c, name, &oi) == 0;
+	exists = cfs_index_get(ol->c, ol->pool, name, &oi) == 0;
 	r = ceph_obj_truncate(ol->rb->pool, name, size);
 	if (!r)
 		r = rb_index_size(ol, name, exists, oi.size, size);
@@ -418,7 +418,7 @@ int rb_setattr(objlayer *ol, const char *name, const char *key,
 	/* as for the OSD folders: a 0-byte object first when missing */
 	pthread_rwlock_wrlock(lk);
 	rb_wb_wait_object(ol->rb->wb, name);
-	if (cfs_index_get(ol->c, name, &oi)) {
+	if (cfs_index_get(ol->c, ol->pool, name, &oi)) {
 		r = ceph_obj_write(ol->rb->pool, name, 0, "", 0);
 		if (!r)
 			r = rb_index_size(ol, name, 0, 0, 0);
@@ -485,7 +485,7 @@ int rb_pg_stat(objlayer *ol, const cfs_osdmap *m, uint32_t ps,
 			free(a.bytes);
 			r = -ENOMEM;
 		} else {
-			r = cfs_index_foreach(ol->c, "", 0, count_one, &a);
+			r = cfs_index_foreach(ol->c, ol->pool, "", 0, count_one, &a);
 		}
 		if (!r) {
 			free(rb->counts_objects);

@@ -152,8 +152,8 @@ static int index_update(struct ol_rados_wb *wb, const struct wb_op *op)
 	int exists;
 
 	if (op->remove)
-		return cfs_index_set(c, op->o->name, NULL);
-	exists = !cfs_index_get(c, op->o->name, &oi);
+		return cfs_index_set(c, wb->ol->pool, op->o->name, NULL);
+	exists = !cfs_index_get(c, wb->ol->pool, op->o->name, &oi);
 	if (exists && oi.size >= op->off + op->len)
 		return 0; /* an overwrite: nothing to record */
 	return rb_index_size(wb->ol, op->o->name, exists, oi.size,

@@ -82,30 +82,31 @@ static int targets(const struct cfs_pg_mapping *pg, int *t)
 }
 
 /* How many copies the current map still needs (for progress). */
-static uint64_t count_todo(objlayer *ol)
+static uint64_t count_todo(objlayer *ol, const cfs_osdmap *m, int64_t pool,
+			   uint32_t pg_num)
 {
-	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
 	uint64_t todo = 0;
 
-	for (uint32_t ps = 0; ps < ol->pg_num; ps++) {
-		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
+	for (uint32_t ps = 0; ps < pg_num; ps++) {
+		const struct cfs_pg_mapping *pg =
+			cfs_osdmap_pool_pg(m, pool, ps);
 		int h[256], nh, tg[CFS_MAX_REP * 2], ntg = targets(pg, tg);
 		size_t all = (size_t)-1;
 
-		cfs_pg_lock(ol->c, ps);
-		nh = cfs_pg_holders(ol->c, ps, h, 256);
+		cfs_pg_lock(ol->c, pool, ps);
+		nh = cfs_pg_holders(ol->c, pool, ps, h, 256);
 		for (int i = 0; nh && i < ntg; i++) {
 			int t = tg[i];
 
-			if (cfs_pg_is_holder(ol->c, ps, t)) {
-				todo += cfs_pg_missing_count(ol->c, ps, t);
+			if (cfs_pg_is_holder(ol->c, pool, ps, t)) {
+				todo += cfs_pg_missing_count(ol->c, pool, ps, t);
 			} else {
 				if (all == (size_t)-1) {
 					char **names;
 					size_t n;
 
 					all = 0;
-					if (!ol_pg_all_names(ol, ps, &names,
+					if (!ol_pg_all_names(ol, pool, ps, &names,
 							     &n)) {
 						all = n;
 						ol_names_free(names, n);
@@ -114,31 +115,35 @@ static uint64_t count_todo(objlayer *ol)
 				todo += all;
 			}
 		}
-		cfs_pg_unlock(ol->c, ps);
+		cfs_pg_unlock(ol->c, pool, ps);
 	}
-	cfs_osdmap_put(m);
 	return todo;
 }
 
 /* Delete the copies held by OSDs the PG left, once its acting set is its
  * up set (no pg_temp), complete and full-sized.  Returns 1 if strays were
  * removed. */
-static int purge_strays(objlayer *ol, uint32_t ps,
+static int purge_strays(objlayer *ol, int64_t pool, uint32_t ps,
 			struct ol_rebalance_stats *st)
 {
 	cfs_cluster *c = ol->c;
 	const cfs_osdmap *m = cfs_osdmap_get(c);
-	const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
+	const struct cfs_pool_info *pi = cfs_osdmap_pool_by_id(m, pool);
+	const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, pool, ps);
 	int h[256], nh, ok, r = 0, did = 0;
 
-	pthread_rwlock_wrlock(ol_pgio(ol, ps)); /* no I/O in flight here */
-	cfs_pg_lock(c, ps);
-	ok = pg->nacting == cfs_osdmap_pool(m)->size && pg->nup == pg->nacting &&
+	if (!pi || !pg) {
+		cfs_osdmap_put(m);
+		return 0;
+	}
+	pthread_rwlock_wrlock(ol_pgio(ol, pool, ps)); /* no I/O in flight here */
+	cfs_pg_lock(c, pool, ps);
+	ok = pg->nacting == pi->size && pg->nup == pg->nacting &&
 	     !memcmp(pg->up, pg->acting, sizeof(int) * (size_t)pg->nup);
 	for (int i = 0; ok && i < pg->nacting; i++)
-		ok = cfs_pg_is_holder(c, ps, pg->acting[i]) &&
-		     cfs_pg_missing_count(c, ps, pg->acting[i]) == 0;
-	nh = ok ? cfs_pg_holders(c, ps, h, 256) : 0;
+		ok = cfs_pg_is_holder(c, pool, ps, pg->acting[i]) &&
+		     cfs_pg_missing_count(c, pool, ps, pg->acting[i]) == 0;
+	nh = ok ? cfs_pg_holders(c, pool, ps, h, 256) : 0;
 	for (int i = 0; i < nh && !r; i++) {
 		struct cfs_obj_entry *e;
 		size_t ne;
@@ -148,11 +153,11 @@ static int purge_strays(objlayer *ol, uint32_t ps,
 			in |= pg->acting[k] == h[i];
 		if (in || !cfs_osdmap_is_up(m, h[i]))
 			continue;
-		r = cfs_pg_list(c, h[i], ps, &e, &ne);
+		r = cfs_pg_list(c, h[i], pool, ps, &e, &ne);
 		if (r)
 			break;
 		for (size_t k = 0; k < ne && !r; k++) {
-			r = cfs_obj_remove(c, h[i], ps, e[k].name);
+			r = cfs_obj_remove(c, h[i], pool, ps, e[k].name);
 			if (!r) {
 				st->objects_removed++;
 				st->bytes_removed += e[k].size;
@@ -160,17 +165,17 @@ static int purge_strays(objlayer *ol, uint32_t ps,
 		}
 		cfs_obj_entries_free(e, ne);
 		if (!r)
-			r = cfs_pg_drop_holder(c, ps, h[i]);
+			r = cfs_pg_drop_holder(c, pool, ps, h[i]);
 		did = 1;
 	}
 	if (r) {
 		st->errors++;
 		cfs_log(CFS_LOG_ERR, "rebalance: pg %lld.%x: removing old "
 			"copies failed: %s",
-			(long long)cfs_osdmap_pool(m)->id, ps, cfs_strerror(r));
+			(long long)pool, ps, cfs_strerror(r));
 	}
-	cfs_pg_unlock(c, ps);
-	pthread_rwlock_unlock(ol_pgio(ol, ps));
+	cfs_pg_unlock(c, pool, ps);
+	pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
 	cfs_osdmap_put(m);
 	return did;
 }
@@ -255,30 +260,60 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 {
 	cfs_cluster *c = ol->c;
 	struct ol_rebalance_progress pr = { 0 };
-	int rc = 0;
+	const cfs_osdmap *m0 = cfs_osdmap_get(c);
+	int npools = cfs_osdmap_npools(m0), rc = 0;
+	/* the pools that can hold objects: every replicated one (the
+	 * erasure-coded ones hold none of crushfs's yet) */
+	int64_t *pools = calloc((size_t)npools + 1, sizeof(*pools));
+	uint32_t *pgn = calloc((size_t)npools + 1, sizeof(*pgn));
+	int np = 0;
 
-	pr.pg_num = ol->pg_num;
-	pr.objects_todo = count_todo(ol);
+	if (!pools || !pgn) {
+		free(pools);
+		free(pgn);
+		cfs_osdmap_put(m0);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < npools; i++) {
+		const struct cfs_pool_info *pi = cfs_osdmap_pool_at(m0, i);
+
+		if (pi->erasure)
+			continue;
+		pools[np] = pi->id;
+		pgn[np++] = pi->pg_num;
+		pr.pg_num += pi->pg_num;
+		pr.objects_todo += count_todo(ol, m0, pi->id, pi->pg_num);
+	}
+	cfs_osdmap_put(m0);
 	publish(ol, &pr, progress, arg);
 
-	for (uint32_t ps = 0; ps < ol->pg_num && !rc; ps++) {
+	for (int pi = 0; pi < np && !rc; pi++) {
+	int64_t pool = pools[pi];
+
+	for (uint32_t ps = 0; ps < pgn[pi] && !rc; ps++) {
 		const cfs_osdmap *m = cfs_osdmap_get(c);
-		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
+		const struct cfs_pg_mapping *pg =
+			cfs_osdmap_pool_pg(m, pool, ps);
+
+		if (!pg) { /* the pool went meanwhile */
+			cfs_osdmap_put(m);
+			break;
+		}
 		struct worklist w = { 0 };
 		int toofull[CFS_MAX_REP * 2] = { 0 }, blocked = 0, errors = 0;
 		int nh, h[256], changed = 0, round;
 		int tg[CFS_MAX_REP * 2], ntg = targets(pg, tg);
 
-		pthread_rwlock_rdlock(ol_pgio(ol, ps));
-		cfs_pg_lock(c, ps);
-		nh = cfs_pg_holders(c, ps, h, 256);
+		pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
+		cfs_pg_lock(c, pool, ps);
+		nh = cfs_pg_holders(c, pool, ps, h, 256);
 		for (int i = 0; nh && i < ntg && !rc; i++) {
-			if (!cfs_pg_is_holder(c, ps, tg[i]))
+			if (!cfs_pg_is_holder(c, pool, ps, tg[i]))
 				changed = 1;
-			rc = ol_ensure_holder(ol, ps, tg[i]);
+			rc = ol_ensure_holder(ol, pool, ps, tg[i]);
 			w.t = i;
 			if (!rc)
-				rc = cfs_pg_missing_foreach(c, ps, tg[i],
+				rc = cfs_pg_missing_foreach(c, pool, ps, tg[i],
 							    collect, &w);
 		}
 		for (int i = 0; i < nh; i++) {
@@ -292,7 +327,7 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		if (pg->nup != pg->nacting ||
 		    memcmp(pg->up, pg->acting, sizeof(int) * (size_t)pg->nup))
 			changed = 1;
-		cfs_pg_unlock(c, ps);
+		cfs_pg_unlock(c, pool, ps);
 		if (w.n || changed)
 			st->pgs_changed++;
 
@@ -313,27 +348,28 @@ again:
 				continue;
 			/* the locks in objio's order: the op (layout gate),
 			 * the object, then the PG state */
-			ol_op_begin(ol, name, &op);
+			if (ol_op_begin(ol, pool, name, &op))
+				continue; /* the pool went meanwhile */
 			pthread_rwlock_wrlock(lk);
-			cfs_pg_lock(c, ps);
-			if (!cfs_pg_is_missing(c, ps, t, name)) {
-				cfs_pg_unlock(c, ps);
+			cfs_pg_lock(c, pool, ps);
+			if (!cfs_pg_is_missing(c, pool, ps, t, name)) {
+				cfs_pg_unlock(c, pool, ps);
 				pthread_rwlock_unlock(lk);
 				ol_op_end(&op);
 				continue; /* a write brought it up to date */
 			}
 			nc = ol_candidates(ol, &op, name, cand);
-			cfs_pg_unlock(c, ps);
+			cfs_pg_unlock(c, pool, ps);
 			/* the index says whether the object exists: a copy
 			 * is rebuilt from a good one, or a stale one goes */
-			exists = cfs_index_get(c, name, &oi) == 0;
+			exists = cfs_index_get(c, pool, name, &oi) == 0;
 			if (exists && nc == 0) {
 				blocked = 1;
 				ol_op_end(&op);
 				pthread_rwlock_unlock(lk);
 				continue;
 			}
-			if (cfs_obj_open(c, t, ps, name, 0, &o) == 0) {
+			if (cfs_obj_open(c, t, pool, ps, name, 0, &o) == 0) {
 				cur = cfs_obj_size(o);
 				cfs_obj_put(o);
 			}
@@ -352,7 +388,7 @@ again:
 						"backfillfull, leaving pg "
 						"%lld.%x",
 						t,
-						(long long)cfs_osdmap_pool(m)->id,
+						(long long)pool,
 						ps);
 					continue;
 				}
@@ -361,7 +397,7 @@ again:
 				bytes = oi.size;
 				cfs_osd_unreserve(c, t, grow);
 			} else {
-				r = cfs_obj_remove(c, t, ps, name);
+				r = cfs_obj_remove(c, t, pool, ps, name);
 			}
 			ol_op_end(&op);
 			if (r) {
@@ -369,12 +405,12 @@ again:
 				cfs_log(CFS_LOG_ERR,
 					"rebalance: pg %lld.%x: copying '%s' "
 					"to osd.%d failed: %s",
-					(long long)cfs_osdmap_pool(m)->id, ps,
+					(long long)pool, ps,
 					name, t, cfs_strerror(r));
 			} else {
-				cfs_pg_lock(c, ps);
-				cfs_pg_clear_missing(c, ps, t, name);
-				cfs_pg_unlock(c, ps);
+				cfs_pg_lock(c, pool, ps);
+				cfs_pg_clear_missing(c, pool, ps, t, name);
+				cfs_pg_unlock(c, pool, ps);
 				if (exists) {
 					st->objects_copied++;
 					st->bytes_copied += bytes;
@@ -393,25 +429,25 @@ again:
 			for (size_t k = 0; k < w.n; k++)
 				free(w.v[k].name);
 			w.n = 0;
-			cfs_pg_lock(c, ps);
+			cfs_pg_lock(c, pool, ps);
 			for (int i = 0; i < ntg && !rc; i++) {
 				if (toofull[i])
 					continue;
 				w.t = i;
-				rc = cfs_pg_missing_foreach(c, ps, tg[i],
+				rc = cfs_pg_missing_foreach(c, pool, ps, tg[i],
 							    collect, &w);
 			}
-			cfs_pg_unlock(c, ps);
+			cfs_pg_unlock(c, pool, ps);
 			if (w.n && !rc && !blocked) {
 				pr.objects_todo += w.n;
 				goto again;
 			}
 		}
-		cfs_pg_lock(c, ps);
-		if (cfs_pg_flush(c, ps))
+		cfs_pg_lock(c, pool, ps);
+		if (cfs_pg_flush(c, pool, ps))
 			errors = 1;
-		cfs_pg_unlock(c, ps);
-		pthread_rwlock_unlock(ol_pgio(ol, ps));
+		cfs_pg_unlock(c, pool, ps);
+		pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
 		for (size_t k = 0; k < w.n; k++)
 			free(w.v[k].name);
 		free(w.v);
@@ -426,8 +462,9 @@ again:
 		if (errors)
 			st->errors++;
 		cfs_osdmap_put(m);
-		pr.pg = ps + 1;
+		pr.pg++;
 		publish(ol, &pr, progress, arg);
+	}
 	}
 	/* the up sets are complete where backfill went through: the
 	 * primaries drop their pg_temp (one epoch for them all), and only
@@ -440,10 +477,14 @@ again:
 			cfs_log(CFS_LOG_ERR,
 				"rebalance: choosing the acting sets failed: %s",
 				cfs_strerror(r));
-			return rc;
+			rc = 0;
+			np = 0; /* no acting set is sure: nothing goes */
 		}
 	}
-	for (uint32_t ps = 0; ps < ol->pg_num && !rc; ps++)
-		purge_strays(ol, ps, st);
+	for (int pi = 0; pi < np && !rc; pi++)
+		for (uint32_t ps = 0; ps < pgn[pi]; ps++)
+			purge_strays(ol, pools[pi], ps, st);
+	free(pools);
+	free(pgn);
 	return rc;
 }

@@ -59,6 +59,7 @@ int ol_open(cfs_cluster *c, objlayer **out)
 		return -ENOMEM;
 	m = cfs_osdmap_get(c);
 	ol->c = c;
+	ol->pool = cfs_osdmap_pool(m)->id;
 	ol->pg_num = cfs_osdmap_pool(m)->pg_num;
 	cfs_osdmap_put(m);
 	ol->pgio = calloc(ol->pg_num, sizeof(*ol->pgio));
@@ -188,16 +189,25 @@ void ol_default_layout(objlayer *ol, struct ol_layout *l)
 	cfs_osdmap_put(m);
 }
 
+int64_t ol_data_pool(const objlayer *ol)
+{
+	return ol->pool;
+}
+
 int ol_pool_lookup(objlayer *ol, const char *key, int64_t *id, char *name,
 		   size_t len)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
-	const struct cfs_pool_info *p = cfs_osdmap_pool(m);
-	char num[32];
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_name(m, key);
+	char *end;
+	long long n = strtoll(key, &end, 10);
 	int r = -ENOENT;
 
-	snprintf(num, sizeof(num), "%lld", (long long)p->id);
-	if (!strcmp(key, p->name) || !strcmp(key, num)) {
+	/* by name, or by id; the filesystem's data pools only (CephFS:
+	 * a layout naming another pool is EINVAL) */
+	if (!p && *key >= '0' && *key <= '9' && !*end)
+		p = cfs_osdmap_pool_by_id(m, n);
+	if (p && cfs_fs_is_data_pool(m, p->id)) {
 		*id = p->id;
 		if (name)
 			snprintf(name, len, "%s", p->name);
@@ -215,9 +225,10 @@ static int add_missing(const char *name, void *arg)
 	return 0;
 }
 
-int ol_pg_all_names(objlayer *ol, uint32_t ps, char ***names, size_t *n)
+int ol_pg_all_names(objlayer *ol, int64_t pool, uint32_t ps, char ***names,
+		    size_t *n)
 {
-	int h[256], nh = cfs_pg_holders(ol->c, ps, h, 256);
+	int h[256], nh = cfs_pg_holders(ol->c, pool, ps, h, 256);
 	struct ol_names a = { 0 };
 
 	/* The PG's log knows every object; our stand-in is the union of
@@ -226,7 +237,7 @@ int ol_pg_all_names(objlayer *ol, uint32_t ps, char ***names, size_t *n)
 	for (int i = 0; i < nh && !a.err; i++) {
 		struct cfs_obj_entry *e;
 		size_t ne;
-		int r = cfs_pg_list(ol->c, h[i], ps, &e, &ne);
+		int r = cfs_pg_list(ol->c, h[i], pool, ps, &e, &ne);
 
 		if (r) {
 			ol_names_free(a.v, a.n);
@@ -235,7 +246,7 @@ int ol_pg_all_names(objlayer *ol, uint32_t ps, char ***names, size_t *n)
 		for (size_t k = 0; k < ne; k++)
 			ol_names_add(&a, e[k].name);
 		cfs_obj_entries_free(e, ne);
-		cfs_pg_missing_foreach(ol->c, ps, h[i], add_missing, &a);
+		cfs_pg_missing_foreach(ol->c, pool, ps, h[i], add_missing, &a);
 	}
 	if (a.err) {
 		ol_names_free(a.v, a.n);
@@ -247,21 +258,21 @@ int ol_pg_all_names(objlayer *ol, uint32_t ps, char ***names, size_t *n)
 	return 0;
 }
 
-int ol_ensure_holder(objlayer *ol, uint32_t ps, int t)
+int ol_ensure_holder(objlayer *ol, int64_t pool, uint32_t ps, int t)
 {
 	char **names = NULL;
 	size_t n = 0;
 	int r, nh, h[256];
 
-	if (cfs_pg_is_holder(ol->c, ps, t))
+	if (cfs_pg_is_holder(ol->c, pool, ps, t))
 		return 0;
-	nh = cfs_pg_holders(ol->c, ps, h, 256);
+	nh = cfs_pg_holders(ol->c, pool, ps, h, 256);
 	if (nh == 0) /* a new PG: empty is complete */
-		return cfs_pg_add_holder(ol->c, ps, t, NULL, 0);
-	r = ol_pg_all_names(ol, ps, &names, &n);
+		return cfs_pg_add_holder(ol->c, pool, ps, t, NULL, 0);
+	r = ol_pg_all_names(ol, pool, ps, &names, &n);
 	if (r)
 		return r;
-	r = cfs_pg_add_holder(ol->c, ps, t, names, n);
+	r = cfs_pg_add_holder(ol->c, pool, ps, t, names, n);
 	ol_names_free(names, n);
 	return r;
 }

@@ -56,7 +56,8 @@ int ol_choose_auth(const struct ol_copy_view *v, int n, uint64_t want)
 }
 
 /* Look at one copy: present, verifies (every block), version, digest. */
-static void view_copy(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+static void view_copy(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+		      const char *name,
 		      struct ol_copy_view *v, uint64_t *size)
 {
 	static const size_t chunk = 1 << 20;
@@ -65,7 +66,7 @@ static void view_copy(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 
 	memset(v, 0, sizeof(*v));
 	*size = 0;
-	if (cfs_obj_open(c, osd, ps, name, 0, &o))
+	if (cfs_obj_open(c, osd, pool, ps, name, 0, &o))
 		return;
 	v->present = 1;
 	*size = cfs_obj_size(o);
@@ -125,7 +126,7 @@ static int adopt_torn(cfs_cluster *c, const struct objop *op, const char *name,
 		int e;
 
 		if (!v[i].present ||
-		    cfs_obj_open(c, osd[i], op->ps, name, 0, &o))
+		    cfs_obj_open(c, osd[i], op->pid, op->ps, name, 0, &o))
 			continue;
 		ver = cfs_index_next_version(c, &e);
 		if (!e)
@@ -133,7 +134,7 @@ static int adopt_torn(cfs_cluster *c, const struct objop *op, const char *name,
 		cfs_obj_put(o);
 		if (e)
 			continue;
-		view_copy(c, osd[i], op->ps, name, &v[i], &sz[i]);
+		view_copy(c, osd[i], op->pid, op->ps, name, &v[i], &sz[i]);
 		if (!v[i].verifies)
 			continue;
 		say(msg, arg,
@@ -150,7 +151,8 @@ static int adopt_torn(cfs_cluster *c, const struct objop *op, const char *name,
  * not the authoritative one.  newest: settle after a crash (the newest
  * verifying version wins over the index's).  Takes the object's lock.
  */
-static int settle_object(objlayer *ol, const char *name, int newest,
+static int settle_object(objlayer *ol, int64_t pool, const char *name,
+			 int newest,
 			 int repair, struct ol_scrub_stats *st,
 			 void (*msg)(const char *, void *), void *arg,
 			 int *auth_osd)
@@ -164,20 +166,21 @@ static int settle_object(objlayer *ol, const char *name, int newest,
 	struct cfs_objinfo oi;
 	int known;
 
-	ol_op_begin(ol, name, &op);
-	pthread_rwlock_rdlock(ol_pgio(ol, op.ps));
+	if (ol_op_begin(ol, pool, name, &op))
+		return -ENOENT;
+	pthread_rwlock_rdlock(ol_pgio(ol, op.pid, op.ps));
 	pthread_rwlock_wrlock(lk);
-	r = cfs_index_get(c, name, &oi);
+	r = cfs_index_get(c, pool, name, &oi);
 	known = r == 0;
 	if (r && r != -ENOENT) {
 		r = -EIO;
 		goto out;
 	}
 	r = 0;
-	cfs_pg_lock(c, op.ps);
+	cfs_pg_lock(c, op.pid, op.ps);
 	for (int i = 0; i < op.pg->nacting; i++)
 		osd[n++] = op.pg->acting[i];
-	nh = cfs_pg_holders(c, op.ps, h, 256);
+	nh = cfs_pg_holders(c, op.pid, op.ps, h, 256);
 	for (int i = 0; i < nh && n < CFS_MAX_REP + 64; i++) {
 		int dup = 0;
 
@@ -186,9 +189,9 @@ static int settle_object(objlayer *ol, const char *name, int newest,
 		if (!dup && cfs_osdmap_is_up(op.m, h[i]))
 			osd[n++] = h[i];
 	}
-	cfs_pg_unlock(c, op.ps);
+	cfs_pg_unlock(c, op.pid, op.ps);
 	for (int i = 0; i < n; i++)
-		view_copy(c, osd[i], op.ps, name, &v[i], &sz[i]);
+		view_copy(c, osd[i], op.pid, op.ps, name, &v[i], &sz[i]);
 	if (!known && !newest) {
 		/* Settling at open finished every change in flight, and a
 		 * writer holds this object's lock: a copy the index does not
@@ -209,7 +212,7 @@ static int settle_object(objlayer *ol, const char *name, int newest,
 				    op.pgid, name, osd[i]);
 				continue;
 			}
-			e = cfs_obj_remove(c, osd[i], op.ps, name);
+			e = cfs_obj_remove(c, osd[i], op.pid, op.ps, name);
 			if (e && e != -ENOENT)
 				say(msg, arg,
 				    "pg %s: stray copy of '%s' on osd.%d: "
@@ -237,9 +240,9 @@ static int settle_object(objlayer *ol, const char *name, int newest,
 			r = -EIO;
 		}
 		if (!known)
-			cfs_index_set(c, name, NULL); /* drop the intent */
+			cfs_index_set(c, pool, name, NULL); /* drop the intent */
 		else if (newest)
-			cfs_index_set(c, name, &oi);
+			cfs_index_set(c, pool, name, &oi);
 		goto out;
 	}
 	if (auth_osd)
@@ -257,16 +260,16 @@ static int settle_object(objlayer *ol, const char *name, int newest,
 		int e;
 
 		st->copies += v[i].present;
-		cfs_pg_lock(c, op.ps);
+		cfs_pg_lock(c, op.pid, op.ps);
 		if (good) {
-			cfs_pg_clear_missing(c, op.ps, osd[i], name);
-			cfs_pg_unlock(c, op.ps);
+			cfs_pg_clear_missing(c, op.pid, op.ps, osd[i], name);
+			cfs_pg_unlock(c, op.pid, op.ps);
 			continue;
 		}
 		if (!acting) {
 			/* an old holder: stale, rebalance cleans it */
-			cfs_pg_mark_missing(c, op.ps, osd[i], name);
-			cfs_pg_unlock(c, op.ps);
+			cfs_pg_mark_missing(c, op.pid, op.ps, osd[i], name);
+			cfs_pg_unlock(c, op.pid, op.ps);
 			continue;
 		}
 		st->errors++;
@@ -277,22 +280,22 @@ static int settle_object(objlayer *ol, const char *name, int newest,
 		    : v[i].version != oi.version
 			    ? "copy has another version"
 			    : "copy differs from the authoritative copy");
-		e = ol_ensure_holder(ol, op.ps, osd[i]);
+		e = ol_ensure_holder(ol, op.pid, op.ps, osd[i]);
 		if (!e)
-			e = cfs_pg_mark_damaged(c, op.ps, osd[i], name);
-		cfs_pg_unlock(c, op.ps);
+			e = cfs_pg_mark_damaged(c, op.pid, op.ps, osd[i], name);
+		cfs_pg_unlock(c, op.pid, op.ps);
 		if (e || !repair)
 			continue;
 		e = cfs_osd_reserve(c, osd[i], oi.size,
 				    cfs_osdmap_full_limit(op.m, osd[i]));
 		if (!e) {
-			e = cfs_obj_copy(c, osd[auth], osd[i], op.ps, name,
+			e = cfs_obj_copy(c, osd[auth], osd[i], op.pid, op.ps, name,
 					 NULL);
 			cfs_osd_unreserve(c, osd[i], oi.size);
 		}
-		cfs_pg_lock(c, op.ps);
+		cfs_pg_lock(c, op.pid, op.ps);
 		if (!e) {
-			cfs_pg_clear_missing(c, op.ps, osd[i], name);
+			cfs_pg_clear_missing(c, op.pid, op.ps, osd[i], name);
 			st->repaired++;
 			say(msg, arg,
 			    "pg %s: object '%s' on osd.%d repaired from "
@@ -303,35 +306,36 @@ static int settle_object(objlayer *ol, const char *name, int newest,
 			    "pg %s: object '%s' on osd.%d: repair failed: %s",
 			    op.pgid, name, osd[i], cfs_strerror(e));
 		}
-		cfs_pg_unlock(c, op.ps);
+		cfs_pg_unlock(c, op.pid, op.ps);
 	}
-	r = cfs_index_set(c, name, &oi);
-	cfs_pg_flush(c, op.ps);
+	r = cfs_index_set(c, pool, name, &oi);
+	cfs_pg_flush(c, op.pid, op.ps);
 out:
 	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(ol_pgio(ol, op.ps));
+	pthread_rwlock_unlock(ol_pgio(ol, op.pid, op.ps));
 	ol_op_end(&op);
 	return r;
 }
 
-int ol_repair_object(objlayer *ol, const char *name,
+int ol_repair_object(objlayer *ol, int64_t pool, const char *name,
 		     struct ol_scrub_stats *st)
 {
-	return settle_object(ol, name, 0, 1, st, NULL, NULL, NULL);
+	return settle_object(ol, pool, name, 0, 1, st, NULL, NULL, NULL);
 }
 
 /* 1 when every acting copy looks current without reading its data. */
-static int shallow_ok(objlayer *ol, const char *name,
+static int shallow_ok(objlayer *ol, int64_t pool, const char *name,
 		      const struct cfs_objinfo *oi)
 {
 	struct objop op;
 	int ok = 1;
 
-	ol_op_begin(ol, name, &op);
+	if (ol_op_begin(ol, pool, name, &op))
+		return 0;
 	for (int k = 0; k < op.pg->nacting; k++) {
 		const char *why;
 
-		if (ol_copy_check(ol->c, op.pg->acting[k], op.ps, name, oi, 0,
+		if (ol_copy_check(ol->c, op.pg->acting[k], op.pid, op.ps, name, oi, 0,
 				  &why) != OL_COPY_GOOD)
 			ok = 0;
 	}
@@ -339,7 +343,7 @@ static int shallow_ok(objlayer *ol, const char *name,
 	return ok;
 }
 
-int ol_scrub_one(objlayer *ol, const char *name, int flags,
+int ol_scrub_one(objlayer *ol, int64_t pool, const char *name, int flags,
 		 struct ol_scrub_stats *st,
 		 void (*msg)(const char *line, void *arg), void *arg,
 		 int *auth_osd)
@@ -349,17 +353,19 @@ int ol_scrub_one(objlayer *ol, const char *name, int flags,
 	if (auth_osd)
 		*auth_osd = -1;
 	if (!(flags & OL_SCRUB_DEEP) &&
-	    cfs_index_get(ol->c, name, &oi) == 0 && shallow_ok(ol, name, &oi)) {
+	    cfs_index_get(ol->c, pool, name, &oi) == 0 &&
+	    shallow_ok(ol, pool, name, &oi)) {
 		st->objects++;
 		st->bytes += oi.size;
 		return 0;
 	}
-	return settle_object(ol, name, 0, flags & OL_SCRUB_REPAIR, st, msg,
-			     arg, auth_osd);
+	return settle_object(ol, pool, name, 0, flags & OL_SCRUB_REPAIR, st,
+			     msg, arg, auth_osd);
 }
 
 struct pg_names {
 	const cfs_osdmap *m;
+	int64_t pool;
 	uint32_t ps;
 	struct ol_names *a;
 };
@@ -372,45 +378,51 @@ static int pick_pg(const char *name, const struct cfs_objinfo *oi, int op,
 
 	(void)oi;
 	(void)op;
-	cfs_object_to_pg(p->m, name, NULL, &ps);
-	if (ps == p->ps)
+	if (!cfs_pool_object_to_pg(p->m, p->pool, name, NULL, &ps) &&
+	    ps == p->ps)
 		ol_names_add(p->a, name);
 	return 0;
 }
 
-static int scrub_pg(objlayer *ol, uint32_t ps, int flags,
+static int scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 		    struct ol_scrub_stats *st,
 		    void (*msg)(const char *line, void *arg), void *arg);
 
-int ol_scrub_pg(objlayer *ol, uint32_t ps, int flags,
+int ol_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 		struct ol_scrub_stats *st,
 		void (*msg)(const char *line, void *arg), void *arg)
 {
+	const cfs_osdmap *m;
+	const struct cfs_pool_info *p;
 	int r;
 
 	/* ps is a PG of the current pg_num until release */
 	cfs_pg_layout_shared(ol->c);
-	r = ps < ol->pg_num ? scrub_pg(ol, ps, flags, st, msg, arg) : -ENOENT;
+	m = cfs_osdmap_get(ol->c);
+	p = cfs_osdmap_pool_by_id(m, pool);
+	r = p && ps < p->pg_num ? scrub_pg(ol, pool, ps, flags, st, msg, arg)
+				: -ENOENT;
+	cfs_osdmap_put(m);
 	cfs_pg_layout_release(ol->c);
 	return r;
 }
 
-static int scrub_pg(objlayer *ol, uint32_t ps, int flags,
+static int scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 		    struct ol_scrub_stats *st,
 		    void (*msg)(const char *line, void *arg), void *arg)
 {
 	struct ol_names a = { 0 };
-	struct pg_names p = { cfs_osdmap_get(ol->c), ps, &a };
+	struct pg_names p = { cfs_osdmap_get(ol->c), pool, ps, &a };
 	char **files = NULL;
 	size_t nfiles = 0;
 	int r;
 
 	/* every object the index or any holder knows of */
-	r = cfs_index_foreach(ol->c, "", 0, pick_pg, &p);
-	cfs_pg_lock(ol->c, ps);
+	r = cfs_index_foreach(ol->c, pool, "", 0, pick_pg, &p);
+	cfs_pg_lock(ol->c, pool, ps);
 	if (!r)
-		r = ol_pg_all_names(ol, ps, &files, &nfiles);
-	cfs_pg_unlock(ol->c, ps);
+		r = ol_pg_all_names(ol, pool, ps, &files, &nfiles);
+	cfs_pg_unlock(ol->c, pool, ps);
 	for (size_t i = 0; i < nfiles; i++)
 		ol_names_add(&a, files[i]);
 	ol_names_free(files, nfiles);
@@ -419,7 +431,8 @@ static int scrub_pg(objlayer *ol, uint32_t ps, int flags,
 	ol_names_sort_unique(&a);
 	st->pgs++;
 	for (size_t i = 0; i < a.n && !r; i++) {
-		int e = ol_scrub_one(ol, a.v[i], flags, st, msg, arg, NULL);
+		int e = ol_scrub_one(ol, pool, a.v[i], flags, st, msg, arg,
+				     NULL);
 
 		if (e && e != -EIO)
 			r = e;
@@ -444,15 +457,16 @@ static int add_name(const char *name, const struct cfs_objinfo *oi, int op,
 /* A copy made before checksums existed gets a record (version 1) when no
  * copy of its object has one: the data is trusted as it is, as the
  * previous version trusted it. */
-static void adopt_legacy(objlayer *ol, const char *name, uint32_t ps)
+static void adopt_legacy(objlayer *ol, int64_t pool, const char *name,
+			 uint32_t ps)
 {
-	int h[256], nh = cfs_pg_holders(ol->c, ps, h, 256), any = 0;
+	int h[256], nh = cfs_pg_holders(ol->c, pool, ps, h, 256), any = 0;
 
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < nh; i++) {
 			cfs_obj *o;
 
-			if (cfs_obj_open(ol->c, h[i], ps, name, 0, &o))
+			if (cfs_obj_open(ol->c, h[i], pool, ps, name, 0, &o))
 				continue;
 			if (pass == 0)
 				any |= cfs_obj_has_record(o) == 1;
@@ -462,62 +476,82 @@ static void adopt_legacy(objlayer *ol, const char *name, uint32_t ps)
 		}
 }
 
-int ol_settle(objlayer *ol)
+/* One pool's part of ol_settle. */
+static int settle_pool(objlayer *ol, const struct cfs_pool_info *p,
+		       struct ol_scrub_stats *st, size_t *settled)
 {
 	cfs_cluster *c = ol->c;
-	struct ol_scrub_stats st = { 0 };
 	struct ol_names l[2] = { { 0 }, { 0 } }, a;
+	int64_t pool = p->id;
 	int r = 0;
 
-	if (cfs_cluster_rdonly(c))
-		return 0;
 	if (cfs_index_is_new(c)) {
 		/* no index: every object on the OSDs is settled as after a
 		 * crash (newest verifying copy), which rebuilds the index */
-		const cfs_osdmap *m = cfs_osdmap_get(c);
-
-		for (uint32_t ps = 0; ps < ol->pg_num && !r; ps++) {
+		for (uint32_t ps = 0; ps < p->pg_num && !r; ps++) {
 			char **names = NULL;
 			size_t n = 0;
 
-			cfs_pg_lock(c, ps);
-			r = ol_pg_all_names(ol, ps, &names, &n);
+			cfs_pg_lock(c, pool, ps);
+			r = ol_pg_all_names(ol, pool, ps, &names, &n);
 			for (size_t i = 0; i < n && !r; i++)
-				adopt_legacy(ol, names[i], ps);
-			cfs_pg_unlock(c, ps);
+				adopt_legacy(ol, pool, names[i], ps);
+			cfs_pg_unlock(c, pool, ps);
 			for (size_t i = 0; i < n && !r; i++) {
 				struct cfs_objinfo next = { 0, 0 };
 
 				/* an intent makes settle_object take the
 				 * newest copy */
-				r = cfs_index_intent(c, names[i], &next);
+				r = cfs_index_intent(c, pool, names[i], &next);
 			}
 			ol_names_free(names, n);
 		}
-		cfs_osdmap_put(m);
 		if (r)
 			return r;
 	}
-	r = cfs_index_foreach(c, "", 1, add_name, l);
+	r = cfs_index_foreach(c, pool, "", 1, add_name, l);
 	if (!r)
 		r = l[0].err ? l[0].err : l[1].err;
 	/* a remove in flight is finished */
 	for (size_t i = 0; i < l[1].n && !r; i++)
-		r = obj_remove(ol, l[1].v[i], 1);
+		r = obj_remove(ol, pool, l[1].v[i], 1);
 	ol_names_free(l[1].v, l[1].n);
 	a = l[0];
 	for (size_t i = 0; i < a.n && !r; i++) {
-		int e = settle_object(ol, a.v[i], 1, 1, &st, NULL, NULL, NULL);
+		int e = settle_object(ol, pool, a.v[i], 1, 1, st, NULL, NULL,
+				      NULL);
 
 		if (e && e != -EIO)
 			r = e;
 	}
-	if (a.n)
+	*settled += a.n;
+	ol_names_free(a.v, a.n);
+	return r;
+}
+
+int ol_settle(objlayer *ol)
+{
+	cfs_cluster *c = ol->c;
+	struct ol_scrub_stats st = { 0 };
+	const cfs_osdmap *m;
+	size_t settled = 0;
+	int r = 0;
+
+	if (cfs_cluster_rdonly(c))
+		return 0;
+	m = cfs_osdmap_get(c);
+	for (int i = 0; i < cfs_osdmap_npools(m) && !r; i++) {
+		const struct cfs_pool_info *p = cfs_osdmap_pool_at(m, i);
+
+		if (!p->erasure)
+			r = settle_pool(ol, p, &st, &settled);
+	}
+	cfs_osdmap_put(m);
+	if (settled)
 		cfs_log(CFS_LOG_INFO,
 			"settled %zu object change(s) left in flight: %" PRIu64
 			" cop(ies) rebuilt, %" PRIu64 " unfound",
-			a.n, st.repaired, st.unfound);
-	ol_names_free(a.v, a.n);
+			settled, st.repaired, st.unfound);
 	return r;
 }
 
@@ -543,7 +577,7 @@ static int file_one(const char *name, const struct cfs_objinfo *oi, int op,
 	return f->fn(no, oi->size, f->arg);
 }
 
-int ol_file_objects(objlayer *ol, uint64_t ino,
+int ol_file_objects(objlayer *ol, int64_t pool, uint64_t ino,
 		    int (*fn)(uint64_t objectno, uint64_t size, void *arg),
 		    void *arg)
 {
@@ -552,5 +586,5 @@ int ol_file_objects(objlayer *ol, uint64_t ino,
 
 	snprintf(prefix, sizeof(prefix), "%llx.", (unsigned long long)ino);
 	f.plen = strlen(prefix);
-	return cfs_index_foreach(ol->c, prefix, 0, file_one, &f);
+	return cfs_index_foreach(ol->c, pool, prefix, 0, file_one, &f);
 }

@@ -59,12 +59,16 @@ static int walk_osd(cfs_cluster *c, const cfs_osdmap *m, int osd,
 		return e;
 	while ((de = readdir(d)) != NULL) {
 		struct dirent *oe;
+		struct pool_pgs *pp;
+		int64_t pool;
 		uint32_t ps;
 		DIR *pd;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (pg_dirname_parse(de->d_name, c->pool_id, c->pg_num, &ps)) {
+		if (pg_dirname_parse_any(de->d_name, &pool, &ps) ||
+		    !(pp = pgstate_pool(c, pool)) || ps >= pp->pg_num ||
+		    !cfs_osdmap_pool_by_id(m, pool)) {
 			r->stray_files++;
 			say(msg, arg, "osd.%d: current/%s is not a PG folder",
 			    osd, de->d_name);
@@ -98,14 +102,13 @@ static int walk_osd(cfs_cluster *c, const cfs_osdmap *m, int osd,
 			}
 			real->used += (uint64_t)st.st_size;
 			real->objects++;
-			cfs_object_to_pg(m, name, NULL, &ops);
+			cfs_pool_object_to_pg(m, pool, name, NULL, &ops);
 			if (ops != ps) {
 				r->misfiled++;
 				say(msg, arg,
 				    "osd.%d: object '%s' is in %s but belongs "
 				    "to pg %lld.%x",
-				    osd, name, de->d_name,
-				    (long long)c->pool_id, ops);
+				    osd, name, de->d_name, (long long)pool, ops);
 			}
 		}
 		closedir(pd);
@@ -114,15 +117,15 @@ static int walk_osd(cfs_cluster *c, const cfs_osdmap *m, int osd,
 	return 0;
 }
 
-static int same_content(cfs_cluster *c, int a, int b, uint32_t ps,
-			const char *name, char *ba, char *bb)
+static int same_content(cfs_cluster *c, int a, int b, int64_t pool,
+			uint32_t ps, const char *name, char *ba, char *bb)
 {
 	char rel[PATH_MAX];
 	struct osd_store *sa = store_get(c, a), *sb = store_get(c, b);
 	int fa, fb, same = 1;
 	uint64_t off = 0;
 
-	if (obj_relpath(c, ps, name, rel, sizeof(rel), NULL, 0))
+	if (obj_relpath(pool, ps, name, rel, sizeof(rel), NULL, 0))
 		return 0;
 	fa = openat(sa->dirfd, rel, O_RDONLY | O_CLOEXEC);
 	fb = openat(sb->dirfd, rel, O_RDONLY | O_CLOEXEC);
@@ -151,7 +154,7 @@ out:
 	return same;
 }
 
-static int check_replicas(cfs_cluster *c, const cfs_osdmap *m, uint32_t ps,
+static int check_replicas(cfs_cluster *c, int64_t pool, uint32_t ps,
 			  struct cfs_check_report *r,
 			  void (*msg)(const char *, void *), void *arg,
 			  char *ba, char *bb)
@@ -160,22 +163,22 @@ static int check_replicas(cfs_cluster *c, const cfs_osdmap *m, uint32_t ps,
 	char pgid[32];
 	int rc;
 
-	cfs_pgid_str(m, ps, pgid, sizeof(pgid));
-	cfs_pg_lock(c, ps);
-	rc = cfs_pg_copies_load(c, ps, &pc);
+	snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)pool, ps);
+	cfs_pg_lock(c, pool, ps);
+	rc = cfs_pg_copies_load(c, pool, ps, &pc);
 	/* the current copies of every object must agree */
 	while (!rc && cfs_pg_copies_next(&pc)) {
 		int ref = -1;
 
 		for (int j = 0; j < pc.n; j++) {
-			if (cfs_pg_is_missing(c, ps, pc.osd[j], pc.name))
+			if (cfs_pg_is_missing(c, pool, ps, pc.osd[j], pc.name))
 				continue;
 			if (ref < 0) {
 				ref = pc.osd[j];
 				continue;
 			}
-			if (!same_content(c, ref, pc.osd[j], ps, pc.name, ba,
-					  bb)) {
+			if (!same_content(c, ref, pc.osd[j], pool, ps, pc.name,
+					  ba, bb)) {
 				r->replica_mismatches++;
 				say(msg, arg,
 				    "pg %s: object '%s' differs between "
@@ -184,7 +187,7 @@ static int check_replicas(cfs_cluster *c, const cfs_osdmap *m, uint32_t ps,
 			}
 		}
 	}
-	cfs_pg_unlock(c, ps);
+	cfs_pg_unlock(c, pool, ps);
 	cfs_pg_copies_free(&pc);
 	return rc;
 }
@@ -241,8 +244,15 @@ static int check(cfs_cluster *c, int deep, struct cfs_check_report *r,
 			rc = -ENOMEM;
 			goto out;
 		}
-		for (uint32_t ps = 0; ps < c->pg_num && !rc; ps++)
-			rc = check_replicas(c, m, ps, r, msg, arg, ba, bb);
+		int npp = atomic_load(&c->npp);
+
+		for (int i = 0; i < npp && !rc; i++) {
+			struct pool_pgs *pp = atomic_load(&c->pp[i]);
+
+			for (uint32_t ps = 0; ps < pp->pg_num && !rc; ps++)
+				rc = check_replicas(c, pp->pool, ps, r, msg,
+						    arg, ba, bb);
+		}
 	}
 out:
 	free(ba);

@@ -543,6 +543,8 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 	pthread_mutex_init(&c->dirty_lock, NULL);
 	pthread_mutex_init(&c->refused_lock, NULL);
 	pthread_mutex_init(&c->config_lock, NULL);
+	pthread_mutex_init(&c->pp_lock, NULL);
+	pthread_mutex_init(&c->nopg.lock, NULL);
 	pthread_rwlock_init(&c->layout, NULL);
 	c->dir = strdup(dir);
 	c->stores = calloc(CFS_MAX_OSD, sizeof(*c->stores));
@@ -579,7 +581,6 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 		goto fail;
 	}
 	c->cur = m;
-	c->pg_num = m->pool.pg_num;
 	c->pool_id = m->pool.id;
 	for (int id = 0; id < m->max_osd; id++) {
 		struct osd_store *s;
@@ -604,9 +605,7 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 		    cfs_strerror(r));
 		goto fail;
 	}
-	r = pgstate_init(c);
-	if (!r)
-		r = pgstate_load(c, err, errlen);
+	r = pgstate_init(c, err, errlen);
 	if (r) {
 		if (!*err)
 			msg(err, errlen, r, "%s/pgstate: %s", dir,
@@ -657,13 +656,8 @@ void cfs_cluster_close(cfs_cluster *c)
 {
 	if (!c)
 		return;
-	if (!c->rdonly && c->pgs) {
-		for (uint32_t ps = 0; ps < c->pg_num; ps++)
-			if (c->pgs[ps].dirty && cfs_pg_flush(c, ps))
-				cfs_log(CFS_LOG_WARN,
-					"cannot write the state of pg %lld.%x",
-					(long long)c->pool_id, ps);
-	}
+	if (!c->rdonly)
+		pgstate_flush_all(c);
 	if (!c->rdonly && atomic_load(&c->usage_dirty)) {
 		int r = usage_save(c);
 
@@ -679,6 +673,8 @@ void cfs_cluster_close(cfs_cluster *c)
 	free(c->refused);
 	config_free(c);
 	pthread_rwlock_destroy(&c->layout);
+	pthread_mutex_destroy(&c->pp_lock);
+	pthread_mutex_destroy(&c->nopg.lock);
 	if (c->stores) {
 		for (int i = 0; i < CFS_MAX_OSD; i++)
 			store_close(atomic_load(&c->stores[i]));

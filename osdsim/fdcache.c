@@ -35,7 +35,8 @@ struct fdcache {
 	struct cfs_obj lru; /* sentinel: lru.next is the oldest */
 };
 
-static uint64_t key_hash(int osd, uint32_t ps, const char *name)
+static uint64_t key_hash(int osd, int64_t pool, uint32_t ps,
+			 const char *name)
 {
 	uint64_t h = 1469598103934665603ULL;
 
@@ -45,6 +46,7 @@ static uint64_t key_hash(int osd, uint32_t ps, const char *name)
 	}
 	h ^= (uint64_t)(uint32_t)osd * 0x9e3779b97f4a7c15ULL;
 	h ^= (uint64_t)ps << 17;
+	h ^= (uint64_t)pool * 0xc2b2ae3d27d4eb4fULL;
 	return h * 0xff51afd7ed558ccdULL;
 }
 
@@ -158,23 +160,24 @@ void fdcache_destroy(struct fdcache *fc)
 }
 
 static struct cfs_obj *lookup(struct fdcache *fc, uint64_t h, int osd,
-			      uint32_t ps, const char *name)
+			      int64_t pool, uint32_t ps, const char *name)
 {
 	for (struct cfs_obj *o = fc->tab[h % fc->nbuckets]; o; o = o->hnext)
 		if (o->hash == h && o->osd == osd && o->ps == ps &&
+		    o->pool == pool &&
 		    !strcmp(o->name, name))
 			return o;
 	return NULL;
 }
 
-void fdcache_forget(struct fdcache *fc, int osd, uint32_t ps,
+void fdcache_forget(struct fdcache *fc, int osd, int64_t pool, uint32_t ps,
 		    const char *name)
 {
-	uint64_t h = key_hash(osd, ps, name);
+	uint64_t h = key_hash(osd, pool, ps, name);
 	struct cfs_obj *o;
 
 	pthread_mutex_lock(&fc->lock);
-	o = lookup(fc, h, osd, ps, name);
+	o = lookup(fc, h, osd, pool, ps, name);
 	if (o) {
 		hash_del(fc, o);
 		if (o->ref == 0) {
@@ -202,12 +205,13 @@ static int open_retry(struct fdcache *fc, int dirfd, const char *rel,
 	}
 }
 
-int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+		 const char *name,
 		 int flags, cfs_obj **out)
 {
 	struct fdcache *fc = c->fdc;
 	struct osd_store *s = store_get(c, osd);
-	uint64_t h = key_hash(osd, ps, name);
+	uint64_t h = key_hash(osd, pool, ps, name);
 	struct cfs_obj *o, *other;
 	char rel[PATH_MAX];
 	struct stat st;
@@ -217,7 +221,7 @@ int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 	if (!s)
 		return -ENOENT;
 	pthread_mutex_lock(&fc->lock);
-	o = lookup(fc, h, osd, ps, name);
+	o = lookup(fc, h, osd, pool, ps, name);
 	if (o) {
 		if (o->ref++ == 0)
 			lru_del(o);
@@ -227,7 +231,7 @@ int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 	}
 	pthread_mutex_unlock(&fc->lock);
 
-	r = obj_relpath(c, ps, name, rel, sizeof(rel), NULL, 0);
+	r = obj_relpath(pool, ps, name, rel, sizeof(rel), NULL, 0);
 	if (r)
 		return r;
 	if ((flags & CFS_OBJ_CREATE) && !c->rdonly) {
@@ -251,7 +255,7 @@ int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 	if (fd < 0)
 		return fd;
 	if (created)
-		store_account(s, 0, 1);
+		store_account(s, pool, 0, 1);
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
 		close(fd);
@@ -266,6 +270,7 @@ int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 	o->fc = fc;
 	o->store = s;
 	o->osd = osd;
+	o->pool = pool;
 	o->ps = ps;
 	o->hash = h;
 	o->fd = fd;
@@ -276,7 +281,7 @@ int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 		csum_init_new(&o->cs);
 
 	pthread_mutex_lock(&fc->lock);
-	other = lookup(fc, h, osd, ps, name);
+	other = lookup(fc, h, osd, pool, ps, name);
 	if (other) {
 		/* someone opened it meanwhile: use theirs */
 		if (other->ref++ == 0)
@@ -395,7 +400,7 @@ static void resync_size(cfs_obj *o)
 	struct stat st;
 
 	if (fstat(o->fd, &st) == 0 && (uint64_t)st.st_size != o->size) {
-		store_account(o->store, (int64_t)st.st_size - (int64_t)o->size,
+		store_account(o->store, o->pool, (int64_t)st.st_size - (int64_t)o->size,
 			      0);
 		o->size = (uint64_t)st.st_size;
 	}
@@ -434,7 +439,7 @@ int cfs_obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off)
 		goto out;
 	}
 	if (off + len > o->size) {
-		store_account(o->store, (int64_t)(off + len - o->size), 0);
+		store_account(o->store, o->pool, (int64_t)(off + len - o->size), 0);
 		o->size = off + len;
 	}
 	r = csum_after_write(o, old, buf, len, off);
@@ -464,7 +469,7 @@ int cfs_obj_truncate(cfs_obj *o, uint64_t size)
 		o->cs.valid = 0;
 		goto out;
 	}
-	store_account(o->store, (int64_t)size - (int64_t)o->size, 0);
+	store_account(o->store, o->pool, (int64_t)size - (int64_t)o->size, 0);
 	o->size = size;
 	r = csum_after_truncate(o, old);
 out:
@@ -485,7 +490,7 @@ int cfs_obj_reset(cfs_obj *o)
 		resync_size(o);
 		o->cs.valid = 0;
 	} else {
-		store_account(o->store, -(int64_t)o->size, 0);
+		store_account(o->store, o->pool, -(int64_t)o->size, 0);
 		o->size = 0;
 		csum_init_new(&o->cs);
 	}

@@ -158,24 +158,42 @@ uint64_t cfs_pool_avail_before(const cfs_osdmap *m, const uint64_t *used,
 	return avail_before(m, used, ratio, limit);
 }
 
-int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osdout)
+int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m,
+		     const struct cfs_pool_info *p, int *osdout)
 {
+	const unsigned char *in_rule = m->in_rule;
+	unsigned char *own = NULL;
+	float *share = NULL;
+	int full = 0;
+
+	if (p && p->id != m->pool.id) {
+		/* another pool's rule: its OSDs (OSDMap's per-rule map) */
+		own = calloc((size_t)m->max_osd + 1, 1);
+		share = calloc((size_t)m->max_osd + 1, sizeof(*share));
+		if (own && share &&
+		    pl_rule_osd_weights(m->crush, p->crush_rule, share, own,
+					m->max_osd))
+			memset(own, 0, (size_t)m->max_osd);
+		in_rule = own;
+	}
 	/* one OSD at a time: the write path calls this, and needs no
 	 * consistent picture, only whether some OSD is full now */
-	for (int osd = 0; osd < m->max_osd; osd++) {
+	for (int osd = 0; osd < m->max_osd && !full; osd++) {
 		struct cfs_osd_usage u;
 
-		if (!m->in_rule || !m->in_rule[osd] ||
+		if (!in_rule || !in_rule[osd] ||
 		    !cfs_osdmap_is_up(m, osd) || !cfs_osdmap_is_in(m, osd))
 			continue;
 		cfs_osd_usage(c, osd, &u);
 		if (u.used >= cfs_osdmap_full_limit(m, osd)) {
 			if (osdout)
 				*osdout = osd;
-			return 1;
+			full = 1;
 		}
 	}
-	return 0;
+	free(own);
+	free(share);
+	return full;
 }
 
 static int fullness_of(const cfs_osdmap *m, int osd, uint64_t used)

@@ -715,7 +715,7 @@ int cfs_import_refresh(cfs_cluster *c, const char *snapdir, int layout_held,
 		r = -EBUSY;
 		goto out;
 	}
-	if (n->pool.pg_num != c->pg_num && !layout_held) {
+	if (n->pool.pg_num != cur->pool.pg_num && !layout_held) {
 		osdmap_free(n);
 		r = -EAGAIN;
 		goto out;
@@ -750,17 +750,13 @@ int cfs_import_refresh(cfs_cluster *c, const char *snapdir, int layout_held,
 	}
 	/* a pg_num change (Ceph splits or merges the PGs itself; the
 	 * objects are RADOS's, none is local): the per-PG state follows */
-	if (n->pool.pg_num != c->pg_num) {
-		pgstate_free(c);
-		c->pg_num = n->pool.pg_num;
-		r = pgstate_init(c);
-		if (!r)
-			r = pgstate_load(c, err, errlen);
+	if (n->pool.pg_num != cur->pool.pg_num) {
+		r = pgstate_reload(c, n->pool.id, n->pool.pg_num, err, errlen);
 		if (r) {
 			c->rdonly = 1;
 			if (!*err)
 				snprintf(err, errlen, "following pg_num %u: %s",
-					 c->pg_num, cfs_strerror(r));
+					 n->pool.pg_num, cfs_strerror(r));
 			osdmap_free(n);
 			goto out;
 		}

@@ -32,14 +32,14 @@ static int attr_name(const char *key, char *buf, size_t len)
 
 /* The copy's path and the attribute's name; -ENOENT when the copy is not
  * there. */
-static int target(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+static int target(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const char *name,
 		  const char *key, char *path, size_t plen, char *an,
 		  size_t alen)
 {
 	int r = attr_name(key, an, alen);
 
 	if (!r)
-		r = cfs_obj_path(c, osd, ps, name, path, plen);
+		r = cfs_obj_path(c, osd, pool, ps, name, path, plen);
 	return r;
 }
 
@@ -49,11 +49,11 @@ static int no_copy(int e)
 	return e == ENOENT || e == ENOTDIR ? -ENOENT : -e;
 }
 
-int cfs_obj_setxattr(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+int cfs_obj_setxattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const char *name,
 		     const char *key, const void *val, size_t len)
 {
 	char path[PATH_MAX], an[XATTR_NAME_MAX + 1];
-	int r = target(c, osd, ps, name, key, path, sizeof(path), an,
+	int r = target(c, osd, pool, ps, name, key, path, sizeof(path), an,
 		       sizeof(an));
 
 	if (r)
@@ -63,13 +63,13 @@ int cfs_obj_setxattr(cfs_cluster *c, int osd, uint32_t ps, const char *name,
 	return 0;
 }
 
-ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, uint32_t ps,
+ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 			 const char *name, const char *key, void *val,
 			 size_t len)
 {
 	char path[PATH_MAX], an[XATTR_NAME_MAX + 1];
 	ssize_t n;
-	int r = target(c, osd, ps, name, key, path, sizeof(path), an,
+	int r = target(c, osd, pool, ps, name, key, path, sizeof(path), an,
 		       sizeof(an));
 
 	if (r)
@@ -80,11 +80,11 @@ ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, uint32_t ps,
 	return n;
 }
 
-int cfs_obj_removexattr(cfs_cluster *c, int osd, uint32_t ps,
+int cfs_obj_removexattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 			const char *name, const char *key)
 {
 	char path[PATH_MAX], an[XATTR_NAME_MAX + 1];
-	int r = target(c, osd, ps, name, key, path, sizeof(path), an,
+	int r = target(c, osd, pool, ps, name, key, path, sizeof(path), an,
 		       sizeof(an));
 
 	if (r)

@@ -163,11 +163,11 @@ uint64_t cfs_index_next_version(cfs_cluster *c, int *err)
 }
 
 /* The value of key (tag, name), which must be vlen bytes. */
-static int get_value(cfs_cluster *c, char tag, const char *name,
+static int get_value(cfs_cluster *c, char tag, int64_t pool, const char *name,
 		     unsigned char *out, size_t want)
 {
 	char k[300];
-	size_t kl = make_key(tag, c->pool_id, name, k, sizeof(k));
+	size_t kl = make_key(tag, pool, name, k, sizeof(k));
 	void *v = NULL;
 	size_t vl = 0;
 	int r;
@@ -188,10 +188,10 @@ static int get_value(cfs_cluster *c, char tag, const char *name,
 	return 0;
 }
 
-int cfs_index_get(cfs_cluster *c, const char *name, struct cfs_objinfo *oi)
+int cfs_index_get(cfs_cluster *c, int64_t pool, const char *name, struct cfs_objinfo *oi)
 {
 	unsigned char v[16];
-	int r = get_value(c, 'o', name, v, sizeof(v));
+	int r = get_value(c, 'o', pool, name, v, sizeof(v));
 
 	if (r)
 		return r;
@@ -200,11 +200,11 @@ int cfs_index_get(cfs_cluster *c, const char *name, struct cfs_objinfo *oi)
 	return 0;
 }
 
-int cfs_index_get_intent(cfs_cluster *c, const char *name,
+int cfs_index_get_intent(cfs_cluster *c, int64_t pool, const char *name,
 			 struct cfs_objinfo *next, int *op)
 {
 	unsigned char v[17];
-	int r = get_value(c, 'i', name, v, sizeof(v));
+	int r = get_value(c, 'i', pool, name, v, sizeof(v));
 
 	if (r)
 		return r;
@@ -214,12 +214,12 @@ int cfs_index_get_intent(cfs_cluster *c, const char *name,
 	return 0;
 }
 
-int cfs_index_intent(cfs_cluster *c, const char *name,
+int cfs_index_intent(cfs_cluster *c, int64_t pool, const char *name,
 		     const struct cfs_objinfo *next)
 {
 	char k[300];
 	unsigned char v[17];
-	size_t kl = make_key('i', c->pool_id, name, k, sizeof(k));
+	size_t kl = make_key('i', pool, name, k, sizeof(k));
 
 	if (!kl)
 		return -ENAMETOOLONG;
@@ -231,12 +231,12 @@ int cfs_index_intent(cfs_cluster *c, const char *name,
 	return kv_put(c->index, k, kl, v, sizeof(v));
 }
 
-int cfs_index_set(cfs_cluster *c, const char *name,
+int cfs_index_set(cfs_cluster *c, int64_t pool, const char *name,
 		  const struct cfs_objinfo *oi)
 {
 	char k[300];
 	unsigned char v[16];
-	size_t kl = make_key('o', c->pool_id, name, k, sizeof(k));
+	size_t kl = make_key('o', pool, name, k, sizeof(k));
 	kv_batch *b;
 	int r;
 
@@ -296,14 +296,14 @@ static int scan_one(const void *key, size_t klen, const void *val,
 	return s->fn(name, &oi, op, s->arg);
 }
 
-int cfs_index_foreach(cfs_cluster *c, const char *prefix, int intents,
+int cfs_index_foreach(cfs_cluster *c, int64_t pool, const char *prefix, int intents,
 		      int (*fn)(const char *name,
 				const struct cfs_objinfo *oi, int op,
 				void *arg),
 		      void *arg)
 {
 	char k[300];
-	size_t kl = make_key(intents ? 'i' : 'o', c->pool_id, prefix, k,
+	size_t kl = make_key(intents ? 'i' : 'o', pool, prefix, k,
 			     sizeof(k));
 	struct scan_ctx s = { fn, arg, intents };
 

@@ -110,27 +110,40 @@ void pg_dirname(int64_t pool, uint32_t ps, char *buf, size_t len)
 int pg_dirname_parse(const char *s, int64_t pool, uint32_t pg_num,
 		     uint32_t *ps)
 {
-	char *end;
-	long long p = strtoll(s, &end, 10);
-	unsigned long v;
+	int64_t p;
+	uint32_t v;
 
-	if (end == s || *end != '.' || p != pool)
+	if (pg_dirname_parse_any(s, &p, &v) || p != pool || v >= pg_num)
 		return -EINVAL;
-	s = end + 1;
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+	*ps = v;
+	return 0;
+}
+
+int pg_dirname_parse_any(const char *s, int64_t *poolout, uint32_t *ps)
+{
+	const char *dot = strchr(s, '.');
+	char *end;
+	long long p;
+	unsigned long v;
+	char canon[64];
+
+	if (!dot || !(*s >= '0' && *s <= '9'))
 		return -EINVAL;
-	v = strtoul(s, &end, 16);
-	if (strcmp(end, "_head") != 0 || v >= pg_num)
+	errno = 0;
+	p = strtoll(s, &end, 10);
+	if (end != dot || errno)
+		return -EINVAL;
+	if (!(dot[1] >= '0' && dot[1] <= '9') &&
+	    !(dot[1] >= 'a' && dot[1] <= 'f'))
+		return -EINVAL;
+	v = strtoul(dot + 1, &end, 16);
+	if (strcmp(end, "_head") != 0 || v > UINT32_MAX)
 		return -EINVAL;
 	/* canonical spelling only ("1.01f_head" is not ours) */
-	{
-		char canon[64];
-
-		pg_dirname(pool, (uint32_t)v, canon, sizeof(canon));
-		if (strcmp(canon + (strchr(canon, '.') - canon) + 1,
-			   s) != 0)
-			return -EINVAL;
-	}
+	pg_dirname(p, (uint32_t)v, canon, sizeof(canon));
+	if (strcmp(canon, s) != 0)
+		return -EINVAL;
+	*poolout = p;
 	*ps = (uint32_t)v;
 	return 0;
 }
@@ -241,20 +254,65 @@ void store_close(struct osd_store *s)
 		return;
 	close(s->dirfd);
 	pthread_mutex_destroy(&s->lock);
+	free(s->pu);
 	free(s);
 }
 
-void store_account(struct osd_store *s, int64_t dbytes, int64_t dobjects)
+static void add_clamped(uint64_t *v, int64_t d)
 {
+	if (d < 0 && (uint64_t)-d > *v)
+		*v = 0;
+	else
+		*v += (uint64_t)d;
+}
+
+/* The store's entry for pool, made when missing (s->lock held); NULL
+ * only when out of memory. */
+static struct pool_use *pool_use(struct osd_store *s, int64_t pool)
+{
+	struct pool_use *nv;
+
+	for (int i = 0; i < s->npu; i++)
+		if (s->pu[i].pool == pool)
+			return &s->pu[i];
+	nv = realloc(s->pu, sizeof(*nv) * (size_t)(s->npu + 1));
+	if (!nv)
+		return NULL;
+	s->pu = nv;
+	nv[s->npu] = (struct pool_use){ pool, 0, 0 };
+	return &nv[s->npu++];
+}
+
+void store_account(struct osd_store *s, int64_t pool, int64_t dbytes,
+		   int64_t dobjects)
+{
+	struct pool_use *pu;
+
 	pthread_mutex_lock(&s->lock);
-	if (dbytes < 0 && (uint64_t)-dbytes > s->used)
-		s->used = 0;
-	else
-		s->used += (uint64_t)dbytes;
-	if (dobjects < 0 && (uint64_t)-dobjects > s->objects)
-		s->objects = 0;
-	else
-		s->objects += (uint64_t)dobjects;
+	add_clamped(&s->used, dbytes);
+	add_clamped(&s->objects, dobjects);
+	pu = pool_use(s, pool);
+	if (pu) {
+		add_clamped(&pu->used, dbytes);
+		add_clamped(&pu->objects, dobjects);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+void cfs_osd_pool_usage(cfs_cluster *c, int osd, int64_t pool,
+			struct cfs_osd_usage *u)
+{
+	struct osd_store *s = store_get(c, osd);
+
+	u->used = u->objects = 0;
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	for (int i = 0; i < s->npu; i++)
+		if (s->pu[i].pool == pool) {
+			u->used = s->pu[i].used;
+			u->objects = s->pu[i].objects;
+		}
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -328,22 +386,26 @@ static void scan_pgdir(DIR *d, int cleanup, struct cfs_osd_usage *u)
 	closedir(d);
 }
 
-static int scan_store(cfs_cluster *c, struct osd_store *s, int cleanup,
-		      struct cfs_osd_usage *u)
+/* The store's use from its PG folders (every pool's), into s. */
+static int scan_store(struct osd_store *s, int cleanup)
 {
 	struct dirent *de;
 	int r = 0;
 	DIR *d = cfs_opendirat(s->dirfd, ".", &r);
 
-	u->used = u->objects = 0;
+	pthread_mutex_lock(&s->lock);
+	s->used = s->objects = 0;
+	s->npu = 0;
+	pthread_mutex_unlock(&s->lock);
 	if (!d)
 		return r;
 	while ((de = readdir(d)) != NULL) {
+		struct cfs_osd_usage u = { 0, 0 };
+		int64_t pool;
 		uint32_t ps;
 		DIR *pd;
 
-		if (pg_dirname_parse(de->d_name, c->pool_id, c->pg_num,
-				     &ps))
+		if (pg_dirname_parse_any(de->d_name, &pool, &ps))
 			continue;
 		pd = cfs_opendirat(dirfd(d), de->d_name, &r);
 		if (!pd) {
@@ -352,7 +414,8 @@ static int scan_store(cfs_cluster *c, struct osd_store *s, int cleanup,
 			r = 0;
 			continue;
 		}
-		scan_pgdir(pd, cleanup, u);
+		scan_pgdir(pd, cleanup, &u);
+		store_account(s, pool, (int64_t)u.used, (int64_t)u.objects);
 	}
 	closedir(d);
 	return r;
@@ -384,6 +447,35 @@ int usage_mark_dirty(cfs_cluster *c)
 	return r;
 }
 
+/* usage.json's per-pool figures of one OSD (pools: {"id": [used,
+ * objects]}); before pools held objects there were none: all of it is
+ * the data pool's.  -EINVAL when they are unreadable (rescan). */
+static int load_pool_use(cfs_cluster *c, struct osd_store *s, json_t *pools,
+			 uint64_t used, uint64_t objects)
+{
+	const char *key;
+	json_t *v;
+
+	s->npu = 0;
+	if (!pools) {
+		store_account(s, c->pool_id, (int64_t)used, (int64_t)objects);
+		return 0;
+	}
+	if (!json_is_object(pools))
+		return -EINVAL;
+	json_object_foreach(pools, key, v) {
+		char *end;
+		long long id = strtoll(key, &end, 10);
+		json_int_t u, o;
+
+		if (*end || json_unpack(v, "[II]", &u, &o) || u < 0 || o < 0)
+			return -EINVAL;
+		store_account(s, id, u, o);
+	}
+	s->used = s->objects = 0; /* set by the caller */
+	return 0;
+}
+
 int usage_load(cfs_cluster *c)
 {
 	const struct cfs_osdmap *m = c->cur;
@@ -413,17 +505,16 @@ int usage_load(cfs_cluster *c)
 		objs = json_object_get(e, "objects");
 		if (json_is_integer(used) && json_is_integer(objs) &&
 		    json_integer_value(used) >= 0 &&
-		    json_integer_value(objs) >= 0) {
+		    json_integer_value(objs) >= 0 &&
+		    !load_pool_use(c, s, json_object_get(e, "pools"),
+				   (uint64_t)json_integer_value(used),
+				   (uint64_t)json_integer_value(objs))) {
 			s->used = (uint64_t)json_integer_value(used);
 			s->objects = (uint64_t)json_integer_value(objs);
 		} else {
-			struct cfs_osd_usage u;
-
-			r = scan_store(c, s, !c->rdonly, &u);
+			r = scan_store(s, !c->rdonly);
 			if (r)
 				break;
-			s->used = u.used;
-			s->objects = u.objects;
 		}
 	}
 	json_decref(root);
@@ -444,16 +535,29 @@ int usage_save(cfs_cluster *c)
 	}
 	for (int i = 0; i < CFS_MAX_OSD; i++) {
 		struct osd_store *s = store_get(c, i);
+		json_t *pools;
 		char key[16];
 
 		if (!s)
 			continue;
 		snprintf(key, sizeof(key), "%d", i);
+		pools = json_object();
 		pthread_mutex_lock(&s->lock);
+		for (int k = 0; pools && k < s->npu; k++) {
+			char id[32];
+
+			snprintf(id, sizeof(id), "%lld",
+				 (long long)s->pu[k].pool);
+			json_object_set_new(
+				pools, id,
+				json_pack("[II]", (json_int_t)s->pu[k].used,
+					  (json_int_t)s->pu[k].objects));
+		}
 		json_object_set_new(osds, key,
-				    json_pack("{s:I, s:I}", "used",
+				    json_pack("{s:I, s:I, s:o*}", "used",
 					      (json_int_t)s->used, "objects",
-					      (json_int_t)s->objects));
+					      (json_int_t)s->objects, "pools",
+					      pools));
 		pthread_mutex_unlock(&s->lock);
 	}
 	json_object_set_new(root, "osds", osds);
@@ -474,15 +578,15 @@ int usage_save(cfs_cluster *c)
 
 /* ---- objects: remove, copy, list ---- */
 
-int obj_relpath(const cfs_cluster *c, uint32_t ps, const char *name,
-		char *buf, size_t len, char *dirbuf, size_t dirlen)
+int obj_relpath(int64_t pool, uint32_t ps, const char *name, char *buf,
+		size_t len, char *dirbuf, size_t dirlen)
 {
 	char esc[256], pgd[64];
 	int r = obj_escape(name, esc, sizeof(esc));
 
 	if (r)
 		return r;
-	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	pg_dirname(pool, ps, pgd, sizeof(pgd));
 	if (dirbuf)
 		snprintf(dirbuf, dirlen, "%s", pgd);
 	if ((size_t)snprintf(buf, len, "%s/%s", pgd, esc) >= len)
@@ -490,21 +594,21 @@ int obj_relpath(const cfs_cluster *c, uint32_t ps, const char *name,
 	return 0;
 }
 
-int obj_relpath_tmp(const cfs_cluster *c, uint32_t ps, const char *name,
-		    char *buf, size_t len)
+int obj_relpath_tmp(int64_t pool, uint32_t ps, const char *name, char *buf,
+		    size_t len)
 {
 	char esc[256], pgd[64];
 	int r = obj_escape(name, esc, sizeof(esc));
 
 	if (r)
 		return r;
-	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	pg_dirname(pool, ps, pgd, sizeof(pgd));
 	if ((size_t)snprintf(buf, len, "%s/.tmp.%s", pgd, esc) >= len)
 		return -ENAMETOOLONG;
 	return 0;
 }
 
-int cfs_obj_remove(cfs_cluster *c, int osd, uint32_t ps, const char *name)
+int cfs_obj_remove(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const char *name)
 {
 	struct osd_store *s = store_get(c, osd);
 	char rel[PATH_MAX];
@@ -513,10 +617,10 @@ int cfs_obj_remove(cfs_cluster *c, int osd, uint32_t ps, const char *name)
 
 	if (!s)
 		return -ENOENT;
-	r = obj_relpath(c, ps, name, rel, sizeof(rel), NULL, 0);
+	r = obj_relpath(pool, ps, name, rel, sizeof(rel), NULL, 0);
 	if (r)
 		return r;
-	fdcache_forget(c->fdc, osd, ps, name);
+	fdcache_forget(c->fdc, osd, pool, ps, name);
 	if (fstatat(s->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
 	r = usage_mark_dirty(c);
@@ -524,11 +628,11 @@ int cfs_obj_remove(cfs_cluster *c, int osd, uint32_t ps, const char *name)
 		return r;
 	if (unlinkat(s->dirfd, rel, 0) < 0)
 		return errno == ENOENT ? 0 : -errno;
-	store_account(s, -(int64_t)st.st_size, -1);
+	store_account(s, pool, -(int64_t)st.st_size, -1);
 	return 0;
 }
 
-int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
+int cfs_obj_copy(cfs_cluster *c, int src, int dst, int64_t pool, uint32_t ps,
 		 const char *name, uint64_t *bytes)
 {
 	struct osd_store *ds = store_get(c, dst), *ss = store_get(c, src);
@@ -542,9 +646,9 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
 
 	if (!ds || !ss)
 		return -ENOENT;
-	r = obj_relpath(c, ps, name, rel, sizeof(rel), NULL, 0);
+	r = obj_relpath(pool, ps, name, rel, sizeof(rel), NULL, 0);
 	if (!r)
-		r = obj_relpath_tmp(c, ps, name, tmp, sizeof(tmp));
+		r = obj_relpath_tmp(pool, ps, name, tmp, sizeof(tmp));
 	if (r)
 		return r;
 	sfd = openat(ss->dirfd, rel, O_RDONLY | O_CLOEXEC);
@@ -625,13 +729,13 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
 		}
 		off += want;
 	}
-	fdcache_forget(c->fdc, dst, ps, name);
+	fdcache_forget(c->fdc, dst, pool, ps, name);
 	existed = fstatat(ds->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (renameat(ds->dirfd, tmp, ds->dirfd, rel) < 0) {
 		r = -errno;
 		goto fail;
 	}
-	store_account(ds, (int64_t)size - (existed ? (int64_t)st.st_size : 0),
+	store_account(ds, pool, (int64_t)size - (existed ? (int64_t)st.st_size : 0),
 		      existed ? 0 : 1);
 	if (bytes)
 		*bytes = size;
@@ -649,11 +753,11 @@ out:
 	return r;
 }
 
-int cfs_obj_path(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+int cfs_obj_path(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const char *name,
 		 char *buf, size_t len)
 {
 	char rel[PATH_MAX];
-	int r = obj_relpath(c, ps, name, rel, sizeof(rel), NULL, 0);
+	int r = obj_relpath(pool, ps, name, rel, sizeof(rel), NULL, 0);
 
 	if (r)
 		return r;
@@ -677,7 +781,7 @@ void cfs_obj_entries_free(struct cfs_obj_entry *e, size_t n)
 	free(e);
 }
 
-int cfs_pg_list(cfs_cluster *c, int osd, uint32_t ps,
+int cfs_pg_list(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		struct cfs_obj_entry **out, size_t *nout)
 {
 	struct osd_store *s = store_get(c, osd);
@@ -692,7 +796,7 @@ int cfs_pg_list(cfs_cluster *c, int osd, uint32_t ps,
 	*nout = 0;
 	if (!s)
 		return -ENOENT;
-	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	pg_dirname(pool, ps, pgd, sizeof(pgd));
 	d = cfs_opendirat(s->dirfd, pgd, &r);
 	if (!d)
 		return r == -ENOENT ? 0 : r;
@@ -736,7 +840,7 @@ nomem:
 	return -ENOMEM;
 }
 
-int cfs_pg_remove_dir(cfs_cluster *c, int osd, uint32_t ps)
+int cfs_pg_remove_dir(cfs_cluster *c, int osd, int64_t pool, uint32_t ps)
 {
 	struct osd_store *s = store_get(c, osd);
 	char pgd[64];
@@ -746,7 +850,7 @@ int cfs_pg_remove_dir(cfs_cluster *c, int osd, uint32_t ps)
 
 	if (!s)
 		return -ENOENT;
-	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	pg_dirname(pool, ps, pgd, sizeof(pgd));
 	/* leftover temporary copies go with it */
 	d = cfs_opendirat(s->dirfd, pgd, &r);
 	if (d) {

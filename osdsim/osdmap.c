@@ -845,6 +845,92 @@ int cfs_pool_create(cfs_cluster *c, const struct cfs_pool_info *want,
 		update_abort(c, n);
 		return r;
 	}
+	r = update_commit(c, n);
+	/* its PGs' state, before anything can write to it */
+	if (!r && !dry_on)
+		r = pgstate_reload(c, *id, want->pg_num, why, whylen);
+	return r;
+}
+
+/* Objects the pool holds (every copy over its size, as `df`). */
+static uint64_t pool_objects(cfs_cluster *c, const struct cfs_osdmap *m,
+			     const struct cfs_pool_info *p)
+{
+	uint64_t copies = 0;
+
+	for (int o = 0; o < m->max_osd; o++) {
+		struct cfs_osd_usage u;
+
+		cfs_osd_pool_usage(c, o, p->id, &u);
+		copies += u.objects;
+	}
+	return p->size > 0 ? (copies + (uint64_t)p->size - 1) /
+				     (uint64_t)p->size
+			   : copies;
+}
+
+int cfs_fs_add_data_pool(cfs_cluster *c, int64_t pool, char *why,
+			 size_t whylen)
+{
+	struct cfs_osdmap *n;
+	struct cfs_xpool *x;
+	int r = update_begin(c, &n);
+
+	if (r)
+		return r;
+	x = xpool_find(n, pool);
+	if (pool == n->pool.id || (x && x->info.fs_data)) {
+		snprintf(why, whylen, "pool '%s' is already a data pool of "
+			 "the filesystem",
+			 x ? x->info.name : n->pool.name);
+		r = -EEXIST;
+	} else if (!x) {
+		r = -ENOENT;
+	} else if (x->info.erasure) {
+		/* FSMonitor: an EC pool needs allow_ec_overwrites; crushfs
+		 * has no erasure-coded file data path yet */
+		snprintf(why, whylen, "pool '%s' is an erasure-coded pool: "
+			 "crushfs keeps no file data in one yet",
+			 x->info.name);
+		r = -EOPNOTSUPP;
+	}
+	if (r) {
+		update_abort(c, n);
+		return r;
+	}
+	x->info.fs_data = 1;
+	return update_commit(c, n);
+}
+
+int cfs_fs_rm_data_pool(cfs_cluster *c, int64_t pool, char *why,
+			size_t whylen)
+{
+	struct cfs_osdmap *n;
+	struct cfs_xpool *x;
+	uint64_t objs;
+	int r = update_begin(c, &n);
+
+	if (r)
+		return r;
+	x = xpool_find(n, pool);
+	if (pool == n->pool.id) {
+		snprintf(why, whylen, "cannot remove default data pool");
+		r = -EINVAL;
+	} else if (!x || !x->info.fs_data) {
+		snprintf(why, whylen, "pool is not a data pool of the "
+			 "filesystem");
+		r = -ENOENT;
+	} else if ((objs = pool_objects(c, n, &x->info)) > 0) {
+		snprintf(why, whylen, "pool '%s' still holds %llu object(s) "
+			 "of the filesystem's files: remove or move them "
+			 "first", x->info.name, (unsigned long long)objs);
+		r = -EBUSY;
+	}
+	if (r) {
+		update_abort(c, n);
+		return r;
+	}
+	x->info.fs_data = 0;
 	return update_commit(c, n);
 }
 
@@ -856,9 +942,9 @@ int cfs_pool_remove(cfs_cluster *c, int64_t id, char *why, size_t whylen)
 	if (r)
 		return r;
 	/* OSDMonitor::_check_remove_pool's order */
-	if (id == n->pool.id) {
+	if (cfs_fs_is_data_pool(n, id)) {
 		snprintf(why, whylen, "pool '%s' is in use by CephFS",
-			 n->pool.name);
+			 cfs_osdmap_pool_by_id(n, id)->name);
 		r = -EBUSY;
 	} else if (!xpool_find(n, id)) {
 		r = -ENOENT;
@@ -876,8 +962,8 @@ int cfs_pool_remove(cfs_cluster *c, int64_t id, char *why, size_t whylen)
 	return update_commit(c, n);
 }
 
-int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
-		    char *why, size_t whylen)
+static int pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
+		       char *why, size_t whylen)
 {
 	struct cfs_osdmap *n;
 	struct cfs_xpool *x;
@@ -888,7 +974,15 @@ int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 	x = want->id == n->pool.id ? NULL : xpool_find(n, want->id);
 	if (want->id != n->pool.id && !x)
 		r = -ENOENT;
-	else if (x)
+	else if (x && want->pg_num != x->info.pg_num &&
+		 pool_objects(c, n, &x->info)) {
+		/* objects would move between PGs: crushfs splits the first
+		 * data pool's only (cfs_pool_set_pg_num) */
+		snprintf(why, whylen, "pool '%s' holds objects: crushfs "
+			 "changes pg_num of the filesystem's first data pool "
+			 "only", x->info.name);
+		r = -EBUSY;
+	} else if (x)
 		r = pool_check_change(n, &x->info, want, 1,
 				      config_uint(c, "mon_max_pg_per_osd"),
 				      &x->info, why,
@@ -903,6 +997,29 @@ int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 		return r;
 	}
 	return update_commit(c, n);
+}
+
+int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
+		    char *why, size_t whylen)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(c);
+	const struct cfs_pool_info *cur = cfs_osdmap_pool_by_id(m, want->id);
+	int relayout = cur && cur->id != m->pool.id &&
+		       cur->pg_num != want->pg_num;
+	int r;
+
+	cfs_osdmap_put(m);
+	if (!relayout || dry_on)
+		return pool_update(c, want, why, whylen);
+	/* another pool's PGs are remade: nobody works with them meanwhile
+	 * (the PG layout gate; the pool holds no object, pool_update
+	 * checks) */
+	cfs_pg_layout_exclusive(c);
+	r = pool_update(c, want, why, whylen);
+	if (!r)
+		r = pgstate_reload(c, want->id, want->pg_num, why, whylen);
+	cfs_pg_layout_release(c);
+	return r;
 }
 
 /* The refusals of a pg_num change (OSDMonitor's range, then crushfs's
@@ -972,7 +1089,8 @@ int cfs_pool_pg_num_plan(cfs_cluster *c, uint32_t pg_num,
 	if (!r) {
 		f = (struct refile){ plan->from, pl_pg_mask(plan->from),
 				     pg_num, pl_pg_mask(pg_num), plan };
-		r = cfs_index_foreach(c, "", 0, count_refiled, &f);
+		r = cfs_index_foreach(c, cur->pool.id, "", 0, count_refiled,
+				      &f);
 	}
 	cfs_osdmap_put(cur);
 	return r;
@@ -1039,11 +1157,7 @@ int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
 		return r;
 	}
 	/* the per-PG state follows (the pool was clean: nothing is lost) */
-	pgstate_free(c);
-	c->pg_num = pg_num;
-	r = pgstate_init(c);
-	if (!r)
-		r = pgstate_load(c, why, whylen);
+	r = pgstate_reload(c, n->pool.id, pg_num, why, whylen);
 	n->pg_num_from = 0;
 	if (!r)
 		r = osdmap_persist(c->dir, n);
@@ -1075,11 +1189,7 @@ int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen)
 	 * nothing of it is lost); map changes, which choose pg_temp from
 	 * it, wait meanwhile */
 	pthread_mutex_lock(&c->update_lock);
-	pgstate_free(c);
-	c->pg_num = to;
-	r = pgstate_init(c);
-	if (!r)
-		r = pgstate_load(c, why, whylen);
+	r = pgstate_reload(c, c->cur->pool.id, to, why, whylen);
 	pthread_mutex_unlock(&c->update_lock);
 	if (r)
 		return r;

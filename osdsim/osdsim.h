@@ -159,6 +159,9 @@ struct cfs_pool_info {
 	/* pg_pool_t::TYPE_ERASURE (else replicated) and its profile */
 	int erasure;
 	char ec_profile[64];
+	/* a data pool of the filesystem (`fs add_data_pool`; the first
+	 * one always): layouts may name it */
+	int fs_data;
 };
 
 uint32_t cfs_osdmap_epoch(const cfs_osdmap *m);
@@ -345,6 +348,9 @@ const struct cfs_pool_info *cfs_osdmap_pool_by_name(const cfs_osdmap *m,
 						    const char *name);
 const struct cfs_pool_info *cfs_osdmap_pool_by_id(const cfs_osdmap *m,
 						  int64_t id);
+/* Object name -> raw hash and PG seed in any pool; -ENOENT: no pool. */
+int cfs_pool_object_to_pg(const cfs_osdmap *m, int64_t pool,
+			  const char *name, uint32_t *raw, uint32_t *ps);
 /* A PG of any pool in this epoch (NULL: no such pool or PG). */
 const struct cfs_pg_mapping *cfs_osdmap_pool_pg(const cfs_osdmap *m,
 					       int64_t pool, uint32_t ps);
@@ -354,8 +360,27 @@ const struct cfs_pg_mapping *cfs_osdmap_pool_pg(const cfs_osdmap *m,
  * (pool_max + 1).  -EEXIST when the name is taken. */
 int cfs_pool_create(cfs_cluster *c, const struct cfs_pool_info *want,
 		    int64_t *id, char *why, size_t whylen);
-/* `osd pool rm`: -ENOENT, -EBUSY for the filesystem's data pool. */
+/* `osd pool rm`: -ENOENT, -EBUSY for a data pool of the filesystem. */
 int cfs_pool_remove(cfs_cluster *c, int64_t id, char *why, size_t whylen);
+/*
+ * The filesystem's data pools (CephFS's FSMap data_pools; crushfs keeps
+ * them with the pools): the first data pool, then those added.
+ * `fs add_data_pool`: -ENOENT no such pool, -EEXIST already one,
+ * -EOPNOTSUPP an erasure-coded pool (crushfs keeps no file data in one
+ * yet; Ceph needs allow_ec_overwrites), -EROFS/CFS_ELIVE as any change.
+ * `fs rm_data_pool`: -EINVAL for the first (Ceph: "cannot remove default
+ * data pool"), -ENOENT not a data pool, -EBUSY while the pool holds
+ * objects (Ceph lets files lose their data; crushfs refuses).
+ */
+int cfs_fs_is_data_pool(const cfs_osdmap *m, int64_t pool);
+int cfs_fs_add_data_pool(cfs_cluster *c, int64_t pool, char *why,
+			 size_t whylen);
+int cfs_fs_rm_data_pool(cfs_cluster *c, int64_t pool, char *why,
+			size_t whylen);
+/* "P.S" of any pool: -EINVAL malformed, -ENOENT no such pool or PG. */
+int cfs_pool_pgid_parse(const cfs_osdmap *m, const char *s, int64_t *pool,
+			uint32_t *ps);
+
 /*
  * The PG layout gate: taken shared by everything that works with PG seeds
  * of the current pg_num (object I/O, scrub, rebalance, PG statistics, the
@@ -387,14 +412,15 @@ struct cfs_pg_num_plan {
 int cfs_pool_pg_num_plan(cfs_cluster *c, uint32_t pg_num,
 			 struct cfs_pg_num_plan *plan, char *why,
 			 size_t whylen);
-/* The pool's use as quotas count it: logical bytes and objects (raw use
- * and object copies over the pool size, as `df` STORED). */
-void cfs_pool_usage(cfs_cluster *c, const cfs_osdmap *m, uint64_t *bytes,
+/* A pool's use as quotas count it: logical bytes and objects (its raw
+ * use and object copies over the pool size, as `df` STORED). */
+void cfs_pool_usage(cfs_cluster *c, const cfs_osdmap *m,
+		    const struct cfs_pool_info *p, uint64_t *bytes,
 		    uint64_t *objects);
 /* 1 when the pool reached a quota (Ceph's FULL_QUOTA flag: writes get
  * EDQUOT, deletes go on); *which gets "max_bytes" or "max_objects". */
 int cfs_pool_quota_full(cfs_cluster *c, const cfs_osdmap *m,
-			const char **which);
+			const struct cfs_pool_info *p, const char **which);
 
 /*
  * `osd pg-upmap PGID OSD...` / `osd pg-upmap-items PGID FROM TO...` and
@@ -452,6 +478,9 @@ struct cfs_osd_usage {
 	uint64_t objects; /* object files held */
 };
 void cfs_osd_usage(cfs_cluster *c, int osd, struct cfs_osd_usage *u);
+/* The part of it in one pool's PGs. */
+void cfs_osd_pool_usage(cfs_cluster *c, int osd, int64_t pool,
+			struct cfs_osd_usage *u);
 
 /*
  * Space reservation: before writing, reserve the bytes a write adds on each
@@ -474,6 +503,7 @@ uint64_t cfs_osdmap_write_limit(const cfs_osdmap *m, int osd);
 /* ---- refused writes (refused.c): the cause of every ENOSPC ---- */
 struct cfs_refused {
 	int osd;
+	int64_t pool;
 	uint32_t ps;	/* the PG written to */
 	uint64_t bytes; /* what the write needed on the OSD */
 	uint64_t used;	/* the OSD's use when it refused */
@@ -482,8 +512,8 @@ struct cfs_refused {
 /* A write refused with -ENOSPC because osd lacked room (the caller's
  * cfs_osd_reserve against cfs_osdmap_write_limit failed): kept per OSD
  * (the last one) in memory and DIR/refused.json. */
-void cfs_osd_note_refused(cfs_cluster *c, int osd, uint32_t ps,
-			  uint64_t bytes);
+void cfs_osd_note_refused(cfs_cluster *c, int osd, int64_t pool,
+			  uint32_t ps, uint64_t bytes);
 /* The kept refusals, at most max; returns the count. */
 int cfs_osd_refused(cfs_cluster *c, struct cfs_refused *out, int max);
 
@@ -509,7 +539,7 @@ int cfs_config_list(cfs_cluster *c, struct cfs_config_entry *out);
 typedef struct cfs_obj cfs_obj;
 #define CFS_OBJ_CREATE 0x1
 /* -ENOENT when the object (or its PG folder) is not on that OSD. */
-int cfs_obj_open(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const char *name,
 		 int flags, cfs_obj **out);
 void cfs_obj_put(cfs_obj *o);
 uint64_t cfs_obj_size(const cfs_obj *o);
@@ -545,7 +575,7 @@ int cfs_obj_sync(cfs_obj *o);
 struct timespec;
 int cfs_obj_mtime(cfs_obj *o, struct timespec *ts);
 /* Unlink (0 if absent); usage drops at once. */
-int cfs_obj_remove(cfs_cluster *c, int osd, uint32_t ps, const char *name);
+int cfs_obj_remove(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const char *name);
 /*
  * Copy an object from src to dst (same PG): a temporary file is written,
  * fsynced, checked against the source's checksums, then renamed over the
@@ -555,10 +585,10 @@ int cfs_obj_remove(cfs_cluster *c, int osd, uint32_t ps, const char *name);
  * fails its checksums (a bad copy never spreads).  *bytes gets the object size.  Used by
  * recovery and rebalance; the caller reserves space on dst.
  */
-int cfs_obj_copy(cfs_cluster *c, int src, int dst, uint32_t ps,
+int cfs_obj_copy(cfs_cluster *c, int src, int dst, int64_t pool, uint32_t ps,
 		 const char *name, uint64_t *bytes);
 /* Path for display (locate). */
-int cfs_obj_path(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+int cfs_obj_path(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const char *name,
 		 char *buf, size_t len);
 
 /* Objects of a PG on one OSD: name and size, sorted by name. */
@@ -566,11 +596,11 @@ struct cfs_obj_entry {
 	char *name;
 	uint64_t size;
 };
-int cfs_pg_list(cfs_cluster *c, int osd, uint32_t ps,
+int cfs_pg_list(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		struct cfs_obj_entry **out, size_t *n);
 void cfs_obj_entries_free(struct cfs_obj_entry *e, size_t n);
 /* Remove an OSD's (empty) PG folder. */
-int cfs_pg_remove_dir(cfs_cluster *c, int osd, uint32_t ps);
+int cfs_pg_remove_dir(cfs_cluster *c, int osd, int64_t pool, uint32_t ps);
 
 /*
  * ---- PG state (pgstate.c): who holds what, like Ceph's peering info ----
@@ -585,47 +615,47 @@ int cfs_pg_remove_dir(cfs_cluster *c, int osd, uint32_t ps);
  * cfs_pg_lock() serializes state changes of one PG; every pg_* call below
  * needs it held, and it may be held over object I/O.
  */
-void cfs_pg_lock(cfs_cluster *c, uint32_t ps);
-void cfs_pg_unlock(cfs_cluster *c, uint32_t ps);
+void cfs_pg_lock(cfs_cluster *c, int64_t pool, uint32_t ps);
+void cfs_pg_unlock(cfs_cluster *c, int64_t pool, uint32_t ps);
 /* OSDs holding p (ascending); returns the count (<= max). */
-int cfs_pg_holders(cfs_cluster *c, uint32_t ps, int *osds, int max);
-int cfs_pg_is_holder(cfs_cluster *c, uint32_t ps, int osd);
+int cfs_pg_holders(cfs_cluster *c, int64_t pool, uint32_t ps, int *osds, int max);
+int cfs_pg_is_holder(cfs_cluster *c, int64_t pool, uint32_t ps, int osd);
 /* Make osd a holder (creates the folder); with names, it starts with that
  * missing set (a backfill target), persisted first. */
-int cfs_pg_add_holder(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_add_holder(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 		      char *const *names, size_t n);
 /* Forget a holder (its folder must be empty or gone). */
-int cfs_pg_drop_holder(cfs_cluster *c, uint32_t ps, int osd);
+int cfs_pg_drop_holder(cfs_cluster *c, int64_t pool, uint32_t ps, int osd);
 /* 1 if name is in osd's missing set for p. */
-int cfs_pg_is_missing(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_is_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 		      const char *name);
 /* 1 while osd is a backfill target of p that has not caught up (made a
  * holder with every object missing): it cannot serve the PG, unlike a
  * holder that only missed some writes (Ceph's log recovery). */
-int cfs_pg_is_backfill(cfs_cluster *c, uint32_t ps, int osd);
+int cfs_pg_is_backfill(cfs_cluster *c, int64_t pool, uint32_t ps, int osd);
 /* Size of osd's missing set (0 = complete). */
-size_t cfs_pg_missing_count(cfs_cluster *c, uint32_t ps, int osd);
+size_t cfs_pg_missing_count(cfs_cluster *c, int64_t pool, uint32_t ps, int osd);
 /* Calls fn for each name missing on osd; stop when fn returns non-zero. */
-int cfs_pg_missing_foreach(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_missing_foreach(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 			   int (*fn)(const char *name, void *arg), void *arg);
 /* Add a name, persisted before returning (call it before changing data). */
-int cfs_pg_mark_missing(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_mark_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 			const char *name);
 /* Remove a name (after the copy is current).  Persisted lazily: by
  * cfs_pg_flush() or at close; a crash in between only means one more copy. */
-int cfs_pg_clear_missing(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_clear_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 			 const char *name);
-int cfs_pg_flush(cfs_cluster *c, uint32_t ps);
+int cfs_pg_flush(cfs_cluster *c, int64_t pool, uint32_t ps);
 /* A copy found bad (checksum, version or size wrong, or absent while the
  * object exists): missing, and counted as damaged (health's "scrub
  * errors", the PG "inconsistent") until cfs_pg_clear_missing() after it
  * was repaired.  Persisted before returning. */
-int cfs_pg_mark_damaged(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_mark_damaged(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 			const char *name);
-int cfs_pg_is_damaged(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_is_damaged(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 		      const char *name);
 /* Damaged copies in the PG, over all holders. */
-size_t cfs_pg_damaged_count(cfs_cluster *c, uint32_t ps);
+size_t cfs_pg_damaged_count(cfs_cluster *c, int64_t pool, uint32_t ps);
 
 /* Every object of a PG on any of its holders, in name order (a merge of
  * the holders' sorted listings).  Load with cfs_pg_lock held; each
@@ -640,7 +670,7 @@ struct cfs_pg_copies {
 	struct cfs_obj_entry *list_[CFS_PG_MAX_HOLDERS];
 	size_t count_[CFS_PG_MAX_HOLDERS], pos_[CFS_PG_MAX_HOLDERS];
 };
-int cfs_pg_copies_load(cfs_cluster *c, uint32_t ps, struct cfs_pg_copies *pc);
+int cfs_pg_copies_load(cfs_cluster *c, int64_t pool, uint32_t ps, struct cfs_pg_copies *pc);
 int cfs_pg_copies_next(struct cfs_pg_copies *pc); /* 1, or 0 at the end */
 void cfs_pg_copies_free(struct cfs_pg_copies *pc);
 
@@ -649,12 +679,12 @@ void cfs_pg_copies_free(struct cfs_pg_copies *pc);
  * key: [^/]+, at most 240 bytes.  -ENOENT when the copy is not on that
  * OSD, -ENODATA when it has no such attribute; get returns the value's
  * length (len 0: only the length; too small a buffer: -ERANGE). */
-int cfs_obj_setxattr(cfs_cluster *c, int osd, uint32_t ps, const char *name,
+int cfs_obj_setxattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const char *name,
 		     const char *key, const void *val, size_t len);
-ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, uint32_t ps,
+ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 			 const char *name, const char *key, void *val,
 			 size_t len);
-int cfs_obj_removexattr(cfs_cluster *c, int osd, uint32_t ps,
+int cfs_obj_removexattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 			const char *name, const char *key);
 
 /*
@@ -672,23 +702,23 @@ struct cfs_objinfo {
 #define CFS_INTENT_WRITE 1
 #define CFS_INTENT_REMOVE 2
 /* -ENOENT when the object does not exist. */
-int cfs_index_get(cfs_cluster *c, const char *name, struct cfs_objinfo *oi);
+int cfs_index_get(cfs_cluster *c, int64_t pool, const char *name, struct cfs_objinfo *oi);
 /* A new version, larger than every one handed out before (0 + *err on
  * failure). */
 uint64_t cfs_index_next_version(cfs_cluster *c, int *err);
 /* Record a change in flight (next NULL: a remove). */
-int cfs_index_intent(cfs_cluster *c, const char *name,
+int cfs_index_intent(cfs_cluster *c, int64_t pool, const char *name,
 		     const struct cfs_objinfo *next);
 /* The change in flight for name (-ENOENT: none); op is CFS_INTENT_*. */
-int cfs_index_get_intent(cfs_cluster *c, const char *name,
+int cfs_index_get_intent(cfs_cluster *c, int64_t pool, const char *name,
 			 struct cfs_objinfo *next, int *op);
 /* Record the object's state (NULL: it no longer exists) and drop its
  * intent, in one batch. */
-int cfs_index_set(cfs_cluster *c, const char *name,
+int cfs_index_set(cfs_cluster *c, int64_t pool, const char *name,
 		  const struct cfs_objinfo *oi);
 /* Objects (or, with intents, changes in flight; op is CFS_INTENT_*) whose
  * name starts with prefix, in name order; fn returning non-zero stops. */
-int cfs_index_foreach(cfs_cluster *c, const char *prefix, int intents,
+int cfs_index_foreach(cfs_cluster *c, int64_t pool, const char *prefix, int intents,
 		      int (*fn)(const char *name,
 				const struct cfs_objinfo *oi, int op,
 				void *arg),
@@ -720,9 +750,10 @@ uint64_t cfs_pool_avail_before(const cfs_osdmap *m, const uint64_t *used,
 uint64_t cfs_pool_max_avail_for(const cfs_osdmap *m,
 				const struct cfs_pool_info *p,
 				const uint64_t *used);
-/* 1 if the pool refuses writes under policy `pool` (a full OSD in its
- * rule); *osd gets that OSD. */
-int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m, int *osd);
+/* 1 if pool p (NULL: the data pool) refuses writes under policy `pool`
+ * (a full OSD in its rule); *osd gets that OSD. */
+int cfs_pool_is_full(cfs_cluster *c, const cfs_osdmap *m,
+		     const struct cfs_pool_info *p, int *osd);
 
 /*
  * A health snapshot: what `status`, `health [detail]`, `osd df` and `df`

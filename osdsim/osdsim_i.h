@@ -90,6 +90,9 @@ struct osd_store {
 	pthread_mutex_t lock;
 	uint64_t used, objects, reserved;
 	uint64_t prefill; /* the map's, set when the store opens */
+	/* used and objects by pool (under lock) */
+	struct pool_use *pu;
+	int npu;
 };
 
 /* A sorted set of object names. */
@@ -119,6 +122,22 @@ struct pg_state {
 	int dirty; /* missing sets shrank since the last write */
 };
 
+/* The PG state of one pool (pgstate.c): every pool of the map has one,
+ * made at open or when the pool is created; pg_num follows the pool's
+ * (remade under the PG layout gate). */
+#define CFS_MAX_POOL_STATES 512
+struct pool_pgs {
+	int64_t pool;
+	uint32_t pg_num;
+	struct pg_state *pgs;
+};
+
+/* One pool's share of an OSD store's use. */
+struct pool_use {
+	int64_t pool;
+	uint64_t used, objects;
+};
+
 struct fdcache;
 
 /* One open object copy (fdcache.c), with its checksum record
@@ -138,6 +157,7 @@ struct cfs_obj {
 	struct fdcache *fc;
 	struct osd_store *store;
 	int osd;
+	int64_t pool;
 	uint32_t ps;
 	char *name;
 	uint64_t hash;
@@ -166,9 +186,13 @@ struct cfs_cluster {
 
 	struct osd_store *_Atomic *stores; /* CFS_MAX_OSD slots */
 
-	struct pg_state *pgs;
-	uint32_t pg_num;  /* fixed for the cluster's life */
-	int64_t pool_id;  /* likewise */
+	/* per pool PG state (pgstate.c): entries published in order, npp
+	 * last; a pool's entry stays until close (ids are never reused) */
+	struct pool_pgs *_Atomic pp[CFS_MAX_POOL_STATES];
+	atomic_int npp;
+	pthread_mutex_t pp_lock;
+	struct pg_state nopg; /* what a PG of no known pool reads as */
+	int64_t pool_id;  /* the filesystem's data pool, fixed */
 
 	pthread_mutex_t dirty_lock;
 	atomic_int usage_dirty; /* usage.dirty written in this session */
@@ -228,11 +252,12 @@ int osd_store_create(const char *dir, int id, const char *uuid);
 int obj_escape(const char *name, char *buf, size_t len);
 int obj_unescape(const char *file, char *buf, size_t len);
 /* "1.1f_head/<escaped name>" relative to the store's current/ */
-int obj_relpath(const cfs_cluster *c, uint32_t ps, const char *name,
-		char *buf, size_t len, char *dirbuf, size_t dirlen);
-int obj_relpath_tmp(const cfs_cluster *c, uint32_t ps, const char *name,
-		    char *buf, size_t len);
-void store_account(struct osd_store *s, int64_t dbytes, int64_t dobjects);
+int obj_relpath(int64_t pool, uint32_t ps, const char *name, char *buf,
+		size_t len, char *dirbuf, size_t dirlen);
+int obj_relpath_tmp(int64_t pool, uint32_t ps, const char *name, char *buf,
+		    size_t len);
+void store_account(struct osd_store *s, int64_t pool, int64_t dbytes,
+		   int64_t dobjects);
 int usage_load(cfs_cluster *c);
 int usage_save(cfs_cluster *c);
 int usage_mark_dirty(cfs_cluster *c);
@@ -240,6 +265,8 @@ int usage_mark_dirty(cfs_cluster *c);
 void pg_dirname(int64_t pool, uint32_t ps, char *buf, size_t len);
 int pg_dirname_parse(const char *s, int64_t pool, uint32_t pg_num,
 		     uint32_t *ps);
+/* Any pool's "P.S_head": its pool and seed (canonical spelling only). */
+int pg_dirname_parse_any(const char *s, int64_t *pool, uint32_t *ps);
 
 /* health_checks.c: fill h->checks and h->status from the snapshot's
  * OSD figures (h->osd) and the PG states given. */
@@ -251,7 +278,7 @@ int health_checks(struct cfs_health *h, const cfs_osdmap *m,
 int fdcache_create(cfs_cluster *c, struct fdcache **out);
 void fdcache_destroy(struct fdcache *fc);
 /* Drop the cached fd of one object (it is being replaced or removed). */
-void fdcache_forget(struct fdcache *fc, int osd, uint32_t ps,
+void fdcache_forget(struct fdcache *fc, int osd, int64_t pool, uint32_t ps,
 		    const char *name);
 
 /* objcsum.c: per-copy checksums (see there) */
@@ -284,10 +311,18 @@ int index_open(cfs_cluster *c, char *err, size_t errlen);
 void index_close(cfs_cluster *c);
 
 /* pgstate.c */
-int pgstate_init(cfs_cluster *c);
+/* One entry per pool of c->cur, holders and missing sets loaded. */
+int pgstate_init(cfs_cluster *c, char *err, size_t errlen);
 void pgstate_free(cfs_cluster *c);
-/* Load holders from the OSD folders and missing sets from pgstate/. */
-int pgstate_load(cfs_cluster *c, char *err, size_t errlen);
+/* The pool's entry (NULL: none) */
+struct pool_pgs *pgstate_pool(cfs_cluster *c, int64_t pool);
+/* Make (or remake, at pg_num) one pool's state and load it from the OSD
+ * folders and pgstate/: for a new pool, after a pg_num change (the PG
+ * layout gate held). */
+int pgstate_reload(cfs_cluster *c, int64_t pool, uint32_t pg_num, char *err,
+		   size_t errlen);
+/* Flush every PG's lazily kept changes (close). */
+void pgstate_flush_all(cfs_cluster *c);
 
 /* name sets (pgstate.c) */
 int nameset_find(const struct name_set *s, const char *name, size_t *pos);

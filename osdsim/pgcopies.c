@@ -9,18 +9,18 @@
 
 #include "osdsim.h"
 
-int cfs_pg_copies_load(cfs_cluster *c, uint32_t ps, struct cfs_pg_copies *pc)
+int cfs_pg_copies_load(cfs_cluster *c, int64_t pool, uint32_t ps, struct cfs_pg_copies *pc)
 {
 	int r = 0;
 
 	pc->name = NULL;
-	pc->n = cfs_pg_holders(c, ps, pc->osd, CFS_PG_MAX_HOLDERS);
+	pc->n = cfs_pg_holders(c, pool, ps, pc->osd, CFS_PG_MAX_HOLDERS);
 	for (int i = 0; i < pc->n; i++) {
 		pc->list_[i] = NULL;
 		pc->count_[i] = pc->pos_[i] = 0;
 	}
 	for (int i = 0; i < pc->n && !r; i++)
-		r = cfs_pg_list(c, pc->osd[i], ps, &pc->list_[i],
+		r = cfs_pg_list(c, pc->osd[i], pool, ps, &pc->list_[i],
 				&pc->count_[i]);
 	if (r)
 		cfs_pg_copies_free(pc);

@@ -89,7 +89,7 @@ static int move_folder(cfs_cluster *c, struct osd_store *s, uint32_t ps,
 			r = -errno;
 			break;
 		}
-		fdcache_forget(c->fdc, s->id, ps, name);
+		fdcache_forget(c->fdc, s->id, c->pool_id, ps, name);
 	}
 	closedir(d);
 	return r;
@@ -150,17 +150,17 @@ int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
 		const struct cfs_pg_mapping *pg = &m->pgs[ps];
 		int h[256], nh, ok;
 
-		cfs_pg_lock(c, ps);
-		nh = cfs_pg_holders(c, ps, h, 256);
+		cfs_pg_lock(c, m->pool.id, ps);
+		nh = cfs_pg_holders(c, m->pool.id, ps, h, 256);
 		ok = nh == 0 || nh == pg->nacting;
 		for (int i = 0; ok && i < nh; i++) {
 			int in = 0;
 
 			for (int k = 0; k < pg->nacting; k++)
 				in |= pg->acting[k] == h[i];
-			ok = in && cfs_pg_missing_count(c, ps, h[i]) == 0;
+			ok = in && cfs_pg_missing_count(c, m->pool.id, ps, h[i]) == 0;
 		}
-		cfs_pg_unlock(c, ps);
+		cfs_pg_unlock(c, m->pool.id, ps);
 		if (!ok) {
 			snprintf(why, whylen, "pg %lld.%x is not clean (copies "
 				 "off its acting set, or missing): run "

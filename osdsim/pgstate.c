@@ -98,22 +98,12 @@ void nameset_free(struct name_set *s)
 
 /* ---- state ---- */
 
-int pgstate_init(cfs_cluster *c)
+static void pgs_free(struct pg_state *pgs, uint32_t pg_num)
 {
-	c->pgs = calloc(c->pg_num, sizeof(*c->pgs));
-	if (!c->pgs)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < c->pg_num; i++)
-		pthread_mutex_init(&c->pgs[i].lock, NULL);
-	return 0;
-}
-
-void pgstate_free(cfs_cluster *c)
-{
-	if (!c->pgs)
+	if (!pgs)
 		return;
-	for (uint32_t i = 0; i < c->pg_num; i++) {
-		struct pg_state *p = &c->pgs[i];
+	for (uint32_t i = 0; i < pg_num; i++) {
+		struct pg_state *p = &pgs[i];
 
 		for (int k = 0; k < p->nh; k++) {
 			nameset_free(&p->h[k].missing);
@@ -122,10 +112,57 @@ void pgstate_free(cfs_cluster *c)
 		free(p->h);
 		pthread_mutex_destroy(&p->lock);
 	}
-	free(c->pgs);
-	c->pgs = NULL;
+	free(pgs);
 }
 
+static struct pg_state *pgs_alloc(uint32_t pg_num)
+{
+	struct pg_state *pgs = calloc(pg_num ? pg_num : 1, sizeof(*pgs));
+
+	if (!pgs)
+		return NULL;
+	for (uint32_t i = 0; i < pg_num; i++)
+		pthread_mutex_init(&pgs[i].lock, NULL);
+	return pgs;
+}
+
+struct pool_pgs *pgstate_pool(cfs_cluster *c, int64_t pool)
+{
+	int n = atomic_load(&c->npp);
+
+	for (int i = 0; i < n; i++) {
+		struct pool_pgs *pp = atomic_load(&c->pp[i]);
+
+		if (pp->pool == pool)
+			return pp;
+	}
+	return NULL;
+}
+
+/* The PG's state; a PG of no pool with state (a caller's bad seed, a
+ * pool just removed) reads as one without holders, its lock real. */
+static struct pg_state *pgst(cfs_cluster *c, int64_t pool, uint32_t ps)
+{
+	struct pool_pgs *pp = pgstate_pool(c, pool);
+
+	if (!pp || ps >= pp->pg_num)
+		return &c->nopg;
+	return &pp->pgs[ps];
+}
+
+void pgstate_free(cfs_cluster *c)
+{
+	int n = atomic_load(&c->npp);
+
+	for (int i = 0; i < n; i++) {
+		struct pool_pgs *pp = atomic_load(&c->pp[i]);
+
+		pgs_free(pp->pgs, pp->pg_num);
+		free(pp);
+		atomic_store(&c->pp[i], NULL);
+	}
+	atomic_store(&c->npp, 0);
+}
 static struct pg_holder *holder_find(struct pg_state *p, int osd)
 {
 	for (int k = 0; k < p->nh; k++)
@@ -161,25 +198,26 @@ static struct pg_holder *holder_insert(struct pg_state *p, int osd)
 	return &p->h[pos];
 }
 
-static int pgstate_path(cfs_cluster *c, uint32_t ps, char *buf, size_t len)
+static int pgstate_path(cfs_cluster *c, int64_t pool, uint32_t ps, char *buf,
+			size_t len)
 {
 	return (size_t)snprintf(buf, len, "%s/pgstate/%lld.%x.json", c->dir,
-				(long long)c->pool_id, ps) >= len
+				(long long)pool, ps) >= len
 		       ? -ENAMETOOLONG
 		       : 0;
 }
 
 /* Write (or remove) DIR/pgstate/<pgid>.json from the in-memory state. */
-static int pgstate_persist(cfs_cluster *c, uint32_t ps)
+static int pgstate_persist(cfs_cluster *c, int64_t pool, uint32_t ps)
 {
-	struct pg_state *p = &c->pgs[ps];
+	struct pg_state *p = pgst(c, pool, ps);
 	char path[PATH_MAX], *text;
 	json_t *root, *miss, *dmg, *bf;
 	int any = 0, r;
 
 	if (c->rdonly)
 		return -EROFS;
-	r = pgstate_path(c, ps, path, sizeof(path));
+	r = pgstate_path(c, pool, ps, path, sizeof(path));
 	if (r)
 		return r;
 	root = json_object();
@@ -277,10 +315,9 @@ static int load_sets(struct pg_state *p, json_t *obj, int damaged,
 	return 0;
 }
 
-static int load_missing(cfs_cluster *c, uint32_t ps, const char *path,
-			char *err, size_t errlen)
+static int load_missing(struct pg_state *p, const char *path, char *err,
+			size_t errlen)
 {
-	struct pg_state *p = &c->pgs[ps];
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je), *miss, *dmg, *bf, *v;
 	size_t i;
@@ -319,14 +356,16 @@ static int load_missing(cfs_cluster *c, uint32_t ps, const char *path,
 	return r;
 }
 
-int pgstate_load(cfs_cluster *c, char *err, size_t errlen)
+/* Holders from the OSD folders, missing sets from pgstate/: into pgs
+ * (pg_num of them) for one pool, or (pool < 0) every pool with state. */
+static int pgstate_load(cfs_cluster *c, int64_t only, char *err,
+			size_t errlen)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 	int r;
 
-	/* holders: the PG folders of every OSD */
 	for (int osd = 0; osd < CFS_MAX_OSD; osd++) {
 		struct osd_store *s = store_get(c, osd);
 
@@ -336,19 +375,23 @@ int pgstate_load(cfs_cluster *c, char *err, size_t errlen)
 		if (!d)
 			return r;
 		while ((de = readdir(d)) != NULL) {
+			struct pool_pgs *pp;
+			int64_t pool;
 			uint32_t ps;
 
-			if (pg_dirname_parse(de->d_name, c->pool_id, c->pg_num,
-					     &ps))
+			if (pg_dirname_parse_any(de->d_name, &pool, &ps) ||
+			    (only >= 0 && pool != only))
 				continue;
-			if (!holder_insert(&c->pgs[ps], osd)) {
+			pp = pgstate_pool(c, pool);
+			if (!pp || ps >= pp->pg_num)
+				continue;
+			if (!holder_insert(&pp->pgs[ps], osd)) {
 				closedir(d);
 				return -ENOMEM;
 			}
 		}
 		closedir(d);
 	}
-	/* missing sets */
 	snprintf(path, sizeof(path), "%s/pgstate", c->dir);
 	d = opendir(path);
 	if (!d)
@@ -356,6 +399,8 @@ int pgstate_load(cfs_cluster *c, char *err, size_t errlen)
 	while ((de = readdir(d)) != NULL) {
 		char pgid[64], file[PATH_MAX];
 		size_t n = strlen(de->d_name);
+		struct pool_pgs *pp;
+		int64_t pool;
 		uint32_t ps;
 
 		if (de->d_name[0] == '.' || n < 6 || n > 40 ||
@@ -363,11 +408,15 @@ int pgstate_load(cfs_cluster *c, char *err, size_t errlen)
 			continue;
 		memcpy(pgid, de->d_name, n - 5);
 		strcpy(pgid + n - 5, "_head");
-		if (pg_dirname_parse(pgid, c->pool_id, c->pg_num, &ps))
+		if (pg_dirname_parse_any(pgid, &pool, &ps) ||
+		    (only >= 0 && pool != only))
+			continue;
+		pp = pgstate_pool(c, pool);
+		if (!pp || ps >= pp->pg_num)
 			continue;
 		if (cfs_pathf(file, sizeof(file), "%s/%s", path, de->d_name))
 			continue;
-		r = load_missing(c, ps, file, err, errlen);
+		r = load_missing(&pp->pgs[ps], file, err, errlen);
 		if (r) {
 			closedir(d);
 			return r;
@@ -377,21 +426,97 @@ int pgstate_load(cfs_cluster *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* A new entry for pool at pg_num, published (c->pp_lock held). */
+static int pool_add(cfs_cluster *c, int64_t pool, uint32_t pg_num)
+{
+	int n = atomic_load(&c->npp);
+	struct pool_pgs *pp;
+
+	if (n >= CFS_MAX_POOL_STATES)
+		return -ENOSPC;
+	pp = calloc(1, sizeof(*pp));
+	if (!pp || !(pp->pgs = pgs_alloc(pg_num))) {
+		free(pp);
+		return -ENOMEM;
+	}
+	pp->pool = pool;
+	pp->pg_num = pg_num;
+	atomic_store(&c->pp[n], pp);
+	atomic_store(&c->npp, n + 1);
+	return 0;
+}
+
+int pgstate_init(cfs_cluster *c, char *err, size_t errlen)
+{
+	const struct cfs_osdmap *m = c->cur;
+	int r = pool_add(c, m->pool.id, m->pool.pg_num);
+
+	for (int i = 0; !r && i < m->nxpools; i++)
+		r = pool_add(c, m->xpools[i].info.id, m->xpools[i].info.pg_num);
+	if (!r)
+		r = pgstate_load(c, -1, err, errlen);
+	return r;
+}
+
+int pgstate_reload(cfs_cluster *c, int64_t pool, uint32_t pg_num, char *err,
+		   size_t errlen)
+{
+	struct pool_pgs *pp;
+	int r = 0;
+
+	pthread_mutex_lock(&c->pp_lock);
+	pp = pgstate_pool(c, pool);
+	if (!pp) {
+		r = pool_add(c, pool, pg_num);
+	} else {
+		/* the caller holds every PG user off (the layout gate) */
+		struct pg_state *fresh = pgs_alloc(pg_num);
+
+		if (!fresh) {
+			r = -ENOMEM;
+		} else {
+			pgs_free(pp->pgs, pp->pg_num);
+			pp->pgs = fresh;
+			pp->pg_num = pg_num;
+		}
+	}
+	pthread_mutex_unlock(&c->pp_lock);
+	if (!r)
+		r = pgstate_load(c, pool, err, errlen);
+	return r;
+}
+
+void pgstate_flush_all(cfs_cluster *c)
+{
+	int n = atomic_load(&c->npp);
+
+	for (int i = 0; i < n; i++) {
+		struct pool_pgs *pp = atomic_load(&c->pp[i]);
+
+		for (uint32_t ps = 0; ps < pp->pg_num; ps++)
+			if (pp->pgs[ps].dirty &&
+			    cfs_pg_flush(c, pp->pool, ps))
+				cfs_log(CFS_LOG_WARN,
+					"cannot write the state of pg %lld.%x",
+					(long long)pp->pool, ps);
+	}
+}
+
 /* ---- the API ---- */
 
-void cfs_pg_lock(cfs_cluster *c, uint32_t ps)
+void cfs_pg_lock(cfs_cluster *c, int64_t pool, uint32_t ps)
 {
-	pthread_mutex_lock(&c->pgs[ps].lock);
+	pthread_mutex_lock(&pgst(c, pool, ps)->lock);
 }
 
-void cfs_pg_unlock(cfs_cluster *c, uint32_t ps)
+void cfs_pg_unlock(cfs_cluster *c, int64_t pool, uint32_t ps)
 {
-	pthread_mutex_unlock(&c->pgs[ps].lock);
+	pthread_mutex_unlock(&pgst(c, pool, ps)->lock);
 }
 
-int cfs_pg_holders(cfs_cluster *c, uint32_t ps, int *osds, int max)
+int cfs_pg_holders(cfs_cluster *c, int64_t pool, uint32_t ps, int *osds, int max)
 {
-	struct pg_state *p = &c->pgs[ps];
+	struct pg_state *p = pgst(c, pool, ps);
 	int n = 0;
 
 	for (int k = 0; k < p->nh && n < max; k++)
@@ -399,15 +524,15 @@ int cfs_pg_holders(cfs_cluster *c, uint32_t ps, int *osds, int max)
 	return n;
 }
 
-int cfs_pg_is_holder(cfs_cluster *c, uint32_t ps, int osd)
+int cfs_pg_is_holder(cfs_cluster *c, int64_t pool, uint32_t ps, int osd)
 {
-	return holder_find(&c->pgs[ps], osd) != NULL;
+	return holder_find(pgst(c, pool, ps), osd) != NULL;
 }
 
-int cfs_pg_add_holder(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_add_holder(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 		      char *const *names, size_t n)
 {
-	struct pg_state *p = &c->pgs[ps];
+	struct pg_state *p = pgst(c, pool, ps);
 	struct osd_store *s = store_get(c, osd);
 	struct pg_holder *h;
 	char pgd[64];
@@ -415,7 +540,7 @@ int cfs_pg_add_holder(cfs_cluster *c, uint32_t ps, int osd,
 
 	if (c->rdonly)
 		return -EROFS;
-	if (!s)
+	if (!s || p == &c->nopg)
 		return -ENOENT;
 	if (holder_find(p, osd))
 		return 0;
@@ -431,11 +556,11 @@ int cfs_pg_add_holder(cfs_cluster *c, uint32_t ps, int osd,
 	/* the missing set is on disk before the folder exists */
 	h->backfill = n > 0;
 	if (n) {
-		r = pgstate_persist(c, ps);
+		r = pgstate_persist(c, pool, ps);
 		if (r)
 			goto undo;
 	}
-	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	pg_dirname(pool, ps, pgd, sizeof(pgd));
 	/* not fsynced: a folder lost to a power loss held nothing durable,
 	 * and its missing set (if any) was written first */
 	if (mkdirat(s->dirfd, pgd, 0755) < 0 && errno != EEXIST) {
@@ -454,19 +579,19 @@ undo:
 		p->nh--;
 	}
 	if (n)
-		pgstate_persist(c, ps);
+		pgstate_persist(c, pool, ps);
 	return r;
 }
 
-int cfs_pg_drop_holder(cfs_cluster *c, uint32_t ps, int osd)
+int cfs_pg_drop_holder(cfs_cluster *c, int64_t pool, uint32_t ps, int osd)
 {
-	struct pg_state *p = &c->pgs[ps];
+	struct pg_state *p = pgst(c, pool, ps);
 	struct pg_holder *h = holder_find(p, osd);
 	int had, r, pos;
 
 	if (!h)
 		return 0;
-	r = cfs_pg_remove_dir(c, osd, ps);
+	r = cfs_pg_remove_dir(c, osd, pool, ps);
 	if (r)
 		return r;
 	had = h->missing.n > 0 || h->damaged.n > 0;
@@ -476,34 +601,34 @@ int cfs_pg_drop_holder(cfs_cluster *c, uint32_t ps, int osd)
 	memmove(p->h + pos, p->h + pos + 1,
 		sizeof(*p->h) * (size_t)(p->nh - pos - 1));
 	p->nh--;
-	return had ? pgstate_persist(c, ps) : 0;
+	return had ? pgstate_persist(c, pool, ps) : 0;
 }
 
-int cfs_pg_is_missing(cfs_cluster *c, uint32_t ps, int osd, const char *name)
+int cfs_pg_is_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd, const char *name)
 {
-	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+	struct pg_holder *h = holder_find(pgst(c, pool, ps), osd);
 
 	return h && h->missing.n && nameset_find(&h->missing, name, NULL);
 }
 
-size_t cfs_pg_missing_count(cfs_cluster *c, uint32_t ps, int osd)
+size_t cfs_pg_missing_count(cfs_cluster *c, int64_t pool, uint32_t ps, int osd)
 {
-	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+	struct pg_holder *h = holder_find(pgst(c, pool, ps), osd);
 
 	return h ? h->missing.n : 0;
 }
 
-int cfs_pg_is_backfill(cfs_cluster *c, uint32_t ps, int osd)
+int cfs_pg_is_backfill(cfs_cluster *c, int64_t pool, uint32_t ps, int osd)
 {
-	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+	struct pg_holder *h = holder_find(pgst(c, pool, ps), osd);
 
 	return h && h->backfill && h->missing.n;
 }
 
-int cfs_pg_missing_foreach(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_missing_foreach(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 			   int (*fn)(const char *name, void *arg), void *arg)
 {
-	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+	struct pg_holder *h = holder_find(pgst(c, pool, ps), osd);
 
 	if (!h)
 		return 0;
@@ -516,10 +641,10 @@ int cfs_pg_missing_foreach(cfs_cluster *c, uint32_t ps, int osd,
 	return 0;
 }
 
-int cfs_pg_mark_missing(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_mark_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 			const char *name)
 {
-	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+	struct pg_holder *h = holder_find(pgst(c, pool, ps), osd);
 	int r;
 
 	if (!h)
@@ -527,22 +652,22 @@ int cfs_pg_mark_missing(cfs_cluster *c, uint32_t ps, int osd,
 	r = nameset_add(&h->missing, name);
 	if (r <= 0)
 		return r;
-	r = pgstate_persist(c, ps);
+	r = pgstate_persist(c, pool, ps);
 	if (r)
 		nameset_del(&h->missing, name);
 	return r;
 }
 
-int cfs_pg_clear_missing(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_clear_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 			 const char *name)
 {
-	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+	struct pg_holder *h = holder_find(pgst(c, pool, ps), osd);
 	int r;
 
 	if (!h)
 		return 0;
 	if (nameset_del(&h->damaged, name) > 0)
-		c->pgs[ps].dirty = 1;
+		pgst(c, pool, ps)->dirty = 1;
 	r = nameset_del(&h->missing, name);
 	if (r <= 0)
 		return r;
@@ -551,26 +676,26 @@ int cfs_pg_clear_missing(cfs_cluster *c, uint32_t ps, int osd,
 	/* Written lazily (cfs_pg_flush, or at close): until then the name
 	 * is still listed on disk, which is harmless - after a crash the
 	 * object is copied once more. */
-	c->pgs[ps].dirty = 1;
+	pgst(c, pool, ps)->dirty = 1;
 	return 0;
 }
 
-int cfs_pg_flush(cfs_cluster *c, uint32_t ps)
+int cfs_pg_flush(cfs_cluster *c, int64_t pool, uint32_t ps)
 {
 	int r;
 
-	if (!c->pgs[ps].dirty)
+	if (!pgst(c, pool, ps)->dirty)
 		return 0;
-	r = pgstate_persist(c, ps);
+	r = pgstate_persist(c, pool, ps);
 	if (!r)
-		c->pgs[ps].dirty = 0;
+		pgst(c, pool, ps)->dirty = 0;
 	return r;
 }
 
-int cfs_pg_mark_damaged(cfs_cluster *c, uint32_t ps, int osd,
+int cfs_pg_mark_damaged(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 			const char *name)
 {
-	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+	struct pg_holder *h = holder_find(pgst(c, pool, ps), osd);
 	int r1, r2, r;
 
 	if (!h)
@@ -581,7 +706,7 @@ int cfs_pg_mark_damaged(cfs_cluster *c, uint32_t ps, int osd,
 		return -ENOMEM;
 	if (!r1 && !r2)
 		return 0;
-	r = pgstate_persist(c, ps);
+	r = pgstate_persist(c, pool, ps);
 	if (r) {
 		if (r1)
 			nameset_del(&h->missing, name);
@@ -591,16 +716,16 @@ int cfs_pg_mark_damaged(cfs_cluster *c, uint32_t ps, int osd,
 	return r;
 }
 
-int cfs_pg_is_damaged(cfs_cluster *c, uint32_t ps, int osd, const char *name)
+int cfs_pg_is_damaged(cfs_cluster *c, int64_t pool, uint32_t ps, int osd, const char *name)
 {
-	struct pg_holder *h = holder_find(&c->pgs[ps], osd);
+	struct pg_holder *h = holder_find(pgst(c, pool, ps), osd);
 
 	return h && h->damaged.n && nameset_find(&h->damaged, name, NULL);
 }
 
-size_t cfs_pg_damaged_count(cfs_cluster *c, uint32_t ps)
+size_t cfs_pg_damaged_count(cfs_cluster *c, int64_t pool, uint32_t ps)
 {
-	struct pg_state *p = &c->pgs[ps];
+	struct pg_state *p = pgst(c, pool, ps);
 	size_t n = 0;
 
 	for (int k = 0; k < p->nh; k++)

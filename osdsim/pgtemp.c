@@ -77,15 +77,16 @@ int pgtemp_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to)
 
 /* Does any holder of the PG have an object (or miss one)?  Needs
  * cfs_pg_lock. */
-static int pg_has_data(cfs_cluster *c, uint32_t ps, const int *h, int nh)
+static int pg_has_data(cfs_cluster *c, int64_t pool, uint32_t ps,
+		       const int *h, int nh)
 {
 	for (int i = 0; i < nh; i++) {
 		struct cfs_obj_entry *e;
 		size_t ne;
 
-		if (cfs_pg_missing_count(c, ps, h[i]))
+		if (cfs_pg_missing_count(c, pool, ps, h[i]))
 			return 1;
-		if (cfs_pg_list(c, h[i], ps, &e, &ne))
+		if (cfs_pg_list(c, h[i], pool, ps, &e, &ne))
 			return 1; /* unreadable: assume data, keep it safe */
 		cfs_obj_entries_free(e, ne);
 		if (ne)
@@ -100,11 +101,12 @@ static int pg_has_data(cfs_cluster *c, uint32_t ps, const int *h, int nh)
  * OSD: acting stays the up set).  old: the acting set the PG had.
  */
 static int choose_acting(cfs_cluster *c, const struct cfs_osdmap *m,
-			 uint32_t ps, const int *old, int nold,
-			 int temp_primary, int *want)
+			 const struct cfs_pool_info *pi,
+			 const struct cfs_pg_mapping *pg, uint32_t ps,
+			 const int *old, int nold, int temp_primary, int *want)
 {
-	const struct cfs_pg_mapping *pg = &m->pgs[ps];
-	int size = m->pool.size, nw = 0, h[256], nh, data = -1;
+	int64_t pool = pi->id;
+	int size = pi->size, nw = 0, h[256], nh, data = -1;
 	int cand[CFS_MAX_REP * 2 + 256], ncand = 0, complete[CFS_MAX_REP * 2 + 256];
 	int primary = -1;
 
@@ -112,7 +114,7 @@ static int choose_acting(cfs_cluster *c, const struct cfs_osdmap *m,
 	 * stale); a PG nobody holds is empty and up serves it */
 	if (pg->nup == 0)
 		return 0;
-	nh = cfs_pg_holders(c, ps, h, 256);
+	nh = cfs_pg_holders(c, pool, ps, h, 256);
 	if (nh == 0)
 		return 0;
 	/* candidates in Ceph's order of preference: up, acting, strays */
@@ -131,11 +133,11 @@ static int choose_acting(cfs_cluster *c, const struct cfs_osdmap *m,
 		if (o < 0 || o >= m->max_osd || !m->osds[o].exists ||
 		    !m->osds[o].up)
 			continue;
-		if (cfs_pg_is_holder(c, ps, o)) {
-			complete[i] = !cfs_pg_is_backfill(c, ps, o);
+		if (cfs_pg_is_holder(c, pool, ps, o)) {
+			complete[i] = !cfs_pg_is_backfill(c, pool, ps, o);
 		} else {
 			if (data < 0)
-				data = pg_has_data(c, ps, h, nh);
+				data = pg_has_data(c, pool, ps, h, nh);
 			complete[i] = !data;
 		}
 	}
@@ -155,7 +157,7 @@ static int choose_acting(cfs_cluster *c, const struct cfs_osdmap *m,
 
 			if (!complete[i])
 				continue;
-			rank = (cfs_pg_missing_count(c, ps, cand[i]) == 0) * 2 +
+			rank = (cfs_pg_missing_count(c, pool, ps, cand[i]) == 0) * 2 +
 			       (cand[i] == temp_primary);
 			if (rank > best_rank ||
 			    (rank == best_rank && cand[i] < primary)) {
@@ -173,28 +175,39 @@ static int choose_acting(cfs_cluster *c, const struct cfs_osdmap *m,
 	return nw;
 }
 
-int pgtemp_choose(cfs_cluster *c, const struct cfs_osdmap *prev,
-		  struct cfs_osdmap *next)
+/* One pool's entries: 1 when they change (o's installed), 0, -errno. */
+static int choose_pool(cfs_cluster *c, const struct cfs_osdmap *prev,
+		       struct cfs_osdmap *next, struct pool_ovr *o)
 {
-	uint32_t pg_num = next->pool.pg_num;
+	const struct cfs_pool_info *pi = o->info;
+	uint32_t pg_num = pi->pg_num;
+	struct pool_pgs *pp = pgstate_pool(c, pi->id);
+	struct pool_ovr po;
+	const struct cfs_pg_mapping *prev_pgs = NULL;
 	struct cfs_pg_temp *v = NULL;
 	int nv = 0, cap = 0, changed = 0;
 
-	if (!c->pgs || pg_num != c->pg_num)
+	/* the PG state must describe these PGs (not a pg_num ago) */
+	if (!pp || pg_num != pp->pg_num || !o->pgs)
 		return 0;
+	if (prev && !pool_ovr((struct cfs_osdmap *)prev, pi->id, &po) &&
+	    po.info->pg_num == pg_num)
+		prev_pgs = po.pgs;
 	for (uint32_t ps = 0; ps < pg_num; ps++) {
-		const struct cfs_pg_mapping *pg = &next->pgs[ps];
+		const struct cfs_pg_mapping *pg = &o->pgs[ps];
 		const struct cfs_pg_mapping *was =
-			prev && ps < prev->pool.pg_num && prev->pgs ?
-				&prev->pgs[ps] : NULL;
-		const struct cfs_pg_temp *cur = cfs_osdmap_pg_temp(next, ps);
+			prev_pgs ? &prev_pgs[ps] : NULL;
+		const struct cfs_pg_temp *cur =
+			psarr_find(*o->temps, *o->ntemps, sizeof(**o->temps),
+				   ps);
 		int want[CFS_MAX_REP], nw;
 
-		cfs_pg_lock(c, ps);
-		nw = choose_acting(c, next, ps, was ? was->acting : NULL,
+		cfs_pg_lock(c, pi->id, ps);
+		nw = choose_acting(c, next, pi, pg, ps,
+				   was ? was->acting : NULL,
 				   was ? was->nacting : 0,
 				   cur ? cur->osds[0] : -1, want);
-		cfs_pg_unlock(c, ps);
+		cfs_pg_unlock(c, pi->id, ps);
 		/* the up set serves: no entry (Ceph clears it) */
 		if (nw == 0 || (nw == pg->nup &&
 				!memcmp(want, pg->up, sizeof(int) * (size_t)nw)))
@@ -227,10 +240,32 @@ int pgtemp_choose(cfs_cluster *c, const struct cfs_osdmap *prev,
 		free(v);
 		return 0;
 	}
-	free(next->temps);
-	next->temps = v;
-	next->ntemps = nv;
+	free(*o->temps);
+	*o->temps = v;
+	*o->ntemps = nv;
 	return 1;
+}
+
+int pgtemp_choose(cfs_cluster *c, const struct cfs_osdmap *prev,
+		  struct cfs_osdmap *next)
+{
+	int changed = 0;
+
+	/* every pool that can hold objects (an erasure-coded one holds
+	 * none of crushfs's yet: its entries are the imported ones) */
+	for (int i = 0; i < cfs_osdmap_npools(next); i++) {
+		struct pool_ovr o;
+		int r;
+
+		if (pool_ovr(next, cfs_osdmap_pool_at(next, i)->id, &o) ||
+		    o.info->erasure)
+			continue;
+		r = choose_pool(c, prev, next, &o);
+		if (r < 0)
+			return r;
+		changed |= r;
+	}
+	return changed;
 }
 
 /* ---- cluster.json: `ceph osd dump -f json`'s "pg_temp" ---- */

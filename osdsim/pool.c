@@ -11,18 +11,19 @@
 #include "osdsim_i.h"
 #include "placement.h"
 
-void cfs_pool_usage(cfs_cluster *c, const cfs_osdmap *m, uint64_t *bytes,
+void cfs_pool_usage(cfs_cluster *c, const cfs_osdmap *m,
+		    const struct cfs_pool_info *p, uint64_t *bytes,
 		    uint64_t *objects)
 {
 	uint64_t raw = 0, copies = 0;
-	int size = m->pool.size > 0 ? m->pool.size : 1;
+	int size = p->size > 0 ? p->size : 1;
 
 	for (int osd = 0; osd < m->max_osd; osd++) {
 		struct cfs_osd_usage u;
 
 		if (!m->osds[osd].exists)
 			continue;
-		cfs_osd_usage(c, osd, &u);
+		cfs_osd_pool_usage(c, osd, p->id, &u);
 		raw += u.used;
 		copies += u.objects;
 	}
@@ -33,20 +34,19 @@ void cfs_pool_usage(cfs_cluster *c, const cfs_osdmap *m, uint64_t *bytes,
 }
 
 int cfs_pool_quota_full(cfs_cluster *c, const cfs_osdmap *m,
-			const char **which)
+			const struct cfs_pool_info *p, const char **which)
 {
 	uint64_t bytes, objects;
 
-	if (!m->pool.quota_max_bytes && !m->pool.quota_max_objects)
+	if (!p->quota_max_bytes && !p->quota_max_objects)
 		return 0;
-	cfs_pool_usage(c, m, &bytes, &objects);
-	if (m->pool.quota_max_bytes && bytes >= m->pool.quota_max_bytes) {
+	cfs_pool_usage(c, m, p, &bytes, &objects);
+	if (p->quota_max_bytes && bytes >= p->quota_max_bytes) {
 		if (which)
 			*which = "max_bytes";
 		return 1;
 	}
-	if (m->pool.quota_max_objects &&
-	    objects >= m->pool.quota_max_objects) {
+	if (p->quota_max_objects && objects >= p->quota_max_objects) {
 		if (which)
 			*which = "max_objects";
 		return 1;

@@ -79,6 +79,8 @@ json_t *xpools_to_json(const struct cfs_osdmap *m)
 		if (o && p->erasure)
 			json_object_set_new(o, "erasure_code_profile",
 					    json_string(p->ec_profile));
+		if (o && p->fs_data)
+			json_object_set_new(o, "fs_data", json_true());
 		if (!o || json_array_append_new(a, o)) {
 			json_decref(a);
 			return NULL;
@@ -164,6 +166,10 @@ int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 				snprintf(p->ec_profile, sizeof(p->ec_profile),
 					 "%s", json_string_value(x));
 		}
+		x = json_object_get(o, "fs_data");
+		if (!bad && x && !json_is_boolean(x))
+			bad = "fs_data";
+		p->fs_data = json_is_true(x);
 		if (bad) {
 			snprintf(err, errlen, "pools[%zu]%s%s is missing or "
 				 "invalid", i, *bad ? "." : "", bad);
@@ -211,6 +217,54 @@ const struct cfs_pool_info *cfs_osdmap_pool_by_id(const cfs_osdmap *m,
 		if (cfs_osdmap_pool_at(m, i)->id == id)
 			return cfs_osdmap_pool_at(m, i);
 	return NULL;
+}
+
+int cfs_fs_is_data_pool(const cfs_osdmap *m, int64_t pool)
+{
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool);
+
+	return p && (p->id == m->pool.id || p->fs_data);
+}
+
+int cfs_pool_pgid_parse(const cfs_osdmap *m, const char *s, int64_t *pool,
+			uint32_t *ps)
+{
+	const struct cfs_pool_info *p;
+	char *end;
+	long long id;
+	unsigned long v;
+
+	if (!(*s >= '0' && *s <= '9'))
+		return -EINVAL;
+	id = strtoll(s, &end, 10);
+	if (*end != '.' || !end[1] || end[1] == '-' || end[1] == '+' ||
+	    end[1] == ' ')
+		return -EINVAL;
+	s = end + 1;
+	v = strtoul(s, &end, 16);
+	if (*end)
+		return -EINVAL;
+	p = cfs_osdmap_pool_by_id(m, id);
+	if (!p || v >= p->pg_num)
+		return -ENOENT;
+	*pool = id;
+	*ps = (uint32_t)v;
+	return 0;
+}
+
+int cfs_pool_object_to_pg(const cfs_osdmap *m, int64_t pool,
+			  const char *name, uint32_t *raw, uint32_t *ps)
+{
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool);
+	uint32_t h = pl_object_ps(name, strlen(name));
+
+	if (!p)
+		return -ENOENT;
+	if (raw)
+		*raw = h;
+	if (ps)
+		*ps = pl_pg_seed(h, p->pg_num);
+	return 0;
 }
 
 const struct cfs_pg_mapping *cfs_osdmap_pool_pg(const cfs_osdmap *m,

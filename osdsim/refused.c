@@ -60,8 +60,9 @@ static int persist(cfs_cluster *c)
 		const struct cfs_refused *x = &c->refused[i];
 
 		json_array_append_new(
-			arr, json_pack("{s:i, s:I, s:I, s:I, s:I}", "osd",
-				       x->osd, "ps", (json_int_t)x->ps, "bytes",
+			arr, json_pack("{s:i, s:I, s:I, s:I, s:I, s:I}", "osd",
+				       x->osd, "pool", (json_int_t)x->pool,
+				       "ps", (json_int_t)x->ps, "bytes",
 				       (json_int_t)x->bytes, "used",
 				       (json_int_t)x->used, "time",
 				       (json_int_t)x->when));
@@ -77,8 +78,8 @@ static int persist(cfs_cluster *c)
 	return r;
 }
 
-void cfs_osd_note_refused(cfs_cluster *c, int osd, uint32_t ps,
-			  uint64_t bytes)
+void cfs_osd_note_refused(cfs_cluster *c, int osd, int64_t pool,
+			  uint32_t ps, uint64_t bytes)
 {
 	struct cfs_osd_usage u;
 	struct cfs_refused *x;
@@ -95,6 +96,7 @@ void cfs_osd_note_refused(cfs_cluster *c, int osd, uint32_t ps,
 		return;
 	}
 	write = x->when != (int64_t)now || x->bytes != bytes;
+	x->pool = pool;
 	x->ps = ps;
 	x->bytes = bytes;
 	x->used = u.used;
@@ -142,8 +144,9 @@ int refused_load(cfs_cluster *c, char *err, size_t errlen)
 		return CFS_ECORRUPT;
 	}
 	json_array_foreach(arr, i, e) {
-		json_int_t osd, ps, bytes, used, when;
+		json_int_t osd, ps, bytes, used, when, pool;
 		struct cfs_refused *x;
+		json_t *jp = json_object_get(e, "pool");
 
 		if (json_unpack(e, "{s:I, s:I, s:I, s:I, s:I}", "osd", &osd,
 				"ps", &ps, "bytes", &bytes, "used", &used,
@@ -160,6 +163,10 @@ int refused_load(cfs_cluster *c, char *err, size_t errlen)
 			json_decref(root);
 			return -ENOMEM;
 		}
+		/* written before pools held objects: the data pool's */
+		pool = json_is_integer(jp) ? json_integer_value(jp)
+					   : c->pool_id;
+		x->pool = (int64_t)pool;
 		x->ps = (uint32_t)ps;
 		x->bytes = (uint64_t)bytes;
 		x->used = (uint64_t)used;

@@ -93,7 +93,7 @@ rados -p POOL, before or after the subcommand; another pool is refused:
   $ crushfs --cluster c rados --pool=crushfs_data ls
   obj
   $ crushfs --cluster c rados -p rbd ls
-  crushfs: rados ls: error opening pool 'rbd': (2) No such file or directory (the pool is 'crushfs_data')
+  crushfs: rados ls: error opening pool rbd: (2) No such file or directory
   [1]
   $ crushfs --cluster c rados ls -p
   crushfs: rados ls: -p: missing value (usage: crushfs rados ls)

@@ -228,8 +228,10 @@ static void fake_layout(void *ctx, struct ol_layout *l)
 	l->pool = 1;
 }
 
-static int fake_locate(void *ctx, const char *name, struct ol_placement *p)
+static int fake_locate(void *ctx, int64_t pool, const char *name,
+		       struct ol_placement *p)
 {
+	(void)pool;
 	(void)ctx;
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", name);

@@ -18,6 +18,8 @@
 
 #include "cluster_fixture.h"
 
+#define DATA_POOL 1 /* the pool mkfs makes */
+
 #define KB 1024
 #define MB (1024 * 1024)
 #define INO 0x10000000000ULL
@@ -40,7 +42,7 @@ static uint64_t obj_size(struct fixture *f, uint64_t ino, uint64_t objno)
 	uint64_t s = 0;
 
 	ol_object_name(ino, objno, name, sizeof(name));
-	if (ol_obj_stat(f->ol, name, &s) == -ENOENT)
+	if (ol_obj_stat(f->ol, DATA_POOL, name, &s) == -ENOENT)
 		return UINT64_MAX;
 	return s;
 }
@@ -374,7 +376,7 @@ static void test_hopeless(void **state)
 	assert_int_equal(ol_fallocate(f->ol, INO, &l, 1ULL << 50, 1ULL << 40,
 				      OL_FALLOC_ZERO),
 			 -ENOSPC);
-	assert_int_equal(ol_obj_list(f->ol, count_cb, &n), 0);
+	assert_int_equal(ol_obj_list(f->ol, DATA_POOL, count_cb, &n), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(used_total(f), 0);
 	fx_free(f);

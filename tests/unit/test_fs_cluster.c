@@ -27,6 +27,8 @@
 #include "util.h"
 #include "vfs.h"
 
+#define DATA_POOL 1 /* the pool mkfs makes */
+
 struct fixture {
 	char dir[64], mdsdir[96];
 	cfs_cluster *c;
@@ -121,7 +123,7 @@ static int objects(struct fixture *f)
 {
 	int n = 0;
 
-	assert_int_equal(ol_obj_list(f->ol, count_cb, &n), 0);
+	assert_int_equal(ol_obj_list(f->ol, DATA_POOL, count_cb, &n), 0);
 	return n;
 }
 
@@ -234,25 +236,25 @@ static void test_fsck(void **state)
 	open_fs(f);
 
 	/* an object of no file, and one past the end of b */
-	assert_int_equal(ol_obj_write_full(f->ol, "10000f00000.00000000", data,
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "10000f00000.00000000", data,
 					   1000), 0);
 	ol_object_name(b, 5, name, sizeof(name));
-	assert_int_equal(ol_obj_write_full(f->ol, name, data, 1000), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, name, data, 1000), 0);
 	/* b's first object holds bytes past the end of b */
 	ol_object_name(b, 0, name, sizeof(name));
-	assert_int_equal(ol_obj_write(f->ol, name, 100, data, 5000), 0);
+	assert_int_equal(ol_obj_write(f->ol, DATA_POOL, name, 100, data, 5000), 0);
 	/* a replica of a's object 1 differs */
 	ol_object_name(a, 1, name, sizeof(name));
-	assert_int_equal(ol_locate(f->ol, name, &p), 0);
+	assert_int_equal(ol_locate(f->ol, DATA_POOL, name, &p), 0);
 	assert_int_equal(p.nacting, 2);
-	assert_int_equal(ol_object_path(f->ol, name, p.acting[1], path,
+	assert_int_equal(ol_object_path(f->ol, DATA_POOL, name, p.acting[1], path,
 					 sizeof(path)), 0);
 	fd = open(path, O_WRONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(pwrite(fd, "XYZ", 3, 1000), 3);
 	close(fd);
 	/* a user's rados object is left alone */
-	assert_int_equal(ol_obj_write_full(f->ol, "my-object", data, 10), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "my-object", data, 10), 0);
 
 	/* metadata damage: a dangling entry, a wrong link count, an inode
 	 * without a name, an orphan left over */
@@ -301,13 +303,13 @@ static void test_fsck(void **state)
 	assert_int_equal(r.errors, 0);
 	assert_int_equal(r.adopted, 1);
 	/* the object of no inode was adopted, not deleted */
-	assert_int_equal(ol_obj_stat(f->ol, "10000f00000.00000000", NULL), 0);
+	assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, "10000f00000.00000000", NULL), 0);
 	assert_int_equal(fs_fsck(f->c, f->ol, 0, 1, NULL, NULL, &r), 0);
 	assert_int_equal(r.orphan_objects + r.beyond_eof + r.bad_replicas +
 				 r.dangling_dentries + r.bad_nlink +
 				 r.lost_inodes + r.orphans_purged,
 			 0);
-	assert_int_equal(ol_obj_stat(f->ol, "my-object", NULL), 0);
+	assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, "my-object", NULL), 0);
 
 	/* the lost file is in /lost+found, the data reads back */
 	kv_open_rocksdb(f->mdsdir, 0, &f->db);

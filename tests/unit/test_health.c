@@ -25,6 +25,8 @@
 
 #include "cluster_fixture.h"
 
+#define DATA_POOL 1 /* the pool mkfs makes */
+
 #define MIB (1ULL << 20)
 #define OSD 3 /* the OSD the tests fill */
 
@@ -123,10 +125,10 @@ static cfs_obj *filler(struct fixture *f)
 	 * health looks at usage only */
 	cfs_object_to_pg(m, "filler", NULL, &ps);
 	cfs_osdmap_put(m);
-	cfs_pg_lock(f->c, ps);
-	assert_int_equal(cfs_pg_add_holder(f->c, ps, OSD, NULL, 0), 0);
-	cfs_pg_unlock(f->c, ps);
-	assert_int_equal(cfs_obj_open(f->c, OSD, ps, "filler", CFS_OBJ_CREATE,
+	cfs_pg_lock(f->c, DATA_POOL, ps);
+	assert_int_equal(cfs_pg_add_holder(f->c, DATA_POOL, ps, OSD, NULL, 0), 0);
+	cfs_pg_unlock(f->c, DATA_POOL, ps);
+	assert_int_equal(cfs_obj_open(f->c, OSD, DATA_POOL, ps, "filler", CFS_OBJ_CREATE,
 				      &o),
 			 0);
 	return o;

@@ -16,6 +16,8 @@
 
 #include "cluster_fixture.h"
 
+#define DATA_POOL 1 /* the pool mkfs makes */
+
 #define KB 1024u
 #define MB (1024u * 1024u)
 
@@ -57,10 +59,10 @@ static void test_record_follows_writes(void **state)
 	cfs_obj *o;
 
 	(void)state;
-	assert_int_equal(cfs_obj_open(f->c, 0, ps, "csum-obj", 0, &o),
+	assert_int_equal(cfs_obj_open(f->c, 0, DATA_POOL, ps, "csum-obj", 0, &o),
 			 -ENOENT);
-	assert_int_equal(cfs_pg_add_holder(f->c, ps, 0, NULL, 0), 0);
-	assert_int_equal(cfs_obj_open(f->c, 0, ps, "csum-obj",
+	assert_int_equal(cfs_pg_add_holder(f->c, DATA_POOL, ps, 0, NULL, 0), 0);
+	assert_int_equal(cfs_obj_open(f->c, 0, DATA_POOL, ps, "csum-obj",
 				      CFS_OBJ_CREATE, &o),
 			 0);
 	for (int step = 0; step < 300; step++) {
@@ -113,7 +115,7 @@ static void test_record_follows_writes(void **state)
 			cfs_obj_put(o);
 			fx_close(f);
 			fx_open(f);
-			assert_int_equal(cfs_obj_open(f->c, 0, ps, "csum-obj",
+			assert_int_equal(cfs_obj_open(f->c, 0, DATA_POOL, ps, "csum-obj",
 						      0, &o),
 					 0);
 			assert_int_equal(cfs_obj_version(o, &v), 0);
@@ -141,13 +143,13 @@ static void test_rot_is_caught(void **state)
 
 	(void)state;
 	fx_pattern(buf, MB, 3);
-	assert_int_equal(cfs_pg_add_holder(f->c, ps, 2, NULL, 0), 0);
-	assert_int_equal(cfs_obj_open(f->c, 2, ps, "rot", CFS_OBJ_CREATE, &o),
+	assert_int_equal(cfs_pg_add_holder(f->c, DATA_POOL, ps, 2, NULL, 0), 0);
+	assert_int_equal(cfs_obj_open(f->c, 2, DATA_POOL, ps, "rot", CFS_OBJ_CREATE, &o),
 			 0);
 	assert_int_equal(cfs_obj_pwrite(o, buf, MB, 0), 0);
 	assert_int_equal(cfs_obj_commit(o, 5), 0);
 	cfs_obj_put(o);
-	assert_int_equal(cfs_obj_path(f->c, 2, ps, "rot", path, sizeof(path)),
+	assert_int_equal(cfs_obj_path(f->c, 2, DATA_POOL, ps, "rot", path, sizeof(path)),
 			 0);
 	fx_close(f);
 	fd = open(path, O_WRONLY);
@@ -155,7 +157,7 @@ static void test_rot_is_caught(void **state)
 	assert_int_equal(pwrite(fd, "XXXX", 4, 300000), 4);
 	close(fd);
 	fx_open(f);
-	assert_int_equal(cfs_obj_open(f->c, 2, ps, "rot", 0, &o), 0);
+	assert_int_equal(cfs_obj_open(f->c, 2, DATA_POOL, ps, "rot", 0, &o), 0);
 	/* 300000 lies in the fifth 64 KiB block */
 	assert_int_equal(cfs_obj_pread(o, got, 64 * KB, 0), 64 * KB);
 	assert_int_equal(cfs_obj_pread(o, got, 10, 300000 - 5), -EBADMSG);
@@ -170,7 +172,7 @@ static void test_rot_is_caught(void **state)
 	/* the record itself damaged or gone */
 	assert_int_equal(setxattr(path, "user.crushfs.csum", "junk", 4, 0), 0);
 	fx_open(f);
-	assert_int_equal(cfs_obj_open(f->c, 2, ps, "rot", 0, &o), 0);
+	assert_int_equal(cfs_obj_open(f->c, 2, DATA_POOL, ps, "rot", 0, &o), 0);
 	assert_int_equal(cfs_obj_version(o, &v), -EBADMSG);
 	assert_int_equal(cfs_obj_pread(o, got, 10, 0), -EBADMSG);
 	assert_int_equal(cfs_obj_pwrite(o, "y", 1, 5), -EBADMSG);
@@ -179,7 +181,7 @@ static void test_rot_is_caught(void **state)
 	fx_close(f);
 	assert_int_equal(removexattr(path, "user.crushfs.csum"), 0);
 	fx_open(f);
-	assert_int_equal(cfs_obj_open(f->c, 2, ps, "rot", 0, &o), 0);
+	assert_int_equal(cfs_obj_open(f->c, 2, DATA_POOL, ps, "rot", 0, &o), 0);
 	assert_int_equal(cfs_obj_has_record(o), 0);
 	assert_int_equal(cfs_obj_pread(o, got, 10, 0), -EBADMSG);
 	cfs_obj_put(o);
@@ -301,23 +303,23 @@ static void test_index(void **state)
 
 	oi.version = 9;
 	oi.size = 100;
-	assert_int_equal(cfs_index_intent(f->c, "10.00000001", &oi), 0);
-	assert_int_equal(cfs_index_foreach(f->c, "", 1, see, &s), 0);
+	assert_int_equal(cfs_index_intent(f->c, DATA_POOL, "10.00000001", &oi), 0);
+	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "", 1, see, &s), 0);
 	assert_int_equal(s.n, 1);
-	assert_int_equal(cfs_index_get(f->c, "10.00000001", &oi), -ENOENT);
+	assert_int_equal(cfs_index_get(f->c, DATA_POOL, "10.00000001", &oi), -ENOENT);
 	oi.version = 9;
-	assert_int_equal(cfs_index_set(f->c, "10.00000001", &oi), 0);
-	assert_int_equal(cfs_index_set(f->c, "10.00000000", &oi), 0);
-	assert_int_equal(cfs_index_set(f->c, "100.00000000", &oi), 0);
+	assert_int_equal(cfs_index_set(f->c, DATA_POOL, "10.00000001", &oi), 0);
+	assert_int_equal(cfs_index_set(f->c, DATA_POOL, "10.00000000", &oi), 0);
+	assert_int_equal(cfs_index_set(f->c, DATA_POOL, "100.00000000", &oi), 0);
 	s.n = 0;
-	assert_int_equal(cfs_index_foreach(f->c, "", 1, see, &s), 0);
+	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "", 1, see, &s), 0);
 	assert_int_equal(s.n, 0); /* the intent went with the set */
-	assert_int_equal(cfs_index_foreach(f->c, "10.", 0, see, &s), 0);
+	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "10.", 0, see, &s), 0);
 	assert_int_equal(s.n, 2);
 	assert_string_equal(s.names[0], "10.00000000");
 	assert_string_equal(s.names[1], "10.00000001");
-	assert_int_equal(cfs_index_set(f->c, "10.00000000", NULL), 0);
-	assert_int_equal(cfs_index_get(f->c, "10.00000000", &oi), -ENOENT);
+	assert_int_equal(cfs_index_set(f->c, DATA_POOL, "10.00000000", NULL), 0);
+	assert_int_equal(cfs_index_get(f->c, DATA_POOL, "10.00000000", &oi), -ENOENT);
 	fx_free(f);
 }
 
@@ -332,16 +334,16 @@ static void test_reads_skip_bad_copies(void **state)
 
 	(void)state;
 	fx_pattern(buf, MB, 11);
-	assert_int_equal(ol_obj_write_full(f->ol, "x", buf, MB), 0);
-	assert_int_equal(ol_locate(f->ol, "x", &p), 0);
-	assert_int_equal(ol_object_path(f->ol, "x", p.acting_primary, path,
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "x", buf, MB), 0);
+	assert_int_equal(ol_locate(f->ol, DATA_POOL, "x", &p), 0);
+	assert_int_equal(ol_object_path(f->ol, DATA_POOL, "x", p.acting_primary, path,
 					 sizeof(path)),
 			 0);
 	assert_int_equal(unlink(path), 0);
 	fx_close(f);
 	fx_open(f);
 	memset(got, 0, MB);
-	assert_int_equal(ol_obj_read(f->ol, "x", 0, got, MB), MB);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "x", 0, got, MB), MB);
 	assert_memory_equal(got, buf, MB);
 	/* rebuilt on the spot (the fixture opens read-write) */
 	assert_int_equal(access(path, F_OK), 0);
@@ -351,11 +353,11 @@ static void test_reads_skip_bad_copies(void **state)
 	assert_int_equal(pwrite(fd, "rot", 3, 12345), 3);
 	close(fd);
 	fx_open(f);
-	assert_int_equal(ol_obj_read(f->ol, "x", 12000, got, 1000), 1000);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "x", 12000, got, 1000), 1000);
 	assert_memory_equal(got, buf + 12000, 1000);
 	/* an object the index does not know is a hole, even when a file
 	 * of that name is lying around */
-	assert_int_equal(ol_obj_read(f->ol, "never-written", 0, got, 10),
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "never-written", 0, got, 10),
 			 -ENOENT);
 	free(buf);
 	free(got);
@@ -376,12 +378,12 @@ static void test_unsettled_write(void **state)
 		int e;
 
 	(void)state;
-	assert_int_equal(ol_obj_write_full(f->ol, "u", "old version", 11), 0);
-	assert_int_equal(cfs_index_get(f->c, "u", &oi), 0);
-	assert_int_equal(ol_locate(f->ol, "u", &p), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "u", "old version", 11), 0);
+	assert_int_equal(cfs_index_get(f->c, DATA_POOL, "u", &oi), 0);
+	assert_int_equal(ol_locate(f->ol, DATA_POOL, "u", &p), 0);
 	next.version = cfs_index_next_version(f->c, &e);
 	next.size = 11;
-	assert_int_equal(cfs_index_intent(f->c, "u", &next), 0);
+	assert_int_equal(cfs_index_intent(f->c, DATA_POOL, "u", &next), 0);
 	for (int i = 0; i < p.nacting; i++) {
 		const cfs_osdmap *m = cfs_osdmap_get(f->c);
 		uint32_t ps;
@@ -389,7 +391,7 @@ static void test_unsettled_write(void **state)
 
 		cfs_object_to_pg(m, "u", NULL, &ps);
 		cfs_osdmap_put(m);
-		assert_int_equal(cfs_obj_open(f->c, p.acting[i], ps, "u", 0,
+		assert_int_equal(cfs_obj_open(f->c, p.acting[i], DATA_POOL, ps, "u", 0,
 					      &o),
 				 0);
 		assert_int_equal(cfs_obj_pwrite(o, newb, 11, 0), 0);
@@ -401,14 +403,14 @@ static void test_unsettled_write(void **state)
 					  sizeof(err)),
 			 0);
 	assert_int_equal(ol_open(ro, &rol), 0);
-	assert_int_equal(ol_obj_read(rol, "u", 0, got, sizeof(got)), 11);
+	assert_int_equal(ol_obj_read(rol, DATA_POOL, "u", 0, got, sizeof(got)), 11);
 	assert_memory_equal(got, "new version", 11);
 	ol_close(rol);
 	cfs_cluster_close(ro);
 	fx_open(f); /* settles */
-	assert_int_equal(cfs_index_get(f->c, "u", &oi), 0);
+	assert_int_equal(cfs_index_get(f->c, DATA_POOL, "u", &oi), 0);
 	assert_int_equal(oi.version, next.version);
-	assert_int_equal(cfs_index_get_intent(f->c, "u", &next, &e), -ENOENT);
+	assert_int_equal(cfs_index_get_intent(f->c, DATA_POOL, "u", &next, &e), -ENOENT);
 	fx_free(f);
 }
 
@@ -433,24 +435,24 @@ static void test_torn_single_copy(void **state)
 	o.size = 1;
 	o.min_size = 1;
 	f = fx_new(&o);
-	assert_int_equal(ol_obj_write_full(f->ol, "t", "0123456789", 10), 0);
-	assert_int_equal(ol_locate(f->ol, "t", &p), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "t", "0123456789", 10), 0);
+	assert_int_equal(ol_locate(f->ol, DATA_POOL, "t", &p), 0);
 	assert_int_equal(p.nacting, 1);
 	next.version = cfs_index_next_version(f->c, &e);
 	next.size = 10;
-	assert_int_equal(cfs_index_intent(f->c, "t", &next), 0);
+	assert_int_equal(cfs_index_intent(f->c, DATA_POOL, "t", &next), 0);
 	{
 		const cfs_osdmap *m = cfs_osdmap_get(f->c);
 
 		cfs_object_to_pg(m, "t", NULL, &ps);
 		cfs_osdmap_put(m);
 	}
-	assert_int_equal(cfs_obj_open(f->c, p.acting[0], ps, "t", 0, &ob), 0);
+	assert_int_equal(cfs_obj_open(f->c, p.acting[0], DATA_POOL, ps, "t", 0, &ob), 0);
 	assert_int_equal(cfs_obj_pwrite(ob, "AB", 2, 3), 0); /* no commit */
 	cfs_obj_put(ob);
 	fx_close(f);
 	fx_open(f);
-	assert_int_equal(ol_obj_read(f->ol, "t", 0, got, sizeof(got)), 10);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "t", 0, got, sizeof(got)), 10);
 	assert_memory_equal(got, "012AB56789", 10);
 	fx_free(f);
 }
@@ -471,7 +473,7 @@ static void test_stray_copies(void **state)
 	char stray[32];
 	uint32_t kps;
 
-	assert_int_equal(ol_obj_write_full(f->ol, "kept", "data", 4), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "kept", "data", 4), 0);
 	{
 		/* a name of kept's PG: its folders exist on the acting OSDs */
 		const cfs_osdmap *m = cfs_osdmap_get(f->c);
@@ -485,39 +487,39 @@ static void test_stray_copies(void **state)
 		}
 		cfs_osdmap_put(m);
 	}
-	assert_int_equal(ol_locate(f->ol, stray, &p), 0);
-	assert_int_equal(cfs_obj_open(f->c, p.acting[1], ps, stray,
+	assert_int_equal(ol_locate(f->ol, DATA_POOL, stray, &p), 0);
+	assert_int_equal(cfs_obj_open(f->c, p.acting[1], DATA_POOL, ps, stray,
 				      CFS_OBJ_CREATE, &o),
 			 0);
 	assert_int_equal(cfs_obj_pwrite(o, "left over", 9, 0), 0);
 	assert_int_equal(cfs_obj_commit(o, 1), 0);
 	cfs_obj_put(o);
-	assert_int_equal(ol_object_path(f->ol, stray, p.acting[1], path,
+	assert_int_equal(ol_object_path(f->ol, DATA_POOL, stray, p.acting[1], path,
 					 sizeof(path)),
 			 0);
-	assert_int_equal(ol_scrub_pg(f->ol, ps, OL_SCRUB_DEEP, &st, NULL,
+	assert_int_equal(ol_scrub_pg(f->ol, DATA_POOL, ps, OL_SCRUB_DEEP, &st, NULL,
 				     NULL),
 			 0);
 	assert_int_equal(st.stray, 1);
 	assert_int_equal(access(path, F_OK), 0);
-	assert_int_equal(ol_obj_read(f->ol, stray, 0, path + 500, 9),
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, stray, 0, path + 500, 9),
 			 -ENOENT);
 	memset(&st, 0, sizeof(st));
-	assert_int_equal(ol_scrub_pg(f->ol, ps, OL_SCRUB_DEEP | OL_SCRUB_REPAIR,
+	assert_int_equal(ol_scrub_pg(f->ol, DATA_POOL, ps, OL_SCRUB_DEEP | OL_SCRUB_REPAIR,
 				     &st, NULL, NULL),
 			 0);
 	assert_int_equal(st.stray, 1);
 	assert_int_equal(access(path, F_OK), -1);
 	fx_assert_usage_exact(f);
 	memset(&st, 0, sizeof(st));
-	assert_int_equal(ol_scrub_pg(f->ol, ps, OL_SCRUB_DEEP, &st, NULL,
+	assert_int_equal(ol_scrub_pg(f->ol, DATA_POOL, ps, OL_SCRUB_DEEP, &st, NULL,
 				     NULL),
 			 0);
 	assert_int_equal(st.stray, 0);
 	{
 		char got[8];
 
-		assert_int_equal(ol_obj_read(f->ol, "kept", 0, got, 8), 4);
+		assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "kept", 0, got, 8), 4);
 	}
 	fx_free(f);
 }

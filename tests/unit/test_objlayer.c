@@ -20,6 +20,8 @@
 #include "cluster_fixture.h"
 #include "placement.h"
 
+#define DATA_POOL 1 /* the pool mkfs makes */
+
 #define MB (1024 * 1024)
 
 static int has(const int *v, int n, int x)
@@ -59,11 +61,11 @@ static void assert_copy(struct fixture *f, int osd, const char *name,
 	cfs_object_to_pg(m, name, NULL, &ps);
 	cfs_osdmap_put(m);
 	if (!buf) {
-		assert_int_equal(cfs_obj_open(f->c, osd, ps, name, 0, &o),
+		assert_int_equal(cfs_obj_open(f->c, osd, DATA_POOL, ps, name, 0, &o),
 				 -ENOENT);
 		return;
 	}
-	assert_int_equal(cfs_obj_open(f->c, osd, ps, name, 0, &o), 0);
+	assert_int_equal(cfs_obj_open(f->c, osd, DATA_POOL, ps, name, 0, &o), 0);
 	assert_int_equal(cfs_obj_size(o), len);
 	got = malloc(len + 1);
 	assert_int_equal(cfs_obj_pread(o, got, len, 0), (ssize_t)len);
@@ -98,23 +100,23 @@ static void test_roundtrip_and_holes(void **state)
 	assert_int_equal(ol_read(f->ol, 0x10000000000ULL, &l, 11 * MB,
 				 11 * MB, r, 10),
 			 0);
-	assert_int_equal(ol_obj_stat(f->ol, "10000000000.00000000", &size),
+	assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, "10000000000.00000000", &size),
 			 -ENOENT);
-	assert_int_equal(ol_obj_stat(f->ol, "10000000000.00000002", &size), 0);
+	assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, "10000000000.00000002", &size), 0);
 	assert_int_equal(size, 3 * MB);
 
 	/* truncate to 6 MiB: object 2 goes, object 1 shrinks to 2 MiB */
 	assert_int_equal(ol_truncate(f->ol, 0x10000000000ULL, &l, 11 * MB,
 				     6 * MB),
 			 0);
-	assert_int_equal(ol_obj_stat(f->ol, "10000000000.00000002", &size),
+	assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, "10000000000.00000002", &size),
 			 -ENOENT);
-	assert_int_equal(ol_obj_stat(f->ol, "10000000000.00000001", &size), 0);
+	assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, "10000000000.00000001", &size), 0);
 	assert_int_equal(size, 2 * MB);
 	fx_assert_usage_exact(f);
 	/* remove frees everything */
 	assert_int_equal(ol_remove(f->ol, 0x10000000000ULL, &l, 6 * MB), 0);
-	assert_int_equal(ol_obj_stat(f->ol, "10000000000.00000001", &size),
+	assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, "10000000000.00000001", &size),
 			 -ENOENT);
 	{
 		struct ol_space s;
@@ -129,16 +131,16 @@ static void test_roundtrip_and_holes(void **state)
 	{
 		int a[16], na;
 
-		assert_int_equal(ol_obj_write_full(f->ol, "obj", w, 1000), 0);
-		assert_int_equal(ol_obj_write_full(f->ol, "obj", w + 7, 10), 0);
+		assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "obj", w, 1000), 0);
+		assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "obj", w + 7, 10), 0);
 		fx_acting(f, "obj", a, &na, NULL);
 		assert_int_equal(na, 3);
 		for (int i = 0; i < na; i++)
 			assert_copy(f, a[i], "obj", w + 7, 10);
-		assert_int_equal(ol_obj_read(f->ol, "obj", 2, r, 100), 8);
+		assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "obj", 2, r, 100), 8);
 		assert_memory_equal(r, w + 9, 8);
-		assert_int_equal(ol_obj_remove(f->ol, "obj"), 0);
-		assert_int_equal(ol_obj_remove(f->ol, "obj"), -ENOENT);
+		assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, "obj"), 0);
+		assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, "obj"), -ENOENT);
 		for (int i = 0; i < na; i++)
 			assert_copy(f, a[i], "obj", NULL, 0);
 	}
@@ -211,50 +213,50 @@ static void test_full_policy_osd(void **state)
 	names_for(f, 5, 0, out5, 6);
 	/* osd.5: 10 MiB, full at 9.5 MiB */
 	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 10 * MB), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, in5[0], a, 4 * MB), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, in5[1], a, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[0], a, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[1], a, 4 * MB), 0);
 	/* the third would push osd.5 over: refused */
-	assert_int_equal(ol_obj_write_full(f->ol, in5[2], a, 4 * MB), -ENOSPC);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[2], a, 4 * MB), -ENOSPC);
 	fx_acting(f, in5[2], act, &na, NULL);
 	for (int i = 0; i < na; i++)
 		assert_copy(f, act[i], in5[2], NULL, 0);
 	/* other PGs go on */
 	for (int i = 0; i < 6; i++)
-		assert_int_equal(ol_obj_write_full(f->ol, out5[i], b, 4 * MB),
+		assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, out5[i], b, 4 * MB),
 				 0);
 	/* a refused write changes no replica: growing in5[0] past the limit */
-	assert_int_equal(ol_obj_write(f->ol, in5[0], 4 * MB, b, 2 * MB),
+	assert_int_equal(ol_obj_write(f->ol, DATA_POOL, in5[0], 4 * MB, b, 2 * MB),
 			 -ENOSPC);
 	fx_acting(f, in5[0], act, &na, NULL);
 	for (int i = 0; i < na; i++)
 		assert_copy(f, act[i], in5[0], a, 4 * MB);
 	/* an overwrite that adds nothing is fine while below the limit */
-	assert_int_equal(ol_obj_write(f->ol, in5[0], 0, b, 4 * MB), 0);
+	assert_int_equal(ol_obj_write(f->ol, DATA_POOL, in5[0], 0, b, 4 * MB), 0);
 	for (int i = 0; i < na; i++)
 		assert_copy(f, act[i], in5[0], b, 4 * MB);
 	/* delete frees at once, and the refused write now fits */
 	cfs_osd_usage(f->c, 5, &u);
 	assert_int_equal(u.used, 8 * MB);
-	assert_int_equal(ol_obj_remove(f->ol, in5[1]), 0);
+	assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, in5[1]), 0);
 	cfs_osd_usage(f->c, 5, &u);
 	assert_int_equal(u.used, 4 * MB);
-	assert_int_equal(ol_obj_write_full(f->ol, in5[2], a, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[2], a, 4 * MB), 0);
 
 	/* at/over full_ratio: even overwrites are refused; deletes and
 	 * truncates still work */
 	assert_int_equal(cfs_set_full_ratio(f->c, 0.5), 0);
-	assert_int_equal(ol_obj_write(f->ol, in5[0], 0, a, 10), -ENOSPC);
+	assert_int_equal(ol_obj_write(f->ol, DATA_POOL, in5[0], 0, a, 10), -ENOSPC);
 	assert_copy(f, 5, in5[0], b, 4 * MB);
 	{
 		struct ol_layout l;
 		uint64_t s;
 
 		ol_default_layout(f->ol, &l);
-		assert_int_equal(ol_obj_write(f->ol, out5[0], 0, a, 10), 0);
+		assert_int_equal(ol_obj_write(f->ol, DATA_POOL, out5[0], 0, a, 10), 0);
 		/* truncate an object of osd.5 through the file API */
 		(void)l;
-		assert_int_equal(ol_obj_remove(f->ol, in5[2]), 0);
-		assert_int_equal(ol_obj_stat(f->ol, in5[0], &s), 0);
+		assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, in5[2]), 0);
+		assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, in5[0], &s), 0);
 	}
 	fx_assert_usage_exact(f);
 	free(a);
@@ -288,9 +290,9 @@ static void test_partial_multi_object_write(void **state)
 	assert_true(ino != 0);
 	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 3 * MB), 0);
 	assert_int_equal(ol_write(f->ol, ino, &l, 0, buf, 12 * MB), 4 * MB);
-	assert_int_equal(ol_obj_stat(f->ol, n0, &s), 0);
+	assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, n0, &s), 0);
 	assert_int_equal(s, 4 * MB);
-	assert_int_equal(ol_obj_stat(f->ol, n1, &s), -ENOENT);
+	assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, n1, &s), -ENOENT);
 	assert_int_equal(ol_read(f->ol, ino, &l, 4 * MB, 0, back, 4 * MB),
 			 4 * MB);
 	assert_memory_equal(back, buf, 4 * MB);
@@ -313,27 +315,27 @@ static void test_full_policy_pool(void **state)
 	names_for(f, 5, 1, in5, 2);
 	names_for(f, 5, 0, out5, 3);
 	assert_int_equal(cfs_set_full_policy(f->c, CFS_FULL_POOL), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, in5[0], a, 4 * MB), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, out5[0], a, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[0], a, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, out5[0], a, 4 * MB), 0);
 	/* shrink osd.5 under its data: it is full now */
 	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 4 * MB), 0);
 	{
 		const cfs_osdmap *m = cfs_osdmap_get(f->c);
 
-		assert_true(cfs_pool_is_full(f->c, m, NULL));
+		assert_true(cfs_pool_is_full(f->c, m, NULL, NULL));
 		cfs_osdmap_put(m);
 	}
-	assert_int_equal(ol_obj_write_full(f->ol, out5[1], a, 10), -ENOSPC);
-	assert_int_equal(ol_obj_write(f->ol, out5[0], 0, a, 10), -ENOSPC);
-	assert_int_equal(ol_obj_write_full(f->ol, in5[1], a, 10), -ENOSPC);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, out5[1], a, 10), -ENOSPC);
+	assert_int_equal(ol_obj_write(f->ol, DATA_POOL, out5[0], 0, a, 10), -ENOSPC);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[1], a, 10), -ENOSPC);
 	/* under policy osd the same state refuses only osd.5's PGs */
 	assert_int_equal(cfs_set_full_policy(f->c, CFS_FULL_OSD), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, out5[1], a, 10), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, in5[1], a, 10), -ENOSPC);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, out5[1], a, 10), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[1], a, 10), -ENOSPC);
 	assert_int_equal(cfs_set_full_policy(f->c, CFS_FULL_POOL), 0);
 	/* deleting always works and frees at once: the pool writes again */
-	assert_int_equal(ol_obj_remove(f->ol, in5[0]), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, out5[2], a, 10), 0);
+	assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, in5[0]), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, out5[2], a, 10), 0);
 	fx_assert_usage_exact(f);
 	free(a);
 	fx_free(f);
@@ -364,8 +366,8 @@ static void test_full_refusal_explained(void **state)
 	names_for(f, 5, 1, in5, 3);
 	/* osd.5: 8 MiB, writes refused past 7.6 MiB */
 	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 8 * MB), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, in5[0], a, 4 * MB), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, in5[1], a, 4 * MB), -ENOSPC);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[0], a, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[1], a, 4 * MB), -ENOSPC);
 	m = cfs_osdmap_get(f->c);
 	assert_int_equal(cfs_health_take(f->c, m, NULL, 0, NULL, &h), 0);
 	c = too_full(&h);
@@ -377,12 +379,12 @@ static void test_full_refusal_explained(void **state)
 	assert_int_equal(h.osd[5].fullness, CFS_FULLNESS_NONE);
 	cfs_health_free(&h);
 	/* a smaller write fits: the refusal of 4 MiB still stands */
-	assert_int_equal(ol_obj_write_full(f->ol, in5[2], a, 1 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[2], a, 1 * MB), 0);
 	assert_int_equal(cfs_health_take(f->c, m, NULL, 0, NULL, &h), 0);
 	assert_non_null(too_full(&h));
 	cfs_health_free(&h);
 	/* room again: the check goes */
-	assert_int_equal(ol_obj_remove(f->ol, in5[0]), 0);
+	assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, in5[0]), 0);
 	assert_int_equal(cfs_health_take(f->c, m, NULL, 0, NULL, &h), 0);
 	assert_null(too_full(&h));
 	assert_int_equal(h.status, CFS_HEALTH_OK);
@@ -410,25 +412,25 @@ static void test_full_policy_pool_by_writes(void **state)
 	assert_int_equal(cfs_set_full_policy(f->c, CFS_FULL_POOL), 0);
 	/* osd.5: 8 MiB, full at 7.6 MiB */
 	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 8 * MB), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, in5[0], a, 4 * MB), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, out5[0], a, 10), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[0], a, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, out5[0], a, 10), 0);
 	m = cfs_osdmap_get(f->c);
-	assert_false(cfs_pool_is_full(f->c, m, NULL));
+	assert_false(cfs_pool_is_full(f->c, m, NULL, NULL));
 	/* 4 + 3.8 MiB: past full_ratio, within the capacity: admitted */
-	assert_int_equal(ol_obj_write_full(f->ol, in5[1], a, 3800 * 1024), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[1], a, 3800 * 1024), 0);
 	cfs_osd_usage(f->c, 5, &u);
 	assert_true(u.used >= cfs_osdmap_full_limit(m, 5));
-	assert_true(cfs_pool_is_full(f->c, m, &fo));
+	assert_true(cfs_pool_is_full(f->c, m, NULL, &fo));
 	assert_int_equal(fo, 5);
 	/* now the whole pool refuses, osd.5 or not */
-	assert_int_equal(ol_obj_write_full(f->ol, out5[1], a, 10), -ENOSPC);
-	assert_int_equal(ol_obj_write(f->ol, out5[0], 0, a, 10), -ENOSPC);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, out5[1], a, 10), -ENOSPC);
+	assert_int_equal(ol_obj_write(f->ol, DATA_POOL, out5[0], 0, a, 10), -ENOSPC);
 	cfs_osdmap_put(m);
 	/* deleting frees at once: the pool writes again */
-	assert_int_equal(ol_obj_remove(f->ol, in5[1]), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, out5[1], a, 10), 0);
+	assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, in5[1]), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, out5[1], a, 10), 0);
 	/* the capacity is the hard limit: a write past it is refused */
-	assert_int_equal(ol_obj_write_full(f->ol, in5[2], a, 4 * MB + 1),
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, in5[2], a, 4 * MB + 1),
 			 -ENOSPC);
 	fx_assert_usage_exact(f);
 	free(a);
@@ -451,7 +453,7 @@ static void assert_filed(struct fixture *f, const char *name,
 	assert_int_equal(pg->nacting, 3);
 	for (int i = 0; i < pg->nacting; i++)
 		assert_copy(f, pg->acting[i], name, buf, len);
-	assert_int_equal(ol_obj_read(f->ol, name, 0, got, len + 1),
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, name, 0, got, len + 1),
 			 (ssize_t)len);
 	assert_memory_equal(got, buf, len);
 	free(got);
@@ -471,7 +473,7 @@ static void test_pg_split_merge(void **state)
 	fx_pattern(data, 8192, 11);
 	for (int i = 0; i < 120; i++) {
 		snprintf(names[i], 32, "sp%d", i);
-		assert_int_equal(ol_obj_write_full(f->ol, names[i], data + i,
+		assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, names[i], data + i,
 						   (size_t)(100 + i * 50)),
 				 0);
 	}
@@ -524,21 +526,21 @@ static void test_min_size(void **state)
 	const cfs_osdmap *m;
 
 	(void)state;
-	assert_int_equal(ol_obj_write_full(f->ol, "victim", "data", 4), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "victim", "data", 4), 0);
 	fx_acting(f, "victim", act, &na, &ps);
 	m = cfs_osdmap_get(f->c);
 	cfs_pgid_str(m, ps, pgid, sizeof(pgid));
 	cfs_osdmap_put(m);
 	assert_int_equal(cfs_osd_mark_down(f->c, act[0]), 0);
 	/* one down: 2 >= min_size, still fine */
-	assert_int_equal(ol_obj_read(f->ol, "victim", 0, buf, 64), 4);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "victim", 0, buf, 64), 4);
 	assert_int_equal(cfs_osd_mark_down(f->c, act[1]), 0);
 	nlogged = 0;
 	cfs_log_set(capture, CFS_LOG_DEBUG);
-	assert_int_equal(ol_obj_read(f->ol, "victim", 0, buf, 64), -EIO);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "victim", 0, buf, 64), -EIO);
 	assert_int_equal(nlogged, 1);
 	assert_non_null(strstr(logged[0], pgid));
-	assert_int_equal(ol_obj_write_full(f->ol, "victim", "x", 1), -EIO);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "victim", "x", 1), -EIO);
 	assert_int_equal(nlogged, 2);
 	assert_non_null(strstr(logged[1], pgid));
 	cfs_log_set(NULL, CFS_LOG_WARN);
@@ -549,10 +551,10 @@ static void test_min_size(void **state)
 		if (no >= 2)
 			break;
 	}
-	assert_int_equal(ol_obj_write_full(f->ol, buf, "y", 1), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, buf, "y", 1), 0);
 	/* back up: the object is readable again */
 	assert_int_equal(cfs_osd_mark_up(f->c, act[1]), 0);
-	assert_int_equal(ol_obj_read(f->ol, "victim", 0, buf, 64), 4);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "victim", 0, buf, 64), 4);
 	assert_memory_equal(buf, "data", 4);
 	fx_free(f);
 }
@@ -567,27 +569,27 @@ static void test_stale_copy(void **state)
 	struct ol_rebalance_stats st;
 
 	(void)state;
-	assert_int_equal(ol_obj_write_full(f->ol, "s", "old", 3), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "s", "old", 3), 0);
 	fx_acting(f, "s", act, &na, NULL);
 	assert_int_equal(cfs_osd_mark_down(f->c, act[0]), 0);
-	assert_int_equal(ol_obj_write_full(f->ol, "s", "newer", 5), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "s", "newer", 5), 0);
 	/* the primary's file still says "old" */
 	assert_copy(f, act[0], "s", "old", 3);
 	assert_int_equal(cfs_osd_mark_up(f->c, act[0]), 0);
 	/* ... and survives a restart as stale */
 	fx_close(f);
 	fx_open(f);
-	assert_int_equal(ol_obj_read(f->ol, "s", 0, buf, 64), 5);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "s", 0, buf, 64), 5);
 	assert_memory_equal(buf, "newer", 5);
 	/* a partial write on the stale primary first brings it up to date */
-	assert_int_equal(ol_obj_write(f->ol, "s", 5, "!", 1), 0);
+	assert_int_equal(ol_obj_write(f->ol, DATA_POOL, "s", 5, "!", 1), 0);
 	for (int i = 0; i < na; i++)
 		assert_copy(f, act[i], "s", "newer!", 6);
 	/* a delete while one copy is down: it must not come back */
 	assert_int_equal(cfs_osd_mark_down(f->c, act[1]), 0);
-	assert_int_equal(ol_obj_remove(f->ol, "s"), 0);
+	assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, "s"), 0);
 	assert_int_equal(cfs_osd_mark_up(f->c, act[1]), 0);
-	assert_int_equal(ol_obj_read(f->ol, "s", 0, buf, 64), -ENOENT);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "s", 0, buf, 64), -ENOENT);
 	assert_int_equal(ol_rebalance(f->ol, &st, NULL, NULL), 0);
 	for (int i = 0; i < na; i++)
 		assert_copy(f, act[i], "s", NULL, 0);
@@ -614,7 +616,7 @@ static void test_rebalance_conserves(void **state)
 	fx_pattern(data, 300000, 6);
 	for (int i = 0; i < NOBJ; i++) {
 		snprintf(names[i], 32, "r%d", i);
-		assert_int_equal(ol_obj_write_full(f->ol, names[i], data + i,
+		assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, names[i], data + i,
 						   (size_t)(1000 + i * 4000)),
 				 0);
 		fx_acting(f, names[i], before[i], &nb[i], NULL);
@@ -643,7 +645,7 @@ static void test_rebalance_conserves(void **state)
 		size_t len = (size_t)(1000 + i * 4000);
 		int a[16], na;
 
-		assert_int_equal(ol_obj_read(f->ol, names[i], 0, buf, 300000),
+		assert_int_equal(ol_obj_read(f->ol, DATA_POOL, names[i], 0, buf, 300000),
 				 (ssize_t)len);
 		assert_memory_equal(buf, data + i, len);
 		fx_acting(f, names[i], a, &na, NULL);
@@ -688,7 +690,7 @@ static void test_backfill_toofull(void **state)
 	fx_pattern(a, 4 * MB, 7);
 	for (int i = 0; i < 40; i++) {
 		snprintf(names[i], 32, "t%d", i);
-		assert_int_equal(ol_obj_write_full(f->ol, names[i], a, 1 * MB),
+		assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, names[i], a, 1 * MB),
 				 0);
 	}
 	/* osd.2 leaves; the OSDs that take its data are made tiny */
@@ -727,7 +729,7 @@ static void test_backfill_toofull(void **state)
 	for (int i = 0; i < 40; i++) {
 		char b[16];
 
-		assert_int_equal(ol_obj_read(f->ol, names[i], 0, b, 16), 16);
+		assert_int_equal(ol_obj_read(f->ol, DATA_POOL, names[i], 0, b, 16), 16);
 		assert_memory_equal(b, a, 16);
 	}
 	cfs_osd_usage(f->c, 2, &u);
@@ -757,11 +759,11 @@ static void *writer(void *arg)
 
 			snprintf(name, sizeof(name), "w%d.%d", w->id, k);
 			fx_pattern(buf, len, (unsigned)(w->id * 100 + k + round));
-			if (ol_obj_write_full(w->f->ol, name, buf, len)) {
+			if (ol_obj_write_full(w->f->ol, DATA_POOL, name, buf, len)) {
 				w->errors++;
 				continue;
 			}
-			r = ol_obj_read(w->f->ol, name, 0, back, 256 * 1024);
+			r = ol_obj_read(w->f->ol, DATA_POOL, name, 0, back, 256 * 1024);
 			if (r != (ssize_t)len || memcmp(buf, back, len))
 				w->errors++;
 		}
@@ -827,7 +829,7 @@ static void test_max_avail(void **state)
 	assert_true(a0 > (uint64_t)(0.95 * 64 * MB * 4) - 4096 &&
 		    a0 <= (uint64_t)(0.95 * 64 * MB * 4));
 	fx_pattern(buf, 4 * MB, 8);
-	assert_int_equal(ol_obj_write_full(f->ol, "m", buf, 4 * MB), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "m", buf, 4 * MB), 0);
 	fx_acting(f, "m", act, &na, NULL);
 	m = cfs_osdmap_get(f->c);
 	a1 = cfs_pool_max_avail(f->c, m);

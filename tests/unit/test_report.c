@@ -13,6 +13,8 @@
 #include "cluster_fixture.h"
 #include "report.h"
 
+#define DATA_POOL 1 /* the pool mkfs makes */
+
 static void test_page(void **state)
 {
 	struct fixture *f = fx_new(NULL);
@@ -23,7 +25,7 @@ static void test_page(void **state)
 	fx_pattern(buf, sizeof(buf), 7);
 	for (int i = 0; i < 20; i++) {
 		snprintf(needle, sizeof(needle), "obj%d", i);
-		assert_int_equal(ol_obj_write_full(f->ol, needle, buf,
+		assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, needle, buf,
 						   sizeof(buf)),
 				 0);
 	}

@@ -18,6 +18,8 @@
 
 #include "cluster_fixture.h"
 
+#define DATA_POOL 1 /* the pool mkfs makes */
+
 static void total(struct fixture *f, uint64_t *bytes, uint64_t *objects)
 {
 	*bytes = *objects = 0;
@@ -46,13 +48,13 @@ static void random_ops(struct fixture *f, unsigned seed, int n)
 		snprintf(name, sizeof(name), "u%d", k);
 		switch (op) {
 		case 0:
-			ol_obj_write_full(f->ol, name, buf, len);
+			ol_obj_write_full(f->ol, DATA_POOL, name, buf, len);
 			break;
 		case 1:
-			ol_obj_write(f->ol, name, off % (3 << 20), buf, len);
+			ol_obj_write(f->ol, DATA_POOL, name, off % (3 << 20), buf, len);
 			break;
 		case 2:
-			ol_obj_remove(f->ol, name);
+			ol_obj_remove(f->ol, DATA_POOL, name);
 			break;
 		case 3:
 			ol_write(f->ol, 0x10000000000ULL + (uint64_t)k, &l, off,
@@ -171,7 +173,7 @@ static void test_check_finds_drift(void **state)
 	uint32_t ps;
 
 	(void)state;
-	assert_int_equal(ol_obj_write_full(f->ol, "d", "0123456789", 10), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "d", "0123456789", 10), 0);
 	assert_int_equal(cfs_cluster_check(f->c, 1, &rep, NULL, NULL), 0);
 	assert_int_equal(rep.usage_mismatches, 0);
 	assert_int_equal(rep.objects, 3);
