@@ -600,12 +600,12 @@ static void scrub(struct fck *f, const char *name)
  * objects belong in its layout's pool; object 0 of every inode in the
  * default data pool carries its backtrace (CephFS).
  */
-static void check_pool_objects(struct fck *f, const struct cfs_pool_info *pi)
+static void check_pool_objects(struct fck *f, const struct cfs_pool_info *pi,
+			       struct fsck_lost *lost)
 {
 	const cfs_osdmap *map;
 	int rc, min_size, deflt = f->pool == ol_data_pool(f->ol);
 	uint32_t pg_num, *unchecked;
-	struct fsck_lost lost = { 0 };
 
 	for (size_t i = 0; i < f->nobjs; i++)
 		free(f->objs[i]);
@@ -667,7 +667,8 @@ static void check_pool_objects(struct fck *f, const struct cfs_pool_info *pi)
 			scrub(f, name);
 			rc = ol_obj_stat_mtime(f->ol, f->pool, name, &osize, &mt);
 			if (rc == 0)
-				rc = fsck_lost_add(&lost, ino, objno, osize, &mt);
+				rc = fsck_lost_add(lost, f->pool, ino, objno,
+						   osize, &mt);
 			if (rc) {
 				fsck_say(f, "object %s: %s", name, cfs_strerror(rc));
 				f->r->errors++;
@@ -782,13 +783,12 @@ static void check_pool_objects(struct fck *f, const struct cfs_pool_info *pi)
 	}
 	free(unchecked);
 	cfs_osdmap_put(map);
-	fsck_adopt_lost(f, &lost);
-	free(lost.v);
 }
 
 static void check_objects(struct fck *f)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	struct fsck_lost lost = { 0 };
 	int rc;
 
 	/* every pool that can hold objects: the data pools, and any other
@@ -800,10 +800,14 @@ static void check_objects(struct fck *f)
 				    pi->id != ol_data_pool(f->ol)))
 			continue;
 		f->pool = pi->id;
-		check_pool_objects(f, pi);
+		check_pool_objects(f, pi, &lost);
 	}
 	f->pool = ol_data_pool(f->ol);
 	cfs_osdmap_put(m);
+	/* an unknown inode's objects from every pool at once: its data and
+	 * the backtrace in the default pool make one entry */
+	fsck_adopt_lost(f, &lost);
+	free(lost.v);
 	if (!f->repair || !f->tab)
 		return;
 	for (size_t i = 0; i < f->cap; i++) {

@@ -73,7 +73,8 @@ struct fsck_lost {
 	struct rc_obj *v;
 	size_t n, cap;
 };
-int fsck_lost_add(struct fsck_lost *l, uint64_t ino, uint64_t objno,
+int fsck_lost_add(struct fsck_lost *l, int64_t pool, uint64_t ino,
+		  uint64_t objno,
 		  uint64_t size, const struct timespec *mtime);
 void fsck_adopt_lost(struct fck *f, struct fsck_lost *l);
 

@@ -19,8 +19,8 @@ const char *fsck_type_name(uint32_t mode)
 	       S_ISREG(mode) ? "file" : "special file";
 }
 
-int fsck_lost_add(struct fsck_lost *l, uint64_t ino, uint64_t objno,
-		    uint64_t size, const struct timespec *mt)
+int fsck_lost_add(struct fsck_lost *l, int64_t pool, uint64_t ino,
+		  uint64_t objno, uint64_t size, const struct timespec *mt)
 {
 	if (l->n == l->cap) {
 		size_t nc = l->cap ? l->cap * 2 : 64;
@@ -35,6 +35,7 @@ int fsck_lost_add(struct fsck_lost *l, uint64_t ino, uint64_t objno,
 	l->v[l->n].objno = objno;
 	l->v[l->n].size = size;
 	l->v[l->n].mtime = *mt;
+	l->v[l->n].pool = pool;
 	l->n++;
 	return 0;
 }
@@ -64,7 +65,6 @@ void fsck_adopt_lost(struct fck *f, struct fsck_lost *l)
 		return;
 	}
 	ol_default_layout(f->ol, &deflt);
-	deflt.pool = f->pool; /* found in this pool: their file's data is */
 	for (size_t i = 0; i < n; i++)
 		if (inos[i].ino > maxino)
 			maxino = inos[i].ino;

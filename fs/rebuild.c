@@ -75,6 +75,7 @@ struct rb {
 	struct dent *dtab[DBUCKETS];
 	uint64_t lf_ino, max_ino, seq;
 	const cfs_osdmap *map;
+	int64_t pool; /* the pool being listed */
 	int min_size;
 	uint32_t *inactive, pg_num; /* objects per PG not read */
 	uint32_t uid, gid;
@@ -248,13 +249,13 @@ static int list_cb(const char *name, void *arg)
 		return 0; /* a rados object of the user */
 	b->r->file_objects++;
 	/* a PG that cannot serve reads: counted, said once per PG */
-	cfs_object_to_pg(b->map, name, NULL, &ps);
-	if (cfs_osdmap_pg(b->map, ps)->nacting < b->min_size) {
+	cfs_pool_object_to_pg(b->map, b->pool, name, NULL, &ps);
+	if (cfs_osdmap_pool_pg(b->map, b->pool, ps)->nacting < b->min_size) {
 		b->inactive[ps]++;
 		b->r->unreadable++;
 		return 0;
 	}
-	rc = ol_obj_stat_mtime(b->ol, ol_data_pool(b->ol), name, &size, &mt);
+	rc = ol_obj_stat_mtime(b->ol, b->pool, name, &size, &mt);
 	if (rc == -ENOENT)
 		return 0; /* gone since the listing */
 	if (rc) {
@@ -275,8 +276,34 @@ static int list_cb(const char *name, void *arg)
 	b->objs[b->nobjs].objno = objno;
 	b->objs[b->nobjs].size = size;
 	b->objs[b->nobjs].mtime = mt;
+	b->objs[b->nobjs].pool = b->pool;
 	b->nobjs++;
 	return 0;
+}
+
+/* scan_extents over one pool: its objects into b, its unreadable PGs
+ * said. */
+static int list_pool(struct rb *b, const struct cfs_pool_info *p)
+{
+	int rc;
+
+	b->pool = p->id;
+	b->min_size = p->min_size;
+	b->pg_num = p->pg_num;
+	free(b->inactive);
+	b->inactive = calloc(b->pg_num, sizeof(*b->inactive));
+	if (!b->inactive)
+		return -ENOMEM;
+	rc = ol_obj_list(b->ol, p->id, list_cb, b);
+	for (uint32_t ps = 0; !rc && ps < b->pg_num; ps++) {
+		if (!b->inactive[ps])
+			continue;
+		say(b, "pg %lld.%x: %d OSD(s) in its acting set, min_size "
+		    "%d: its %u object(s) cannot be read", (long long)p->id,
+		    ps, cfs_osdmap_pool_pg(b->map, p->id, ps)->nacting,
+		    b->min_size, b->inactive[ps]);
+	}
+	return rc;
 }
 
 /* ---- 3: scan_inodes ---- */
@@ -782,25 +809,20 @@ int fs_rebuild_metadata(cfs_cluster *c, objlayer *ol, int force,
 	/* 2. scan_extents */
 	say(&b, "listing the objects of %s", dir);
 	b.map = cfs_osdmap_get(c);
-	b.min_size = cfs_osdmap_pool(b.map)->min_size;
-	b.pg_num = cfs_osdmap_pool(b.map)->pg_num;
-	b.inactive = calloc(b.pg_num, sizeof(*b.inactive));
-	rc = b.inactive ? ol_obj_list(ol, ol_data_pool(ol), list_cb, &b) : -ENOMEM;
+	rc = 0;
+	/* every pool that can hold file data: a file's objects are in its
+	 * layout's pool, every backtrace in the default one */
+	for (int i = 0; i < cfs_osdmap_npools(b.map) && !rc; i++) {
+		const struct cfs_pool_info *p = cfs_osdmap_pool_at(b.map, i);
+
+		if (!p->erasure &&
+		    (!ol_is_rados(ol) || p->id == ol_data_pool(ol)))
+			rc = list_pool(&b, p);
+	}
 	if (rc) {
 		snprintf(err, errlen, "%s: listing the objects: %s", dir,
 			 cfs_strerror(rc));
 		goto out;
-	}
-	for (uint32_t ps = 0; ps < b.pg_num; ps++) {
-		char pgid[32];
-
-		if (!b.inactive[ps])
-			continue;
-		cfs_pgid_str(b.map, ps, pgid, sizeof(pgid));
-		say(&b, "pg %s: %d OSD(s) in its acting set, min_size %d: "
-		    "its %u object(s) cannot be read", pgid,
-		    cfs_osdmap_pg(b.map, ps)->nacting, b.min_size,
-		    b.inactive[ps]);
 	}
 	say(&b, "scanned %" PRIu64 " objects, %" PRIu64 " of files",
 	    r->objects, r->file_objects);

@@ -15,7 +15,9 @@ static int obj_cmp(const void *a, const void *b)
 
 	if (x->ino != y->ino)
 		return x->ino < y->ino ? -1 : 1;
-	return x->objno < y->objno ? -1 : x->objno > y->objno;
+	if (x->objno != y->objno)
+		return x->objno < y->objno ? -1 : 1;
+	return x->pool < y->pool ? -1 : x->pool > y->pool;
 }
 
 int rc_group(struct rc_obj *objs, size_t n, struct rc_inode **out,
@@ -54,8 +56,14 @@ int rc_load(objlayer *ol, struct rc_inode *ri)
 	size_t len;
 	int rc;
 
-	if (ri->nobjs == 0 || ri->objs[0].objno != 0)
-		return 0; /* no object 0: no backtrace */
+	/* the backtrace is on object 0 in the default data pool */
+	const struct rc_obj *o0 = NULL;
+
+	for (size_t i = 0; i < ri->nobjs && ri->objs[i].objno == 0; i++)
+		if (ri->objs[i].pool == ol_data_pool(ol))
+			o0 = &ri->objs[i];
+	if (!o0)
+		return 0; /* no object 0 there: no backtrace */
 	ol_object_name(ri->ino, 0, name, sizeof(name));
 	rc = ol_obj_getattr(ol, ol_data_pool(ol), name, BT_XATTR, &val, &len);
 	if (rc == -ENOENT || rc == -ENODATA)
@@ -74,9 +82,9 @@ int rc_load(objlayer *ol, struct rc_inode *ri)
 		return 0;
 	}
 	ri->has_bt = 1;
-	if (S_ISLNK(ri->bt.mode) && ri->objs[0].size > 0 &&
-	    ri->objs[0].size <= MDS_SYMLINK_MAX) {
-		size_t n = (size_t)ri->objs[0].size;
+	if (S_ISLNK(ri->bt.mode) && o0->size > 0 &&
+	    o0->size <= MDS_SYMLINK_MAX) {
+		size_t n = (size_t)o0->size;
 		char *t = malloc(n + 1);
 		ssize_t got;
 
@@ -151,10 +159,19 @@ void rc_make_inode(const struct rc_inode *ri, const struct ol_layout *deflt,
 	if (S_ISREG(out->mode)) {
 		out->layout = ri->has_bt && ol_layout_valid(&ri->bt.layout) ?
 				      ri->bt.layout : *deflt;
+		if (!(ri->has_bt && ol_layout_valid(&ri->bt.layout)))
+			/* no layout said: the pool the data is in (object
+			 * 0 in the default pool may be only a backtrace) */
+			for (size_t i = 0; i < ri->nobjs; i++)
+				if (ri->objs[i].pool != deflt->pool)
+					out->layout.pool = ri->objs[i].pool;
 		for (size_t i = 0; i < ri->nobjs; i++) {
-			uint64_t end = rc_file_end(&out->layout,
-						   ri->objs[i].objno,
-						   ri->objs[i].size);
+			uint64_t end;
+
+			if (ri->objs[i].pool != out->layout.pool)
+				continue;
+			end = rc_file_end(&out->layout, ri->objs[i].objno,
+					  ri->objs[i].size);
 
 			if (end > out->size)
 				out->size = end;

@@ -21,6 +21,8 @@
 struct rc_obj {
 	uint64_t ino, objno, size;
 	struct timespec mtime;
+	int64_t pool; /* the file's data, or (default pool, object 0) the
+		       * backtrace of an inode whose data is elsewhere */
 };
 
 /* An inode's objects (a run of a sorted rc_obj array) and what object 0
@@ -52,7 +54,8 @@ uint64_t rc_file_end(const struct ol_layout *l, uint64_t objno,
 
 /* The inode record ri's objects and backtrace say: type, mode, owner,
  * times and layout from the backtrace, else a regular file 0644 of
- * uid/gid with the default layout; the size of a file from its objects
+ * uid/gid with the default layout in the pool its data objects are in;
+ * the size of a file from its objects in its layout's pool
  * (scan_extents).  nlink and parent are the caller's. */
 void rc_make_inode(const struct rc_inode *ri, const struct ol_layout *deflt,
 		   uint32_t uid, uint32_t gid, struct mds_inode *out);

@@ -5,8 +5,8 @@
 # their backtraces stay in the default data pool, as CephFS keeps them;
 # df, locate, rados -p and pg ls per pool; an `osd out` remaps the second
 # pool's PGs too (pg_temp, backfill, rebalance); a remount, check --deep
-# and fsck agree; rm frees the pool, and only then may it leave the
-# filesystem.
+# and fsck agree; the metadata rebuilt from the objects finds the file in
+# its pool; rm frees the pool, and only then may it leave the filesystem.
 . "$(dirname "$0")/lib/mount_common.sh"
 
 CL=$T/cluster
@@ -104,6 +104,17 @@ mount_fg "$CL" "$M"
 cmp "$T/a" "$M/hot/a" || fail "hot/a differs after remount"
 cmp "$T/b" "$M/cold/b" || fail "cold/b differs after remount"
 ok "remounted: both files read back; check --deep and fsck are clean"
+
+# the metadata lost: the rebuild finds the file's data in pool 2 by the
+# backtrace in the default pool (its layout names the pool)
+"$CRUSHFS" umount "$M" >/dev/null || fail "umount"
+rm -rf "$CL/mds"
+C fsck --rebuild-metadata >"$T/rb.out" 2>"$T/rb.err" || { cat "$T/rb.out" "$T/rb.err"; fail "rebuild"; }
+mount_fg "$CL" "$M"
+cmp "$T/a" "$M/hot/a" || fail "hot/a after the rebuild"
+cmp "$T/b" "$M/cold/b" || fail "cold/b after the rebuild"
+[ "$(gx ceph.file.layout.pool "$M/hot/a")" = fast ] || fail "rebuilt layout: $(gx ceph.file.layout.pool "$M/hot/a")"
+ok "fsck --rebuild-metadata: the pool-2 file comes back whole with its layout"
 
 C osd pool rm fast fast --yes-i-really-really-mean-it 2>"$T/e" && fail "a data pool removed"
 grep -q "in use by CephFS" "$T/e" || fail "$(cat "$T/e")"
