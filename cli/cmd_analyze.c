@@ -66,9 +66,10 @@ int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--pool") && i + 1 < argc) {
 			if (cc_other_pool(m, argv[i + 1])) {
-				cc_err(ctx, "pool '%s' holds no object of "
-				       "crushfs's: analyze looks at the data "
-				       "pool '%s'", argv[i + 1], pi->name);
+				cc_err(ctx, "pool '%s' is not the "
+				       "filesystem's first data pool: analyze "
+				       "looks at '%s' only", argv[i + 1],
+				       pi->name);
 				goto out;
 			}
 			if (strcmp(argv[i + 1], pi->name) &&

@@ -358,9 +358,9 @@ int cc_pool_pg_num_dry_run(struct cmd_ctx *ctx, int argc, char **argv)
 	if (int_value(ctx, argv[2], INT32_MIN, INT32_MAX, &v))
 		return 1;
 	if (!data)
-		return cc_err(ctx, "pool '%s' holds no object of crushfs's "
-			      "(the dry run of its pg_num is the generic one)",
-			      name);
+		return cc_err(ctx, "pool '%s' is not the filesystem's first "
+			      "data pool (the dry run of its pg_num is the "
+			      "generic one)", name);
 	if (v <= 0 || v > 65536)
 		return cc_err(ctx, "'pg_num' must be greater than 0 and less "
 			      "than or equal to 65536");

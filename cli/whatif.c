@@ -44,8 +44,9 @@ static double pct(uint64_t used, uint64_t cap)
 	return cap ? 100.0 * (double)used / (double)cap : 0;
 }
 
-/* The other pools (no object of crushfs's there): how many of their PGs
- * change their up set, per pool present in both maps. */
+/* The other pools: how many of their PGs change their up set, and the
+ * object copies that would move with them (read from the OSDs), per pool
+ * present in both maps. */
 static void other_pools(struct cmd_ctx *ctx, const cfs_osdmap *old,
 			const cfs_osdmap *new, json_t *arr)
 {
@@ -57,30 +58,52 @@ static void other_pools(struct cmd_ctx *ctx, const cfs_osdmap *old,
 		const struct cfs_pool_info *op =
 			cfs_osdmap_pool_by_id(old, np->id);
 		uint32_t changed = 0;
+		uint64_t copies = 0, bytes = 0;
+		char sz[32];
 
 		for (uint32_t ps = 0; op && ps < np->pg_num; ps++) {
 			const struct cfs_pg_mapping *a =
 				cfs_osdmap_pool_pg(old, op->id, ps);
 			const struct cfs_pg_mapping *b =
 				cfs_osdmap_pool_pg(new, np->id, ps);
+			struct ol_pg_stat st;
+			int joins = 0;
 
-			changed += !a || !b || a->nup != b->nup ||
-				   memcmp(a->up, b->up,
-					  sizeof(int) * (size_t)a->nup);
+			if (a && b && a->nup == b->nup &&
+			    !memcmp(a->up, b->up,
+				    sizeof(int) * (size_t)a->nup))
+				continue;
+			changed++;
+			for (int k = 0; a && b && k < b->nup; k++)
+				joins += !cfs_in_set(a->acting, a->nacting,
+						     b->up[k]);
+			if (a && ps < op->pg_num &&
+			    !ol_pg_stat(ctx->ol, old, op->id, ps, &st)) {
+				copies += st.objects * (uint64_t)joins;
+				bytes += st.bytes * (uint64_t)joins;
+			}
 		}
 		if (arr)
 			json_array_append_new(
-				arr, json_pack("{s:s, s:I, s:i, s:i}", "pool",
-					       np->name, "pool_id",
+				arr, json_pack("{s:s, s:I, s:i, s:i, s:I, s:I}",
+					       "pool", np->name, "pool_id",
 					       (json_int_t)np->id, "pg_num",
 					       (int)np->pg_num, "pgs_changed",
-					       (int)changed));
-		else
+					       (int)changed, "object_copies",
+					       (json_int_t)copies, "bytes",
+					       (json_int_t)bytes));
+		else if (!copies)
 			fprintf(ctx->out,
 				"pool '%s': %u of %u pgs change their up set "
-				"(it holds no object of crushfs's: nothing "
-				"moves)\n",
+				"(no object of it moves)\n",
 				np->name, changed, np->pg_num);
+		else
+			fprintf(ctx->out,
+				"pool '%s': %u of %u pgs change their up set, "
+				"%llu object copies (%s) move\n",
+				np->name, changed, np->pg_num,
+				(unsigned long long)copies,
+				cfs_format_size(bytes, sz, sizeof(sz)));
 	}
 }
 

@@ -287,14 +287,32 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 	h->pool_full_osd = pool_full_osd_of(m, used);
 	h->pool_full = h->pool_full_osd >= 0;
 	{
-		/* quotas count what this snapshot read (as df's STORED) */
+		/* quotas count the data pool's share of what this snapshot
+		 * read (as df's STORED): the whole when it is the only pool
+		 * with objects */
 		const struct cfs_pool_info *p = cfs_osdmap_pool(m);
 		uint64_t size = p->size > 0 ? (uint64_t)p->size : 1;
+		uint64_t pbytes = all_used, pobjs = h->objects;
 
-		if (p->quota_max_bytes && all_used / size >= p->quota_max_bytes)
+		for (int i = 0; i < cfs_osdmap_npools(m); i++) {
+			const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
+
+			for (int id = 0; q != p && id < m->max_osd; id++) {
+				struct cfs_osd_usage u;
+
+				cfs_osd_pool_usage(c, id, q->id, &u);
+				pbytes -= u.used < pbytes ? u.used : pbytes;
+				pobjs -= u.objects < pobjs ? u.objects : pobjs;
+				if (cfs_osdmap_osd_in_rule(m, id))
+					h->rule_used -= u.used < h->rule_used
+								? u.used
+								: h->rule_used;
+			}
+		}
+		if (p->quota_max_bytes && pbytes / size >= p->quota_max_bytes)
 			h->quota_full = "max_bytes";
 		else if (p->quota_max_objects &&
-			 h->objects / size >= p->quota_max_objects)
+			 pobjs / size >= p->quota_max_objects)
 			h->quota_full = "max_objects";
 	}
 	r = refused_of(c, m, h);

@@ -823,7 +823,8 @@ struct cfs_health {
 	uint64_t total, used, objects; /* over existing OSDs */
 	uint64_t avail;	    /* the sum of each OSD's avail (osd df) */
 	uint64_t raw_avail; /* total - used, 0 when over (status, df) */
-	uint64_t rule_used; /* used by the OSDs under the pool's rule */
+	uint64_t rule_used; /* used by the OSDs under the pool's rule, the
+			     * other pools' objects not counted */
 	uint64_t max_avail; /* cfs_pool_max_avail() of these reads */
 	int pool_full, pool_full_osd; /* cfs_pool_is_full() of them */
 	const char *quota_full;	      /* cfs_pool_quota_full(): which */

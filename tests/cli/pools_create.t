@@ -3,7 +3,8 @@ defaults (pg_num 32, pgp_num = pg_num, size 3 / min_size 2 on the first
 replicated rule; erasure: k+m wide, min_size k+1, on the rule named after
 the pool - "erasure-code" for the default profile - made from the profile
 when missing).  They are placed every epoch like the filesystem's data
-pool, which stays the only pool holding crushfs's objects.
+pool; `fs add_data_pool` lets file layouts use a replicated one
+(fs_pools.t), `rados -p` writes objects in any replicated one.
 
   $ crushfs --cluster p mkfs --osd-size 256M > /dev/null
   $ crushfs --cluster p osd pool create rbd
@@ -135,9 +136,9 @@ dry run says what their PGs do:
   $ crushfs --cluster p status | grep pools:
       pools:   4 pools, 216 pgs
   $ crushfs --cluster p osd out 3 --dry-run | grep "^pool '"
-  pool 'rbd': 16 of 64 pgs change their up set (it holds no object of crushfs's: nothing moves)
-  pool 'ecp': 3 of 16 pgs change their up set (it holds no object of crushfs's: nothing moves)
-  pool 'wide': 2 of 8 pgs change their up set (it holds no object of crushfs's: nothing moves)
+  pool 'rbd': 16 of 64 pgs change their up set (no object of it moves)
+  pool 'ecp': 3 of 16 pgs change their up set (no object of it moves)
+  pool 'wide': 2 of 8 pgs change their up set (no object of it moves)
 
 Removing: the pool name twice and the flag, and (as Ceph 16.2) the
 monitor option mon_allow_pool_delete set first; never the filesystem's
@@ -240,7 +241,7 @@ pool's shards keep their positions:
   crushfs: balancer eval: pool 'nosuch' does not exist
   [1]
   $ crushfs --cluster p analyze --pool ecp
-  crushfs: analyze: pool 'ecp' holds no object of crushfs's: analyze looks at the data pool 'crushfs_data'
+  crushfs: analyze: pool 'ecp' is not the filesystem's first data pool: analyze looks at 'crushfs_data' only
   [1]
   $ crushfs --cluster p pg ls-by-pool wide | head -2 | cut -c1-60 | sed "s/ *$//"
   PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES  STATE

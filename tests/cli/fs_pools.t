@@ -1,0 +1,90 @@
+The filesystem's data pools, as `ceph fs` keeps them: the first data
+pool, then those `fs add_data_pool` adds (a replicated pool: crushfs
+keeps no file data in an erasure-coded one yet).  File layouts may name
+any of them (mount_pools.sh); `rados -p` reaches every replicated pool;
+a pool that holds objects keeps its pg_num, and leaves the filesystem
+only once empty.
+
+  $ crushfs --cluster p mkfs --osd-size 256M > /dev/null
+  $ crushfs --cluster p osd pool create fast 16
+  pool 'fast' created
+  $ crushfs --cluster p osd pool create ecp 8 erasure
+  pool 'ecp' created
+  $ crushfs --cluster p fs ls
+  name: crushfs, metadata pool: none (RocksDB), data pools: [crushfs_data ]
+  $ crushfs --cluster p fs add_data_pool cephfs fast
+  crushfs: fs add_data_pool: Filesystem not found: 'cephfs' (the filesystem is 'crushfs')
+  [1]
+  $ crushfs --cluster p fs add_data_pool crushfs nosuch
+  crushfs: fs add_data_pool: unrecognized pool 'nosuch'
+  [1]
+  $ crushfs --cluster p fs add_data_pool crushfs ecp
+  crushfs: fs add_data_pool: pool 'ecp' is an erasure-coded pool: crushfs keeps no file data in one yet
+  [1]
+  $ crushfs --cluster p fs add_data_pool crushfs fast
+  added data pool 2 to fsmap
+  $ crushfs --cluster p fs add_data_pool crushfs 2
+  data pool 2 is already used by filesystem crushfs
+  $ crushfs --cluster p fs ls -f json
+  [{"name":"crushfs","metadata_pool":null,"data_pool_ids":[1,2],"data_pools":["crushfs_data","fast"]}]
+  $ crushfs --cluster p osd pool ls detail | grep -c "application cephfs"
+  2
+
+Objects by name in any replicated pool, each pool's placement its own:
+
+  $ printf abc > obj
+  $ crushfs --cluster p rados -p fast put o1 obj
+  $ crushfs --cluster p rados -p fast ls
+  o1
+  $ crushfs --cluster p rados ls
+  $ crushfs --cluster p rados -p ecp ls
+  crushfs: rados ls: error opening pool ecp: (95) Operation not supported (an erasure-coded pool holds no objects in crushfs yet)
+  [1]
+  $ crushfs --cluster p rados -p nope ls
+  crushfs: rados ls: error opening pool nope: (2) No such file or directory
+  [1]
+  $ crushfs --cluster p osd map fast o1
+  osdmap e5 pool 'fast' (2) object 'o1' -> pg 2.cf0d001e (2.e) -> up ([1,2,3], p1) acting ([1,2,3], p1)
+  $ crushfs --cluster p pg ls-by-pool fast | awk 'NR > 1 && $2 > 0'
+  2.e        1         0          0        0      3  active+clean  [1,2,3]p1    [1,2,3]p1
+  $ crushfs --cluster p df | sed -n '/POOLS/,$p'
+  --- POOLS ---
+  POOL          ID  PGS  STORED  OBJECTS  USED  %USED  MAX AVAIL
+  crushfs_data   1  128     0 B        0   0 B   0.00    973 MiB
+  fast           2   16     3 B        1   9 B   0.00    973 MiB
+  ecp            3    8     0 B        0   0 B   0.00    1.4 GiB
+  $ crushfs --cluster p osd pool set-quota fast max_objects 1
+  set-quota max_objects = 1 for pool fast
+  $ crushfs --cluster p rados -p fast put o2 obj
+  crushfs: rados put: error putting fast/o2: (122) Disk quota exceeded
+  [1]
+  $ crushfs --cluster p osd pool set-quota fast max_objects 0
+  set-quota max_objects = 0 for pool fast
+  $ crushfs --cluster p check
+  check: 12 osds, 3 object copies, 9 B on disk: usage matches the disk
+
+A pool holding objects keeps its pg_num here, and stays in the
+filesystem; the first data pool never leaves:
+
+  $ crushfs --cluster p osd pool set fast pg_num 32
+  crushfs: osd pool set: pool 'fast' holds objects: crushfs changes pg_num of the filesystem's first data pool only
+  [1]
+  $ crushfs --cluster p fs rm_data_pool crushfs fast
+  crushfs: fs rm_data_pool: pool 'fast' still holds 1 object(s) of the filesystem's files: remove or move them first
+  [1]
+  $ crushfs --cluster p osd pool rm fast fast --yes-i-really-really-mean-it
+  crushfs: osd pool rm: pool 'fast' is in use by CephFS
+  [1]
+  $ crushfs --cluster p rados -p fast rm o1
+  $ crushfs --cluster p fs rm_data_pool crushfs fast
+  removed data pool 2 from fsmap
+  $ crushfs --cluster p fs rm_data_pool crushfs fast
+  crushfs: fs rm_data_pool: pool is not a data pool of the filesystem
+  [1]
+  $ crushfs --cluster p fs rm_data_pool crushfs crushfs_data
+  crushfs: fs rm_data_pool: cannot remove default data pool
+  [1]
+  $ crushfs --cluster p osd pool set fast pg_num 32
+  set pool 2 pg_num to 32
+  $ crushfs --cluster p pg ls-by-pool fast | wc -l
+  33
