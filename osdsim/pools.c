@@ -511,6 +511,12 @@ int xpool_add(struct cfs_osdmap *m, const struct cfs_pool_info *p,
 	m->xpools = n;
 	memset(&n[m->nxpools], 0, sizeof(*n));
 	n[m->nxpools].info = *p;
+	/* what cluster.json keeps of a pool, no more: the file layout
+	 * fields are the data pool's, a new pool is no data pool yet */
+	n[m->nxpools].info.object_size = 0;
+	n[m->nxpools].info.stripe_unit = 0;
+	n[m->nxpools].info.stripe_count = 0;
+	n[m->nxpools].info.fs_data = 0;
 	n[m->nxpools].info.id = ++m->pool_max;
 	*id = m->pool_max;
 	m->nxpools++;

@@ -840,6 +840,134 @@ static void test_max_avail(void **state)
 	fx_free(f);
 }
 
+
+/*
+ * Two pools side by side: the same object name in each is two objects,
+ * each placed in its own pool's PG with its own size, accounted to its
+ * pool (usage, index), surviving a reopen (usage.json, per-pool PG
+ * state), and a pg_num change of a pool that holds objects is refused
+ * while an empty one's goes through.
+ */
+static void test_two_pools(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct cfs_pool_info want;
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	const struct cfs_pg_mapping *pg;
+	struct cfs_osd_usage u;
+	char a[3000], b[5000], got[5000], why[256] = "";
+	uint64_t copies1 = 0, copies2 = 0, bytes2 = 0;
+	int64_t id;
+	uint32_t ps;
+
+	(void)state;
+	want = *cfs_osdmap_pool(m);
+	cfs_osdmap_put(m);
+	snprintf(want.name, sizeof(want.name), "two");
+	want.size = 2;
+	want.min_size = 1;
+	want.pg_num = want.pgp_num = 8;
+	assert_int_equal(cfs_pool_create(f->c, &want, &id, why, sizeof(why)),
+			 0);
+	fx_pattern(a, sizeof(a), 1);
+	fx_pattern(b, sizeof(b), 2);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "same", a,
+					   sizeof(a)), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, id, "same", b, sizeof(b)),
+			 0);
+	assert_int_equal(ol_obj_write_full(f->ol, 99, "same", b, sizeof(b)),
+			 -ENOENT);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "same", 0, got,
+				     sizeof(got)), (ssize_t)sizeof(a));
+	assert_memory_equal(got, a, sizeof(a));
+	assert_int_equal(ol_obj_read(f->ol, id, "same", 0, got, sizeof(got)),
+			 (ssize_t)sizeof(b));
+	assert_memory_equal(got, b, sizeof(b));
+
+	/* pool 2's copies: where its own PG puts them, 2 of them */
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_pool_object_to_pg(m, id, "same", NULL, &ps), 0);
+	assert_true(ps < 8);
+	pg = cfs_osdmap_pool_pg(m, id, ps);
+	assert_int_equal(pg->nacting, 2);
+	for (int i = 0; i < pg->nacting; i++) {
+		cfs_obj *o;
+
+		assert_int_equal(cfs_obj_open(f->c, pg->acting[i], id, ps,
+					      "same", 0, &o), 0);
+		assert_int_equal(cfs_obj_size(o), sizeof(b));
+		cfs_obj_put(o);
+	}
+	for (int osd = 0; osd < cfs_osdmap_max_osd(m); osd++) {
+		cfs_osd_pool_usage(f->c, osd, DATA_POOL, &u);
+		copies1 += u.objects;
+		cfs_osd_pool_usage(f->c, osd, id, &u);
+		copies2 += u.objects;
+		bytes2 += u.used;
+	}
+	assert_int_equal(copies1, 3);
+	assert_int_equal(copies2, 2);
+	assert_int_equal(bytes2, 2 * sizeof(b));
+	{
+		uint64_t sb, so;
+
+		cfs_pool_usage(f->c, m, cfs_osdmap_pool_by_id(m, id), &sb,
+			       &so);
+		assert_int_equal(sb, sizeof(b));
+		assert_int_equal(so, 1);
+	}
+	cfs_osdmap_put(m);
+
+	/* a pool with objects keeps its pg_num; the data pool's name is
+	 * not in pool 2's index */
+	m = cfs_osdmap_get(f->c);
+	want = *cfs_osdmap_pool_by_id(m, id);
+	cfs_osdmap_put(m);
+	want.pg_num = 16;
+	assert_int_equal(cfs_pool_update(f->c, &want, why, sizeof(why)),
+			 -EBUSY);
+	assert_int_equal(ol_obj_remove(f->ol, id, "same"), 0);
+	assert_int_equal(ol_obj_stat(f->ol, id, "same", NULL), -ENOENT);
+	assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, "same", NULL), 0);
+	assert_int_equal(ol_obj_write_full(f->ol, id, "again", b, 100), 0);
+
+	/* reopened: usage.json and the PG state keep the pools apart */
+	fx_close(f);
+	fx_open(f);
+	assert_int_equal(ol_obj_read(f->ol, id, "again", 0, got, sizeof(got)),
+			 100);
+	assert_memory_equal(got, b, 100);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "same", 0, got,
+				     sizeof(got)), (ssize_t)sizeof(a));
+	m = cfs_osdmap_get(f->c);
+	copies2 = 0;
+	for (int osd = 0; osd < cfs_osdmap_max_osd(m); osd++) {
+		cfs_osd_pool_usage(f->c, osd, id, &u);
+		copies2 += u.objects;
+	}
+	cfs_osdmap_put(m);
+	assert_int_equal(copies2, 2);
+	assert_int_equal(ol_obj_remove(f->ol, id, "again"), 0);
+	m = cfs_osdmap_get(f->c);
+	want = *cfs_osdmap_pool_by_id(m, id);
+	cfs_osdmap_put(m);
+	want.pg_num = 16;
+	if (cfs_pool_update(f->c, &want, why, sizeof(why)))
+		fail_msg("pg_num of an empty pool: %s", why);
+	assert_int_equal(ol_obj_write_full(f->ol, id, "after", b, 10), 0);
+	assert_int_equal(ol_obj_read(f->ol, id, "after", 0, got, 10), 10);
+	{
+		struct cfs_check_report cr;
+
+		assert_int_equal(cfs_cluster_check(f->c, 1, &cr, NULL, NULL),
+				 0);
+		assert_int_equal(cr.usage_mismatches, 0);
+		assert_int_equal(cr.misfiled, 0);
+		assert_int_equal(cr.stray_files, 0);
+	}
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -857,6 +985,7 @@ int main(void)
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_max_avail),
 		cmocka_unit_test(test_pg_split_merge),
+		cmocka_unit_test(test_two_pools),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
