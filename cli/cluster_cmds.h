@@ -147,8 +147,8 @@ const struct cfs_pool_info *cc_pool_arg(struct cmd_ctx *ctx,
  * commands that work on objects or upmaps say so. */
 const struct cfs_pool_info *cc_other_pool(const cfs_osdmap *m,
 					  const char *s);
-/* 1 when s names the filesystem's data pool */
-int cc_is_data_pool(struct cmd_ctx *ctx, const char *s);
+/* 1 when s names a pool that can hold objects (a replicated one) */
+int cc_pool_holds_objects(struct cmd_ctx *ctx, const char *s);
 int ccmd_osd_pool_create(struct cmd_ctx *ctx, int argc, char **argv);
 /* the rule `osd crush rule create-erasure NAME PROFILE` makes, silently
  * (none made when one of that name exists) */

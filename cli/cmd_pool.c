@@ -58,7 +58,7 @@ const struct cfs_pool_info *cc_other_pool(const cfs_osdmap *m,
 	return p && p->id != cfs_osdmap_pool(m)->id ? p : NULL;
 }
 
-int cc_is_data_pool(struct cmd_ctx *ctx, const char *s)
+int cc_pool_holds_objects(struct cmd_ctx *ctx, const char *s)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
 	const struct cfs_pool_info *p = cfs_osdmap_pool_by_name(m, s);
@@ -68,7 +68,7 @@ int cc_is_data_pool(struct cmd_ctx *ctx, const char *s)
 
 	if (!p && *s && !*end)
 		p = cfs_osdmap_pool_by_id(m, id);
-	r = p && p->id == cfs_osdmap_pool(m)->id;
+	r = p && !p->erasure;
 	cfs_osdmap_put(m);
 	return r;
 }
@@ -312,7 +312,7 @@ static int set_pg_num(struct cmd_ctx *ctx, const struct cfs_pool_info *p,
 	if (v <= 0 || v > 65536)
 		return cc_err(ctx, "'pg_num' must be greater than 0 and less "
 			      "than or equal to 65536");
-	r = ol_set_pg_num(ctx->ol, (uint32_t)v, why, sizeof(why));
+	r = ol_set_pg_num(ctx->ol, p->id, (uint32_t)v, why, sizeof(why));
 	if (r == -EALREADY) {
 		fprintf(ctx->out, "pool '%s' pg_num is already %lld\n",
 			p->name, v);
@@ -322,7 +322,9 @@ static int set_pg_num(struct cmd_ctx *ctx, const struct cfs_pool_info *p,
 		return cc_err(ctx, "%s", *why ? why : cfs_strerror(r));
 	{
 		const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
-		uint32_t pgp = cfs_osdmap_pool(m)->pgp_num;
+		const struct cfs_pool_info *q =
+			cfs_osdmap_pool_by_id(m, p->id);
+		uint32_t pgp = q ? q->pgp_num : 0;
 
 		cfs_osdmap_put(m);
 		return cc_done_epoch(ctx, "set pool %lld pg_num to %lld "
@@ -345,6 +347,7 @@ int cc_pool_pg_num_dry_run(struct cmd_ctx *ctx, int argc, char **argv)
 	int r;
 
 	const struct cfs_pool_info *p;
+	int64_t id;
 	int data;
 
 	if (cc_nargs(ctx, argc, argv, 3))
@@ -352,19 +355,20 @@ int cc_pool_pg_num_dry_run(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!(m = pool_map(ctx, argv[0], &p)))
 		return 1;
 	pgp = p->pgp_num;
-	data = p->id == cfs_osdmap_pool(m)->id;
+	data = !p->erasure;
+	id = p->id;
 	snprintf(name, sizeof(name), "%s", p->name);
 	cfs_osdmap_put(m);
 	if (int_value(ctx, argv[2], INT32_MIN, INT32_MAX, &v))
 		return 1;
 	if (!data)
-		return cc_err(ctx, "pool '%s' is not the filesystem's first "
-			      "data pool (the dry run of its pg_num is the "
-			      "generic one)", name);
+		return cc_err(ctx, "pool '%s' holds no object of crushfs's "
+			      "(the dry run of its pg_num is the generic "
+			      "one)", name);
 	if (v <= 0 || v > 65536)
 		return cc_err(ctx, "'pg_num' must be greater than 0 and less "
 			      "than or equal to 65536");
-	r = cfs_pool_pg_num_plan(ctx->cluster, (uint32_t)v, &pl, why,
+	r = cfs_pool_pg_num_plan(ctx->cluster, id, (uint32_t)v, &pl, why,
 				 sizeof(why));
 	if (r == -EALREADY) {
 		fprintf(ctx->out, "pool '%s' pg_num is already %lld\n", name,
@@ -420,7 +424,7 @@ int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!(m = pool_map(ctx, argv[0], &p)))
 		return 1;
 	want = *p;
-	data = p->id == cfs_osdmap_pool(m)->id;
+	data = !p->erasure; /* its objects move: the split of objlayer */
 	if (!strcmp(argv[1], "crush_rule")) {
 		int id = cc_rule_by_name(cfs_osdmap_crush(m), argv[2]);
 

@@ -294,7 +294,7 @@ int cc_run(const struct cluster_cmd *cmd, struct cmd_ctx *ctx, int argc,
 				   "commands that change placement take it)");
 	/* a pg_num change re-files objects within OSDs: its own report */
 	if (!strcmp(cmd->name, "osd pool set") && argc >= 2 &&
-	    !strcmp(argv[1], "pg_num") && cc_is_data_pool(ctx, argv[0]))
+	    !strcmp(argv[1], "pg_num") && cc_pool_holds_objects(ctx, argv[0]))
 		return cc_pool_pg_num_dry_run(ctx, argc, argv);
 	n = (size_t)snprintf(what, sizeof(what), "%s", cmd->name);
 	for (int i = 0; i < argc && n < sizeof(what); i++)

@@ -80,7 +80,8 @@ int64_t ol_data_pool(const objlayer *ol);
 /* `osd pool set NAME pg_num N`: PG split or merge (osdsim's
  * cfs_pool_set_pg_num) with I/O held off meanwhile, also on a mounted
  * cluster; the per-PG locks follow.  Errors as cfs_pool_set_pg_num. */
-int ol_set_pg_num(objlayer *ol, uint32_t pg_num, char *why, size_t whylen);
+int ol_set_pg_num(objlayer *ol, int64_t pool, uint32_t pg_num, char *why,
+		  size_t whylen);
 /* A pool named by key (its name, or its id in decimal): *id and its name
  * (name may be NULL).  -ENOENT when there is no such pool. */
 int ol_pool_lookup(objlayer *ol, const char *key, int64_t *id, char *name,

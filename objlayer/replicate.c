@@ -158,6 +158,7 @@ int ol_relayout(objlayer *ol, int (*change)(cfs_cluster *c, void *arg),
 }
 
 struct set_pg_num {
+	int64_t pool;
 	uint32_t pg_num;
 	char *why;
 	size_t whylen;
@@ -167,12 +168,13 @@ static int set_pg_num(cfs_cluster *c, void *arg)
 {
 	struct set_pg_num *a = arg;
 
-	return cfs_pool_set_pg_num(c, a->pg_num, a->why, a->whylen);
+	return cfs_pool_set_pg_num(c, a->pool, a->pg_num, a->why, a->whylen);
 }
 
-int ol_set_pg_num(objlayer *ol, uint32_t pg_num, char *why, size_t whylen)
+int ol_set_pg_num(objlayer *ol, int64_t pool, uint32_t pg_num, char *why,
+		  size_t whylen)
 {
-	struct set_pg_num a = { pg_num, why, whylen };
+	struct set_pg_num a = { pool, pg_num, why, whylen };
 
 	return ol_relayout(ol, set_pg_num, &a);
 }

@@ -629,20 +629,25 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 	r = index_open(c, err, errlen);
 	if (r)
 		goto fail;
-	if (c->cur->pg_num_from) {
+	{
+		int64_t pool;
+		uint32_t from, to;
+
 		/* a pg_num change cut short: its files move now */
-		if (c->rdonly) {
+		if (pgsplit_pending(c->cur, &pool, &from, &to) && c->rdonly) {
 			r = msg(err, errlen, -EBUSY,
-				"%s: a change of pg_num from %u to %u was "
-				"interrupted; any command that writes (e.g. "
-				"'crushfs --cluster %s rebalance') finishes it",
-				dir, c->cur->pg_num_from,
-				c->cur->pool.pg_num, dir);
+				"%s: a change of pool %lld's pg_num from %u to "
+				"%u was interrupted; any command that writes "
+				"(e.g. 'crushfs --cluster %s rebalance') "
+				"finishes it",
+				dir, (long long)pool, from, to, dir);
 			goto fail;
 		}
-		r = pgsplit_settle(c, err, errlen);
-		if (r)
-			goto fail;
+		if (pgsplit_pending(c->cur, &pool, &from, &to)) {
+			r = pgsplit_settle(c, err, errlen);
+			if (r)
+				goto fail;
+		}
 	}
 	*out = c;
 	return 0;

@@ -976,11 +976,11 @@ static int pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 		r = -ENOENT;
 	else if (x && want->pg_num != x->info.pg_num &&
 		 pool_objects(c, n, &x->info)) {
-		/* objects would move between PGs: crushfs splits the first
-		 * data pool's only (cfs_pool_set_pg_num) */
-		snprintf(why, whylen, "pool '%s' holds objects: crushfs "
-			 "changes pg_num of the filesystem's first data pool "
-			 "only", x->info.name);
+		/* objects would move between PGs: that is a split
+		 * (cfs_pool_set_pg_num, under the PG layout gate) */
+		snprintf(why, whylen, "pool '%s' holds objects: its pg_num "
+			 "changes by a PG split or merge (ol_set_pg_num)",
+			 x->info.name);
 		r = -EBUSY;
 	} else if (x)
 		r = pool_check_change(n, &x->info, want, 1,
@@ -1006,6 +1006,7 @@ int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 	const struct cfs_pool_info *cur = cfs_osdmap_pool_by_id(m, want->id);
 	int relayout = cur && cur->id != m->pool.id &&
 		       cur->pg_num != want->pg_num;
+	uint32_t from = cur ? cur->pg_num : 0;
 	int r;
 
 	cfs_osdmap_put(m);
@@ -1013,9 +1014,11 @@ int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 		return pool_update(c, want, why, whylen);
 	/* another pool's PGs are remade: nobody works with them meanwhile
 	 * (the PG layout gate; the pool holds no object, pool_update
-	 * checks) */
+	 * checks); the (empty) folders of PGs a merge ends go */
 	cfs_pg_layout_exclusive(c);
 	r = pool_update(c, want, why, whylen);
+	if (!r)
+		r = pgsplit_finish(c, c->cur, want->id, from, want->pg_num);
 	if (!r)
 		r = pgstate_reload(c, want->id, want->pg_num, why, whylen);
 	cfs_pg_layout_release(c);
@@ -1025,11 +1028,16 @@ int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 /* The refusals of a pg_num change (OSDMonitor's range, then crushfs's
  * clean and co-located checks): 0, -EALREADY, or an error with why. */
 static int pg_num_check(cfs_cluster *c, const struct cfs_osdmap *cur,
-			uint32_t pg_num, char *why, size_t whylen)
+			int64_t pool, uint32_t pg_num, char *why,
+			size_t whylen)
 {
-	uint32_t from = cur->pool.pg_num;
+	struct pool_ovr o;
+	uint32_t from;
 	int r;
 
+	if (pool_ovr((struct cfs_osdmap *)cur, pool, &o))
+		return -ENOENT;
+	from = o.info->pg_num;
 	/* OSDMonitor: 'pg_num' must be greater than 0 and at most
 	 * mon_max_pool_pg_num (65536) */
 	if (pg_num == 0 || pg_num > 65536) {
@@ -1037,16 +1045,21 @@ static int pg_num_check(cfs_cluster *c, const struct cfs_osdmap *cur,
 			 "less than or equal to 65536");
 		return -ERANGE;
 	}
-	r = pg_num == from ? -EALREADY : pgsplit_check_clean(c, cur, why,
+	if (o.info->erasure && pg_num != from) {
+		/* no object of crushfs's is in one: Ceph's split of an
+		 * erasure pool is the placement's business only */
+		return 0;
+	}
+	r = pg_num == from ? -EALREADY : pgsplit_check_clean(c, cur, &o, why,
 							     whylen);
 	if (!r && pg_num < from) {
-		if (cur->pool.pgp_num > pg_num) {
+		if (o.info->pgp_num > pg_num) {
 			snprintf(why, whylen, "set pgp_num to %u and rebalance "
 				 "first: Ceph merges PGs once they are on the "
 				 "same OSDs", pg_num);
 			r = -EBUSY;
 		} else {
-			r = pgsplit_check_colocated(cur, pg_num, why, whylen);
+			r = pgsplit_check_colocated(&o, pg_num, why, whylen);
 		}
 	}
 	return r;
@@ -1074,32 +1087,37 @@ static int count_refiled(const char *name, const struct cfs_objinfo *oi,
 	return 0;
 }
 
-int cfs_pool_pg_num_plan(cfs_cluster *c, uint32_t pg_num,
+int cfs_pool_pg_num_plan(cfs_cluster *c, int64_t pool, uint32_t pg_num,
 			 struct cfs_pg_num_plan *plan, char *why,
 			 size_t whylen)
 {
 	const cfs_osdmap *cur = cfs_osdmap_get(c);
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(cur, pool);
 	struct refile f;
 	int r;
 
 	memset(plan, 0, sizeof(*plan));
-	plan->from = cur->pool.pg_num;
+	if (!p) {
+		cfs_osdmap_put(cur);
+		return -ENOENT;
+	}
+	plan->from = p->pg_num;
 	plan->to = pg_num;
-	r = pg_num_check(c, cur, pg_num, why, whylen);
+	r = pg_num_check(c, cur, pool, pg_num, why, whylen);
 	if (!r) {
 		f = (struct refile){ plan->from, pl_pg_mask(plan->from),
 				     pg_num, pl_pg_mask(pg_num), plan };
-		r = cfs_index_foreach(c, cur->pool.id, "", 0, count_refiled,
-				      &f);
+		r = cfs_index_foreach(c, pool, "", 0, count_refiled, &f);
 	}
 	cfs_osdmap_put(cur);
 	return r;
 }
 
-int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
-			size_t whylen)
+int cfs_pool_set_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
+			char *why, size_t whylen)
 {
 	struct cfs_osdmap *n;
+	struct pool_ovr o;
 	uint32_t from;
 	int r;
 
@@ -1110,18 +1128,23 @@ int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
 	r = update_begin(c, &n);
 	if (r)
 		return r;
-	from = n->pool.pg_num;
-	r = pg_num_check(c, c->cur, pg_num, why, whylen);
+	if (pool_ovr(n, pool, &o)) {
+		update_abort(c, n);
+		return -ENOENT;
+	}
+	from = o.info->pg_num;
+	r = pg_num_check(c, c->cur, pool, pg_num, why, whylen);
 	if (r) {
 		update_abort(c, n);
 		return r;
 	}
-	n->pool.pg_num = pg_num;
-	n->pg_num_from = from;
-	for (int i = 0; i < n->nupmaps; i++)
-		if (n->upmaps[i].ps >= pg_num)
-			n->upmaps[i].n = n->upmaps[i].nitems = 0;
-	upmap_compact(n);
+	/* n is this change's own copy */
+	((struct cfs_pool_info *)o.info)->pg_num = pg_num;
+	*o.pg_num_from = from;
+	for (int i = 0; i < *o.nupmaps; i++)
+		if ((*o.upmaps)[i].ps >= pg_num)
+			(*o.upmaps)[i].n = (*o.upmaps)[i].nitems = 0;
+	upmap_compact_ovr(&o);
 	n->epoch = c->cur->epoch + 1;
 	n->modified = time(NULL);
 	/* the new pg_num with its marker on disk first (a crash from here
@@ -1140,10 +1163,10 @@ int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
 		update_abort(c, n);
 		return r;
 	}
-	r = pgsplit_finish(c, n, from, pg_num);
+	r = pgsplit_finish(c, n, pool, from, pg_num);
 	if (r) {
 		/* put back what moved, and the map as it was */
-		int back = pgsplit_finish(c, c->cur, pg_num, from);
+		int back = pgsplit_finish(c, c->cur, pool, pg_num, from);
 
 		if (!back)
 			back = osdmap_persist(c->dir, c->cur);
@@ -1157,8 +1180,9 @@ int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
 		return r;
 	}
 	/* the per-PG state follows (the pool was clean: nothing is lost) */
-	r = pgstate_reload(c, n->pool.id, pg_num, why, whylen);
-	n->pg_num_from = 0;
+	r = pgstate_reload(c, pool, pg_num, why, whylen);
+	pool_ovr(n, pool, &o);
+	*o.pg_num_from = 0;
 	if (!r)
 		r = osdmap_persist(c->dir, n);
 	if (r) {
@@ -1173,31 +1197,73 @@ int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
 	return 0;
 }
 
-int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen)
+/* One pool's interrupted change, finished. */
+static int settle_pool(cfs_cluster *c, int64_t pool, char *why,
+		       size_t whylen)
 {
 	struct cfs_osdmap *n;
-	uint32_t from = c->cur->pg_num_from, to = c->cur->pool.pg_num;
-	int r = pgsplit_finish(c, c->cur, from, to);
+	struct pool_ovr o;
+	uint32_t from, to;
+	int r;
 
+	if (pool_ovr(c->cur, pool, &o))
+		return 0;
+	from = *o.pg_num_from;
+	to = o.info->pg_num;
+	r = pgsplit_finish(c, c->cur, pool, from, to);
 	if (r) {
-		snprintf(why, whylen, "moving objects from pg_num %u to %u: %s "
-			 "(the next write command finishes it)",
-			 from, to, cfs_strerror(r));
+		snprintf(why, whylen, "pool %lld: moving objects from pg_num "
+			 "%u to %u: %s (the next write command finishes it)",
+			 (long long)pool, from, to, cfs_strerror(r));
 		return r;
 	}
 	/* the per-PG state follows the new pg_num (the pool was clean, so
 	 * nothing of it is lost); map changes, which choose pg_temp from
 	 * it, wait meanwhile */
 	pthread_mutex_lock(&c->update_lock);
-	r = pgstate_reload(c, c->cur->pool.id, to, why, whylen);
+	r = pgstate_reload(c, pool, to, why, whylen);
 	pthread_mutex_unlock(&c->update_lock);
 	if (r)
 		return r;
 	r = update_begin(c, &n);
 	if (r)
 		return r;
-	n->pg_num_from = 0;
+	if (!pool_ovr(n, pool, &o))
+		*o.pg_num_from = 0;
 	return update_commit(c, n);
+}
+
+int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen)
+{
+	int r = 0;
+
+	for (int i = 0; !r && i < cfs_osdmap_npools(c->cur); i++) {
+		struct pool_ovr o;
+		int64_t id = cfs_osdmap_pool_at(c->cur, i)->id;
+
+		if (!pool_ovr(c->cur, id, &o) && *o.pg_num_from)
+			r = settle_pool(c, id, why, whylen);
+	}
+	return r;
+}
+
+/* 1 when some pool's pg_num change was cut short (its pool, from, to). */
+int pgsplit_pending(const struct cfs_osdmap *m, int64_t *pool,
+		    uint32_t *from, uint32_t *to)
+{
+	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
+		struct pool_ovr o;
+		int64_t id = cfs_osdmap_pool_at(m, i)->id;
+
+		if (!pool_ovr((struct cfs_osdmap *)m, id, &o) &&
+		    *o.pg_num_from) {
+			*pool = id;
+			*from = *o.pg_num_from;
+			*to = o.info->pg_num;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int cfs_ec_profile_set(cfs_cluster *c, const char *name,

@@ -392,7 +392,8 @@ void cfs_pg_layout_exclusive(cfs_cluster *c);
 void cfs_pg_layout_release(cfs_cluster *c);
 
 /*
- * `osd pool set NAME pg_num N` (pgsplit.c): PG split or merge as Ceph's
+ * `osd pool set NAME pg_num N` (pgsplit.c) on any pool that can hold
+ * objects: PG split or merge as Ceph's
  * stable_mod assigns objects, on a clean cluster, the caller holding the
  * PG layout gate exclusively (objlayer's ol_set_pg_num); a merge needs
  * pgp_num <= N first (and the PGs co-located).  pgp_num stays (lowered to
@@ -400,8 +401,8 @@ void cfs_pg_layout_release(cfs_cluster *c);
  * interrupted change is finished by the next open for writing.  -EALREADY
  * when pg_num is N already; -EBUSY / -ERANGE with the reason in why.
  */
-int cfs_pool_set_pg_num(cfs_cluster *c, uint32_t pg_num, char *why,
-			size_t whylen);
+int cfs_pool_set_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
+			char *why, size_t whylen);
 /* What that change would do, changing nothing: the same refusals, and
  * how many objects (of how many) stable_mod files into another PG. */
 struct cfs_pg_num_plan {
@@ -409,7 +410,7 @@ struct cfs_pg_num_plan {
 	uint64_t objects, bytes;   /* every object of the pool */
 	uint64_t refiled, refiled_bytes;
 };
-int cfs_pool_pg_num_plan(cfs_cluster *c, uint32_t pg_num,
+int cfs_pool_pg_num_plan(cfs_cluster *c, int64_t pool, uint32_t pg_num,
 			 struct cfs_pg_num_plan *plan, char *why,
 			 size_t whylen);
 /* A pool's use as quotas count it: logical bytes and objects (its raw

@@ -12,6 +12,8 @@
 
 #include "osdsim.h"
 
+struct pool_ovr; /* psarr.c */
+
 /* slots of cfs_cluster.stem_gen (objindex.c) */
 #define CFS_STEM_GENS 1024
 
@@ -41,6 +43,8 @@ struct cfs_xpool {
 	int ntemps;
 	struct cfs_pg_ptemp *ptemps;
 	int nptemps;
+	/* a pg_num change in progress (pgsplit.c), as the data pool's */
+	uint32_t pg_num_from;
 };
 
 struct cfs_osdmap {
@@ -333,16 +337,21 @@ void nameset_free(struct name_set *s);
 /* refused.c: DIR/refused.json into c (absent: nothing refused) */
 int refused_load(cfs_cluster *c, char *err, size_t errlen);
 
-/* pgsplit.c: move every OSD's object files from pg_num `from` folders to
- * pg_num `to` ones (idempotent, fsynced); the checks before a change */
-int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m,
+/* pgsplit.c: move every OSD's object files of one pool from pg_num
+ * `from` folders to pg_num `to` ones (idempotent, fsynced); the checks
+ * before a change (o: the pool in the current map) */
+int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m, int64_t pool,
 		   uint32_t from, uint32_t to);
 int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
-			char *why, size_t whylen);
-int pgsplit_check_colocated(const struct cfs_osdmap *m, uint32_t to,
+			const struct pool_ovr *o, char *why, size_t whylen);
+int pgsplit_check_colocated(const struct pool_ovr *o, uint32_t to,
 			    char *why, size_t whylen);
-/* Finish the pg_num change c's map marks (files, per-PG state, marker). */
+/* Finish every pg_num change c's map marks (files, per-PG state,
+ * markers). */
 int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen);
+/* 1 when a pool's pg_num change was cut short: which, from, to. */
+int pgsplit_pending(const struct cfs_osdmap *m, int64_t *pool,
+		    uint32_t *from, uint32_t *to);
 
 /* import.c: `mkfs --from-ceph`: the osdmap of o->from_ceph's snapshot
  * (derived tables made) */
@@ -415,6 +424,7 @@ struct pool_ovr {
 	int *ntemps;
 	struct cfs_pg_ptemp **ptemps;
 	int *nptemps;
+	uint32_t *pg_num_from; /* the pool's pg_num change marker */
 };
 /* -ENOENT when m has no pool id */
 int pool_ovr(struct cfs_osdmap *m, int64_t id, struct pool_ovr *o);
@@ -442,6 +452,7 @@ int upmap_set_items(struct cfs_osdmap *m, int64_t pool, uint32_t ps,
 		    const int *pairs, int npairs, char *why, size_t whylen);
 /* drop entries left with neither pg_upmap nor items */
 void upmap_compact(struct cfs_osdmap *m);
+void upmap_compact_ovr(struct pool_ovr *o);
 /* OSDMap::clean_pg_upmaps: entries made invalid by a map change go (PG
  * gone, redundant, wrong size, source not in the raw set, target out, or
  * a set the crush rule would not produce).  Needs the derived tables.

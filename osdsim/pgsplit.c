@@ -35,12 +35,12 @@
 #include "util.h"
 
 /* fsync a PG folder of an OSD (the renames into or out of it). */
-static int sync_folder(cfs_cluster *c, struct osd_store *s, uint32_t ps)
+static int sync_folder(struct osd_store *s, int64_t pool, uint32_t ps)
 {
 	char pgd[64];
 	int fd, r = 0;
 
-	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	pg_dirname(pool, ps, pgd, sizeof(pgd));
 	fd = openat(s->dirfd, pgd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
@@ -53,15 +53,15 @@ static int sync_folder(cfs_cluster *c, struct osd_store *s, uint32_t ps)
 /* Move the objects of folder ps on one OSD that pg_num `to` places in
  * another PG (their folder made when missing); touched[] marks the PG
  * folders that changed. */
-static int move_folder(cfs_cluster *c, struct osd_store *s, uint32_t ps,
-		       uint32_t to, unsigned char *touched)
+static int move_folder(cfs_cluster *c, struct osd_store *s, int64_t pool,
+		       uint32_t ps, uint32_t to, unsigned char *touched)
 {
 	char pgd[64], dst[64 + 256 + 2];
 	struct dirent *de;
 	int r = 0;
 	DIR *d;
 
-	pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+	pg_dirname(pool, ps, pgd, sizeof(pgd));
 	d = cfs_opendirat(s->dirfd, pgd, &r);
 	if (!d)
 		return r == -ENOENT ? 0 : r;
@@ -77,7 +77,7 @@ static int move_folder(cfs_cluster *c, struct osd_store *s, uint32_t ps,
 		if (np == ps)
 			continue;
 		n = snprintf(dst, sizeof(dst), "%lld.%x_head",
-			     (long long)c->pool_id, np);
+			     (long long)pool, np);
 		if (!touched[np] && mkdirat(s->dirfd, dst, 0755) < 0 &&
 		    errno != EEXIST) {
 			r = -errno;
@@ -89,13 +89,13 @@ static int move_folder(cfs_cluster *c, struct osd_store *s, uint32_t ps,
 			r = -errno;
 			break;
 		}
-		fdcache_forget(c->fdc, s->id, c->pool_id, ps, name);
+		fdcache_forget(c->fdc, s->id, pool, ps, name);
 	}
 	closedir(d);
 	return r;
 }
 
-int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m,
+int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m, int64_t pool,
 		   uint32_t from, uint32_t to)
 {
 	uint32_t most = from > to ? from : to;
@@ -111,16 +111,16 @@ int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m,
 			continue;
 		memset(touched, 0, most);
 		for (uint32_t ps = 0; ps < most && !r; ps++)
-			r = move_folder(c, s, ps, to, touched);
+			r = move_folder(c, s, pool, ps, to, touched);
 		/* the renames are durable before the marker goes */
 		for (uint32_t ps = 0; ps < most && !r; ps++)
 			if (touched[ps])
-				r = sync_folder(c, s, ps);
+				r = sync_folder(s, pool, ps);
 		/* a merge's sources are empty now */
 		for (uint32_t ps = to; ps < from && !r; ps++) {
 			char pgd[64];
 
-			pg_dirname(c->pool_id, ps, pgd, sizeof(pgd));
+			pg_dirname(pool, ps, pgd, sizeof(pgd));
 			if (unlinkat(s->dirfd, pgd, AT_REMOVEDIR) < 0 &&
 			    errno != ENOENT)
 				cfs_log(CFS_LOG_WARN,
@@ -139,34 +139,37 @@ int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m,
  * crushfs asks the same of a split: no pg_temp, every PG held exactly by
  * its acting set with nothing missing. */
 int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
-			char *why, size_t whylen)
+			const struct pool_ovr *o, char *why, size_t whylen)
 {
-	if (m->ntemps) {
+	int64_t pool = o->info->id;
+
+	(void)m;
+	if (*o->ntemps) {
 		snprintf(why, whylen, "%d PG(s) are remapped: run rebalance "
-			 "first (pg_num changes on a clean pool)", m->ntemps);
+			 "first (pg_num changes on a clean pool)", *o->ntemps);
 		return -EBUSY;
 	}
-	for (uint32_t ps = 0; ps < m->pool.pg_num; ps++) {
-		const struct cfs_pg_mapping *pg = &m->pgs[ps];
+	for (uint32_t ps = 0; ps < o->info->pg_num; ps++) {
+		const struct cfs_pg_mapping *pg = &o->pgs[ps];
 		int h[256], nh, ok;
 
-		cfs_pg_lock(c, m->pool.id, ps);
-		nh = cfs_pg_holders(c, m->pool.id, ps, h, 256);
+		cfs_pg_lock(c, pool, ps);
+		nh = cfs_pg_holders(c, pool, ps, h, 256);
 		ok = nh == 0 || nh == pg->nacting;
 		for (int i = 0; ok && i < nh; i++) {
 			int in = 0;
 
 			for (int k = 0; k < pg->nacting; k++)
 				in |= pg->acting[k] == h[i];
-			ok = in && cfs_pg_missing_count(c, m->pool.id, ps, h[i]) == 0;
+			ok = in && cfs_pg_missing_count(c, pool, ps, h[i]) == 0;
 		}
-		cfs_pg_unlock(c, m->pool.id, ps);
+		cfs_pg_unlock(c, pool, ps);
 		if (!ok) {
 			snprintf(why, whylen, "pg %lld.%x is not clean (copies "
 				 "off its acting set, or missing): run "
 				 "rebalance first (pg_num changes on a clean "
 				 "pool)",
-				 (long long)m->pool.id, ps);
+				 (long long)pool, ps);
 			return -EBUSY;
 		}
 	}
@@ -175,12 +178,12 @@ int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
 
 /* A merge's source q goes into target p: Ceph waits until they are on
  * the same OSDs (pgp_num lowered, backfill done). */
-int pgsplit_check_colocated(const struct cfs_osdmap *m, uint32_t to,
+int pgsplit_check_colocated(const struct pool_ovr *o, uint32_t to,
 			    char *why, size_t whylen)
 {
-	for (uint32_t q = to; q < m->pool.pg_num; q++) {
+	for (uint32_t q = to; q < o->info->pg_num; q++) {
 		uint32_t p = pl_pg_seed(q, to);
-		const struct cfs_pg_mapping *a = &m->pgs[q], *b = &m->pgs[p];
+		const struct cfs_pg_mapping *a = &o->pgs[q], *b = &o->pgs[p];
 		int same = a->nacting == b->nacting;
 
 		for (int i = 0; same && i < a->nacting; i++) {
@@ -194,8 +197,8 @@ int pgsplit_check_colocated(const struct cfs_osdmap *m, uint32_t to,
 			snprintf(why, whylen, "pg %lld.%x would merge into "
 				 "%lld.%x on other OSDs: set pgp_num to %u "
 				 "and rebalance first",
-				 (long long)m->pool.id, q,
-				 (long long)m->pool.id, p, to);
+				 (long long)o->info->id, q,
+				 (long long)o->info->id, p, to);
 			return -EBUSY;
 		}
 	}

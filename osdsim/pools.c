@@ -49,6 +49,7 @@ int xpools_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to)
 		struct cfs_xpool *t = &to->xpools[i];
 
 		t->info = f->info; /* pgs: derived */
+		t->pg_num_from = f->pg_num_from;
 		if (psarr_dup((void **)&t->upmaps, &t->nupmaps, f->upmaps,
 			      f->nupmaps, sizeof(*f->upmaps)) ||
 		    psarr_dup((void **)&t->temps, &t->ntemps, f->temps,
@@ -81,6 +82,10 @@ json_t *xpools_to_json(const struct cfs_osdmap *m)
 					    json_string(p->ec_profile));
 		if (o && p->fs_data)
 			json_object_set_new(o, "fs_data", json_true());
+		if (o && m->xpools[i].pg_num_from)
+			json_object_set_new(
+				o, "pg_num_change_from",
+				json_integer(m->xpools[i].pg_num_from));
 		if (!o || json_array_append_new(a, o)) {
 			json_decref(a);
 			return NULL;
@@ -170,6 +175,12 @@ int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		if (!bad && x && !json_is_boolean(x))
 			bad = "fs_data";
 		p->fs_data = json_is_true(x);
+		if (!bad && json_object_get(o, "pg_num_change_from")) {
+			if (jget_int(o, "pg_num_change_from", 1, 65536, &v))
+				bad = "pg_num_change_from";
+			else
+				m->xpools[i].pg_num_from = (uint32_t)v;
+		}
 		if (bad) {
 			snprintf(err, errlen, "pools[%zu]%s%s is missing or "
 				 "invalid", i, *bad ? "." : "", bad);

@@ -87,7 +87,8 @@ int pool_ovr(struct cfs_osdmap *m, int64_t id, struct pool_ovr *o)
 	if (id == m->pool.id) {
 		*o = (struct pool_ovr){ &m->pool,   m->pgs,	   &m->upmaps,
 					&m->nupmaps, &m->temps,	   &m->ntemps,
-					&m->ptemps,  &m->nptemps };
+					&m->ptemps,  &m->nptemps,
+					&m->pg_num_from };
 		return 0;
 	}
 	x = xpool_find(m, id);
@@ -95,7 +96,7 @@ int pool_ovr(struct cfs_osdmap *m, int64_t id, struct pool_ovr *o)
 		return -ENOENT;
 	*o = (struct pool_ovr){ &x->info,   x->pgs,	&x->upmaps,
 				&x->nupmaps, &x->temps,	&x->ntemps,
-				&x->ptemps,  &x->nptemps };
+				&x->ptemps,  &x->nptemps, &x->pg_num_from };
 	return 0;
 }
 

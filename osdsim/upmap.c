@@ -88,6 +88,11 @@ void upmap_compact(struct cfs_osdmap *m)
 	compact(m->upmaps, &m->nupmaps);
 }
 
+void upmap_compact_ovr(struct pool_ovr *o)
+{
+	compact(*o->upmaps, o->nupmaps);
+}
+
 int upmap_copy(const struct cfs_osdmap *from, struct cfs_osdmap *to)
 {
 	free(to->upmaps);

@@ -2,8 +2,8 @@ The filesystem's data pools, as `ceph fs` keeps them: the first data
 pool, then those `fs add_data_pool` adds (a replicated pool: crushfs
 keeps no file data in an erasure-coded one yet).  File layouts may name
 any of them (mount_pools.sh); `rados -p` reaches every replicated pool;
-a pool that holds objects keeps its pg_num, and leaves the filesystem
-only once empty.
+a pool leaves the filesystem only once empty; its pg_num changes move
+its objects as the first data pool's do.
 
   $ crushfs --cluster p mkfs --osd-size 256M > /dev/null
   $ crushfs --cluster p osd pool create fast 16
@@ -63,12 +63,23 @@ Objects by name in any replicated pool, each pool's placement its own:
   $ crushfs --cluster p check
   check: 12 osds, 3 object copies, 9 B on disk: usage matches the disk
 
-A pool holding objects keeps its pg_num here, and stays in the
-filesystem; the first data pool never leaves:
+A pool holding objects splits its PGs as the first data pool does
+(stable_mod files o1 in a child PG on the same OSDs), and stays in the
+filesystem until it is empty; the first data pool never leaves:
 
+  $ crushfs --cluster p osd pool set fast pg_num 32 --dry-run
+  dry run of 'osd pool set fast pg_num 32': pg_num 16 -> 32, pgp_num 16
+  split: 16 new PGs, each born on its parent's OSDs
+  1 of 1 objects (3 B of 3 B) change PG; they stay on their OSDs: nothing moves between OSDs
+  then 'osd pool set fast pgp_num 32 --dry-run' shows what spreading them moves
   $ crushfs --cluster p osd pool set fast pg_num 32
-  crushfs: osd pool set: pool 'fast' holds objects: crushfs changes pg_num of the filesystem's first data pool only
-  [1]
+  set pool 2 pg_num to 32 (pgp_num 16)
+  $ crushfs --cluster p osd map fast o1
+  osdmap e8 pool 'fast' (2) object 'o1' -> pg 2.cf0d001e (2.1e) -> up ([1,2,3], p1) acting ([1,2,3], p1)
+  $ crushfs --cluster p rados -p fast get o1 -
+  abc (no-eol)
+  $ crushfs --cluster p check
+  check: 12 osds, 3 object copies, 9 B on disk: usage matches the disk
   $ crushfs --cluster p fs rm_data_pool crushfs fast
   crushfs: fs rm_data_pool: pool 'fast' still holds 1 object(s) of the filesystem's files: remove or move them first
   [1]
@@ -84,7 +95,15 @@ filesystem; the first data pool never leaves:
   $ crushfs --cluster p fs rm_data_pool crushfs crushfs_data
   crushfs: fs rm_data_pool: cannot remove default data pool
   [1]
-  $ crushfs --cluster p osd pool set fast pg_num 32
-  set pool 2 pg_num to 32
+  $ crushfs --cluster p osd pool set fast pg_num 8
+  crushfs: osd pool set: set pgp_num to 8 and rebalance first: Ceph merges PGs once they are on the same OSDs
+  [1]
+  $ crushfs --cluster p osd pool set fast pgp_num 8 > /dev/null
+  $ crushfs --cluster p rebalance > /dev/null
+  $ crushfs --cluster p osd pool set fast pg_num 8
+  set pool 2 pg_num to 8 (pgp_num 8)
   $ crushfs --cluster p pg ls-by-pool fast | wc -l
-  33
+  9
+  $ crushfs --cluster p check
+  check: 12 osds, 0 object copies, 0 B on disk: usage matches the disk
+

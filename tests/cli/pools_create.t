@@ -98,11 +98,11 @@ The monitor's refusals:
   ecp
   wide
 
-`osd pool set` works on them all (pg_num too: no object of crushfs's
-lives there to move), with the same checks:
+`osd pool set` works on them all (pg_num of a replicated pool is a PG
+split, as the data pool's), with the same checks:
 
   $ crushfs --cluster p osd pool set rbd pg_num 64
-  set pool 2 pg_num to 64
+  set pool 2 pg_num to 64 (pgp_num 32)
   $ crushfs --cluster p osd pool set rbd size 2
   set pool 2 size to 2
   $ crushfs --cluster p osd pool get rbd min_size

@@ -65,7 +65,7 @@ d['pool']['pg_num'] = 128
 d['pg_num_change_from'] = 32
 json.dump(d, open(p, 'w'))"
 cf "$CL" status >/dev/null 2>"$T/e" && fail "status on an interrupted change"
-grep -q 'a change of pg_num from 32 to 128 was interrupted' "$T/e" || fail "$(cat "$T/e")"
+grep -q "a change of pool 1's pg_num from 32 to 128 was interrupted" "$T/e" || fail "$(cat "$T/e")"
 cf "$CL" rebalance >/dev/null 2>"$T/e" || fail "rebalance finishing it: $(cat "$T/e")"
 grep -q pg_num_change_from "$CL/cluster.json" && fail "the marker stayed"
 same_as_osdmaptool 128 32

@@ -4,7 +4,8 @@
 # data objects placed in that pool's PGs (its own size and pg_num) while
 # their backtraces stay in the default data pool, as CephFS keeps them;
 # df, locate, rados -p and pg ls per pool; an `osd out` remaps the second
-# pool's PGs too (pg_temp, backfill, rebalance); a remount, check --deep
+# pool's PGs too (pg_temp, backfill, rebalance), and a split of it while
+# mounted moves its objects; a remount, check --deep
 # and fsck agree; the metadata rebuilt from the objects finds the file in
 # its pool; rm frees the pool, and only then may it leave the filesystem.
 . "$(dirname "$0")/lib/mount_common.sh"
@@ -73,6 +74,17 @@ if c["stored"] < 3 * 1048576:
 C pg ls-by-pool fast | awk 'NR > 1 && $2 > 0' | wc -l >"$T/n"
 [ "$(cat "$T/n")" -ge 1 ] || fail "pg ls-by-pool fast: no objects"
 ok "df: fast holds 6 objects, 5 MiB + 777 stored, 2x raw; pg ls shows them"
+
+# a split of pool 2 while mounted: its objects move to the child PGs
+C osd pool set fast pg_num 32 >"$T/split" 2>&1 || fail "split of pool 2: $(cat "$T/split")"
+cmp "$T/a" "$M/hot/a" || fail "read after the split"
+C locate "$M/hot/a" -f json | py '
+import json, sys
+seeds = {int(o["pgid"].split(".")[1], 16) for o in json.load(sys.stdin)["objects"] if o["exists"]}
+if max(seeds) < 16:
+    sys.exit("no object in a child PG: %s" % sorted(seeds))' || fail "locate after the split"
+C check >"$T/ck" 2>&1 || fail "check after the split: $(cat "$T/ck")"
+ok "pool 2 split to pg_num 32 while mounted: objects in child PGs, bytes intact"
 
 # an OSD of the fast file's PGs goes out: its PGs remap (pg_temp) and
 # rebalance moves them, the second pool like the first

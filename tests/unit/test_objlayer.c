@@ -477,10 +477,10 @@ static void test_pg_split_merge(void **state)
 						   (size_t)(100 + i * 50)),
 				 0);
 	}
-	assert_int_equal(ol_set_pg_num(f->ol, 32, why, sizeof(why)),
+	assert_int_equal(ol_set_pg_num(f->ol, DATA_POOL, 32, why, sizeof(why)),
 			 -EALREADY);
-	assert_int_equal(ol_set_pg_num(f->ol, 0, why, sizeof(why)), -ERANGE);
-	assert_int_equal(ol_set_pg_num(f->ol, 100, why, sizeof(why)), 0);
+	assert_int_equal(ol_set_pg_num(f->ol, DATA_POOL, 0, why, sizeof(why)), -ERANGE);
+	assert_int_equal(ol_set_pg_num(f->ol, DATA_POOL, 100, why, sizeof(why)), 0);
 	{
 		const cfs_osdmap *m = cfs_osdmap_get(f->c);
 
@@ -492,9 +492,9 @@ static void test_pg_split_merge(void **state)
 		assert_filed(f, names[i], data + i, (size_t)(100 + i * 50));
 	fx_assert_usage_exact(f);
 	/* a merge below pgp_num (32) waits; one above it is co-located */
-	assert_int_equal(ol_set_pg_num(f->ol, 16, why, sizeof(why)), -EBUSY);
+	assert_int_equal(ol_set_pg_num(f->ol, DATA_POOL, 16, why, sizeof(why)), -EBUSY);
 	assert_non_null(strstr(why, "set pgp_num to 16"));
-	assert_int_equal(ol_set_pg_num(f->ol, 40, why, sizeof(why)), 0);
+	assert_int_equal(ol_set_pg_num(f->ol, DATA_POOL, 40, why, sizeof(why)), 0);
 	for (int i = 0; i < 120; i++)
 		assert_filed(f, names[i], data + i, (size_t)(100 + i * 50));
 	fx_assert_usage_exact(f);
@@ -926,6 +926,16 @@ static void test_two_pools(void **state)
 	want.pg_num = 16;
 	assert_int_equal(cfs_pool_update(f->c, &want, why, sizeof(why)),
 			 -EBUSY);
+	/* ... a split does it: the object moves to its child PG */
+	if (ol_set_pg_num(f->ol, id, 16, why, sizeof(why)))
+		fail_msg("split of pool 2: %s", why);
+	assert_int_equal(ol_obj_read(f->ol, id, "same", 0, got, sizeof(got)),
+			 (ssize_t)sizeof(b));
+	assert_memory_equal(got, b, sizeof(b));
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_osdmap_pool_by_id(m, id)->pg_num, 16);
+	assert_int_equal(cfs_osdmap_pool(m)->pg_num, 32);
+	cfs_osdmap_put(m);
 	assert_int_equal(ol_obj_remove(f->ol, id, "same"), 0);
 	assert_int_equal(ol_obj_stat(f->ol, id, "same", NULL), -ENOENT);
 	assert_int_equal(ol_obj_stat(f->ol, DATA_POOL, "same", NULL), 0);
@@ -951,7 +961,8 @@ static void test_two_pools(void **state)
 	m = cfs_osdmap_get(f->c);
 	want = *cfs_osdmap_pool_by_id(m, id);
 	cfs_osdmap_put(m);
-	want.pg_num = 16;
+	want.pg_num = 4;
+	want.pgp_num = 4;
 	if (cfs_pool_update(f->c, &want, why, sizeof(why)))
 		fail_msg("pg_num of an empty pool: %s", why);
 	assert_int_equal(ol_obj_write_full(f->ol, id, "after", b, 10), 0);
