@@ -67,6 +67,55 @@ static void op_end(struct objop *op)
 	cfs_pg_layout_release(op->c);
 }
 
+
+/* An erasure pool's object (ec_io.c) under objio's locks: the PG's pgio
+ * shared, the object's lock (exclusive for changes); op ended here. */
+enum { EC_WRITE, EC_READ, EC_REMOVE, EC_TRUNCATE, EC_SYNC };
+struct ec_call {
+	int what, full;
+	uint64_t off;
+	const void *wbuf;
+	void *rbuf;
+	size_t len;
+	uint64_t *size;
+	struct timespec *mtime;
+};
+
+static ssize_t ec_dispatch(objlayer *ol, struct objop *op, const char *name,
+			   const struct ec_call *a)
+{
+	pthread_rwlock_t *lk = ol_objlock(ol, name);
+	ssize_t r;
+
+	pthread_rwlock_rdlock(ol_pgio(ol, op->pid, op->ps));
+	if (a->what == EC_READ || a->what == EC_SYNC)
+		pthread_rwlock_rdlock(lk);
+	else
+		pthread_rwlock_wrlock(lk);
+	switch (a->what) {
+	case EC_WRITE:
+		r = ec_write(ol, op, name, a->off, a->wbuf, a->len, a->full);
+		break;
+	case EC_READ:
+		r = ec_read(ol, op, name, a->off, a->rbuf, a->len, a->size,
+			    a->mtime);
+		break;
+	case EC_REMOVE:
+		r = ec_remove(ol, op, name);
+		break;
+	case EC_TRUNCATE:
+		r = ec_truncate(ol, op, name, a->off);
+		break;
+	default:
+		r = ec_sync(ol, op, name);
+		break;
+	}
+	pthread_rwlock_unlock(lk);
+	pthread_rwlock_unlock(ol_pgio(ol, op->pid, op->ps));
+	op_end(op);
+	return r;
+}
+
 static int check_name(const char *name)
 {
 	size_t n = name ? strlen(name) : 0;
@@ -341,6 +390,12 @@ int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 		return -EFBIG;
 	if ((r = op_begin(ol, pool, name, &op)))
 		return r;
+	if (op.pool->erasure) {
+		struct ec_call a = { EC_WRITE, full, off, buf, NULL, len,
+				     NULL, NULL };
+
+		return (int)ec_dispatch(ol, &op, name, &a);
+	}
 	nt = op.pg->nacting;
 	if (nt < op.pool->min_size) {
 		cfs_log(CFS_LOG_ERR,
@@ -572,6 +627,12 @@ ssize_t obj_read(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 		return r;
 	if ((r = op_begin(ol, pool, name, &op)))
 		return r;
+	if (op.pool->erasure) {
+		struct ec_call a = { EC_READ, 0, off, NULL, buf, len, size,
+				     mtime };
+
+		return ec_dispatch(ol, &op, name, &a);
+	}
 	if (op.pg->nacting < op.pool->min_size) {
 		cfs_log(CFS_LOG_ERR,
 			"pg %s is inactive: %d OSD(s) up in its acting set, "
@@ -681,6 +742,13 @@ int obj_remove(objlayer *ol, int64_t pool, const char *name,
 		return r;
 	if ((r = op_begin(ol, pool, name, &op)))
 		return r;
+	if (op.pool->erasure) {
+		struct ec_call a = { EC_REMOVE, 0, 0, NULL, NULL, 0, NULL,
+				     NULL };
+
+		r = (int)ec_dispatch(ol, &op, name, &a);
+		return r == -ENOENT && quiet_enoent ? 0 : r;
+	}
 	if (op.pg->nacting == 0) {
 		cfs_log(CFS_LOG_ERR,
 			"pg %s has no OSD up; remove of '%s' refused",
@@ -747,6 +815,12 @@ int obj_truncate(objlayer *ol, int64_t pool, const char *name,
 		return r;
 	if ((r = op_begin(ol, pool, name, &op)))
 		return r;
+	if (op.pool->erasure) {
+		struct ec_call a = { EC_TRUNCATE, 0, size, NULL, NULL, 0,
+				     NULL, NULL };
+
+		return (int)ec_dispatch(ol, &op, name, &a);
+	}
 	nt = op.pg->nacting;
 	if (nt == 0) {
 		cfs_log(CFS_LOG_ERR,
@@ -863,6 +937,12 @@ int obj_sync(objlayer *ol, int64_t pool, const char *name)
 
 	if ((r = op_begin(ol, pool, name, &op)))
 		return r;
+	if (op.pool->erasure) {
+		struct ec_call a = { EC_SYNC, 0, 0, NULL, NULL, 0, NULL,
+				     NULL };
+
+		return (int)ec_dispatch(ol, &op, name, &a);
+	}
 	for (int i = 0; i < op.pg->nacting; i++) {
 		cfs_obj *o;
 

@@ -163,6 +163,22 @@ int obj_truncate(objlayer *ol, int64_t pool, const char *name,
 		 uint64_t size);
 int obj_sync(objlayer *ol, int64_t pool, const char *name);
 
+/* An erasure pool's objects as k+m shards (ec_io.c); op begun, the
+ * object's lock held by the caller (objio.c).  Returns as obj_*. */
+int ec_write(objlayer *ol, const struct objop *op, const char *name,
+	     uint64_t off, const void *buf, size_t len, int full);
+ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
+		uint64_t off, void *buf, size_t len, uint64_t *size,
+		struct timespec *mtime);
+int ec_remove(objlayer *ol, const struct objop *op, const char *name);
+int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
+		uint64_t size);
+int ec_sync(objlayer *ol, const struct objop *op, const char *name);
+/* A change of it cut short (an intent of op CFS_INTENT_*): undone (a
+ * write, by its undo record) or finished (a remove). */
+int ec_settle_object(objlayer *ol, const struct objop *op, const char *name,
+		     int intent_op);
+
 /* The RADOS backend (rados_be.c): open returns 1 when DIR/backend.json
  * names one (connected, the osdmap followed once), 0 when there is none;
  * the object operations below go to it when ol->rb is set. */

@@ -529,6 +529,32 @@ static int settle_pool(objlayer *ol, const struct cfs_pool_info *p,
 	return r;
 }
 
+/* An erasure pool's changes cut short: writes undone, removes done. */
+static int settle_ec_pool(objlayer *ol, const struct cfs_pool_info *p,
+			  size_t *settled)
+{
+	struct ol_names l[2] = { { 0 }, { 0 } };
+	int r = cfs_index_foreach(ol->c, p->id, "", 1, add_name, l);
+
+	if (!r)
+		r = l[0].err ? l[0].err : l[1].err;
+	for (int k = 0; k < 2 && !r; k++)
+		for (size_t i = 0; i < l[k].n && !r; i++) {
+			struct objop op;
+
+			if (ol_op_begin(ol, p->id, l[k].v[i], &op))
+				continue;
+			r = ec_settle_object(ol, &op, l[k].v[i],
+					     k ? CFS_INTENT_REMOVE
+					       : CFS_INTENT_WRITE);
+			ol_op_end(&op);
+			(*settled)++;
+		}
+	ol_names_free(l[0].v, l[0].n);
+	ol_names_free(l[1].v, l[1].n);
+	return r;
+}
+
 int ol_settle(objlayer *ol)
 {
 	cfs_cluster *c = ol->c;
@@ -543,8 +569,8 @@ int ol_settle(objlayer *ol)
 	for (int i = 0; i < cfs_osdmap_npools(m) && !r; i++) {
 		const struct cfs_pool_info *p = cfs_osdmap_pool_at(m, i);
 
-		if (!p->erasure)
-			r = settle_pool(ol, p, &st, &settled);
+		r = p->erasure ? settle_ec_pool(ol, p, &settled)
+			       : settle_pool(ol, p, &st, &settled);
 	}
 	cfs_osdmap_put(m);
 	if (settled)

@@ -66,8 +66,8 @@ static int walk_osd(cfs_cluster *c, const cfs_osdmap *m, int osd,
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (pg_dirname_parse_any(de->d_name, &pool, &ps) ||
-		    !(pp = pgstate_pool(c, pool)) || ps >= pp->pg_num ||
+		if (pg_folder_parse(c, de->d_name, &pool, &ps) ||
+		    !(pp = pgstate_pool(c, pool)) || ps >= pp->npgs ||
 		    !cfs_osdmap_pool_by_id(m, pool)) {
 			r->stray_files++;
 			say(msg, arg, "osd.%d: current/%s is not a PG folder",
@@ -103,7 +103,9 @@ static int walk_osd(cfs_cluster *c, const cfs_osdmap *m, int osd,
 			real->used += (uint64_t)st.st_size;
 			real->objects++;
 			cfs_pool_object_to_pg(m, pool, name, NULL, &ops);
-			if (ops != ps) {
+			/* a shard folder's objects: its PG's seed */
+			if (ops != (pp->width > 0 ? ps / (uint32_t)pp->width
+						   : ps)) {
 				r->misfiled++;
 				say(msg, arg,
 				    "osd.%d: object '%s' is in %s but belongs "
@@ -125,7 +127,7 @@ static int same_content(cfs_cluster *c, int a, int b, int64_t pool,
 	int fa, fb, same = 1;
 	uint64_t off = 0;
 
-	if (obj_relpath(pool, ps, name, rel, sizeof(rel), NULL, 0))
+	if (obj_relpath(c, pool, ps, name, rel, sizeof(rel), NULL, 0))
 		return 0;
 	fa = openat(sa->dirfd, rel, O_RDONLY | O_CLOEXEC);
 	fb = openat(sb->dirfd, rel, O_RDONLY | O_CLOEXEC);
@@ -160,10 +162,12 @@ static int check_replicas(cfs_cluster *c, int64_t pool, uint32_t ps,
 			  char *ba, char *bb)
 {
 	struct cfs_pg_copies pc;
-	char pgid[32];
+	char pgid[80];
 	int rc;
 
-	snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)pool, ps);
+	/* "1.1f", or a shard's "3.5s2" */
+	pg_folder(c, pool, ps, pgid, sizeof(pgid));
+	pgid[strlen(pgid) - 5] = '\0';
 	cfs_pg_lock(c, pool, ps);
 	rc = cfs_pg_copies_load(c, pool, ps, &pc);
 	/* the current copies of every object must agree */
@@ -249,7 +253,7 @@ static int check(cfs_cluster *c, int deep, struct cfs_check_report *r,
 		for (int i = 0; i < npp && !rc; i++) {
 			struct pool_pgs *pp = atomic_load(&c->pp[i]);
 
-			for (uint32_t ps = 0; ps < pp->pg_num && !rc; ps++)
+			for (uint32_t ps = 0; ps < pp->npgs && !rc; ps++)
 				rc = check_replicas(c, pp->pool, ps, r, msg,
 						    arg, ba, bb);
 		}

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "osdsim_i.h"
@@ -231,7 +232,7 @@ int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 	}
 	pthread_mutex_unlock(&fc->lock);
 
-	r = obj_relpath(pool, ps, name, rel, sizeof(rel), NULL, 0);
+	r = obj_relpath(c, pool, ps, name, rel, sizeof(rel), NULL, 0);
 	if (r)
 		return r;
 	if ((flags & CFS_OBJ_CREATE) && !c->rdonly) {
@@ -473,6 +474,48 @@ int cfs_obj_truncate(cfs_obj *o, uint64_t size)
 	o->size = size;
 	r = csum_after_truncate(o, old);
 out:
+	pthread_mutex_unlock(&o->csum_lock);
+	return r;
+}
+
+ssize_t cfs_obj_raw_pread(cfs_obj *o, void *buf, size_t len, uint64_t off)
+{
+	return cfs_read_full(o->fd, buf, len, (int64_t)off);
+}
+
+ssize_t cfs_obj_raw_record(cfs_obj *o, void *buf, size_t len)
+{
+	ssize_t n = fgetxattr(o->fd, "user.crushfs.csum", buf, len);
+
+	if (n < 0)
+		return errno == ENODATA ? 0 : -errno;
+	return n;
+}
+
+int cfs_obj_raw_restore(cfs_obj *o, const void *buf, size_t n, uint64_t off,
+			uint64_t size, const void *rec, size_t reclen)
+{
+	cfs_cluster *c = o->fc->c;
+	int r = usage_mark_dirty(c);
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&o->csum_lock);
+	if (n)
+		r = cfs_write_full(o->fd, buf, n, (int64_t)off);
+	if (!r && ftruncate(o->fd, (off_t)size) < 0)
+		r = -errno;
+	if (!r) {
+		if (reclen)
+			r = fsetxattr(o->fd, "user.crushfs.csum", rec, reclen,
+				      0) < 0 ? -errno : 0;
+		else if (fremovexattr(o->fd, "user.crushfs.csum") < 0 &&
+			 errno != ENODATA)
+			r = -errno;
+	}
+	resync_size(o);
+	/* what the file says now is read again at the next use */
+	csum_reset(&o->cs);
 	pthread_mutex_unlock(&o->csum_lock);
 	return r;
 }

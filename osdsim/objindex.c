@@ -12,6 +12,11 @@
  *                                     write, 2 remove), written before the
  *                                     first copy is touched and deleted in
  *                                     the batch that records the result
+ *   "u" <pool be64> <object name>  -> what undoes the intent's change
+ *                                     (an erasure-coded object's shard
+ *                                     sizes and overwritten bytes),
+ *                                     written with the intent and
+ *                                     deleted with it
  *   "v"                            -> <version le64>: versions below it
  *                                     may have been handed out
  *
@@ -256,12 +261,54 @@ int cfs_index_set(cfs_cluster *c, int64_t pool, const char *name,
 	}
 	k[0] = 'i';
 	kv_batch_delete(b, k, kl);
+	k[0] = 'u';
+	kv_batch_delete(b, k, kl);
 	r = kv_batch_commit(c->index, b, 0);
 	kv_batch_free(b);
 	/* after the commit: a scan that read the counter before it either
 	 * saw this record or sees the counter move */
 	atomic_fetch_add(&c->stem_gen[stem_slot(name, strcspn(name, "."))], 1);
 	return r;
+}
+
+int cfs_index_intent_undo(cfs_cluster *c, int64_t pool, const char *name,
+			  const struct cfs_objinfo *next, const void *undo,
+			  size_t len)
+{
+	char k[300];
+	unsigned char v[17];
+	size_t kl = make_key('i', pool, name, k, sizeof(k));
+	kv_batch *b;
+	int r;
+
+	if (!kl)
+		return -ENAMETOOLONG;
+	if (c->rdonly)
+		return -EROFS;
+	b = kv_batch_new();
+	if (!b)
+		return -ENOMEM;
+	put64(v, next->version);
+	put64(v + 8, next->size);
+	v[16] = CFS_INTENT_WRITE;
+	/* one batch: an intent is never there without its undo record */
+	kv_batch_put(b, k, kl, v, sizeof(v));
+	k[0] = 'u';
+	kv_batch_put(b, k, kl, undo, len);
+	r = kv_batch_commit(c->index, b, 0);
+	kv_batch_free(b);
+	return r;
+}
+
+int cfs_index_get_undo(cfs_cluster *c, int64_t pool, const char *name,
+		       void **undo, size_t *len)
+{
+	char k[300];
+	size_t kl = make_key('u', pool, name, k, sizeof(k));
+
+	if (!kl)
+		return -ENAMETOOLONG;
+	return kv_get(c->index, k, kl, undo, len);
 }
 
 uint64_t cfs_index_stem_gen(cfs_cluster *c, const char *stem)

@@ -112,20 +112,24 @@ int pg_dirname_parse(const char *s, int64_t pool, uint32_t pg_num,
 {
 	int64_t p;
 	uint32_t v;
+	int shard;
 
-	if (pg_dirname_parse_any(s, &p, &v) || p != pool || v >= pg_num)
+	if (pg_dirname_parse_any(s, &p, &v, &shard) || shard >= 0 ||
+	    p != pool || v >= pg_num)
 		return -EINVAL;
 	*ps = v;
 	return 0;
 }
 
-int pg_dirname_parse_any(const char *s, int64_t *poolout, uint32_t *ps)
+int pg_dirname_parse_any(const char *s, int64_t *poolout, uint32_t *ps,
+			 int *shard)
 {
 	const char *dot = strchr(s, '.');
 	char *end;
 	long long p;
-	unsigned long v;
-	char canon[64];
+	unsigned long v, sh = 0;
+	int has_shard = 0;
+	char canon[80];
 
 	if (!dot || !(*s >= '0' && *s <= '9'))
 		return -EINVAL;
@@ -137,14 +141,57 @@ int pg_dirname_parse_any(const char *s, int64_t *poolout, uint32_t *ps)
 	    !(dot[1] >= 'a' && dot[1] <= 'f'))
 		return -EINVAL;
 	v = strtoul(dot + 1, &end, 16);
-	if (strcmp(end, "_head") != 0 || v > UINT32_MAX)
+	if (*end == 's' && end[1] >= '0' && end[1] <= '9') {
+		/* Ceph's shard folder of an erasure pool: "1.1fs2_head" */
+		has_shard = 1;
+		sh = strtoul(end + 1, &end, 10);
+	}
+	if (strcmp(end, "_head") != 0 || v > UINT32_MAX || sh > 255)
 		return -EINVAL;
 	/* canonical spelling only ("1.01f_head" is not ours) */
-	pg_dirname(p, (uint32_t)v, canon, sizeof(canon));
+	if (has_shard)
+		snprintf(canon, sizeof(canon), "%lld.%lxs%lu_head", p, v, sh);
+	else
+		pg_dirname(p, (uint32_t)v, canon, sizeof(canon));
 	if (strcmp(canon, s) != 0)
 		return -EINVAL;
 	*poolout = p;
 	*ps = (uint32_t)v;
+	*shard = has_shard ? (int)sh : -1;
+	return 0;
+}
+
+void pg_folder(cfs_cluster *c, int64_t pool, uint32_t ps, char *buf,
+	       size_t len)
+{
+	struct pool_pgs *pp = pgstate_pool(c, pool);
+
+	if (pp && pp->width > 0)
+		snprintf(buf, len, "%lld.%xs%u_head", (long long)pool,
+			 ps / (uint32_t)pp->width, ps % (uint32_t)pp->width);
+	else
+		pg_dirname(pool, ps, buf, len);
+}
+
+int pg_folder_parse(cfs_cluster *c, const char *s, int64_t *pool,
+		    uint32_t *ps)
+{
+	struct pool_pgs *pp;
+	uint32_t seed;
+	int shard;
+
+	if (pg_dirname_parse_any(s, pool, &seed, &shard) ||
+	    !(pp = pgstate_pool(c, *pool)))
+		return -EINVAL;
+	if (pp->width > 0) {
+		if (shard < 0 || shard >= pp->width || seed >= pp->pg_num)
+			return -EINVAL;
+		*ps = cfs_shard_ps(seed, pp->width, shard);
+		return 0;
+	}
+	if (shard >= 0 || seed >= pp->pg_num)
+		return -EINVAL;
+	*ps = seed;
 	return 0;
 }
 
@@ -403,9 +450,10 @@ static int scan_store(struct osd_store *s, int cleanup)
 		struct cfs_osd_usage u = { 0, 0 };
 		int64_t pool;
 		uint32_t ps;
+		int shard;
 		DIR *pd;
 
-		if (pg_dirname_parse_any(de->d_name, &pool, &ps))
+		if (pg_dirname_parse_any(de->d_name, &pool, &ps, &shard))
 			continue;
 		pd = cfs_opendirat(dirfd(d), de->d_name, &r);
 		if (!pd) {
@@ -578,15 +626,15 @@ int usage_save(cfs_cluster *c)
 
 /* ---- objects: remove, copy, list ---- */
 
-int obj_relpath(int64_t pool, uint32_t ps, const char *name, char *buf,
-		size_t len, char *dirbuf, size_t dirlen)
+int obj_relpath(cfs_cluster *c, int64_t pool, uint32_t ps, const char *name,
+		char *buf, size_t len, char *dirbuf, size_t dirlen)
 {
 	char esc[256], pgd[64];
 	int r = obj_escape(name, esc, sizeof(esc));
 
 	if (r)
 		return r;
-	pg_dirname(pool, ps, pgd, sizeof(pgd));
+	pg_folder(c, pool, ps, pgd, sizeof(pgd));
 	if (dirbuf)
 		snprintf(dirbuf, dirlen, "%s", pgd);
 	if ((size_t)snprintf(buf, len, "%s/%s", pgd, esc) >= len)
@@ -594,15 +642,15 @@ int obj_relpath(int64_t pool, uint32_t ps, const char *name, char *buf,
 	return 0;
 }
 
-int obj_relpath_tmp(int64_t pool, uint32_t ps, const char *name, char *buf,
-		    size_t len)
+int obj_relpath_tmp(cfs_cluster *c, int64_t pool, uint32_t ps,
+		    const char *name, char *buf, size_t len)
 {
 	char esc[256], pgd[64];
 	int r = obj_escape(name, esc, sizeof(esc));
 
 	if (r)
 		return r;
-	pg_dirname(pool, ps, pgd, sizeof(pgd));
+	pg_folder(c, pool, ps, pgd, sizeof(pgd));
 	if ((size_t)snprintf(buf, len, "%s/.tmp.%s", pgd, esc) >= len)
 		return -ENAMETOOLONG;
 	return 0;
@@ -617,7 +665,7 @@ int cfs_obj_remove(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const cha
 
 	if (!s)
 		return -ENOENT;
-	r = obj_relpath(pool, ps, name, rel, sizeof(rel), NULL, 0);
+	r = obj_relpath(c, pool, ps, name, rel, sizeof(rel), NULL, 0);
 	if (r)
 		return r;
 	fdcache_forget(c->fdc, osd, pool, ps, name);
@@ -646,9 +694,9 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, int64_t pool, uint32_t ps,
 
 	if (!ds || !ss)
 		return -ENOENT;
-	r = obj_relpath(pool, ps, name, rel, sizeof(rel), NULL, 0);
+	r = obj_relpath(c, pool, ps, name, rel, sizeof(rel), NULL, 0);
 	if (!r)
-		r = obj_relpath_tmp(pool, ps, name, tmp, sizeof(tmp));
+		r = obj_relpath_tmp(c, pool, ps, name, tmp, sizeof(tmp));
 	if (r)
 		return r;
 	sfd = openat(ss->dirfd, rel, O_RDONLY | O_CLOEXEC);
@@ -757,7 +805,7 @@ int cfs_obj_path(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const char 
 		 char *buf, size_t len)
 {
 	char rel[PATH_MAX];
-	int r = obj_relpath(pool, ps, name, rel, sizeof(rel), NULL, 0);
+	int r = obj_relpath(c, pool, ps, name, rel, sizeof(rel), NULL, 0);
 
 	if (r)
 		return r;
@@ -796,7 +844,7 @@ int cfs_pg_list(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 	*nout = 0;
 	if (!s)
 		return -ENOENT;
-	pg_dirname(pool, ps, pgd, sizeof(pgd));
+	pg_folder(c, pool, ps, pgd, sizeof(pgd));
 	d = cfs_opendirat(s->dirfd, pgd, &r);
 	if (!d)
 		return r == -ENOENT ? 0 : r;
@@ -850,7 +898,7 @@ int cfs_pg_remove_dir(cfs_cluster *c, int osd, int64_t pool, uint32_t ps)
 
 	if (!s)
 		return -ENOENT;
-	pg_dirname(pool, ps, pgd, sizeof(pgd));
+	pg_folder(c, pool, ps, pgd, sizeof(pgd));
 	/* leftover temporary copies go with it */
 	d = cfs_opendirat(s->dirfd, pgd, &r);
 	if (d) {

@@ -561,6 +561,17 @@ int cfs_obj_commit(cfs_obj *o, uint64_t version);
 /* Empty the copy with a fresh record (a write_full, or a leftover file
  * of an object that does not exist). */
 int cfs_obj_reset(cfs_obj *o);
+/*
+ * A copy's bytes and checksum record as they are on disk, unchecked, and
+ * put back so: what undoes an interrupted erasure-coded change (objlayer
+ * ec_io.c stashes both before it, restores both after a crash).  raw
+ * record: its length (0: none), -ERANGE when len is too small.
+ */
+ssize_t cfs_obj_raw_pread(cfs_obj *o, void *buf, size_t len, uint64_t off);
+ssize_t cfs_obj_raw_record(cfs_obj *o, void *buf, size_t len);
+#define CFS_OBJ_RECORD_MAX 8192
+int cfs_obj_raw_restore(cfs_obj *o, const void *buf, size_t n, uint64_t off,
+			uint64_t size, const void *rec, size_t reclen);
 /* 1 if the copy carries a checksum record (valid or not). */
 int cfs_obj_has_record(cfs_obj *o);
 /* The version the copy's record names; -EBADMSG without a valid record. */
@@ -602,6 +613,18 @@ int cfs_pg_list(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 void cfs_obj_entries_free(struct cfs_obj_entry *e, size_t n);
 /* Remove an OSD's (empty) PG folder. */
 int cfs_pg_remove_dir(cfs_cluster *c, int osd, int64_t pool, uint32_t ps);
+
+/*
+ * An erasure pool keeps shard i of its PG ps as a PG of its own: every
+ * call here that takes a seed takes ps * width + i for it (width = k+m,
+ * the pool's size), its folder Ceph's "POOL.PSs<i>_head".  So holders,
+ * missing sets, usage and backfill are per shard, and an OSD holding two
+ * shards of one PG keeps them apart.
+ */
+static inline uint32_t cfs_shard_ps(uint32_t ps, int width, int shard)
+{
+	return ps * (uint32_t)width + (uint32_t)shard;
+}
 
 /*
  * ---- PG state (pgstate.c): who holds what, like Ceph's peering info ----
@@ -710,6 +733,14 @@ uint64_t cfs_index_next_version(cfs_cluster *c, int *err);
 /* Record a change in flight (next NULL: a remove). */
 int cfs_index_intent(cfs_cluster *c, int64_t pool, const char *name,
 		     const struct cfs_objinfo *next);
+/* A write in flight with what undoes it (undo: len bytes, the caller's
+ * format), in one batch; cfs_index_set drops both.  get: *undo
+ * malloc'ed, -ENOENT when there is none. */
+int cfs_index_intent_undo(cfs_cluster *c, int64_t pool, const char *name,
+			  const struct cfs_objinfo *next, const void *undo,
+			  size_t len);
+int cfs_index_get_undo(cfs_cluster *c, int64_t pool, const char *name,
+		       void **undo, size_t *len);
 /* The change in flight for name (-ENOENT: none); op is CFS_INTENT_*. */
 int cfs_index_get_intent(cfs_cluster *c, int64_t pool, const char *name,
 			 struct cfs_objinfo *next, int *op);

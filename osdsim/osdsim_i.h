@@ -133,6 +133,10 @@ struct pg_state {
 struct pool_pgs {
 	int64_t pool;
 	uint32_t pg_num;
+	/* an erasure pool: k+m, its shard i of PG ps being PG ps * width
+	 * + i here (cfs_shard_ps); 0 for a replicated one */
+	int width;
+	uint32_t npgs; /* pg_num, or pg_num * width */
 	struct pg_state *pgs;
 };
 
@@ -256,10 +260,10 @@ int osd_store_create(const char *dir, int id, const char *uuid);
 int obj_escape(const char *name, char *buf, size_t len);
 int obj_unescape(const char *file, char *buf, size_t len);
 /* "1.1f_head/<escaped name>" relative to the store's current/ */
-int obj_relpath(int64_t pool, uint32_t ps, const char *name, char *buf,
-		size_t len, char *dirbuf, size_t dirlen);
-int obj_relpath_tmp(int64_t pool, uint32_t ps, const char *name, char *buf,
-		    size_t len);
+int obj_relpath(cfs_cluster *c, int64_t pool, uint32_t ps, const char *name,
+		char *buf, size_t len, char *dirbuf, size_t dirlen);
+int obj_relpath_tmp(cfs_cluster *c, int64_t pool, uint32_t ps,
+		    const char *name, char *buf, size_t len);
 void store_account(struct osd_store *s, int64_t pool, int64_t dbytes,
 		   int64_t dobjects);
 int usage_load(cfs_cluster *c);
@@ -269,8 +273,18 @@ int usage_mark_dirty(cfs_cluster *c);
 void pg_dirname(int64_t pool, uint32_t ps, char *buf, size_t len);
 int pg_dirname_parse(const char *s, int64_t pool, uint32_t pg_num,
 		     uint32_t *ps);
-/* Any pool's "P.S_head": its pool and seed (canonical spelling only). */
-int pg_dirname_parse_any(const char *s, int64_t *pool, uint32_t *ps);
+/* Any pool's "P.S_head" or shard folder "P.SsI_head": its pool, seed
+ * and shard (-1: none); canonical spelling only. */
+int pg_dirname_parse_any(const char *s, int64_t *pool, uint32_t *ps,
+			 int *shard);
+/* The folder of PG ps of pool as c keeps it: "P.PS_head", or for an
+ * erasure pool's shard PG (cfs_shard_ps) Ceph's "P.SEEDsI_head". */
+void pg_folder(cfs_cluster *c, int64_t pool, uint32_t ps, char *buf,
+	       size_t len);
+/* A folder's PG as c keeps it (a shard folder of an erasure pool: its
+ * shard PG); -EINVAL when it is none of c's PGs. */
+int pg_folder_parse(cfs_cluster *c, const char *s, int64_t *pool,
+		    uint32_t *ps);
 
 /* health_checks.c: fill h->checks and h->status from the snapshot's
  * OSD figures (h->osd) and the PG states given. */

@@ -145,7 +145,7 @@ static struct pg_state *pgst(cfs_cluster *c, int64_t pool, uint32_t ps)
 {
 	struct pool_pgs *pp = pgstate_pool(c, pool);
 
-	if (!pp || ps >= pp->pg_num)
+	if (!pp || ps >= pp->npgs)
 		return &c->nopg;
 	return &pp->pgs[ps];
 }
@@ -157,7 +157,7 @@ void pgstate_free(cfs_cluster *c)
 	for (int i = 0; i < n; i++) {
 		struct pool_pgs *pp = atomic_load(&c->pp[i]);
 
-		pgs_free(pp->pgs, pp->pg_num);
+		pgs_free(pp->pgs, pp->npgs);
 		free(pp);
 		atomic_store(&c->pp[i], NULL);
 	}
@@ -201,8 +201,13 @@ static struct pg_holder *holder_insert(struct pg_state *p, int osd)
 static int pgstate_path(cfs_cluster *c, int64_t pool, uint32_t ps, char *buf,
 			size_t len)
 {
-	return (size_t)snprintf(buf, len, "%s/pgstate/%lld.%x.json", c->dir,
-				(long long)pool, ps) >= len
+	char pgd[80];
+
+	/* the PG folder's name, "_head" off: "1.1f", or a shard's "3.5s2" */
+	pg_folder(c, pool, ps, pgd, sizeof(pgd));
+	pgd[strlen(pgd) - 5] = '\0';
+	return (size_t)snprintf(buf, len, "%s/pgstate/%s.json", c->dir, pgd) >=
+			       len
 		       ? -ENAMETOOLONG
 		       : 0;
 }
@@ -379,11 +384,11 @@ static int pgstate_load(cfs_cluster *c, int64_t only, char *err,
 			int64_t pool;
 			uint32_t ps;
 
-			if (pg_dirname_parse_any(de->d_name, &pool, &ps) ||
+			if (pg_folder_parse(c, de->d_name, &pool, &ps) ||
 			    (only >= 0 && pool != only))
 				continue;
 			pp = pgstate_pool(c, pool);
-			if (!pp || ps >= pp->pg_num)
+			if (!pp || ps >= pp->npgs)
 				continue;
 			if (!holder_insert(&pp->pgs[ps], osd)) {
 				closedir(d);
@@ -408,11 +413,11 @@ static int pgstate_load(cfs_cluster *c, int64_t only, char *err,
 			continue;
 		memcpy(pgid, de->d_name, n - 5);
 		strcpy(pgid + n - 5, "_head");
-		if (pg_dirname_parse_any(pgid, &pool, &ps) ||
+		if (pg_folder_parse(c, pgid, &pool, &ps) ||
 		    (only >= 0 && pool != only))
 			continue;
 		pp = pgstate_pool(c, pool);
-		if (!pp || ps >= pp->pg_num)
+		if (!pp || ps >= pp->npgs)
 			continue;
 		if (cfs_pathf(file, sizeof(file), "%s/%s", path, de->d_name))
 			continue;
@@ -426,21 +431,25 @@ static int pgstate_load(cfs_cluster *c, int64_t only, char *err,
 	return 0;
 }
 
-/* A new entry for pool at pg_num, published (c->pp_lock held). */
-static int pool_add(cfs_cluster *c, int64_t pool, uint32_t pg_num)
+/* A new entry for pool at pg_num (width: k+m of an erasure pool, else
+ * 0), published (c->pp_lock held). */
+static int pool_add(cfs_cluster *c, int64_t pool, uint32_t pg_num, int width)
 {
 	int n = atomic_load(&c->npp);
+	uint32_t npgs = width > 0 ? pg_num * (uint32_t)width : pg_num;
 	struct pool_pgs *pp;
 
 	if (n >= CFS_MAX_POOL_STATES)
 		return -ENOSPC;
 	pp = calloc(1, sizeof(*pp));
-	if (!pp || !(pp->pgs = pgs_alloc(pg_num))) {
+	if (!pp || !(pp->pgs = pgs_alloc(npgs))) {
 		free(pp);
 		return -ENOMEM;
 	}
 	pp->pool = pool;
 	pp->pg_num = pg_num;
+	pp->width = width;
+	pp->npgs = npgs;
 	atomic_store(&c->pp[n], pp);
 	atomic_store(&c->npp, n + 1);
 	return 0;
@@ -449,10 +458,13 @@ static int pool_add(cfs_cluster *c, int64_t pool, uint32_t pg_num)
 int pgstate_init(cfs_cluster *c, char *err, size_t errlen)
 {
 	const struct cfs_osdmap *m = c->cur;
-	int r = pool_add(c, m->pool.id, m->pool.pg_num);
+	int r = pool_add(c, m->pool.id, m->pool.pg_num, 0);
 
-	for (int i = 0; !r && i < m->nxpools; i++)
-		r = pool_add(c, m->xpools[i].info.id, m->xpools[i].info.pg_num);
+	for (int i = 0; !r && i < m->nxpools; i++) {
+		const struct cfs_pool_info *p = &m->xpools[i].info;
+
+		r = pool_add(c, p->id, p->pg_num, p->erasure ? p->size : 0);
+	}
 	if (!r)
 		r = pgstate_load(c, -1, err, errlen);
 	return r;
@@ -467,17 +479,24 @@ int pgstate_reload(cfs_cluster *c, int64_t pool, uint32_t pg_num, char *err,
 	pthread_mutex_lock(&c->pp_lock);
 	pp = pgstate_pool(c, pool);
 	if (!pp) {
-		r = pool_add(c, pool, pg_num);
+		const struct cfs_pool_info *p =
+			cfs_osdmap_pool_by_id(c->cur, pool);
+
+		r = pool_add(c, pool, pg_num,
+			     p && p->erasure ? p->size : 0);
 	} else {
 		/* the caller holds every PG user off (the layout gate) */
-		struct pg_state *fresh = pgs_alloc(pg_num);
+		uint32_t npgs = pp->width > 0 ? pg_num * (uint32_t)pp->width
+					      : pg_num;
+		struct pg_state *fresh = pgs_alloc(npgs);
 
 		if (!fresh) {
 			r = -ENOMEM;
 		} else {
-			pgs_free(pp->pgs, pp->pg_num);
+			pgs_free(pp->pgs, pp->npgs);
 			pp->pgs = fresh;
 			pp->pg_num = pg_num;
+			pp->npgs = npgs;
 		}
 	}
 	pthread_mutex_unlock(&c->pp_lock);
@@ -493,7 +512,7 @@ void pgstate_flush_all(cfs_cluster *c)
 	for (int i = 0; i < n; i++) {
 		struct pool_pgs *pp = atomic_load(&c->pp[i]);
 
-		for (uint32_t ps = 0; ps < pp->pg_num; ps++)
+		for (uint32_t ps = 0; ps < pp->npgs; ps++)
 			if (pp->pgs[ps].dirty &&
 			    cfs_pg_flush(c, pp->pool, ps))
 				cfs_log(CFS_LOG_WARN,
@@ -560,7 +579,7 @@ int cfs_pg_add_holder(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 		if (r)
 			goto undo;
 	}
-	pg_dirname(pool, ps, pgd, sizeof(pgd));
+	pg_folder(c, pool, ps, pgd, sizeof(pgd));
 	/* not fsynced: a folder lost to a power loss held nothing durable,
 	 * and its missing set (if any) was written first */
 	if (mkdirat(s->dirfd, pgd, 0755) < 0 && errno != EEXIST) {

@@ -979,6 +979,279 @@ static void test_two_pools(void **state)
 	fx_free(f);
 }
 
+/*
+ * An erasure pool's shard PGs (osdsim): shard i of PG ps is PG
+ * cfs_shard_ps(ps, k+m, i) to every PG call, kept in Ceph's
+ * "POOL.PSs<i>_head" folder; holders, usage and the cluster check work
+ * per shard, survive a reopen, and two shards of one PG on one OSD stay
+ * apart.
+ */
+/* An erasure pool k=2 m=1 over hosts (the rule its profile makes), 8
+ * PGs: its id. */
+static int64_t make_ec_pool(struct fixture *f)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	struct cfs_pool_info want = *cfs_osdmap_pool(m);
+	const char *keys[] = { "k", "m", "crush-failure-domain" };
+	const char *vals[] = { "2", "1", "host" };
+	char *text, *nt, why[256] = "", perr[256] = "";
+	size_t len;
+	pl_map *nm;
+	int64_t id;
+
+	assert_int_equal(pl_map_to_text(cfs_osdmap_crush(m), &text, &len), 0);
+	cfs_osdmap_put(m);
+	nt = malloc(len + 512);
+	assert_non_null(nt);
+	snprintf(nt, len + 512, "%s\nrule ec21 {\n\tid 1\n\ttype erasure\n"
+		 "\tmin_size 1\n\tmax_size 10\n"
+		 "\tstep set_chooseleaf_tries 5\n\tstep set_choose_tries "
+		 "100\n\tstep take default\n\tstep chooseleaf indep 0 type "
+		 "host\n\tstep emit\n}\n", text);
+	free(text);
+	if (pl_parse_text(nt, strlen(nt), "map", &nm, perr, sizeof(perr)))
+		fail_msg("the map with the rule: %s", perr);
+	free(nt);
+	assert_int_equal(cfs_osd_setcrushmap(f->c, nm, why, sizeof(why)), 0);
+	assert_int_equal(cfs_ec_profile_set(f->c, "p21", keys, vals, 3, 0,
+					    why, sizeof(why)), 0);
+	snprintf(want.name, sizeof(want.name), "ecp");
+	want.erasure = 1;
+	snprintf(want.ec_profile, sizeof(want.ec_profile), "p21");
+	want.size = 3;
+	want.min_size = 2;
+	want.pg_num = want.pgp_num = 8;
+	want.crush_rule = 1;
+	if (cfs_pool_create(f->c, &want, &id, why, sizeof(why)))
+		fail_msg("EC pool: %s", why);
+	return id;
+}
+
+static void test_ec_shard_pgs(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	int64_t id = make_ec_pool(f);
+	const struct cfs_pg_mapping *pg;
+	const cfs_osdmap *m;
+	char path[4096];
+	uint32_t ps;
+	int acting[3];
+
+	(void)state;
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_pool_object_to_pg(m, id, "obj", NULL, &ps), 0);
+	pg = cfs_osdmap_pool_pg(m, id, ps);
+	assert_int_equal(pg->nacting, 3);
+	memcpy(acting, pg->acting, sizeof(acting));
+	cfs_osdmap_put(m);
+	for (int i = 0; i < 3; i++) {
+		uint32_t sps = cfs_shard_ps(ps, 3, i);
+		char data[64], want_dir[64];
+		cfs_obj *o;
+
+		cfs_pg_lock(f->c, id, sps);
+		assert_int_equal(cfs_pg_add_holder(f->c, id, sps, acting[i],
+						   NULL, 0), 0);
+		cfs_pg_unlock(f->c, id, sps);
+		assert_int_equal(cfs_obj_open(f->c, acting[i], id, sps, "obj",
+					      CFS_OBJ_CREATE, &o), 0);
+		snprintf(data, sizeof(data), "shard %d", i);
+		assert_int_equal(cfs_obj_pwrite(o, data, strlen(data), 0), 0);
+		assert_int_equal(cfs_obj_commit(o, 1), 0);
+		cfs_obj_put(o);
+		assert_int_equal(cfs_obj_path(f->c, acting[i], id, sps, "obj",
+					      path, sizeof(path)), 0);
+		snprintf(want_dir, sizeof(want_dir), "/%lld.%xs%d_head/",
+			 (long long)id, ps, i);
+		if (!strstr(path, want_dir))
+			fail_msg("shard %d at %s, not in %s", i, path,
+				 want_dir);
+	}
+	/* shard 0 also on shard 1's OSD (a backfill in flight): apart */
+	{
+		uint32_t s0 = cfs_shard_ps(ps, 3, 0);
+		cfs_obj *o;
+
+		cfs_pg_lock(f->c, id, s0);
+		assert_int_equal(cfs_pg_add_holder(f->c, id, s0, acting[1],
+						   NULL, 0), 0);
+		cfs_pg_unlock(f->c, id, s0);
+		assert_int_equal(cfs_obj_open(f->c, acting[1], id, s0, "obj",
+					      CFS_OBJ_CREATE, &o), 0);
+		assert_int_equal(cfs_obj_pwrite(o, "shard 0", 7, 0), 0);
+		assert_int_equal(cfs_obj_commit(o, 1), 0);
+		cfs_obj_put(o);
+	}
+
+	fx_close(f);
+	fx_open(f);
+	for (int i = 0; i < 3; i++) {
+		uint32_t sps = cfs_shard_ps(ps, 3, i);
+		char got[16] = "", want_s[16];
+		cfs_obj *o;
+
+		cfs_pg_lock(f->c, id, sps);
+		assert_true(cfs_pg_is_holder(f->c, id, sps, acting[i]));
+		assert_int_equal(cfs_pg_is_holder(f->c, id, sps, acting[1]),
+				 i <= 1);
+		cfs_pg_unlock(f->c, id, sps);
+		assert_int_equal(cfs_obj_open(f->c, acting[i], id, sps, "obj",
+					      0, &o), 0);
+		assert_int_equal(cfs_obj_pread(o, got, sizeof(got) - 1, 0), 7);
+		cfs_obj_put(o);
+		snprintf(want_s, sizeof(want_s), "shard %d", i);
+		assert_string_equal(got, want_s);
+	}
+	{
+		struct cfs_check_report cr;
+		uint64_t objs = 0;
+
+		for (int osd = 0; osd < 12; osd++) {
+			struct cfs_osd_usage u;
+
+			cfs_osd_pool_usage(f->c, osd, id, &u);
+			objs += u.objects;
+		}
+		assert_int_equal(objs, 4);
+		assert_int_equal(cfs_cluster_check(f->c, 1, &cr, NULL, NULL),
+				 0);
+		assert_int_equal(cr.stray_files, 0);
+		assert_int_equal(cr.misfiled, 0);
+		assert_int_equal(cr.usage_mismatches, 0);
+		assert_int_equal(cr.replica_mismatches, 0);
+	}
+	fx_free(f);
+}
+
+/* The model object the EC tests compare against. */
+static void expect_obj(struct fixture *f, int64_t pool, const char *name,
+		       const unsigned char *model, size_t size)
+{
+	unsigned char *got = malloc(size + 100);
+	uint64_t st;
+
+	assert_non_null(got);
+	assert_int_equal(ol_obj_stat(f->ol, pool, name, &st), 0);
+	assert_int_equal(st, size);
+	assert_int_equal(ol_obj_read(f->ol, pool, name, 0, got, size + 100),
+			 (ssize_t)size);
+	assert_memory_equal(got, model, size);
+	free(got);
+}
+
+/*
+ * Objects of an erasure pool through objlayer (ec_io.c): write_full,
+ * overwrites inside a stripe, appends and truncation against a model;
+ * shards on their OSDs with the object's version; a read with a shard's
+ * OSD down, or a shard rotten on disk, decodes the right bytes and marks
+ * the rotten shard damaged; remove takes every shard.
+ */
+static void test_ec_io(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	int64_t id = make_ec_pool(f);
+	unsigned char model[200000], buf[20000];
+	const struct cfs_pg_mapping *pg;
+	const cfs_osdmap *m;
+	struct cfs_objinfo oi;
+	char path[4096];
+	size_t size;
+	uint32_t ps;
+	int acting[3];
+
+	(void)state;
+	fx_pattern(model, 100000, 7);
+	size = 100000;
+	assert_int_equal(ol_obj_write_full(f->ol, id, "e1", model, size), 0);
+	expect_obj(f, id, "e1", model, size);
+	fx_pattern(buf, sizeof(buf), 8);
+	/* inside stripes, across a stripe boundary (chunk 4 KiB, k 2) */
+	assert_int_equal(ol_obj_write(f->ol, id, "e1", 5000, buf, 7000), 0);
+	memcpy(model + 5000, buf, 7000);
+	expect_obj(f, id, "e1", model, size);
+	/* an append past the end, leaving a hole of zeros */
+	assert_int_equal(ol_obj_write(f->ol, id, "e1", 130000, buf, 20000),
+			 0);
+	memset(model + size, 0, 130000 - size);
+	memcpy(model + 130000, buf, 20000);
+	size = 150000;
+	expect_obj(f, id, "e1", model, size);
+
+	/* every shard on its OSD, at the object's version */
+	assert_int_equal(cfs_index_get(f->c, id, "e1", &oi), 0);
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_pool_object_to_pg(m, id, "e1", NULL, &ps), 0);
+	pg = cfs_osdmap_pool_pg(m, id, ps);
+	memcpy(acting, pg->acting, sizeof(acting));
+	cfs_osdmap_put(m);
+	for (int i = 0; i < 3; i++) {
+		cfs_obj *o;
+		uint64_t v;
+
+		assert_int_equal(cfs_obj_open(f->c, acting[i], id,
+					      cfs_shard_ps(ps, 3, i), "e1", 0,
+					      &o), 0);
+		assert_int_equal(cfs_obj_version(o, &v), 0);
+		assert_int_equal(v, oi.version);
+		/* 150000 bytes in 8 KiB stripes: 19 stripes of 4 KiB */
+		assert_int_equal(cfs_obj_size(o), 19 * 4096);
+		cfs_obj_put(o);
+	}
+
+	/* shard 0's OSD down: decoded from shards 1 and 2 */
+	assert_int_equal(cfs_osd_mark_down(f->c, acting[0]), 0);
+	expect_obj(f, id, "e1", model, size);
+	assert_int_equal(cfs_osd_mark_up(f->c, acting[0]), 0);
+
+	/* a byte of shard 1 rotten on disk: never returned, marked */
+	{
+		FILE *fp;
+
+		assert_int_equal(cfs_obj_path(f->c, acting[1], id,
+					      cfs_shard_ps(ps, 3, 1), "e1",
+					      path, sizeof(path)), 0);
+		fx_close(f); /* no fd of it cached */
+		fp = fopen(path, "r+");
+		assert_non_null(fp);
+		fseek(fp, 100, SEEK_SET);
+		fputc(fgetc(fp) ^ 0x5a, fp);
+		fclose(fp);
+		fx_open(f);
+	}
+	expect_obj(f, id, "e1", model, size);
+	cfs_pg_lock(f->c, id, cfs_shard_ps(ps, 3, 1));
+	assert_true(cfs_pg_is_damaged(f->c, id, cfs_shard_ps(ps, 3, 1),
+				      acting[1], "e1"));
+	cfs_pg_unlock(f->c, id, cfs_shard_ps(ps, 3, 1));
+
+	/* a file's object cut inside a stripe, then written past the cut:
+	 * zeros between (the cut stripe was re-encoded) */
+	{
+		struct ol_layout l = { 4 << 20, 1, 4 << 20, id };
+
+		assert_int_equal(ol_obj_write_full(f->ol, id, "abc.00000000",
+						   model, size), 0);
+		assert_int_equal(ol_truncate(f->ol, 0xabc, &l, size, 30000),
+				 0);
+		expect_obj(f, id, "abc.00000000", model, 30000);
+		assert_int_equal(ol_obj_write(f->ol, id, "abc.00000000",
+					      40000, buf, 100), 0);
+		memset(model + 30000, 0, 10000);
+		memcpy(model + 40000, buf, 100);
+		expect_obj(f, id, "abc.00000000", model, 40100);
+	}
+	assert_int_equal(ol_obj_remove(f->ol, id, "e1"), 0);
+	assert_int_equal(ol_obj_stat(f->ol, id, "e1", NULL), -ENOENT);
+	for (int i = 0; i < 3; i++) {
+		cfs_obj *o;
+
+		assert_int_equal(cfs_obj_open(f->c, acting[i], id,
+					      cfs_shard_ps(ps, 3, i), "e1", 0,
+					      &o), -ENOENT);
+	}
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -997,6 +1270,8 @@ int main(void)
 		cmocka_unit_test(test_max_avail),
 		cmocka_unit_test(test_pg_split_merge),
 		cmocka_unit_test(test_two_pools),
+		cmocka_unit_test(test_ec_shard_pgs),
+		cmocka_unit_test(test_ec_io),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

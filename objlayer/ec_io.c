@@ -1,0 +1,768 @@
+/*
+ * ec_io.c - one object of an erasure-coded pool over its k+m shards on
+ * their OSDs: the store side of ec_object.c.
+ *
+ * Shard i of an object lives on acting[i] in the shard PG
+ * cfs_shard_ps(ps, k+m, i) (osdsim's "POOL.PSs<i>_head" folder), each
+ * shard file checksummed by the store and committed with the object's
+ * version, so a shard that is absent, stale (an older version) or rotten
+ * (checksum) is told from a good one and decoded around on reads, never
+ * returned.  An indep hole or a down OSD is a shard that is not there.
+ *
+ * Crash safety: replication survives a torn write because any copy of the
+ * newest version will do; erasure coding needs k shards of one version,
+ * which in-place shard writes torn by a crash do not guarantee.  So
+ * before any shard changes, the intent in the object index carries an
+ * undo record (cfs_index_intent_undo): every shard's old length and the
+ * old bytes of the shard ranges the change rewrites, as Ceph keeps
+ * rollback information for EC overwrites (the stash of overwritten
+ * extents).  An append rewrites nothing past the old end, so its record
+ * is a few lengths.  A change commits when the index records the new
+ * version (dropping the intent and its record in one batch); an
+ * interrupted one is undone (ec_settle_object): every shard back to its
+ * old bytes and length, whatever subset the crash tore.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec_codec.h"
+#include "ec_object.h"
+#include "objlayer_i.h"
+#include "placement.h"
+#include "util.h"
+
+#define EC_MAX_WIDTH CFS_MAX_REP
+#define UNDO_MAGIC 0x45435531u /* "ECU1" */
+#define ABSENT UINT64_MAX
+
+/* One operation's view of the object's shards. */
+struct ecx {
+	objlayer *ol;
+	cfs_cluster *c;
+	const struct objop *op;
+	const char *name;
+	int width;
+	struct ec_stripe s;
+	struct ec_codec *codec;
+	int osd[EC_MAX_WIDTH];	  /* acting[i] when usable, else -1 */
+	cfs_obj *o[EC_MAX_WIDTH]; /* shard files opened to be written */
+	uint64_t version;	  /* what a good shard holds (reads) */
+};
+
+static uint32_t sps_of(const struct ecx *x, int i)
+{
+	return cfs_shard_ps(x->op->ps, x->width, i);
+}
+
+/* The profile's k, m and stripe_unit (Ceph's default 4 KiB). */
+static int ecx_init(struct ecx *x, objlayer *ol, const struct objop *op,
+		    const char *name)
+{
+	const char *prof = op->pool->ec_profile;
+	const char *k = cfs_ec_profile_get(op->m, prof, "k");
+	const char *m = cfs_ec_profile_get(op->m, prof, "m");
+	const char *su = cfs_ec_profile_get(op->m, prof, "stripe_unit");
+	uint64_t unit = 4096;
+	int r;
+
+	memset(x, 0, sizeof(*x));
+	x->ol = ol;
+	x->c = ol->c;
+	x->op = op;
+	x->name = name;
+	x->s.k = k ? atoi(k) : 2;
+	x->s.m = m ? atoi(m) : 2;
+	if (su && cfs_parse_size(su, &unit))
+		unit = 4096;
+	x->s.chunk = (uint32_t)unit;
+	x->width = x->s.k + x->s.m;
+	if (x->s.k < 1 || x->s.m < 1 || x->width > EC_MAX_WIDTH ||
+	    x->width != op->pool->size || !x->s.chunk)
+		return -EINVAL;
+	r = ec_codec_new(x->s.k, x->s.m, &x->codec);
+	if (r)
+		return r;
+	for (int i = 0; i < x->width; i++) {
+		int a = i < op->pg->nacting ? op->pg->acting[i] : -1;
+
+		x->osd[i] = a >= 0 && a != PL_ITEM_NONE &&
+					    a < cfs_osdmap_max_osd(op->m) &&
+					    cfs_osdmap_is_up(op->m, a)
+				    ? a
+				    : -1;
+	}
+	return 0;
+}
+
+static void ecx_done(struct ecx *x)
+{
+	for (int i = 0; i < x->width; i++)
+		if (x->o[i])
+			cfs_obj_put(x->o[i]);
+	ec_codec_free(x->codec);
+}
+
+/* ---- the shard callbacks ---- */
+
+static ssize_t shard_read(void *arg, int i, uint64_t off, void *buf,
+			  size_t len)
+{
+	struct ecx *x = arg;
+	uint64_t v;
+	cfs_obj *o;
+	ssize_t n;
+	int missing;
+
+	if (x->osd[i] < 0)
+		return -ENOENT;
+	cfs_pg_lock(x->c, x->op->pid, sps_of(x, i));
+	missing = !cfs_pg_is_holder(x->c, x->op->pid, sps_of(x, i),
+				    x->osd[i]) ||
+		  cfs_pg_is_missing(x->c, x->op->pid, sps_of(x, i), x->osd[i],
+				    x->name);
+	cfs_pg_unlock(x->c, x->op->pid, sps_of(x, i));
+	if (missing)
+		return -ENOENT;
+	n = cfs_obj_open(x->c, x->osd[i], x->op->pid, sps_of(x, i), x->name,
+			 0, &o);
+	if (n)
+		return n == -ENOENT ? -ENOENT : -EIO;
+	if (cfs_obj_version(o, &v) || v != x->version)
+		n = -EBADMSG; /* stale or unvouched: not this version */
+	else
+		n = cfs_obj_pread(o, buf, len, off);
+	cfs_obj_put(o);
+	return n;
+}
+
+static int shard_file(struct ecx *x, int i, cfs_obj **out)
+{
+	int r = 0;
+
+	if (!x->o[i])
+		r = cfs_obj_open(x->c, x->osd[i], x->op->pid, sps_of(x, i),
+				 x->name, CFS_OBJ_CREATE, &x->o[i]);
+	*out = x->o[i];
+	return r;
+}
+
+static int shard_write(void *arg, int i, uint64_t off, const void *buf,
+		       size_t len)
+{
+	cfs_obj *o;
+	int r = shard_file(arg, i, &o);
+
+	return r ? r : cfs_obj_pwrite(o, buf, len, off);
+}
+
+static int shard_truncate(void *arg, int i, uint64_t len)
+{
+	cfs_obj *o;
+	int r = shard_file(arg, i, &o);
+
+	return r ? r : cfs_obj_truncate(o, len);
+}
+
+static const struct ec_shard_io shard_io = { shard_read, shard_write,
+					     shard_truncate, NULL };
+
+static void ec_object_of(struct ecx *x, uint64_t avoid, struct ec_object *o,
+			 struct ec_shard_io *io)
+{
+	*io = shard_io;
+	io->arg = x;
+	o->codec = x->codec;
+	o->s = x->s;
+	o->io = io;
+	o->avoid = avoid;
+}
+
+/* ---- undo records ---- */
+
+struct undo {
+	unsigned char *v;
+	size_t n, cap;
+	int err;
+};
+
+static void undo_put(struct undo *u, const void *p, size_t len)
+{
+	if (u->err)
+		return;
+	if (u->n + len > u->cap) {
+		size_t nc = u->cap ? u->cap * 2 : 256;
+		unsigned char *nv;
+
+		while (nc < u->n + len)
+			nc *= 2;
+		nv = realloc(u->v, nc);
+		if (!nv) {
+			u->err = -ENOMEM;
+			return;
+		}
+		u->v = nv;
+		u->cap = nc;
+	}
+	memcpy(u->v + u->n, p, len);
+	u->n += len;
+}
+
+static void undo_u64(struct undo *u, uint64_t v)
+{
+	unsigned char b[8];
+
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	undo_put(u, b, 8);
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * What undoes a change that rewrites shard bytes [from, to) of the shards
+ * in `touch`: per shard its old length (ABSENT: no file), its old bytes
+ * of that range up to that length and its checksum record, all as they
+ * are on disk (putting them back restores the shard exactly, rot
+ * included: a shard no worse than before).
+ */
+static int undo_make(struct ecx *x, uint64_t touch, uint64_t from,
+		     uint64_t to, struct undo *u)
+{
+	unsigned char rec[CFS_OBJ_RECORD_MAX], *buf = NULL;
+
+	undo_u64(u, UNDO_MAGIC);
+	undo_u64(u, (uint64_t)x->width);
+	for (int i = 0; i < x->width && !u->err; i++) {
+		uint64_t len = ABSENT, a = 0, b = 0;
+		ssize_t rl = 0, got;
+		cfs_obj *o = NULL;
+
+		if ((touch >> i & 1) &&
+		    !cfs_obj_open(x->c, x->osd[i], x->op->pid, sps_of(x, i),
+				  x->name, 0, &o)) {
+			len = cfs_obj_size(o);
+			a = from < len ? from : len;
+			b = to < len ? to : len;
+			rl = cfs_obj_raw_record(o, rec, sizeof(rec));
+			if (rl < 0)
+				u->err = (int)rl;
+		}
+		undo_u64(u, (touch >> i & 1) ? 1 : 0);
+		undo_u64(u, x->osd[i] >= 0 ? (uint64_t)x->osd[i] : ABSENT);
+		undo_u64(u, len);
+		undo_u64(u, a);
+		undo_u64(u, b - a);
+		undo_u64(u, rl > 0 ? (uint64_t)rl : 0);
+		if (b > a && !u->err) {
+			free(buf);
+			buf = malloc(b - a);
+			got = buf ? cfs_obj_raw_pread(o, buf, b - a, a)
+				  : -ENOMEM;
+			if (got != (ssize_t)(b - a))
+				u->err = got < 0 ? (int)got : -EIO;
+			else
+				undo_put(u, buf, b - a);
+		}
+		if (rl > 0)
+			undo_put(u, rec, (size_t)rl);
+		if (o)
+			cfs_obj_put(o);
+	}
+	free(buf);
+	return u->err;
+}
+
+/* Put every shard the record names back as it was, on the OSD it was
+ * changed on (ABSENT: the file goes). */
+static int undo_apply(cfs_cluster *c, int64_t pool, uint32_t ps,
+		      const char *name, const void *record, size_t len)
+{
+	const unsigned char *p = record, *end = p + len;
+	uint64_t width;
+	int r = 0;
+
+	if (len < 16 || get_u64(p) != UNDO_MAGIC)
+		return CFS_ECORRUPT;
+	width = get_u64(p + 8);
+	p += 16;
+	if (width == 0 || width > EC_MAX_WIDTH)
+		return CFS_ECORRUPT;
+	for (uint64_t i = 0; i < width; i++) {
+		uint64_t touched, where, olen, off, n, rl;
+		uint32_t sps = cfs_shard_ps(ps, (int)width, (int)i);
+		int osd;
+		cfs_obj *o;
+		int e = 0;
+
+		if (end - p < 48)
+			return CFS_ECORRUPT;
+		touched = get_u64(p);
+		where = get_u64(p + 8);
+		olen = get_u64(p + 16);
+		off = get_u64(p + 24);
+		n = get_u64(p + 32);
+		rl = get_u64(p + 40);
+		p += 48;
+		if ((uint64_t)(end - p) < n + rl || rl > CFS_OBJ_RECORD_MAX ||
+		    (where != ABSENT && where >= CFS_MAX_OSD))
+			return CFS_ECORRUPT;
+		osd = where == ABSENT ? -1 : (int)where;
+		if (touched && osd >= 0 && olen == ABSENT) {
+			e = cfs_obj_remove(c, osd, pool, sps, name);
+		} else if (touched && osd >= 0 &&
+			   !(e = cfs_obj_open(c, osd, pool, sps, name,
+					      CFS_OBJ_CREATE, &o))) {
+			e = cfs_obj_raw_restore(o, p, n, off, olen, p + n, rl);
+			if (!e)
+				e = cfs_obj_sync(o);
+			cfs_obj_put(o);
+		}
+		if (e && !r)
+			r = e;
+		p += n + rl;
+	}
+	return r;
+}
+
+/* ---- the operations (objio.c hands them an erasure pool's objects) ---- */
+
+static uint64_t usable(const struct ecx *x)
+{
+	uint64_t mask = 0;
+
+	for (int i = 0; i < x->width; i++)
+		if (x->osd[i] >= 0)
+			mask |= 1ULL << i;
+	return mask;
+}
+
+static int popcount64(uint64_t v)
+{
+	return __builtin_popcountll(v);
+}
+
+/* Shards whose OSD lacks the object at its current version (a missing
+ * set names it, or the OSD is a backfill target still catching up):
+ * they are neither read nor changed, recovery rebuilds them.  Makes each
+ * usable OSD a holder of its shard PG. */
+static int stale_shards(struct ecx *x, uint64_t *stale)
+{
+	int r = 0;
+
+	*stale = 0;
+	for (int i = 0; i < x->width && !r; i++) {
+		uint32_t sps = sps_of(x, i);
+
+		if (x->osd[i] < 0)
+			continue;
+		cfs_pg_lock(x->c, x->op->pid, sps);
+		r = ol_ensure_holder(x->ol, x->op->pid, sps, x->osd[i]);
+		if (!r && (cfs_pg_is_missing(x->c, x->op->pid, sps, x->osd[i],
+					     x->name) ||
+			   cfs_pg_is_backfill(x->c, x->op->pid, sps,
+					      x->osd[i])))
+			*stale |= 1ULL << i;
+		cfs_pg_unlock(x->c, x->op->pid, sps);
+	}
+	return r;
+}
+
+static void note_bad(struct ecx *x, uint64_t bad)
+{
+	for (int i = 0; i < x->width; i++) {
+		uint32_t sps = sps_of(x, i);
+
+		if (!(bad >> i & 1) || x->osd[i] < 0)
+			continue;
+		cfs_pg_lock(x->c, x->op->pid, sps);
+		cfs_pg_mark_damaged(x->c, x->op->pid, sps, x->osd[i],
+				    x->name);
+		cfs_pg_unlock(x->c, x->op->pid, sps);
+		cfs_log(CFS_LOG_ERR, "pg %ss%d: object '%s' on osd.%d: shard "
+			"missing, stale or rotten; decoded around it, marked "
+			"for repair", x->op->pgid, i, x->name, x->osd[i]);
+	}
+}
+
+/*
+ * A change of the object from oi (exists) to next.size: rewrite shard
+ * bytes [from, to) of the shards in `write` (the rest stay and are
+ * rebuilt later), under an undo record.  change() does the shard I/O.
+ */
+static int ec_change(struct ecx *x, int exists, const struct cfs_objinfo *oi,
+		     struct cfs_objinfo *next, uint64_t write, uint64_t from,
+		     uint64_t to,
+		     int (*change)(struct ecx *x, uint64_t avoid, void *arg),
+		     void *arg)
+{
+	uint64_t resv[EC_MAX_WIDTH] = { 0 }, shard_len;
+	struct undo u = { 0 };
+	int r, e;
+
+	/* room on every shard's OSD first: a refusal changes nothing */
+	shard_len = ec_shard_len(&x->s, next->size);
+	for (int i = 0; i < x->width; i++) {
+		cfs_obj *o;
+		uint64_t cur = 0;
+
+		if (!(write >> i & 1))
+			continue;
+		if (!cfs_obj_open(x->c, x->osd[i], x->op->pid, sps_of(x, i),
+				  x->name, 0, &o)) {
+			cur = cfs_obj_size(o);
+			cfs_obj_put(o);
+		}
+		resv[i] = shard_len > cur ? shard_len - cur : 0;
+		r = cfs_osd_reserve(x->c, x->osd[i], resv[i],
+				    cfs_osdmap_write_limit(x->op->m,
+							   x->osd[i]));
+		if (r) {
+			cfs_log(CFS_LOG_INFO,
+				"pg %ss%d: osd.%d is too full for a write of "
+				"%" PRIu64 " bytes to '%s': refused",
+				x->op->pgid, i, x->osd[i], resv[i], x->name);
+			cfs_osd_note_refused(x->c, x->osd[i], x->op->pid,
+					     sps_of(x, i), resv[i]);
+			resv[i] = 0;
+			goto unreserve;
+		}
+	}
+	next->version = cfs_index_next_version(x->c, &r);
+	if (!r)
+		r = undo_make(x, write, from, to, &u);
+	if (!r)
+		r = cfs_index_intent_undo(x->c, x->op->pid, x->name, next, u.v,
+					  u.n);
+	if (r)
+		goto unreserve;
+	r = change(x, ~write & ((1ULL << x->width) - 1), arg);
+	for (int i = 0; !r && i < x->width; i++)
+		if (write >> i & 1) {
+			cfs_obj *o;
+
+			r = shard_file(x, i, &o);
+			if (!r)
+				r = cfs_obj_commit(o, next->version);
+		}
+	if (r) {
+		/* some shards changed, maybe not all: back to the old
+		 * version everywhere (the record says how) */
+		e = undo_apply(x->c, x->op->pid, x->op->ps, x->name, u.v,
+			       u.n);
+		if (!e)
+			e = cfs_index_set(x->c, x->op->pid, x->name,
+					  exists ? oi : NULL);
+		if (e)
+			cfs_log(CFS_LOG_ERR, "pg %s: undoing a failed write "
+				"of '%s': %s (the next open settles it)",
+				x->op->pgid, x->name, cfs_strerror(e));
+		if (r != -ENOSPC && r != -EDQUOT)
+			r = -EIO;
+	} else {
+		r = cfs_index_set(x->c, x->op->pid, x->name, next);
+	}
+unreserve:
+	for (int i = 0; i < x->width; i++)
+		if (resv[i])
+			cfs_osd_unreserve(x->c, x->osd[i], resv[i]);
+	free(u.v);
+	return r;
+}
+
+struct write_arg {
+	uint64_t size, off, new_size, bad;
+	const void *buf;
+	size_t len;
+	int full;
+};
+
+static int do_write(struct ecx *x, uint64_t avoid, void *arg)
+{
+	struct write_arg *w = arg;
+	struct ec_shard_io io;
+	struct ec_object o;
+	int r;
+
+	ec_object_of(x, avoid, &o, &io);
+	r = ec_object_write(&o, w->size, w->off, w->buf, w->len, &w->new_size,
+			    &w->bad);
+	/* write_full: nothing of the old object past the new end */
+	for (int i = 0; !r && w->full && i < x->width; i++)
+		if (!(avoid >> i & 1))
+			r = shard_truncate(x, i,
+					   ec_shard_len(&x->s, w->new_size));
+	return r;
+}
+
+/* The ops' common start: the object's shards, the locks held by the
+ * caller; min_size checked (Ceph: k+1 by default). */
+static int ec_begin(objlayer *ol, const struct objop *op, const char *name,
+		    struct ecx *x, const char *what)
+{
+	int r = ecx_init(x, ol, op, name);
+
+	if (r) {
+		cfs_log(CFS_LOG_ERR, "pool '%s': erasure-code profile '%s' "
+			"does not fit the pool (k+m = size)", op->pool->name,
+			op->pool->ec_profile);
+		return -EIO;
+	}
+	if (popcount64(usable(x)) < op->pool->min_size) {
+		cfs_log(CFS_LOG_ERR,
+			"pg %s is inactive: %d shard(s) up, min_size %d; %s "
+			"'%s' refused",
+			op->pgid, popcount64(usable(x)), op->pool->min_size,
+			what, name);
+		ecx_done(x);
+		return -EIO;
+	}
+	return 0;
+}
+
+int ec_write(objlayer *ol, const struct objop *op, const char *name,
+	     uint64_t off, const void *buf, size_t len, int full)
+{
+	struct cfs_objinfo oi = { 0, 0 }, next;
+	struct write_arg w = { 0 };
+	uint64_t stale, write, from, to;
+	struct ec_rmw plan;
+	struct ecx x;
+	int exists, r = ec_begin(ol, op, name, &x, "write to");
+
+	if (r)
+		return r;
+	r = cfs_index_get(x.c, op->pid, name, &oi);
+	exists = r == 0;
+	if (r && r != -ENOENT) {
+		r = -EIO;
+		goto out;
+	}
+	r = stale_shards(&x, &stale);
+	if (r)
+		goto out;
+	write = usable(&x) & ~stale;
+	if (exists && popcount64(write) < x.s.k) {
+		cfs_log(CFS_LOG_ERR, "pg %s: fewer than k=%d current shards "
+			"of '%s'; write refused", op->pgid, x.s.k, name);
+		r = -EIO;
+		goto out;
+	}
+	x.version = oi.version;
+	w.size = exists && !full ? oi.size : 0;
+	w.off = off;
+	w.buf = buf;
+	w.len = len;
+	w.full = full;
+	next.size = full ? len : off + len > w.size ? off + len : w.size;
+	/* the shard bytes the write rewrites: its stripes, and for
+	 * write_full everything the old shards held */
+	ec_rmw_plan(&x.s, w.size, off, len, &plan);
+	from = full ? 0 : plan.first * x.s.chunk;
+	to = full ? UINT64_MAX : (plan.first + plan.count) * x.s.chunk;
+	r = ec_change(&x, exists, &oi, &next, write, from, to, do_write, &w);
+	if (w.bad)
+		note_bad(&x, w.bad);
+out:
+	ecx_done(&x);
+	return r;
+}
+
+ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
+		uint64_t off, void *buf, size_t len, uint64_t *size,
+		struct timespec *mtime)
+{
+	struct cfs_objinfo oi;
+	struct ec_shard_io io;
+	struct ec_object o;
+	uint64_t stale, bad = 0;
+	struct ecx x;
+	ssize_t n;
+	int r = ec_begin(ol, op, name, &x, "read of");
+
+	if (r)
+		return r;
+	r = cfs_index_get(x.c, op->pid, name, &oi);
+	if (r) {
+		ecx_done(&x);
+		return r == -ENOENT ? -ENOENT : -EIO;
+	}
+	x.version = oi.version;
+	if (size)
+		*size = oi.size;
+	r = stale_shards(&x, &stale);
+	if (r) {
+		ecx_done(&x);
+		return -EIO;
+	}
+	ec_object_of(&x, stale, &o, &io);
+	n = len ? ec_object_read(&o, oi.size, off, buf, len, &bad) : 0;
+	if (n == -EIO)
+		cfs_log(CFS_LOG_ERR, "pg %s: fewer than k=%d good shards of "
+			"'%s': read refused", op->pgid, x.s.k, name);
+	if (bad)
+		note_bad(&x, bad);
+	if (mtime) {
+		mtime->tv_sec = mtime->tv_nsec = 0;
+		for (int i = 0; i < x.width; i++) {
+			cfs_obj *so;
+
+			if (x.osd[i] < 0 || (stale >> i & 1) ||
+			    cfs_obj_open(x.c, x.osd[i], op->pid,
+					 sps_of(&x, i), name, 0, &so))
+				continue;
+			cfs_obj_mtime(so, mtime);
+			cfs_obj_put(so);
+			break;
+		}
+	}
+	ecx_done(&x);
+	return n;
+}
+
+struct trunc_arg {
+	uint64_t size, new_size, bad;
+};
+
+static int do_truncate(struct ecx *x, uint64_t avoid, void *arg)
+{
+	struct trunc_arg *t = arg;
+	struct ec_shard_io io;
+	struct ec_object o;
+
+	ec_object_of(x, avoid, &o, &io);
+	return ec_object_truncate(&o, t->size, t->new_size, &t->bad);
+}
+
+int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
+		uint64_t size)
+{
+	struct cfs_objinfo oi, next;
+	struct trunc_arg t = { 0 };
+	uint64_t stale, write, from;
+	struct ecx x;
+	int r = ec_begin(ol, op, name, &x, "truncate of");
+
+	if (r)
+		return r;
+	r = cfs_index_get(x.c, op->pid, name, &oi);
+	if (r) {
+		ecx_done(&x);
+		return r == -ENOENT ? -ENOENT : -EIO;
+	}
+	x.version = oi.version;
+	r = stale_shards(&x, &stale);
+	write = usable(&x) & ~stale;
+	if (!r && popcount64(write) < x.s.k)
+		r = -EIO;
+	if (!r && oi.size != size) {
+		t.size = oi.size;
+		t.new_size = size;
+		next.size = size;
+		/* from the stripe the new end cuts to the old end */
+		from = (size < oi.size ? size : oi.size) /
+		       ec_stripe_width(&x.s) * x.s.chunk;
+		r = ec_change(&x, 1, &oi, &next, write, from, UINT64_MAX,
+			      do_truncate, &t);
+		if (t.bad)
+			note_bad(&x, t.bad);
+	}
+	ecx_done(&x);
+	return r;
+}
+
+/* Every shard of the object, wherever a holder of its shard PG has it. */
+static int remove_shards(cfs_cluster *c, int64_t pool, uint32_t ps,
+			 int width, const char *name)
+{
+	int r = 0;
+
+	for (int i = 0; i < width; i++) {
+		uint32_t sps = cfs_shard_ps(ps, width, i);
+		int h[256], nh;
+
+		cfs_pg_lock(c, pool, sps);
+		nh = cfs_pg_holders(c, pool, sps, h, 256);
+		for (int k = 0; k < nh; k++) {
+			int e = cfs_obj_remove(c, h[k], pool, sps, name);
+
+			if (!e)
+				cfs_pg_clear_missing(c, pool, sps, h[k], name);
+			if (e && !r)
+				r = e;
+		}
+		cfs_pg_unlock(c, pool, sps);
+	}
+	return r;
+}
+
+int ec_remove(objlayer *ol, const struct objop *op, const char *name)
+{
+	struct cfs_objinfo oi;
+	int r = cfs_index_get(ol->c, op->pid, name, &oi);
+
+	if (r)
+		return r == -ENOENT ? -ENOENT : -EIO;
+	/* removing always goes on, whatever is up: space is freed */
+	r = cfs_index_intent(ol->c, op->pid, name, NULL);
+	if (!r)
+		r = remove_shards(ol->c, op->pid, op->ps, op->pool->size, name);
+	if (!r)
+		r = cfs_index_set(ol->c, op->pid, name, NULL);
+	return r ? -EIO : 0;
+}
+
+int ec_sync(objlayer *ol, const struct objop *op, const char *name)
+{
+	int r = 0;
+
+	for (int i = 0; i < op->pool->size && i < op->pg->nacting; i++) {
+		int a = op->pg->acting[i];
+		cfs_obj *o;
+
+		if (a < 0 || a == PL_ITEM_NONE ||
+		    cfs_obj_open(ol->c, a, op->pid,
+				 cfs_shard_ps(op->ps, op->pool->size, i), name,
+				 0, &o))
+			continue;
+		if (cfs_obj_sync(o) && !r)
+			r = -EIO;
+		cfs_obj_put(o);
+	}
+	return r;
+}
+
+int ec_settle_object(objlayer *ol, const struct objop *op, const char *name,
+		     int intent_op)
+{
+	struct cfs_objinfo oi;
+	int width = op->pool->size, exists, r;
+	void *rec = NULL;
+	size_t len = 0;
+
+	exists = cfs_index_get(ol->c, op->pid, name, &oi) == 0;
+	if (intent_op == CFS_INTENT_REMOVE) {
+		r = remove_shards(ol->c, op->pid, op->ps, width, name);
+		return r ? r : cfs_index_set(ol->c, op->pid, name, NULL);
+	}
+	r = cfs_index_get_undo(ol->c, op->pid, name, &rec, &len);
+	if (r == -ENOENT) /* nothing was touched before the record */
+		return cfs_index_set(ol->c, op->pid, name,
+				     exists ? &oi : NULL);
+	if (r)
+		return r;
+	r = undo_apply(ol->c, op->pid, op->ps, name, rec, len);
+	free(rec);
+	if (!r)
+		r = cfs_index_set(ol->c, op->pid, name, exists ? &oi : NULL);
+	return r;
+}
