@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ec_codec.h"
 #include "ec_object.h"
@@ -149,13 +150,41 @@ static int shard_file(struct ecx *x, int i, cfs_obj **out)
 	return r;
 }
 
+/*
+ * CRUSHFS_TEST_EC_CRASH_AFTER=N (tests only): the process dies as a kill
+ * -9 would after its N-th shard write, so a test can see a change cut
+ * short between shards settled at the next open.
+ */
+static void crash_point(void)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static pid_t owner;
+	static long done;
+	const char *e = getenv("CRUSHFS_TEST_EC_CRASH_AFTER");
+	long n = e ? atol(e) : 0;
+
+	if (n <= 0)
+		return;
+	pthread_mutex_lock(&lock);
+	if (owner != getpid()) { /* counted per process (tests fork) */
+		owner = getpid();
+		done = 0;
+	}
+	if (++done == n)
+		_exit(137);
+	pthread_mutex_unlock(&lock);
+}
+
 static int shard_write(void *arg, int i, uint64_t off, const void *buf,
 		       size_t len)
 {
 	cfs_obj *o;
 	int r = shard_file(arg, i, &o);
 
-	return r ? r : cfs_obj_pwrite(o, buf, len, off);
+	if (!r)
+		r = cfs_obj_pwrite(o, buf, len, off);
+	crash_point();
+	return r;
 }
 
 static int shard_truncate(void *arg, int i, uint64_t len)

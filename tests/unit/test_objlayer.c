@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cluster_fixture.h"
 #include "placement.h"
@@ -1252,6 +1254,55 @@ static void test_ec_io(void **state)
 	fx_free(f);
 }
 
+/*
+ * A change of an EC object cut short between its shards (the process
+ * dies as a kill -9 leaves it after one shard write,
+ * CRUSHFS_TEST_EC_CRASH_AFTER): the next open rolls every shard back by
+ * the intent's undo record, the old bytes read back from the data
+ * shards alone and from any k shards, no intent left.
+ */
+static void test_ec_crash_undo(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	int64_t id = make_ec_pool(f);
+	unsigned char model[60000], buf[9000];
+	struct cfs_objinfo oi, next;
+	int status, op;
+	pid_t pid;
+
+	(void)state;
+	fx_pattern(model, sizeof(model), 11);
+	assert_int_equal(ol_obj_write_full(f->ol, id, "c1", model,
+					   sizeof(model)), 0);
+	assert_int_equal(cfs_index_get(f->c, id, "c1", &oi), 0);
+	fx_close(f);
+	for (int after = 1; after <= 2; after++) {
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			char n[8];
+
+			snprintf(n, sizeof(n), "%d", after);
+			setenv("CRUSHFS_TEST_EC_CRASH_AFTER", n, 1);
+			fx_open(f);
+			fx_pattern(buf, sizeof(buf), 12);
+			/* an overwrite across stripes and an append */
+			ol_obj_write(f->ol, id, "c1", 3000, buf, sizeof(buf));
+			_exit(1); /* the crash point did not come */
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 137);
+		fx_open(f);
+		assert_int_equal(cfs_index_get_intent(f->c, id, "c1", &next,
+						      &op), -ENOENT);
+		expect_obj(f, id, "c1", model, sizeof(model));
+		fx_close(f);
+	}
+	fx_open(f);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1272,6 +1323,7 @@ int main(void)
 		cmocka_unit_test(test_two_pools),
 		cmocka_unit_test(test_ec_shard_pgs),
 		cmocka_unit_test(test_ec_io),
+		cmocka_unit_test(test_ec_crash_undo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
