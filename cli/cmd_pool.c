@@ -120,10 +120,11 @@ void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m,
 		fprintf(o, " profile %s", p->ec_profile);
 	fprintf(o, " size %d min_size %d "
 		   "crush_rule %d object_hash rjenkins pg_num %u pgp_num %u "
-		   "autoscale_mode off last_change %u flags hashpspool%s%s",
+		   "autoscale_mode off last_change %u flags hashpspool%s%s%s",
 		p->size, p->min_size, p->crush_rule, p->pg_num,
 		p->pgp_num, cfs_osdmap_epoch(m), full || quota ? ",full" : "",
-		quota ? ",full_quota" : "");
+		quota ? ",full_quota" : "",
+		p->ec_overwrites ? ",ec_overwrites" : "");
 	if (p->quota_max_bytes)
 		fprintf(o, " max_bytes %" PRIu64, p->quota_max_bytes);
 	if (p->quota_max_objects)
@@ -187,7 +188,8 @@ int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 static const char *const pool_keys[] = { "size", "min_size", "pg_num",
-					 "pgp_num", "crush_rule" };
+					 "pgp_num", "crush_rule",
+					 "allow_ec_overwrites" };
 
 static int key_value(const cfs_osdmap *m, const struct cfs_pool_info *p,
 		     const char *key, char *buf, size_t len, json_t **jv)
@@ -204,6 +206,11 @@ static int key_value(const cfs_osdmap *m, const struct cfs_pool_info *p,
 
 		snprintf(buf, len, "%u", v);
 		*jv = json_integer(v);
+	} else if (!strcmp(key, "allow_ec_overwrites")) {
+		if (!p->erasure)
+			return -ENOENT; /* Ceph: a key of erasure pools */
+		snprintf(buf, len, "%s", p->ec_overwrites ? "true" : "false");
+		*jv = json_boolean(p->ec_overwrites);
 	} else if (!strcmp(key, "erasure_code_profile") && p->erasure) {
 		snprintf(buf, len, "%s", p->ec_profile);
 		*jv = json_string(buf);
@@ -436,6 +443,20 @@ int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 		if (id < 0)
 			id = (int)v;
 		want.crush_rule = id;
+	} else if (!strcmp(argv[1], "allow_ec_overwrites")) {
+		/* Ceph's boolean spellings */
+		const char *b = argv[2];
+
+		if (!strcmp(b, "true") || !strcmp(b, "1") || !strcmp(b, "yes"))
+			want.ec_overwrites = 1;
+		else if (!strcmp(b, "false") || !strcmp(b, "0") ||
+			 !strcmp(b, "no"))
+			want.ec_overwrites = 0;
+		else {
+			cfs_osdmap_put(m);
+			return cc_err(ctx, "expecting value 'true', 'false', "
+				      "'0', or '1'");
+		}
 	} else if (!strcmp(argv[1], "size") || !strcmp(argv[1], "min_size") ||
 		   !strcmp(argv[1], "pg_num") || !strcmp(argv[1], "pgp_num")) {
 		if (int_value(ctx, argv[2], INT32_MIN, INT32_MAX, &v)) {
@@ -456,7 +477,8 @@ int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 	} else {
 		cfs_osdmap_put(m);
 		return cc_err(ctx, "unrecognized variable '%s' (crushfs sets "
-			      "size, min_size, pg_num, pgp_num, crush_rule)",
+			      "size, min_size, pg_num, pgp_num, crush_rule, "
+			      "allow_ec_overwrites)",
 			      argv[1]);
 	}
 	snprintf(done, sizeof(done), "set pool %" PRId64 " %s to %s",

@@ -60,9 +60,8 @@ static const char *fname(const char *file, const char *std)
  * `rados -p POOL` / `--pool POOL` (main.c moves a leading one after the
  * subcommand): removed from argv, ctx->pool set (the filesystem's data
  * pool without one); a pool that does not exist is refused as rados
- * refuses it (rados.cc: "error opening pool").  An erasure-coded pool
- * holds no object of crushfs's yet; on the RADOS backend only the data
- * pool is reached.
+ * refuses it (rados.cc: "error opening pool").  On the RADOS backend only
+ * the data pool is reached.
  */
 static int pool_opt(struct cmd_ctx *ctx, int *argc, char **argv)
 {
@@ -73,7 +72,7 @@ static int pool_opt(struct cmd_ctx *ctx, int *argc, char **argv)
 		const struct cfs_pool_info *p;
 		const cfs_osdmap *m;
 		const char *v = NULL;
-		int erasure, r = 0;
+		int r = 0;
 
 		if ((!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pool")) &&
 		    i + 1 < *argc)
@@ -88,18 +87,12 @@ static int pool_opt(struct cmd_ctx *ctx, int *argc, char **argv)
 		}
 		m = cfs_osdmap_get(ctx->cluster);
 		p = cfs_osdmap_pool_by_name(m, v);
-		if (p) {
+		if (p)
 			ctx->pool = p->id;
-			erasure = p->erasure;
-		}
 		cfs_osdmap_put(m);
 		if (!p)
 			r = cc_err(ctx, "error opening pool %s: (2) No such "
 				   "file or directory", v);
-		else if (erasure)
-			r = cc_err(ctx, "error opening pool %s: (95) "
-				   "Operation not supported (an erasure-coded "
-				   "pool holds no objects in crushfs yet)", v);
 		else if (ol_is_rados(ctx->ol) && ctx->pool !=
 						    ol_data_pool(ctx->ol))
 			r = cc_err(ctx, "error opening pool %s: (95) "

@@ -796,8 +796,7 @@ static void check_objects(struct fck *f)
 	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
 		const struct cfs_pool_info *pi = cfs_osdmap_pool_at(m, i);
 
-		if (pi->erasure || (ol_is_rados(f->ol) &&
-				    pi->id != ol_data_pool(f->ol)))
+		if (ol_is_rados(f->ol) && pi->id != ol_data_pool(f->ol))
 			continue;
 		f->pool = pi->id;
 		check_pool_objects(f, pi, &lost);

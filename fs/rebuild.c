@@ -815,8 +815,7 @@ int fs_rebuild_metadata(cfs_cluster *c, objlayer *ol, int force,
 	for (int i = 0; i < cfs_osdmap_npools(b.map) && !rc; i++) {
 		const struct cfs_pool_info *p = cfs_osdmap_pool_at(b.map, i);
 
-		if (!p->erasure &&
-		    (!ol_is_rados(ol) || p->id == ol_data_pool(ol)))
+		if (!ol_is_rados(ol) || p->id == ol_data_pool(ol))
 			rc = list_pool(&b, p);
 	}
 	if (rc) {

@@ -795,3 +795,355 @@ int ec_settle_object(objlayer *ol, const struct objop *op, const char *name,
 		r = cfs_index_set(ol->c, op->pid, name, exists ? &oi : NULL);
 	return r;
 }
+
+/* ---- PG statistics of an erasure pool (ol_pg_stat) ---- */
+
+static int ec_name_add(const char *name, void *arg)
+{
+	ol_names_add(arg, name);
+	return 0;
+}
+
+int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
+	       const struct cfs_pool_info *p, uint32_t ps,
+	       struct ol_pg_stat *st)
+{
+	cfs_cluster *c = ol->c;
+	const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, p->id, ps);
+	const char *kk = cfs_ec_profile_get(m, p->ec_profile, "k");
+	int width = p->size, k = kk ? atoi(kk) : 2, backfill = 0;
+	struct ol_names all = { 0 };
+	uint64_t damaged = 0;
+
+	/* the sets and the state an empty PG of them has */
+	ol_pg_stat_placed(m, p, ps, st);
+	if (!pg || width > EC_MAX_WIDTH)
+		return 0;
+	/* every object any holder of any shard has, or misses */
+	for (int i = 0; i < width && !all.err; i++) {
+		uint32_t sps = cfs_shard_ps(ps, width, i);
+		int h[256], nh;
+
+		cfs_pg_lock(c, p->id, sps);
+		nh = cfs_pg_holders(c, p->id, sps, h, 256);
+		for (int j = 0; j < nh && !all.err; j++) {
+			struct cfs_obj_entry *e;
+			size_t ne;
+
+			if (cfs_pg_list(c, h[j], p->id, sps, &e, &ne))
+				continue;
+			for (size_t q = 0; q < ne; q++)
+				ol_names_add(&all, e[q].name);
+			cfs_obj_entries_free(e, ne);
+			cfs_pg_missing_foreach(c, p->id, sps, h[j],
+					       ec_name_add, &all);
+			if (i < pg->nacting && h[j] == pg->acting[i] &&
+			    cfs_pg_is_backfill(c, p->id, sps, h[j]))
+				backfill = 1;
+		}
+		damaged += cfs_pg_damaged_count(c, p->id, sps);
+		cfs_pg_unlock(c, p->id, sps);
+	}
+	if (all.err) {
+		ol_names_free(all.v, all.n);
+		return all.err;
+	}
+	ol_names_sort_unique(&all);
+	for (size_t q = 0; q < all.n; q++) {
+		struct cfs_objinfo oi;
+		int good = 0;
+
+		if (cfs_index_get(c, p->id, all.v[q], &oi))
+			continue; /* removed; old shard files linger */
+		for (int i = 0; i < width && i < pg->nacting; i++) {
+			uint32_t sps = cfs_shard_ps(ps, width, i);
+			int a = pg->acting[i];
+			cfs_obj *o;
+			uint64_t v;
+
+			if (a < 0 || a == PL_ITEM_NONE ||
+			    !cfs_osdmap_is_up(m, a))
+				continue;
+			cfs_pg_lock(c, p->id, sps);
+			if (cfs_pg_is_holder(c, p->id, sps, a) &&
+			    !cfs_pg_is_missing(c, p->id, sps, a, all.v[q]) &&
+			    !cfs_obj_open(c, a, p->id, sps, all.v[q], 0, &o)) {
+				good += !cfs_obj_version(o, &v) &&
+					v == oi.version;
+				cfs_obj_put(o);
+			}
+			cfs_pg_unlock(c, p->id, sps);
+		}
+		st->objects++;
+		st->bytes += oi.size;
+		st->degraded += (uint64_t)(width - good);
+		if (good < k)
+			st->unfound++;
+	}
+	ol_names_free(all.v, all.n);
+	st->scrub_errors = damaged;
+	if (st->degraded) {
+		st->state &= ~(unsigned)OL_PGS_CLEAN;
+		st->state |= OL_PGS_DEGRADED;
+	}
+	if (backfill) {
+		st->state &= ~(unsigned)OL_PGS_CLEAN;
+		st->state |= OL_PGS_BACKFILL_WAIT;
+	}
+	if (st->unfound) {
+		st->state &= ~(unsigned)OL_PGS_CLEAN;
+		st->state |= OL_PGS_UNFOUND;
+	}
+	if (damaged) {
+		st->state &= ~(unsigned)OL_PGS_CLEAN;
+		st->state |= OL_PGS_INCONSISTENT;
+	}
+	if ((st->state & OL_PGS_UNDERSIZED) && st->objects)
+		st->state |= OL_PGS_DEGRADED;
+	return 0;
+}
+
+/* ---- backfill and recovery of an erasure pool's shards (rebalance) ---- */
+
+/* Shard i of the object rebuilt from the others (decode, then encode the
+ * stripes again) onto osd t.  The object's lock held. */
+static int rebuild_shard(objlayer *ol, const struct objop *op,
+			 const char *name, const struct cfs_objinfo *oi,
+			 int i, int t)
+{
+	unsigned char *data = NULL, *sh[EC_MAX_WIDTH] = { 0 };
+	struct ec_shard_io io;
+	struct ec_object o;
+	uint64_t stale, bad = 0, n, sw;
+	struct ecx x;
+	cfs_obj *f;
+	ssize_t got;
+	int r = ecx_init(&x, ol, op, name);
+
+	if (r)
+		return -EIO;
+	x.version = oi->version;
+	r = stale_shards(&x, &stale);
+	sw = ec_stripe_width(&x.s);
+	n = ec_shard_len(&x.s, oi->size) / x.s.chunk;
+	data = calloc(n ? n * sw : 1, 1);
+	for (int j = 0; data && j < x.width; j++)
+		if (!(sh[j] = malloc(n ? n * x.s.chunk : 1)))
+			r = -ENOMEM;
+	if (!data)
+		r = -ENOMEM;
+	if (!r) {
+		ec_object_of(&x, stale | 1ULL << i, &o, &io);
+		got = ec_object_read(&o, oi->size, 0, data, oi->size, &bad);
+		if (got != (ssize_t)oi->size)
+			r = got < 0 ? (int)got : -EIO;
+	}
+	if (!r) {
+		ec_stripes_encode(x.codec, &x.s, data, n, sh);
+		r = cfs_obj_open(ol->c, t, op->pid, sps_of(&x, i), name,
+				 CFS_OBJ_CREATE, &f);
+		if (!r) {
+			r = cfs_obj_reset(f);
+			if (!r && n)
+				r = cfs_obj_pwrite(f, sh[i], n * x.s.chunk, 0);
+			if (!r)
+				r = cfs_obj_commit(f, oi->version);
+			if (!r)
+				r = cfs_obj_sync(f);
+			cfs_obj_put(f);
+		}
+	}
+	if (bad)
+		note_bad(&x, bad);
+	for (int j = 0; j < x.width; j++)
+		free(sh[j]);
+	free(data);
+	ecx_done(&x);
+	return r;
+}
+
+/* A good copy of shard i on another holder of its shard PG copied to t,
+ * else a rebuild.  The object's lock held. */
+static int recover_shard(objlayer *ol, const struct objop *op,
+			 const char *name, const struct cfs_objinfo *oi,
+			 int i, int t)
+{
+	uint32_t sps = cfs_shard_ps(op->ps, op->pool->size, i);
+	int h[256], nh;
+
+	cfs_pg_lock(ol->c, op->pid, sps);
+	nh = cfs_pg_holders(ol->c, op->pid, sps, h, 256);
+	{
+		int w = 0;
+
+		/* up holders that do not miss it, the target aside */
+		for (int k = 0; k < nh; k++)
+			if (h[k] != t && cfs_osdmap_is_up(op->m, h[k]) &&
+			    !cfs_pg_is_missing(ol->c, op->pid, sps, h[k],
+					       name))
+				h[w++] = h[k];
+		nh = w;
+	}
+	cfs_pg_unlock(ol->c, op->pid, sps);
+	for (int k = 0; k < nh; k++) {
+		struct ecx x;
+		struct cfs_objinfo want;
+		const char *why;
+
+		/* a shard is good at the object's version and its shard
+		 * length (the copy checks its checksums as it goes) */
+		if (ecx_init(&x, ol, op, name))
+			break;
+		want.version = oi->version;
+		want.size = ec_shard_len(&x.s, oi->size);
+		ecx_done(&x);
+		if (ol_copy_check(ol->c, h[k], op->pid, sps, name, &want, 0,
+				  &why) != OL_COPY_GOOD)
+			continue;
+		if (!cfs_obj_copy(ol->c, h[k], t, op->pid, sps, name, NULL))
+			return 0;
+	}
+	return rebuild_shard(ol, op, name, oi, i, t);
+}
+
+static int collect_name(const char *name, void *arg)
+{
+	ol_names_add(arg, name);
+	return 0;
+}
+
+/* Every shard of PG ps where up puts it; then the shards left elsewhere
+ * go.  Counts into st. */
+int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
+		   struct ol_rebalance_stats *st)
+{
+	cfs_cluster *c = ol->c;
+	const cfs_osdmap *m = cfs_osdmap_get(c);
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool);
+	const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, pool, ps);
+	int width = p ? p->size : 0, changed = 0, errors = 0, toofull = 0;
+
+	if (!p || !pg || width > EC_MAX_WIDTH) {
+		cfs_osdmap_put(m);
+		return 0;
+	}
+	pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
+	for (int i = 0; i < width && i < pg->nup; i++) {
+		uint32_t sps = cfs_shard_ps(ps, width, i);
+		struct ol_names todo = { 0 };
+		int t = pg->up[i], nh, h[256], r;
+
+		if (t < 0 || t == PL_ITEM_NONE || !cfs_osdmap_is_up(m, t))
+			continue;
+		cfs_pg_lock(c, pool, sps);
+		nh = cfs_pg_holders(c, pool, sps, h, 256);
+		r = nh ? ol_ensure_holder(ol, pool, sps, t) : 0;
+		if (!r)
+			cfs_pg_missing_foreach(c, pool, sps, t, collect_name,
+					       &todo);
+		cfs_pg_unlock(c, pool, sps);
+		if (r || todo.err) {
+			errors = 1;
+			ol_names_free(todo.v, todo.n);
+			continue;
+		}
+		changed |= todo.n > 0;
+		for (size_t q = 0; q < todo.n && !toofull; q++) {
+			const char *name = todo.v[q];
+			pthread_rwlock_t *lk = ol_objlock(ol, name);
+			struct cfs_objinfo oi;
+			struct objop op;
+			int still, e;
+
+			if (ol_op_begin(ol, pool, name, &op))
+				continue;
+			pthread_rwlock_wrlock(lk);
+			cfs_pg_lock(c, pool, sps);
+			still = cfs_pg_is_missing(c, pool, sps, t, name);
+			cfs_pg_unlock(c, pool, sps);
+			e = 0;
+			if (!still) {
+				;
+			} else if (cfs_index_get(c, pool, name, &oi)) {
+				/* gone: a stale file of it goes too */
+				e = cfs_obj_remove(c, t, pool, sps, name);
+			} else {
+				/* a shard is at most the object's size */
+				e = cfs_osd_reserve(
+					c, t, oi.size,
+					cfs_osdmap_backfillfull_limit(m, t));
+				if (e) {
+					toofull = 1;
+				} else {
+					e = recover_shard(ol, &op, name, &oi,
+							  i, t);
+					cfs_osd_unreserve(c, t, oi.size);
+					if (!e) {
+						st->objects_copied++;
+						st->bytes_copied += oi.size;
+					}
+				}
+			}
+			if (still && !e && !toofull) {
+				cfs_pg_lock(c, pool, sps);
+				cfs_pg_clear_missing(c, pool, sps, t, name);
+				cfs_pg_unlock(c, pool, sps);
+			} else if (e && !toofull) {
+				errors = 1;
+				cfs_log(CFS_LOG_ERR, "rebalance: pg %s shard %d: "
+					"'%s' to osd.%d failed: %s", op.pgid,
+					i, name, t, cfs_strerror(e));
+			}
+			pthread_rwlock_unlock(lk);
+			ol_op_end(&op);
+		}
+		ol_names_free(todo.v, todo.n);
+		cfs_pg_lock(c, pool, sps);
+		if (cfs_pg_flush(c, pool, sps))
+			errors = 1;
+		cfs_pg_unlock(c, pool, sps);
+	}
+	pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
+	if (changed)
+		st->pgs_changed++;
+	if (toofull)
+		st->pgs_toofull++;
+	if (errors)
+		st->errors++;
+
+	/* every shard complete where up says: the others go (no I/O is in
+	 * flight on the PG meanwhile) */
+	pthread_rwlock_wrlock(ol_pgio(ol, pool, ps));
+	for (int i = 0; !errors && !toofull && i < width && i < pg->nup;
+	     i++) {
+		uint32_t sps = cfs_shard_ps(ps, width, i);
+		int t = pg->up[i], h[256], nh;
+
+		cfs_pg_lock(c, pool, sps);
+		if (t >= 0 && t != PL_ITEM_NONE &&
+		    cfs_pg_is_holder(c, pool, sps, t) &&
+		    !cfs_pg_missing_count(c, pool, sps, t)) {
+			nh = cfs_pg_holders(c, pool, sps, h, 256);
+			for (int k = 0; k < nh; k++) {
+				struct cfs_obj_entry *e;
+				size_t ne;
+
+				if (h[k] == t || !cfs_osdmap_is_up(m, h[k]) ||
+				    cfs_pg_list(c, h[k], pool, sps, &e, &ne))
+					continue;
+				for (size_t q = 0; q < ne; q++)
+					if (!cfs_obj_remove(c, h[k], pool, sps,
+							    e[q].name)) {
+						st->objects_removed++;
+						st->bytes_removed += e[q].size;
+					}
+				cfs_obj_entries_free(e, ne);
+				cfs_pg_drop_holder(c, pool, sps, h[k]);
+			}
+		}
+		cfs_pg_unlock(c, pool, sps);
+	}
+	pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
+	cfs_osdmap_put(m);
+	return 0;
+}

@@ -293,7 +293,7 @@ int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)
 	for (int i = 0; i < cfs_osdmap_npools(m) && !r; i++) {
 		const struct cfs_pool_info *p = cfs_osdmap_pool_at(m, i);
 
-		if (!p->erasure && (!ol->rb || p->id == ol->pool))
+		if (!ol->rb || p->id == ol->pool)
 			r = ol_file_objects(ol, p->id, ino, add_size, bytes);
 	}
 	cfs_osdmap_put(m);

@@ -390,6 +390,12 @@ int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 		return -EFBIG;
 	if ((r = op_begin(ol, pool, name, &op)))
 		return r;
+	if (op.pool->erasure && !full && !op.pool->ec_overwrites) {
+		/* Ceph: an EC pool without FLAG_EC_OVERWRITES takes whole
+		 * objects (and appends) only */
+		op_end(&op);
+		return -EOPNOTSUPP;
+	}
 	if (op.pool->erasure) {
 		struct ec_call a = { EC_WRITE, full, off, buf, NULL, len,
 				     NULL, NULL };

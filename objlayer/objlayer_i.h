@@ -174,6 +174,14 @@ int ec_remove(objlayer *ol, const struct objop *op, const char *name);
 int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
 		uint64_t size);
 int ec_sync(objlayer *ol, const struct objop *op, const char *name);
+/* Backfill of an erasure pool's PG (rebalance): shard i copied or
+ * rebuilt onto up[i], then the shards elsewhere removed. */
+int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
+		   struct ol_rebalance_stats *st);
+/* ol_pg_stat of an erasure pool's PG: objects, degraded shards, states. */
+int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
+	       const struct cfs_pool_info *p, uint32_t ps,
+	       struct ol_pg_stat *st);
 /* A change of it cut short (an intent of op CFS_INTENT_*): undone (a
  * write, by its undo record) or finished (a remove). */
 int ec_settle_object(objlayer *ol, const struct objop *op, const char *name,

@@ -73,9 +73,8 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
 
 	if (!p || ps >= p->pg_num)
 		return -ENOENT;
-	/* an erasure-coded pool holds no object of crushfs's yet, nor does
-	 * any pool but the data pool of the RADOS backend */
-	if (p->erasure || (ol->rb && pool != ol->pool)) {
+	/* no pool but the data pool holds objects on the RADOS backend */
+	if (ol->rb && pool != ol->pool) {
 		ol_pg_stat_placed(m, p, ps, st);
 		return 0;
 	}
@@ -86,8 +85,9 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
 	cfs_pg_layout_shared(ol->c);
 	cur = cfs_osdmap_get(ol->c);
 	now = cfs_osdmap_pool_by_id(cur, pool);
-	r = now && now->pg_num == p->pg_num ? pg_stat(ol, m, p, ps, st)
-					    : -EAGAIN;
+	r = !now || now->pg_num != p->pg_num ? -EAGAIN
+	    : p->erasure			? ec_pg_stat(ol, m, p, ps, st)
+						: pg_stat(ol, m, p, ps, st);
 	cfs_osdmap_put(cur);
 	cfs_pg_layout_release(ol->c);
 	return r;

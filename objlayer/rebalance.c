@@ -262,8 +262,7 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 	struct ol_rebalance_progress pr = { 0 };
 	const cfs_osdmap *m0 = cfs_osdmap_get(c);
 	int npools = cfs_osdmap_npools(m0), rc = 0;
-	/* the pools that can hold objects: every replicated one (the
-	 * erasure-coded ones hold none of crushfs's yet) */
+	/* the replicated pools (the erasure ones, after) */
 	int64_t *pools = calloc((size_t)npools + 1, sizeof(*pools));
 	uint32_t *pgn = calloc((size_t)npools + 1, sizeof(*pgn));
 	int np = 0;
@@ -486,5 +485,15 @@ again:
 			purge_strays(ol, pools[pi], ps, st);
 	free(pools);
 	free(pgn);
+	/* the erasure pools, shard by shard (no pg_temp: reads decode
+	 * around a shard still on its way) */
+	m0 = cfs_osdmap_get(c);
+	for (int i = 0; !rc && i < cfs_osdmap_npools(m0); i++) {
+		const struct cfs_pool_info *pi = cfs_osdmap_pool_at(m0, i);
+
+		for (uint32_t ps = 0; pi->erasure && ps < pi->pg_num; ps++)
+			rc = ec_backfill_pg(ol, pi->id, ps, st);
+	}
+	cfs_osdmap_put(m0);
 	return rc;
 }

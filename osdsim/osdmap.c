@@ -886,13 +886,12 @@ int cfs_fs_add_data_pool(cfs_cluster *c, int64_t pool, char *why,
 		r = -EEXIST;
 	} else if (!x) {
 		r = -ENOENT;
-	} else if (x->info.erasure) {
-		/* FSMonitor: an EC pool needs allow_ec_overwrites; crushfs
-		 * has no erasure-coded file data path yet */
-		snprintf(why, whylen, "pool '%s' is an erasure-coded pool: "
-			 "crushfs keeps no file data in one yet",
-			 x->info.name);
-		r = -EOPNOTSUPP;
+	} else if (x->info.erasure && !x->info.ec_overwrites) {
+		/* FSMonitor::check_pool's words */
+		snprintf(why, whylen, "pool '%s' (id '%lld') is an "
+			 "erasure-coded pool, with no overwrite support",
+			 x->info.name, (long long)x->info.id);
+		r = -EINVAL;
 	}
 	if (r) {
 		update_abort(c, n);

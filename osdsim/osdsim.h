@@ -162,6 +162,10 @@ struct cfs_pool_info {
 	/* a data pool of the filesystem (`fs add_data_pool`; the first
 	 * one always): layouts may name it */
 	int fs_data;
+	/* an erasure pool's FLAG_EC_OVERWRITES (`osd pool set P
+	 * allow_ec_overwrites true`): partial writes allowed, as CephFS
+	 * needs of a data pool */
+	int ec_overwrites;
 };
 
 uint32_t cfs_osdmap_epoch(const cfs_osdmap *m);

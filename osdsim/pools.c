@@ -82,6 +82,8 @@ json_t *xpools_to_json(const struct cfs_osdmap *m)
 					    json_string(p->ec_profile));
 		if (o && p->fs_data)
 			json_object_set_new(o, "fs_data", json_true());
+		if (o && p->ec_overwrites)
+			json_object_set_new(o, "ec_overwrites", json_true());
 		if (o && m->xpools[i].pg_num_from)
 			json_object_set_new(
 				o, "pg_num_change_from",
@@ -175,6 +177,10 @@ int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		if (!bad && x && !json_is_boolean(x))
 			bad = "fs_data";
 		p->fs_data = json_is_true(x);
+		x = json_object_get(o, "ec_overwrites");
+		if (!bad && x && (!json_is_boolean(x) || !p->erasure))
+			bad = "ec_overwrites";
+		p->ec_overwrites = json_is_true(x);
 		if (!bad && json_object_get(o, "pg_num_change_from")) {
 			if (jget_int(o, "pg_num_change_from", 1, 65536, &v))
 				bad = "pg_num_change_from";
@@ -497,6 +503,20 @@ int pool_check_change(const struct cfs_osdmap *m,
 			return r;
 		p.crush_rule = want->crush_rule;
 	}
+	if (want->ec_overwrites != p.ec_overwrites) {
+		/* OSDMonitor's allow_ec_overwrites checks (16.2) */
+		if (!p.erasure) {
+			snprintf(why, whylen, "ec overwrites can only be "
+				 "enabled for an erasure coded pool");
+			return -EINVAL;
+		}
+		if (!want->ec_overwrites) {
+			snprintf(why, whylen, "ec overwrites cannot be "
+				 "disabled once enabled");
+			return -EINVAL;
+		}
+		p.ec_overwrites = 1;
+	}
 	p.quota_max_bytes = want->quota_max_bytes;
 	p.quota_max_objects = want->quota_max_objects;
 	*out = p;
@@ -528,6 +548,7 @@ int xpool_add(struct cfs_osdmap *m, const struct cfs_pool_info *p,
 	n[m->nxpools].info.stripe_unit = 0;
 	n[m->nxpools].info.stripe_count = 0;
 	n[m->nxpools].info.fs_data = 0;
+	n[m->nxpools].info.ec_overwrites = 0;
 	n[m->nxpools].info.id = ++m->pool_max;
 	*id = m->pool_max;
 	m->nxpools++;

@@ -1026,6 +1026,17 @@ static int64_t make_ec_pool(struct fixture *f)
 	want.crush_rule = 1;
 	if (cfs_pool_create(f->c, &want, &id, why, sizeof(why)))
 		fail_msg("EC pool: %s", why);
+	/* partial writes need Ceph's allow_ec_overwrites */
+	assert_int_equal(ol_obj_write_full(f->ol, id, "w", "abcd", 4), 0);
+	assert_int_equal(ol_obj_write(f->ol, id, "w", 1, "x", 1),
+			 -EOPNOTSUPP);
+	assert_int_equal(ol_obj_remove(f->ol, id, "w"), 0);
+	m = cfs_osdmap_get(f->c);
+	want = *cfs_osdmap_pool_by_id(m, id);
+	cfs_osdmap_put(m);
+	want.ec_overwrites = 1;
+	if (cfs_pool_update(f->c, &want, why, sizeof(why)))
+		fail_msg("allow_ec_overwrites: %s", why);
 	return id;
 }
 
