@@ -81,11 +81,6 @@ static int pg_cmd(struct cmd_ctx *ctx, int argc, char **argv, int flags,
 		return 1;
 	m = cfs_osdmap_get(ctx->cluster);
 	r = cfs_pool_pgid_parse(m, argv[0], &pool, &ps);
-	if (!r && cfs_osdmap_pool_by_id(m, pool)->erasure) {
-		cfs_osdmap_put(m);
-		return cc_err(ctx, "pg %s: its pool holds no object of "
-			      "crushfs's, nothing to scrub", argv[0]);
-	}
 	cfs_osdmap_put(m);
 	if (r)
 		return cc_err(ctx, "%s: no such pg (expected e.g. 1.1f)",
@@ -135,16 +130,14 @@ int ccmd_scrub(struct cmd_ctx *ctx, int argc, char **argv)
 	/* every pool that holds objects, PG by PG */
 	m = cfs_osdmap_get(ctx->cluster);
 	for (int i = 0; i < cfs_osdmap_npools(m); i++)
-		if (!cfs_osdmap_pool_at(m, i)->erasure)
-			pg_num += cfs_osdmap_pool_at(m, i)->pg_num;
+		pg_num += cfs_osdmap_pool_at(m, i)->pg_num;
 	cli_progress_init(&o.pr, ctx->err, ctx->tty, ctx->json,
 			  flags & OL_SCRUB_DEEP ? "deep-scrub" : "scrub",
 			  "pgs");
 	for (int i = 0; i < cfs_osdmap_npools(m) && !r; i++) {
 		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
 
-		for (uint32_t ps = 0; !q->erasure && ps < q->pg_num && !r;
-		     ps++) {
+		for (uint32_t ps = 0; ps < q->pg_num && !r; ps++) {
 			r = ol_scrub_pg(ctx->ol, q->id, ps, flags, &st, line,
 					&o);
 			cli_progress_update(&o.pr, ++done, pg_num, st.bytes);

@@ -1147,3 +1147,125 @@ int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
 	cfs_osdmap_put(m);
 	return 0;
 }
+
+/* ---- scrub and repair of an erasure pool's shards ---- */
+
+/*
+ * Every object of PG ps, every shard on its acting OSD: present, at the
+ * object's version and shard length, and (deep) its bytes against their
+ * checksums.  A bad shard is marked damaged; with repair it is rebuilt
+ * from the others (decode), never from itself.
+ */
+int ec_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
+		struct ol_scrub_stats *st,
+		void (*msg)(const char *line, void *arg), void *arg)
+{
+	cfs_cluster *c = ol->c;
+	const cfs_osdmap *m = cfs_osdmap_get(c);
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool);
+	const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, pool, ps);
+	struct ol_names all = { 0 };
+	int width = p ? p->size : 0, r = 0;
+
+	if (!p || !pg || width > EC_MAX_WIDTH) {
+		cfs_osdmap_put(m);
+		return -ENOENT;
+	}
+	st->pgs++;
+	for (int i = 0; i < width; i++) {
+		uint32_t sps = cfs_shard_ps(ps, width, i);
+		char **v;
+		size_t n;
+
+		cfs_pg_lock(c, pool, sps);
+		if (!ol_pg_all_names(ol, pool, sps, &v, &n)) {
+			for (size_t q = 0; q < n; q++)
+				ol_names_add(&all, v[q]);
+			ol_names_free(v, n);
+		}
+		cfs_pg_unlock(c, pool, sps);
+	}
+	ol_names_sort_unique(&all);
+	for (size_t q = 0; q < all.n && !r; q++) {
+		const char *name = all.v[q];
+		pthread_rwlock_t *lk = ol_objlock(ol, name);
+		struct cfs_objinfo oi;
+		struct objop op;
+		struct ecx x;
+		uint64_t bad = 0, slen;
+
+		if (ol_op_begin(ol, pool, name, &op))
+			continue;
+		pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
+		pthread_rwlock_wrlock(lk);
+		if (cfs_index_get(c, pool, name, &oi) || ecx_init(&x, ol, &op,
+								   name)) {
+			pthread_rwlock_unlock(lk);
+			pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
+			ol_op_end(&op);
+			continue; /* removed meanwhile (strays: rebalance) */
+		}
+		slen = ec_shard_len(&x.s, oi.size);
+		st->objects++;
+		st->bytes += oi.size;
+		for (int i = 0; i < width; i++) {
+			cfs_obj *o;
+			uint64_t v;
+			const char *why = NULL;
+
+			if (x.osd[i] < 0)
+				continue;
+			st->copies++;
+			if (cfs_obj_open(c, x.osd[i], pool, sps_of(&x, i), name,
+					 0, &o)) {
+				why = "shard is missing";
+			} else {
+				if (cfs_obj_version(o, &v) || v != oi.version)
+					why = "shard is stale or unvouched";
+				else if (cfs_obj_size(o) != slen)
+					why = "shard has the wrong length";
+				else if ((flags & OL_SCRUB_DEEP) &&
+					 cfs_obj_verify(o))
+					why = "shard does not match its "
+					      "checksums";
+				cfs_obj_put(o);
+			}
+			if (why) {
+				char line[300];
+
+				bad |= 1ULL << i;
+				st->errors++;
+				snprintf(line, sizeof(line),
+					 "pg %ss%d: object '%s' on osd.%d: %s",
+					 op.pgid, i, name, x.osd[i], why);
+				if (msg)
+					msg(line, arg);
+			}
+		}
+		if (bad)
+			note_bad(&x, bad);
+		for (int i = 0; bad && (flags & OL_SCRUB_REPAIR) && i < width;
+		     i++) {
+			uint32_t sps = sps_of(&x, i);
+
+			if (!(bad >> i & 1))
+				continue;
+			if (!rebuild_shard(ol, &op, name, &oi, i, x.osd[i])) {
+				cfs_pg_lock(c, pool, sps);
+				cfs_pg_clear_missing(c, pool, sps, x.osd[i],
+						     name);
+				cfs_pg_unlock(c, pool, sps);
+				st->repaired++;
+			} else {
+				st->unfound++;
+			}
+		}
+		ecx_done(&x);
+		pthread_rwlock_unlock(lk);
+		pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
+		ol_op_end(&op);
+	}
+	ol_names_free(all.v, all.n);
+	cfs_osdmap_put(m);
+	return r;
+}

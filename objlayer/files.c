@@ -419,9 +419,28 @@ int ol_object_path(objlayer *ol, int64_t pool, const char *objname, int osd,
 		   char *buf, size_t len)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool);
 	uint32_t ps;
 	int r = cfs_pool_object_to_pg(m, pool, objname, NULL, &ps);
 
+	if (!r && p->erasure) {
+		/* the shard the OSD has: its position in the up or acting
+		 * set (shard i on acting[i]) */
+		const struct cfs_pg_mapping *pg =
+			cfs_osdmap_pool_pg(m, pool, ps);
+		int i = -1;
+
+		for (int k = 0; pg && k < pg->nacting && i < 0; k++)
+			if (pg->acting[k] == osd)
+				i = k;
+		for (int k = 0; pg && k < pg->nup && i < 0; k++)
+			if (pg->up[k] == osd)
+				i = k;
+		if (i < 0)
+			r = -ENOENT;
+		else
+			ps = cfs_shard_ps(ps, p->size, i);
+	}
 	cfs_osdmap_put(m);
 	if (!r)
 		r = cfs_obj_path(ol->c, osd, pool, ps, objname, buf, len);

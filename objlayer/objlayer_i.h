@@ -178,6 +178,11 @@ int ec_sync(objlayer *ol, const struct objop *op, const char *name);
  * rebuilt onto up[i], then the shards elsewhere removed. */
 int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
 		   struct ol_rebalance_stats *st);
+/* ol_scrub_pg of an erasure pool's PG: every shard checked (version,
+ * length; deep: checksums), bad ones marked, with repair rebuilt. */
+int ec_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
+		struct ol_scrub_stats *st,
+		void (*msg)(const char *line, void *arg), void *arg);
 /* ol_pg_stat of an erasure pool's PG: objects, degraded shards, states. */
 int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 	       const struct cfs_pool_info *p, uint32_t ps,

@@ -415,8 +415,9 @@ int ol_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 	cfs_pg_layout_shared(ol->c);
 	m = cfs_osdmap_get(ol->c);
 	p = cfs_osdmap_pool_by_id(m, pool);
-	r = p && ps < p->pg_num ? scrub_pg(ol, pool, ps, flags, st, msg, arg)
-				: -ENOENT;
+	r = !p || ps >= p->pg_num ? -ENOENT
+	    : p->erasure ? ec_scrub_pg(ol, pool, ps, flags, st, msg, arg)
+			 : scrub_pg(ol, pool, ps, flags, st, msg, arg);
 	cfs_osdmap_put(m);
 	cfs_pg_layout_release(ol->c);
 	return r;

@@ -117,6 +117,26 @@ mount_fg "$CL" "$M"
 cmp "$T/small" "$M/ec/small" || fail "small after remount"
 ok "kill -9 mid-copy: a clean prefix of $sz bytes; check --deep and fsck clean"
 
+# a rotten shard: pg deep-scrub finds it, pg repair rebuilds it from the
+# others (the read meanwhile decodes around it)
+sh=$(C locate "$M/ec/small" -f json | py '
+import json, sys
+o = json.load(sys.stdin)["objects"][0]
+c = [c for c in o["copies"] if c["exists"]][1]
+print(o["pgid"], c["path"])')
+pgid=${sh%% *}
+path=${sh#* }
+[ -f "$path" ] || fail "no shard file at $path"
+printf 'rot' | dd of="$path" bs=1 seek=100 conv=notrunc status=none
+C pg deep-scrub "$pgid" >"$T/ds" 2>&1 && fail "deep-scrub found nothing: $(cat "$T/ds")"
+grep -q "does not match its checksums" "$T/ds" || fail "deep-scrub: $(cat "$T/ds")"
+echo 3 >/proc/sys/vm/drop_caches
+cmp "$T/small" "$M/ec/small" || fail "read with a rotten shard"
+C pg repair "$pgid" >"$T/rp" 2>&1 || fail "repair: $(cat "$T/rp")"
+C pg deep-scrub "$pgid" >"$T/ds2" 2>&1 || fail "deep-scrub after repair: $(cat "$T/ds2")"
+C pg ls-by-pool ecdata inconsistent | grep -q '^2\.' && fail "still inconsistent"
+ok "a rotten shard: deep-scrub finds it, reads decode around it, repair rebuilds it"
+
 rm -f "$M/ec/a" "$M/ec/small" "$M/ec/big"
 for i in $(seq 50); do
 	[ -z "$(C rados -p ecdata ls)" ] && break
