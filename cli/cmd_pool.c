@@ -188,8 +188,7 @@ int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 static const char *const pool_keys[] = { "size", "min_size", "pg_num",
-					 "pgp_num", "crush_rule",
-					 "allow_ec_overwrites" };
+					 "pgp_num", "crush_rule" };
 
 static int key_value(const cfs_osdmap *m, const struct cfs_pool_info *p,
 		     const char *key, char *buf, size_t len, json_t **jv)
@@ -257,6 +256,15 @@ int ccmd_osd_pool_get(struct cmd_ctx *ctx, int argc, char **argv)
 						 pool_keys[i], v);
 		if (!all)
 			break;
+	}
+	if (all && p->erasure && !key_value(m, p, "allow_ec_overwrites", v,
+					     sizeof(v), &jv)) {
+		if (obj)
+			json_object_set_new(obj, "allow_ec_overwrites", jv);
+		else
+			json_decref(jv), fprintf(ctx->out,
+						 "allow_ec_overwrites: %s\n",
+						 v);
 	}
 	if (all && p->erasure && !key_value(m, p, "erasure_code_profile", v,
 					     sizeof(v), &jv)) {

@@ -1,6 +1,6 @@
 The filesystem's data pools, as `ceph fs` keeps them: the first data
-pool, then those `fs add_data_pool` adds (a replicated pool: crushfs
-keeps no file data in an erasure-coded one yet).  File layouts may name
+pool, then those `fs add_data_pool` adds (an erasure-coded one once
+`allow_ec_overwrites` is set, as CephFS asks: mount_ec.sh).  File layouts may name
 any of them (mount_pools.sh); `rados -p` reaches every replicated pool;
 a pool leaves the filesystem only once empty; its pg_num changes move
 its objects as the first data pool's do.
@@ -19,7 +19,7 @@ its objects as the first data pool's do.
   crushfs: fs add_data_pool: unrecognized pool 'nosuch'
   [1]
   $ crushfs --cluster p fs add_data_pool crushfs ecp
-  crushfs: fs add_data_pool: pool 'ecp' is an erasure-coded pool: crushfs keeps no file data in one yet
+  crushfs: fs add_data_pool: pool 'ecp' (id '3') is an erasure-coded pool, with no overwrite support
   [1]
   $ crushfs --cluster p fs add_data_pool crushfs fast
   added data pool 2 to fsmap
@@ -38,8 +38,6 @@ Objects by name in any replicated pool, each pool's placement its own:
   o1
   $ crushfs --cluster p rados ls
   $ crushfs --cluster p rados -p ecp ls
-  crushfs: rados ls: error opening pool ecp: (95) Operation not supported (an erasure-coded pool holds no objects in crushfs yet)
-  [1]
   $ crushfs --cluster p rados -p nope ls
   crushfs: rados ls: error opening pool nope: (2) No such file or directory
   [1]

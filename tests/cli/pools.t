@@ -51,7 +51,7 @@ to its default):
   $ crushfs --cluster c osd pool set crushfs_data pg_num 16
   pool 'crushfs_data' pg_num is already 16
   $ crushfs --cluster c osd pool set crushfs_data stripe_width 8
-  crushfs: osd pool set: unrecognized variable 'stripe_width' (crushfs sets size, min_size, pg_num, pgp_num, crush_rule)
+  crushfs: osd pool set: unrecognized variable 'stripe_width' (crushfs sets size, min_size, pg_num, pgp_num, crush_rule, allow_ec_overwrites)
   [1]
   $ crushfs --cluster c osd pool set nope size 2
   crushfs: osd pool set: unrecognized pool 'nope'

@@ -25,6 +25,7 @@ pool; `fs add_data_pool` lets file layouts use a replicated one
   pg_num: 16
   pgp_num: 16
   crush_rule: erasure-code
+  allow_ec_overwrites: false
   erasure_code_profile: default
   $ crushfs --cluster p osd erasure-code-profile set k4m2 k=4 m=2
   $ crushfs --cluster p osd pool create wide 8 8 erasure k4m2
@@ -197,11 +198,11 @@ Upmaps work on every pool's PGs (with the pool's size and min_size):
   $ crushfs --cluster p osd map rbd2 x | grep -o 'up (.*'
   up ([9,10,11], p9) acting ([9,10,11], p9)
 
-What works on objects says so for a pool that holds none:
+Scrub works on an erasure pool's PGs too (shard by shard; this one is
+empty):
 
   $ crushfs --cluster p pg deep-scrub 4.0
-  crushfs: pg deep-scrub: pg 4.0: its pool holds no object of crushfs's, nothing to scrub
-  [1]
+  deep-scrub: 1 pg(s), 0 object(s), 0 error(s), 0 repaired, 0 unfound
 
 The upmap balancer works on every pool, as the mgr's does in upmap mode
 (calc_pg_upmaps pool after pool, --max the budget of all); an erasure
