@@ -2,14 +2,15 @@
 # fs_bench.sh - crushfs against libfuse's passthrough_ll example, in one go,
 # on the same disk: 1 GiB sequential write ending in fsync, 1 GiB
 # sequential read with a cold cache, 5,000 files of 4 KiB created,
-# stat'ed and deleted; crushfs with pool size 1 and 3.  Prints each
+# stat'ed and deleted; crushfs with pool size 1 and 3, and with the files
+# in an erasure-coded pool (k=2 m=1; BENCH_SIZES token ec21).  Prints each
 # figure, the ratio crushfs/passthrough_ll, and the crushfs daemon's peak
 # RSS (VmHWM) over the run.  Needs root (FUSE mounts, drop_caches).
 #
 #   bench/fs_bench.sh [WORKDIR]     (default /var/tmp/crushfs-bench)
 #
 # Environment: CRUSHFS (binary, default build/crushfs), BENCH_SIZE_MB
-# (default 1024), BENCH_SIZES (pool sizes, default "1 3"), BENCH_FILES (default 5000), BENCH_REPEAT (best of N,
+# (default 1024), BENCH_SIZES (pool sizes and ec21, default "1 3 ec21"), BENCH_FILES (default 5000), BENCH_REPEAT (best of N,
 # default 2), BENCH_SETTLE (seconds to wait before each small-file round,
 # default: vm.dirty_expire_centisecs / 100 + 1) and each sequential write.
 #
@@ -121,15 +122,28 @@ read -r pw pr pc ps pd < <(run_workloads "$W/mnt_pt" | tr '\n' ' ' |
 fusermount3 -u "$W/mnt_pt"
 
 declare -A R
-for size in ${BENCH_SIZES:-1 3}; do
+for size in ${BENCH_SIZES:-1 3 ec21}; do
 	cl=$W/cluster$size
-	"$CRUSHFS" --cluster "$cl" mkfs --size $size --min-size 1 \
+	"$CRUSHFS" --cluster "$cl" mkfs --size ${size/ec21/3} --min-size 1 \
 		--osd-size $(((SIZE_MB * 3 / 12 + 512) ))M >/dev/null
+	if [ "$size" = ec21 ]; then
+		# the files in an erasure-coded pool, k=2 m=1 over hosts
+		# (Ceph's reed_sol_van, stripe_unit 4 KiB), a data pool of
+		# the filesystem named by the root's layout
+		C() { "$CRUSHFS" --cluster "$cl" "$@" >/dev/null; }
+		C osd erasure-code-profile set k2m1 k=2 m=1 \
+			crush-failure-domain=host
+		C osd pool create ecdata 128 128 erasure k2m1
+		C osd pool set ecdata allow_ec_overwrites true
+		C fs add_data_pool crushfs ecdata 2>/dev/null
+	fi
 	mkdir -p "$W/mnt$size"
 	"$CRUSHFS" --cluster "$cl" mount "$W/mnt$size" -f 2>"$W/crushfs$size.log" &
 	pid=$!
 	PIDS+=($pid)
 	wait_mount "$W/mnt$size"
+	[ "$size" = ec21 ] &&
+		setfattr -n ceph.dir.layout.pool -v ecdata "$W/mnt$size"
 	read -r cw cr cc cs cd < <(run_workloads "$W/mnt$size" | tr '\n' ' ' |
 		awk '{ print $(NF-1), $NF, $1, $2, $3 }')
 	rss=$(awk '/VmHWM/ { print $2 }' /proc/$pid/status)
@@ -141,6 +155,7 @@ done
 ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
 read -r w1 r1 c1 s1 d1 rss1 <<<"${R[1]:-0 0 0 0 0 0}"
 read -r w3 r3 c3 s3 d3 rss3 <<<"${R[3]:-0 0 0 0 0 0}"
+read -r we re ce se de rsse <<<"${R[ec21]:-0 0 0 0 0 0}"
 echo
 echo "crushfs vs passthrough_ll: ${SIZE_MB} MiB sequential, $NFILES x 4 KiB files, best of $REPEAT"
 echo "kernel $(uname -r), $(nproc) CPUs, workdir $W ($(df --output=source "$W" | tail -1))"
@@ -151,3 +166,14 @@ printf '%-28s %16s %14s %7s %14s %7s\n' "create 4 KiB files (/s)" "$pc" "$c1" "$
 printf '%-28s %16s %14s %7s %14s %7s\n' "stat (/s)" "$ps" "$s1" "$(ratio "$s1" "$ps")" "$s3" "$(ratio "$s3" "$ps")"
 printf '%-28s %16s %14s %7s %14s %7s\n' "delete (/s)" "$pd" "$d1" "$(ratio "$d1" "$pd")" "$d3" "$(ratio "$d3" "$pd")"
 printf '%-28s %16s %14s %7s %14s %7s\n' "daemon peak RSS (MiB)" "-" "$((rss1 / 1024))" "" "$((rss3 / 1024))" ""
+if [ "$we" != 0 ]; then
+	echo
+	echo "erasure-coded k=2 m=1 (1.5x raw) against size 3 (3x raw), same run"
+	printf '%-28s %14s %14s %7s %7s\n' "workload" "crushfs size=3" "crushfs EC 2+1" "EC/3x" "EC/pt"
+	printf '%-28s %14s %14s %7s %7s\n' "seq write + fsync (MiB/s)" "$w3" "$we" "$(ratio "$we" "$w3")" "$(ratio "$we" "$pw")"
+	printf '%-28s %14s %14s %7s %7s\n' "cold seq read (MiB/s)" "$r3" "$re" "$(ratio "$re" "$r3")" "$(ratio "$re" "$pr")"
+	printf '%-28s %14s %14s %7s %7s\n' "create 4 KiB files (/s)" "$c3" "$ce" "$(ratio "$ce" "$c3")" "$(ratio "$ce" "$pc")"
+	printf '%-28s %14s %14s %7s %7s\n' "stat (/s)" "$s3" "$se" "$(ratio "$se" "$s3")" "$(ratio "$se" "$ps")"
+	printf '%-28s %14s %14s %7s %7s\n' "delete (/s)" "$d3" "$de" "$(ratio "$de" "$d3")" "$(ratio "$de" "$pd")"
+	printf '%-28s %14s %14s\n' "daemon peak RSS (MiB)" "$((rss3 / 1024))" "$((rsse / 1024))"
+fi
