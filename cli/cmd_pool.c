@@ -68,7 +68,7 @@ int cc_pool_holds_objects(struct cmd_ctx *ctx, const char *s)
 
 	if (!p && *s && !*end)
 		p = cfs_osdmap_pool_by_id(m, id);
-	r = p && !p->erasure;
+	r = p != NULL;
 	cfs_osdmap_put(m);
 	return r;
 }
@@ -370,7 +370,7 @@ int cc_pool_pg_num_dry_run(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!(m = pool_map(ctx, argv[0], &p)))
 		return 1;
 	pgp = p->pgp_num;
-	data = !p->erasure;
+	data = 1;
 	id = p->id;
 	snprintf(name, sizeof(name), "%s", p->name);
 	cfs_osdmap_put(m);
@@ -439,7 +439,7 @@ int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!(m = pool_map(ctx, argv[0], &p)))
 		return 1;
 	want = *p;
-	data = !p->erasure; /* its objects move: the split of objlayer */
+	data = 1; /* its objects move: the split of objlayer */
 	if (!strcmp(argv[1], "crush_rule")) {
 		int id = cc_rule_by_name(cfs_osdmap_crush(m), argv[2]);
 

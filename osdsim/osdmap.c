@@ -1044,11 +1044,6 @@ static int pg_num_check(cfs_cluster *c, const struct cfs_osdmap *cur,
 			 "less than or equal to 65536");
 		return -ERANGE;
 	}
-	if (o.info->erasure && pg_num != from) {
-		/* no object of crushfs's is in one: Ceph's split of an
-		 * erasure pool is the placement's business only */
-		return 0;
-	}
 	r = pg_num == from ? -EALREADY : pgsplit_check_clean(c, cur, &o, why,
 							     whylen);
 	if (!r && pg_num < from) {

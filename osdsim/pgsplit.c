@@ -34,13 +34,26 @@
 #include "placement.h"
 #include "util.h"
 
+/* A PG's folder: "P.PS_head", or an erasure pool's shard folder
+ * "P.PSsI_head" (shard >= 0). */
+static void folder(int64_t pool, uint32_t ps, int shard, char *buf,
+		   size_t len)
+{
+	if (shard < 0)
+		pg_dirname(pool, ps, buf, len);
+	else
+		snprintf(buf, len, "%lld.%xs%d_head", (long long)pool, ps,
+			 shard);
+}
+
 /* fsync a PG folder of an OSD (the renames into or out of it). */
-static int sync_folder(struct osd_store *s, int64_t pool, uint32_t ps)
+static int sync_folder(struct osd_store *s, int64_t pool, uint32_t ps,
+		       int shard)
 {
 	char pgd[64];
 	int fd, r = 0;
 
-	pg_dirname(pool, ps, pgd, sizeof(pgd));
+	folder(pool, ps, shard, pgd, sizeof(pgd));
 	fd = openat(s->dirfd, pgd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
@@ -54,14 +67,15 @@ static int sync_folder(struct osd_store *s, int64_t pool, uint32_t ps)
  * another PG (their folder made when missing); touched[] marks the PG
  * folders that changed. */
 static int move_folder(cfs_cluster *c, struct osd_store *s, int64_t pool,
-		       uint32_t ps, uint32_t to, unsigned char *touched)
+		       uint32_t ps, int shard, int width, uint32_t to,
+		       unsigned char *touched)
 {
 	char pgd[64], dst[64 + 256 + 2];
 	struct dirent *de;
 	int r = 0;
 	DIR *d;
 
-	pg_dirname(pool, ps, pgd, sizeof(pgd));
+	folder(pool, ps, shard, pgd, sizeof(pgd));
 	d = cfs_opendirat(s->dirfd, pgd, &r);
 	if (!d)
 		return r == -ENOENT ? 0 : r;
@@ -76,8 +90,8 @@ static int move_folder(cfs_cluster *c, struct osd_store *s, int64_t pool,
 		np = pl_pg_seed(pl_object_ps(name, strlen(name)), to);
 		if (np == ps)
 			continue;
-		n = snprintf(dst, sizeof(dst), "%lld.%x_head",
-			     (long long)pool, np);
+		folder(pool, np, shard, dst, sizeof(dst));
+		n = (int)strlen(dst);
 		if (!touched[np] && mkdirat(s->dirfd, dst, 0755) < 0 &&
 		    errno != EEXIST) {
 			r = -errno;
@@ -89,7 +103,9 @@ static int move_folder(cfs_cluster *c, struct osd_store *s, int64_t pool,
 			r = -errno;
 			break;
 		}
-		fdcache_forget(c->fdc, s->id, pool, ps, name);
+		fdcache_forget(c->fdc, s->id, pool,
+			       shard < 0 ? ps : cfs_shard_ps(ps, width, shard),
+			       name);
 	}
 	closedir(d);
 	return r;
@@ -98,6 +114,8 @@ static int move_folder(cfs_cluster *c, struct osd_store *s, int64_t pool,
 int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m, int64_t pool,
 		   uint32_t from, uint32_t to)
 {
+	const struct cfs_pool_info *pi = cfs_osdmap_pool_by_id(m, pool);
+	int width = pi && pi->erasure ? pi->size : 0;
 	uint32_t most = from > to ? from : to;
 	unsigned char *touched = calloc(most, 1);
 	int r = 0;
@@ -109,24 +127,28 @@ int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m, int64_t pool,
 
 		if (!m->osds[osd].exists || !s)
 			continue;
-		memset(touched, 0, most);
-		for (uint32_t ps = 0; ps < most && !r; ps++)
-			r = move_folder(c, s, pool, ps, to, touched);
-		/* the renames are durable before the marker goes */
-		for (uint32_t ps = 0; ps < most && !r; ps++)
-			if (touched[ps])
-				r = sync_folder(s, pool, ps);
-		/* a merge's sources are empty now */
-		for (uint32_t ps = to; ps < from && !r; ps++) {
-			char pgd[64];
+		/* a replicated pool's PG folders, or each shard's */
+		for (int sh = width ? 0 : -1; sh < width && !r; sh++) {
+			memset(touched, 0, most);
+			for (uint32_t ps = 0; ps < most && !r; ps++)
+				r = move_folder(c, s, pool, ps, sh, width, to,
+						touched);
+			/* the renames are durable before the marker goes */
+			for (uint32_t ps = 0; ps < most && !r; ps++)
+				if (touched[ps])
+					r = sync_folder(s, pool, ps, sh);
+			/* a merge's sources are empty now */
+			for (uint32_t ps = to; ps < from && !r; ps++) {
+				char pgd[64];
 
-			pg_dirname(pool, ps, pgd, sizeof(pgd));
-			if (unlinkat(s->dirfd, pgd, AT_REMOVEDIR) < 0 &&
-			    errno != ENOENT)
-				cfs_log(CFS_LOG_WARN,
-					"osd.%d: %s left (%s): not a PG of "
-					"pg_num %u",
-					osd, pgd, strerror(errno), to);
+				folder(pool, ps, sh, pgd, sizeof(pgd));
+				if (unlinkat(s->dirfd, pgd, AT_REMOVEDIR) < 0 &&
+				    errno != ENOENT)
+					cfs_log(CFS_LOG_WARN,
+						"osd.%d: %s left (%s): not a "
+						"PG of pg_num %u",
+						osd, pgd, strerror(errno), to);
+			}
 		}
 		if (!r && fsync(s->dirfd) < 0)
 			r = -errno;
@@ -138,10 +160,41 @@ int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m, int64_t pool,
 /* Ceph changes pg_num on a clean pool (a merge needs its PGs co-located);
  * crushfs asks the same of a split: no pg_temp, every PG held exactly by
  * its acting set with nothing missing. */
+/* Is PG ps (or, shard >= 0, its shard PG) held exactly by its acting
+ * set (shard: acting[shard]) with nothing missing? */
+static int held_clean(cfs_cluster *c, int64_t pool,
+		      const struct cfs_pg_mapping *pg, uint32_t ps, int shard,
+		      int width)
+{
+	uint32_t sps = shard < 0 ? ps : cfs_shard_ps(ps, width, shard);
+	int h[256], nh, ok;
+
+	cfs_pg_lock(c, pool, sps);
+	nh = cfs_pg_holders(c, pool, sps, h, 256);
+	if (shard < 0) {
+		ok = nh == 0 || nh == pg->nacting;
+		for (int i = 0; ok && i < nh; i++) {
+			int in = 0;
+
+			for (int k = 0; k < pg->nacting; k++)
+				in |= pg->acting[k] == h[i];
+			ok = in && cfs_pg_missing_count(c, pool, sps, h[i]) == 0;
+		}
+	} else {
+		ok = nh == 0 ||
+		     (nh == 1 && shard < pg->nacting &&
+		      h[0] == pg->acting[shard] &&
+		      cfs_pg_missing_count(c, pool, sps, h[0]) == 0);
+	}
+	cfs_pg_unlock(c, pool, sps);
+	return ok;
+}
+
 int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
 			const struct pool_ovr *o, char *why, size_t whylen)
 {
 	int64_t pool = o->info->id;
+	int width = o->info->erasure ? o->info->size : 0;
 
 	(void)m;
 	if (*o->ntemps) {
@@ -150,20 +203,10 @@ int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
 		return -EBUSY;
 	}
 	for (uint32_t ps = 0; ps < o->info->pg_num; ps++) {
-		const struct cfs_pg_mapping *pg = &o->pgs[ps];
-		int h[256], nh, ok;
+		int ok = 1;
 
-		cfs_pg_lock(c, pool, ps);
-		nh = cfs_pg_holders(c, pool, ps, h, 256);
-		ok = nh == 0 || nh == pg->nacting;
-		for (int i = 0; ok && i < nh; i++) {
-			int in = 0;
-
-			for (int k = 0; k < pg->nacting; k++)
-				in |= pg->acting[k] == h[i];
-			ok = in && cfs_pg_missing_count(c, pool, ps, h[i]) == 0;
-		}
-		cfs_pg_unlock(c, pool, ps);
+		for (int sh = width ? 0 : -1; ok && sh < width; sh++)
+			ok = held_clean(c, pool, &o->pgs[ps], ps, sh, width);
 		if (!ok) {
 			snprintf(why, whylen, "pg %lld.%x is not clean (copies "
 				 "off its acting set, or missing): run "
@@ -186,7 +229,12 @@ int pgsplit_check_colocated(const struct pool_ovr *o, uint32_t to,
 		const struct cfs_pg_mapping *a = &o->pgs[q], *b = &o->pgs[p];
 		int same = a->nacting == b->nacting;
 
-		for (int i = 0; same && i < a->nacting; i++) {
+		/* an erasure pool's shard i merges into shard i */
+		for (int i = 0; same && o->info->erasure && i < a->nacting;
+		     i++)
+			same = a->acting[i] == b->acting[i];
+		for (int i = 0; same && !o->info->erasure && i < a->nacting;
+		     i++) {
 			int in = 0;
 
 			for (int k = 0; k < b->nacting; k++)

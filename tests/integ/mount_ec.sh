@@ -4,7 +4,8 @@
 # is set (refused before, with CephFS's words); files written through a
 # directory layout read back whole, their objects in pool 2's PGs as 3
 # shards; with the OSD of a shard down (m OSDs) every byte still reads
-# back (decoded); `osd out` of a shard's OSD then `rebalance` moves the
+# back (decoded); a split moves the shards with their PGs; `osd out` of a
+# shard's OSD then `rebalance` moves the
 # shards (copied or rebuilt); a kill -9 in the middle of a copy leaves a
 # clean prefix; remount, check --deep and fsck are clean; rm frees it all.
 . "$(dirname "$0")/lib/mount_common.sh"
@@ -67,6 +68,13 @@ if e["objects"] != 12 or e["stored"] < 9 * 1048576:
 if not 1.45 * e["stored"] <= e["bytes_used"] <= 1.6 * e["stored"]:
     sys.exit("ecdata used %d for %d stored" % (e["bytes_used"], e["stored"]))' || { C df; fail "df"; }
 ok "files round-trip on the EC pool (overwrites, holes); 3 shards per object; df 1.5x"
+
+# a split of the EC pool while mounted: every shard moves with its PG
+C osd pool set ecdata pg_num 32 >"$T/split" 2>&1 || fail "split: $(cat "$T/split")"
+echo 3 >/proc/sys/vm/drop_caches
+cmp "$T/a" "$M/ec/a" || fail "read after the split"
+C check >"$T/ck" 2>&1 || fail "check after the split: $(cat "$T/ck")"
+ok "ecdata split to pg_num 32 while mounted: shards moved, bytes intact"
 
 # m = 1 OSD down: every byte still reads, decoded from the other shards
 osd=$(C locate "$M/ec/a" -f json | py '

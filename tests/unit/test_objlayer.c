@@ -1190,6 +1190,46 @@ static void test_ec_io(void **state)
 	size = 150000;
 	expect_obj(f, id, "e1", model, size);
 
+	/* a split and a merge move every shard with its PG (stable_mod),
+	 * shard folder to shard folder */
+	{
+		char why[256] = "";
+		struct cfs_check_report cr;
+
+		for (int i = 0; i < 20; i++) {
+			char nm[16];
+
+			snprintf(nm, sizeof(nm), "s%d", i);
+			assert_int_equal(ol_obj_write_full(f->ol, id, nm, buf,
+							   100 + i), 0);
+		}
+		if (ol_set_pg_num(f->ol, id, 16, why, sizeof(why)))
+			fail_msg("EC split: %s", why);
+		expect_obj(f, id, "e1", model, size);
+		for (int i = 0; i < 20; i++) {
+			char nm[16];
+
+			snprintf(nm, sizeof(nm), "s%d", i);
+			expect_obj(f, id, nm, buf, 100 + (size_t)i);
+		}
+		assert_int_equal(cfs_cluster_check(f->c, 1, &cr, NULL, NULL),
+				 0);
+		assert_int_equal(cr.misfiled + cr.stray_files, 0);
+		if (ol_set_pg_num(f->ol, id, 8, why, sizeof(why)))
+			fail_msg("EC merge: %s", why);
+		expect_obj(f, id, "e1", model, size);
+		for (int i = 0; i < 20; i++) {
+			char nm[16];
+
+			snprintf(nm, sizeof(nm), "s%d", i);
+			expect_obj(f, id, nm, buf, 100 + (size_t)i);
+			assert_int_equal(ol_obj_remove(f->ol, id, nm), 0);
+		}
+		assert_int_equal(cfs_cluster_check(f->c, 1, &cr, NULL, NULL),
+				 0);
+		assert_int_equal(cr.misfiled + cr.stray_files, 0);
+	}
+
 	/* every shard on its OSD, at the object's version */
 	assert_int_equal(cfs_index_get(f->c, id, "e1", &oi), 0);
 	m = cfs_osdmap_get(f->c);
