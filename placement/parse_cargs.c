@@ -195,6 +195,12 @@ static int int_node(struct parser *p, struct tok t)
 	for (; i < t.len; i++) {
 		if (v > (unsigned long long)LONG_MAX + 1)
 			continue; /* saturated: the rest cannot bring it back */
+		if (v > (ULLONG_MAX - 9) / 10) {
+			/* one more digit is past LONG_MAX (strtol's ERANGE):
+			 * saturate before v * 10 wraps */
+			v = (unsigned long long)LONG_MAX + 2;
+			continue;
+		}
 		v = v * 10 + (unsigned)(s[i] - '0');
 	}
 	if (neg)

@@ -60,6 +60,30 @@ static int map_x(const pl_map *m, struct mapper *mp, int rule, int x,
 	return pl_do_rule_args(m, rule, x, out, n, mp->w, 3, mp->work, ca);
 }
 
+/* crushtool reads a choose_args id with strtol (saturating at LONG_MAX)
+ * into an int: every id past LONG_MAX is -1, also one past ULLONG_MAX,
+ * whose digits must not wrap on the way (a fuzzer found a 20-digit id
+ * that printed as another number than it read back as). */
+static void test_huge_ids(void **state)
+{
+	static const char *const ids[] = { "18446794073709551615",
+					   "18446744073709551615",
+					   "99999999999999999999999",
+					   "9223372036854775808" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		char text[128];
+		pl_map *m;
+
+		snprintf(text, sizeof(text), "choose_args %s { }\n", ids[i]);
+		m = parse(text);
+		assert_int_equal(pl_map_choose_args_count(m), 1);
+		assert_int_equal(pl_map_choose_args_id(m, 0), -1);
+		pl_map_destroy(m);
+	}
+}
+
 /* Ceph's choose_args_get_with_fallback: the id's set, else the default. */
 static void test_lookup_and_fallback(void **state)
 {
@@ -234,6 +258,7 @@ static void test_binary(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_huge_ids),
 		cmocka_unit_test(test_lookup_and_fallback),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_ids),
