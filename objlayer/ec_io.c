@@ -67,7 +67,6 @@ static int ecx_init(struct ecx *x, objlayer *ol, const struct objop *op,
 	const char *m = cfs_ec_profile_get(op->m, prof, "m");
 	const char *su = cfs_ec_profile_get(op->m, prof, "stripe_unit");
 	uint64_t unit = 4096;
-	int r;
 
 	memset(x, 0, sizeof(*x));
 	x->ol = ol;
@@ -83,9 +82,9 @@ static int ecx_init(struct ecx *x, objlayer *ol, const struct objop *op,
 	if (x->s.k < 1 || x->s.m < 1 || x->width > EC_MAX_WIDTH ||
 	    x->width != op->pool->size || !x->s.chunk)
 		return -EINVAL;
-	r = ec_codec_new(x->s.k, x->s.m, &x->codec);
-	if (r)
-		return r;
+	x->codec = ol_ec_codec(ol, x->s.k, x->s.m);
+	if (!x->codec)
+		return -EINVAL;
 	for (int i = 0; i < x->width; i++) {
 		int a = i < op->pg->nacting ? op->pg->acting[i] : -1;
 
@@ -103,7 +102,29 @@ static void ecx_done(struct ecx *x)
 	for (int i = 0; i < x->width; i++)
 		if (x->o[i])
 			cfs_obj_put(x->o[i]);
-	ec_codec_free(x->codec);
+}
+
+struct ec_codec *ol_ec_codec(objlayer *ol, int k, int m)
+{
+	struct ec_codec *c = NULL;
+
+	pthread_mutex_lock(&ol->ec_lock);
+	for (int i = 0; i < ol->ncodecs && !c; i++)
+		if (ec_codec_k(ol->codecs[i]) == k &&
+		    ec_codec_m(ol->codecs[i]) == m)
+			c = ol->codecs[i];
+	if (!c && ol->ncodecs < OL_EC_CODECS &&
+	    !ec_codec_new(k, m, &c))
+		ol->codecs[ol->ncodecs++] = c;
+	pthread_mutex_unlock(&ol->ec_lock);
+	return c;
+}
+
+void ol_ec_codecs_free(objlayer *ol)
+{
+	for (int i = 0; i < ol->ncodecs; i++)
+		ec_codec_free(ol->codecs[i]);
+	ol->ncodecs = 0;
 }
 
 /* ---- the shard callbacks ---- */
@@ -558,6 +579,25 @@ static int ec_begin(objlayer *ol, const struct objop *op, const char *name,
 	return 0;
 }
 
+/* ec_begin for an object that must exist: its index entry in *oi, the
+ * version good shards hold; -ENOENT (nothing begun) when it does not. */
+static int ec_begin_existing(objlayer *ol, const struct objop *op,
+			     const char *name, struct ecx *x, const char *what,
+			     struct cfs_objinfo *oi)
+{
+	int r = ec_begin(ol, op, name, x, what);
+
+	if (r)
+		return r;
+	r = cfs_index_get(x->c, op->pid, name, oi);
+	if (r) {
+		ecx_done(x);
+		return r == -ENOENT ? -ENOENT : -EIO;
+	}
+	x->version = oi->version;
+	return 0;
+}
+
 int ec_write(objlayer *ol, const struct objop *op, const char *name,
 	     uint64_t off, const void *buf, size_t len, int full)
 {
@@ -616,16 +656,10 @@ ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
 	uint64_t stale, bad = 0;
 	struct ecx x;
 	ssize_t n;
-	int r = ec_begin(ol, op, name, &x, "read of");
+	int r = ec_begin_existing(ol, op, name, &x, "read of", &oi);
 
 	if (r)
 		return r;
-	r = cfs_index_get(x.c, op->pid, name, &oi);
-	if (r) {
-		ecx_done(&x);
-		return r == -ENOENT ? -ENOENT : -EIO;
-	}
-	x.version = oi.version;
 	if (size)
 		*size = oi.size;
 	r = stale_shards(&x, &stale);
@@ -679,16 +713,10 @@ int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
 	struct trunc_arg t = { 0 };
 	uint64_t stale, write, from;
 	struct ecx x;
-	int r = ec_begin(ol, op, name, &x, "truncate of");
+	int r = ec_begin_existing(ol, op, name, &x, "truncate of", &oi);
 
 	if (r)
 		return r;
-	r = cfs_index_get(x.c, op->pid, name, &oi);
-	if (r) {
-		ecx_done(&x);
-		return r == -ENOENT ? -ENOENT : -EIO;
-	}
-	x.version = oi.version;
 	r = stale_shards(&x, &stale);
 	write = usable(&x) & ~stale;
 	if (!r && popcount64(write) < x.s.k)

@@ -14,6 +14,7 @@
 #define OL_LOCK_STRIPES 4096
 #define OL_BYTES_SLOTS 1024
 #define OL_WORKERS 4
+#define OL_EC_CODECS 16
 #define OL_PARALLEL_MIN (64 * 1024) /* smaller writes do their copies inline */
 
 /* A file's allocated bytes as last scanned from the index, good while the
@@ -55,6 +56,10 @@ struct objlayer {
 	int wq_stop, wq_nthreads;
 	pid_t wq_pid; /* the process that started the threads */
 	pthread_t wq_threads[OL_WORKERS];
+	/* erasure codecs by (k, m), made once (ec_io.c ol_ec_codec) */
+	pthread_mutex_t ec_lock;
+	struct ec_codec *codecs[OL_EC_CODECS];
+	int ncodecs;
 };
 
 /* Run fn(arg, i) for i in 0..n-1: i = 0 here, the others on the worker
@@ -174,6 +179,10 @@ int ec_remove(objlayer *ol, const struct objop *op, const char *name);
 int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
 		uint64_t size);
 int ec_sync(objlayer *ol, const struct objop *op, const char *name);
+/* The codec for k+m, made at first use and kept until ol_close (its
+ * tables are read-only: shared by every thread); NULL on failure. */
+struct ec_codec *ol_ec_codec(objlayer *ol, int k, int m);
+void ol_ec_codecs_free(objlayer *ol);
 /* Backfill of an erasure pool's PG (rebalance): shard i copied or
  * rebuilt onto up[i], then the shards elsewhere removed. */
 int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,

@@ -74,6 +74,7 @@ int ol_open(cfs_cluster *c, objlayer **out)
 	pthread_mutex_init(&ol->bytes_lock, NULL);
 	ol_workers_init(ol);
 	pthread_mutex_init(&ol->rec_lock, NULL);
+	pthread_mutex_init(&ol->ec_lock, NULL);
 	r = ol_rados_open(ol);
 	if (r < 0) {
 		ol_close(ol);
@@ -109,6 +110,8 @@ void ol_close(objlayer *ol)
 	pthread_mutex_destroy(&ol->bytes_lock);
 	ol_workers_stop(ol);
 	pthread_mutex_destroy(&ol->rec_lock);
+	ol_ec_codecs_free(ol);
+	pthread_mutex_destroy(&ol->ec_lock);
 	free(ol->pgio);
 	free(ol);
 }
