@@ -19,7 +19,22 @@ cleanup() { bash "$here/ceph_cluster.sh" stop "$work/c" || true; rm -rf "$work";
 trap cleanup EXIT
 
 eval "$(bash "$here/ceph_cluster.sh" start "$work/c" 4)"
-c() { ceph -c "$CEPH_CONF" "$@"; }
+# the ceph CLI; a monitor busy under load (ASan builds) sometimes answers
+# "problem getting command descriptions" (EPERM) to a new client: that
+# one is asked again, any other error stands
+c() {
+	local i rc out
+	for i in 1 2 3 4 5; do
+		rc=0
+		out=$(ceph -c "$CEPH_CONF" "$@" 2>"$work/c.err") || rc=$?
+		[ $rc -ne 0 ] && grep -q "problem getting command descriptions" "$work/c.err" &&
+			{ sleep 1; continue; }
+		break
+	done
+	cat "$work/c.err" >&2
+	[ -z "$out" ] || printf '%s\n' "$out"
+	return $rc
+}
 
 settle() {
 	for _ in $(seq 1 180); do
