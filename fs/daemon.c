@@ -425,6 +425,10 @@ static void teardown(struct fsd *d)
 {
 	int served = d->v != NULL;
 
+	/* ops still waiting for an inactive PG give up: nobody will change
+	 * the map of a daemon going away */
+	if (d->ol)
+		ol_stop_waiting(d->ol);
 	if (d->flusher_running) {
 		pthread_mutex_lock(&d->flock);
 		d->stopping = 1;
@@ -532,6 +536,8 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 	rc = ol_open(d.c, &d.ol);
 	if (!rc)
 		rc = ol_follow_cluster(d.ol); /* a RADOS backend's osdmap */
+	if (!rc) /* the admin socket changes the map: ops wait for it */
+		ol_set_wait(d.ol, 1);
 	if (rc) {
 		snprintf(err, sizeof(err), "%s: cannot open the object layer: "
 			 "%s", dir, cfs_strerror(rc));

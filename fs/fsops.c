@@ -28,6 +28,24 @@ static vfs *vfs_of(fuse_req_t req)
 	return fsd_of(req)->v;
 }
 
+/* A data op waiting for an inactive PG (objlayer op_lock) ends with
+ * EINTR once its caller is killed (FUSE_INTERRUPT), as a blocked op of a
+ * killed ceph-fuse client does; the hook lives for one handler. */
+static int req_interrupted(void *req)
+{
+	return fuse_req_interrupted(req);
+}
+
+static void watch(fuse_req_t req)
+{
+	ol_set_interrupt_check(req_interrupted, req);
+}
+
+static void unwatch(void)
+{
+	ol_set_interrupt_check(NULL, NULL);
+}
+
 static void cred_of(fuse_req_t req, struct vfs_cred *c)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
@@ -206,7 +224,9 @@ static void fsops_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	if (to_set & FUSE_SET_ATTR_CTIME)
 		set |= VFS_SET_CTIME;
 	cred_of(req, &c);
+	watch(req);
 	rc = vfs_setattr(vfs_of(req), &c, ino, attr, set, &st);
+	unwatch();
 	if (rc) {
 		fuse_reply_err(req, -rc);
 		return;
@@ -357,7 +377,9 @@ static void fsops_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	watch(req);
 	n = vfs_read(vfs_of(req), file_of(fi), (uint64_t)off, buf, size);
+	unwatch();
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
 	else
@@ -374,7 +396,9 @@ static void fsops_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 	ssize_t n;
 
 	cred_of(req, &c);
+	watch(req);
 	n = vfs_write(vfs_of(req), &c, file_of(fi), (uint64_t)off, buf, size);
+	unwatch();
 	/* Read before replying: once the reply is out, a release may free
 	 * the handle. */
 	changed = vfs_file_attr_changed(file_of(fi));
@@ -406,8 +430,13 @@ static void fsops_release(fuse_req_t req, fuse_ino_t ino,
 static void fsops_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 			struct fuse_file_info *fi)
 {
+	int rc;
+
 	(void)ino;
-	fuse_reply_err(req, -vfs_fsync(vfs_of(req), file_of(fi), datasync));
+	watch(req);
+	rc = vfs_fsync(vfs_of(req), file_of(fi), datasync);
+	unwatch();
+	fuse_reply_err(req, -rc);
 }
 
 static void fsops_fallocate(fuse_req_t req, fuse_ino_t ino, int mode,
@@ -419,11 +448,13 @@ static void fsops_fallocate(fuse_req_t req, fuse_ino_t ino, int mode,
 	int rc, changed;
 
 	cred_of(req, &c);
+	watch(req);
 	if (offset < 0 || length <= 0)
 		rc = -EINVAL;
 	else
 		rc = vfs_fallocate(vfs_of(req), &c, file_of(fi), mode,
 				   (uint64_t)offset, (uint64_t)length);
+	unwatch();
 	changed = vfs_file_attr_changed(file_of(fi));
 	fuse_reply_err(req, -rc);
 	/* setuid/setgid went: as after a write */

@@ -22,13 +22,20 @@
  * says which object to settle at the next open (settle.c): the newest
  * version that verifies wins, as Ceph's peering takes the newest log.
  *
- * min_size: a PG with fewer acting OSDs than min_size is inactive; reads
- * and writes fail at once with -EIO and one log line naming the PG (Ceph
- * would block; we never hang).  Deletes and truncates go on with whatever
- * OSDs are up, so space can always be freed.
+ * min_size: a PG with fewer acting OSDs than min_size is inactive.  Reads
+ * and writes to it wait, as a Ceph client's ops wait (the Objecter resends
+ * them on each new osdmap), until an epoch makes the PG active again, or
+ * until rados_osd_op_timeout (then -ETIMEDOUT); the waiting ops show as
+ * SLOW_OPS.  Only a mounted daemon waits (ol_set_wait): a lone CLI process
+ * would wait for a map nobody can change, so it fails at once with -EIO.
+ * Deletes and truncates go on with whatever OSDs are up (one suffices), so
+ * space can always be freed.
  *
  * Locks, always in this order: the PG's pgio (shared), the object's stripe
- * lock, then cfs_pg_lock for short state decisions.
+ * lock, then cfs_pg_lock for short state decisions.  The acting set an op
+ * uses is read from the map current once pgio is held (op_lock): rebalance
+ * empties the OSDs a PG left under pgio exclusive, after the acting sets
+ * have moved, so an op can never write to an OSD being emptied.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -38,6 +45,7 @@
 #include <time.h>
 
 #include "objlayer_i.h"
+#include "placement.h"
 #include "util.h"
 
 static int op_begin(objlayer *ol, int64_t pool, const char *name,
@@ -67,9 +75,164 @@ static void op_end(struct objop *op)
 	cfs_pg_layout_release(op->c);
 }
 
+/* The map again, with the PG's pgio held (the seed stays: no pg_num
+ * change while the layout gate is shared). */
+static void op_refresh(struct objop *op)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(op->c);
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, op->pid);
+	const struct cfs_pg_mapping *pg =
+		p && op->ps < p->pg_num ? cfs_osdmap_pool_pg(m, op->pid, op->ps)
+					: NULL;
 
-/* An erasure pool's object (ec_io.c) under objio's locks: the PG's pgio
- * shared, the object's lock (exclusive for changes); op ended here. */
+	if (!pg) { /* the pool went meanwhile: the old view ends the op */
+		cfs_osdmap_put(m);
+		return;
+	}
+	cfs_osdmap_put(op->m);
+	op->m = m;
+	op->pool = p;
+	op->pg = pg;
+}
+
+enum { NEED_NONE, NEED_ONE, NEED_MIN_SIZE };
+
+/* Up members of the acting set (an erasure pool's holes aside). */
+static int acting_up(const struct objop *op)
+{
+	int n = 0;
+
+	for (int i = 0; i < op->pg->nacting; i++) {
+		int a = op->pg->acting[i];
+
+		n += a >= 0 && a != PL_ITEM_NONE &&
+		     a < cfs_osdmap_max_osd(op->m) && cfs_osdmap_is_up(op->m, a);
+	}
+	return n;
+}
+
+static int op_serves(const struct objop *op, int need, int up)
+{
+	return need == NEED_NONE || (need == NEED_ONE && up > 0) ||
+	       (need == NEED_MIN_SIZE && up >= op->pool->min_size);
+}
+
+static void op_unlock(objlayer *ol, struct objop *op, const char *name)
+{
+	pthread_rwlock_unlock(ol_objlock(ol, name));
+	pthread_rwlock_unlock(ol_pgio(ol, op->pid, op->ps));
+	op_end(op);
+}
+
+static __thread int (*interrupted_fn)(void *);
+static __thread void *interrupted_arg;
+
+void ol_set_interrupt_check(int (*fn)(void *arg), void *arg)
+{
+	interrupted_fn = fn;
+	interrupted_arg = arg;
+}
+
+/*
+ * op_begin, then the PG's pgio (shared) and the object's lock (exclusive
+ * with excl), then the map again.  A PG that cannot serve the op (need)
+ * makes it wait for a newer epoch with no lock held (Ceph's Objecter
+ * keeps such an op until a map makes the PG active), listed for SLOW_OPS,
+ * up to rados_osd_op_timeout seconds (0: no limit; then -ETIMEDOUT), and
+ * only while the caller's request is not interrupted (-EINTR).  Without
+ * ol_set_wait: -EIO at once.  On success the op holds both locks
+ * (op_unlock).
+ */
+static int op_lock(objlayer *ol, int64_t pool, const char *name,
+		   struct objop *op, int excl, int need, const char *what)
+{
+	struct timespec deadline, now, slice;
+	int have_deadline = 0, logged = 0, r;
+
+	for (;;) {
+		struct cfs_slow_op so;
+		pthread_rwlock_t *lk = ol_objlock(ol, name);
+		uint32_t epoch;
+		int up;
+
+		if ((r = op_begin(ol, pool, name, op)))
+			return r;
+		pthread_rwlock_rdlock(ol_pgio(ol, op->pid, op->ps));
+		if (excl)
+			pthread_rwlock_wrlock(lk);
+		else
+			pthread_rwlock_rdlock(lk);
+		op_refresh(op);
+		up = acting_up(op);
+		if (op_serves(op, need, up))
+			return 0;
+		epoch = cfs_osdmap_epoch(op->m);
+		memset(&so, 0, sizeof(so));
+		so.pool = op->pid;
+		so.ps = op->ps;
+		so.osd = op->pg->up_primary;
+		so.up = up;
+		so.min_size = need == NEED_ONE ? 1 : op->pool->min_size;
+		snprintf(so.what, sizeof(so.what), "%s", what);
+		snprintf(so.name, sizeof(so.name), "%s", name);
+		if (!ol->wait || ol->closing) {
+			cfs_log(CFS_LOG_ERR,
+				"pg %s is inactive: %d OSD(s) up in its acting "
+				"set, min_size %d; %s '%s' refused",
+				op->pgid, up, so.min_size, what, name);
+			op_unlock(ol, op, name);
+			return -EIO;
+		}
+		if (!logged++)
+			cfs_log(CFS_LOG_WARN,
+				"pg %s is inactive: %d OSD(s) up in its acting "
+				"set, min_size %d; %s '%s' waits for it",
+				op->pgid, up, so.min_size, what, name);
+		op_unlock(ol, op, name);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (!have_deadline) {
+			char v[32];
+			unsigned long t = 0;
+
+			if (!cfs_config_get(ol->c, "rados_osd_op_timeout", v,
+					    sizeof(v)))
+				t = strtoul(v, NULL, 10);
+			have_deadline = t ? 1 : -1;
+			deadline = now;
+			deadline.tv_sec += (time_t)t;
+		}
+		/* a second at a time: an interrupted request ends its wait */
+		slice = now;
+		slice.tv_sec += 1;
+		if (have_deadline > 0 &&
+		    (deadline.tv_sec < slice.tv_sec ||
+		     (deadline.tv_sec == slice.tv_sec &&
+		      deadline.tv_nsec < slice.tv_nsec)))
+			slice = deadline;
+		r = cfs_pg_wait_active(ol->c, epoch, &slice, &so);
+		if (r == -ETIMEDOUT && have_deadline > 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec > deadline.tv_sec ||
+			    (now.tv_sec == deadline.tv_sec &&
+			     now.tv_nsec >= deadline.tv_nsec)) {
+				cfs_log(CFS_LOG_WARN,
+					"%s '%s': its pg stayed inactive past "
+					"rados_osd_op_timeout: ETIMEDOUT",
+					what, name);
+				return -ETIMEDOUT;
+			}
+		}
+		if (r == -ECANCELED)
+			return -EIO;
+		if (interrupted_fn && interrupted_fn(interrupted_arg))
+			return -EINTR;
+	}
+}
+
+
+/* An erasure pool's object (ec_io.c) under objio's locks (op_lock: the
+ * PG's pgio shared, the object's lock exclusive for changes); the op
+ * ends here. */
 enum { EC_WRITE, EC_READ, EC_REMOVE, EC_TRUNCATE, EC_SYNC };
 struct ec_call {
 	int what, full;
@@ -84,14 +247,8 @@ struct ec_call {
 static ssize_t ec_dispatch(objlayer *ol, struct objop *op, const char *name,
 			   const struct ec_call *a)
 {
-	pthread_rwlock_t *lk = ol_objlock(ol, name);
 	ssize_t r;
 
-	pthread_rwlock_rdlock(ol_pgio(ol, op->pid, op->ps));
-	if (a->what == EC_READ || a->what == EC_SYNC)
-		pthread_rwlock_rdlock(lk);
-	else
-		pthread_rwlock_wrlock(lk);
 	switch (a->what) {
 	case EC_WRITE:
 		r = ec_write(ol, op, name, a->off, a->wbuf, a->len, a->full);
@@ -110,9 +267,7 @@ static ssize_t ec_dispatch(objlayer *ol, struct objop *op, const char *name,
 		r = ec_sync(ol, op, name);
 		break;
 	}
-	pthread_rwlock_unlock(lk);
-	pthread_rwlock_unlock(ol_pgio(ol, op->pid, op->ps));
-	op_end(op);
+	op_unlock(ol, op, name);
 	return r;
 }
 
@@ -390,12 +545,13 @@ int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 		return -EFBIG;
 	if ((r = op_begin(ol, pool, name, &op)))
 		return r;
-	if (op.pool->erasure && !full && !op.pool->ec_overwrites) {
-		/* Ceph: an EC pool without FLAG_EC_OVERWRITES takes whole
-		 * objects (and appends) only */
-		op_end(&op);
+	r = op.pool->erasure && !full && !op.pool->ec_overwrites;
+	op_end(&op);
+	if (r) /* Ceph: an EC pool without FLAG_EC_OVERWRITES takes whole
+		* objects (and appends) only */
 		return -EOPNOTSUPP;
-	}
+	if ((r = op_lock(ol, pool, name, &op, 1, NEED_MIN_SIZE, "write to")))
+		return r;
 	if (op.pool->erasure) {
 		struct ec_call a = { EC_WRITE, full, off, buf, NULL, len,
 				     NULL, NULL };
@@ -403,18 +559,8 @@ int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 		return (int)ec_dispatch(ol, &op, name, &a);
 	}
 	nt = op.pg->nacting;
-	if (nt < op.pool->min_size) {
-		cfs_log(CFS_LOG_ERR,
-			"pg %s is inactive: %d OSD(s) up in its acting set, "
-			"min_size %d; write to '%s' refused",
-			op.pgid, nt, op.pool->min_size, name);
-		op_end(&op);
-		return -EIO;
-	}
 	memcpy(t, op.pg->acting, sizeof(int) * (size_t)nt);
 	ol_lock = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(ol_pgio(ol, op.pid, op.ps));
-	pthread_rwlock_wrlock(ol_lock);
 
 	r = cfs_index_get(c, op.pid, name, &oi);
 	exists = r == 0;
@@ -631,7 +777,7 @@ ssize_t obj_read(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 
 	if ((r = check_name(name)))
 		return r;
-	if ((r = op_begin(ol, pool, name, &op)))
+	if ((r = op_lock(ol, pool, name, &op, 0, NEED_MIN_SIZE, "read of")))
 		return r;
 	if (op.pool->erasure) {
 		struct ec_call a = { EC_READ, 0, off, NULL, buf, len, size,
@@ -639,17 +785,7 @@ ssize_t obj_read(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 
 		return ec_dispatch(ol, &op, name, &a);
 	}
-	if (op.pg->nacting < op.pool->min_size) {
-		cfs_log(CFS_LOG_ERR,
-			"pg %s is inactive: %d OSD(s) up in its acting set, "
-			"min_size %d; read of '%s' refused",
-			op.pgid, op.pg->nacting, op.pool->min_size, name);
-		op_end(&op);
-		return -EIO;
-	}
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(ol_pgio(ol, op.pid, op.ps));
-	pthread_rwlock_rdlock(lk);
 
 	r = cfs_index_get(c, op.pid, name, &oi);
 	if (r) {
@@ -748,6 +884,13 @@ int obj_remove(objlayer *ol, int64_t pool, const char *name,
 		return r;
 	if ((r = op_begin(ol, pool, name, &op)))
 		return r;
+	r = op.pool->erasure;
+	op_end(&op);
+	/* an erasure pool's shards go wherever they are; a replicated
+	 * pool's object needs one up OSD */
+	if ((r = op_lock(ol, pool, name, &op, 1, r ? NEED_NONE : NEED_ONE,
+			 "remove of")))
+		return r;
 	if (op.pool->erasure) {
 		struct ec_call a = { EC_REMOVE, 0, 0, NULL, NULL, 0, NULL,
 				     NULL };
@@ -755,16 +898,7 @@ int obj_remove(objlayer *ol, int64_t pool, const char *name,
 		r = (int)ec_dispatch(ol, &op, name, &a);
 		return r == -ENOENT && quiet_enoent ? 0 : r;
 	}
-	if (op.pg->nacting == 0) {
-		cfs_log(CFS_LOG_ERR,
-			"pg %s has no OSD up; remove of '%s' refused",
-			op.pgid, name);
-		op_end(&op);
-		return -EIO;
-	}
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(ol_pgio(ol, op.pid, op.ps));
-	pthread_rwlock_wrlock(lk);
 	r = cfs_index_get(c, op.pid, name, &oi);
 	if (r) {
 		r = r == -ENOENT ? (quiet_enoent ? 0 : -ENOENT) : -EIO;
@@ -821,6 +955,12 @@ int obj_truncate(objlayer *ol, int64_t pool, const char *name,
 		return r;
 	if ((r = op_begin(ol, pool, name, &op)))
 		return r;
+	r = op.pool->erasure;
+	op_end(&op);
+	/* an erasure pool's truncate re-encodes a stripe: min_size */
+	if ((r = op_lock(ol, pool, name, &op, 1, r ? NEED_MIN_SIZE : NEED_ONE,
+			 "truncate of")))
+		return r;
 	if (op.pool->erasure) {
 		struct ec_call a = { EC_TRUNCATE, 0, size, NULL, NULL, 0,
 				     NULL, NULL };
@@ -828,17 +968,8 @@ int obj_truncate(objlayer *ol, int64_t pool, const char *name,
 		return (int)ec_dispatch(ol, &op, name, &a);
 	}
 	nt = op.pg->nacting;
-	if (nt == 0) {
-		cfs_log(CFS_LOG_ERR,
-			"pg %s has no OSD up; truncate of '%s' refused",
-			op.pgid, name);
-		op_end(&op);
-		return -EIO;
-	}
 	memcpy(t, op.pg->acting, sizeof(int) * (size_t)nt);
 	lk = ol_objlock(ol, name);
-	pthread_rwlock_rdlock(ol_pgio(ol, op.pid, op.ps));
-	pthread_rwlock_wrlock(lk);
 	r = cfs_index_get(c, op.pid, name, &oi);
 	if (r || oi.size <= size) {
 		/* no such object (a hole already), or nothing to cut */
@@ -941,7 +1072,7 @@ int obj_sync(objlayer *ol, int64_t pool, const char *name)
 	struct objop op;
 	int r = 0;
 
-	if ((r = op_begin(ol, pool, name, &op)))
+	if ((r = op_lock(ol, pool, name, &op, 0, NEED_NONE, "sync of")))
 		return r;
 	if (op.pool->erasure) {
 		struct ec_call a = { EC_SYNC, 0, 0, NULL, NULL, 0, NULL,
@@ -958,7 +1089,7 @@ int obj_sync(objlayer *ol, int64_t pool, const char *name)
 			r = cfs_obj_sync(o);
 		cfs_obj_put(o);
 	}
-	op_end(&op);
+	op_unlock(ol, &op, name);
 	return r ? -EIO : 0;
 }
 
@@ -966,6 +1097,11 @@ int ol_op_begin(objlayer *ol, int64_t pool, const char *name,
 		struct objop *op)
 {
 	return op_begin(ol, pool, name, op);
+}
+
+void ol_op_refresh(struct objop *op)
+{
+	op_refresh(op);
 }
 
 void ol_op_end(struct objop *op)

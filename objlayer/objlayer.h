@@ -66,6 +66,18 @@ uint64_t ol_object_bytes(const struct ol_layout *l, uint64_t objectno,
 /* ---- the layer ---- */
 int ol_open(cfs_cluster *c, objlayer **out);
 void ol_close(objlayer *ol);
+/* Ops on a PG that cannot serve them (below min_size, no OSD up) wait
+ * for a map that makes it active, as a Ceph client's ops do, up to the
+ * option rados_osd_op_timeout (0: no limit; then -ETIMEDOUT), listed as
+ * SLOW_OPS meanwhile; set by a mounted daemon, whose map others change.
+ * Without it (a lone CLI process) such ops fail at once with -EIO. */
+void ol_set_wait(objlayer *ol, int on);
+/* Waiting ops give up (-EIO): the daemon is going away. */
+void ol_stop_waiting(objlayer *ol);
+/* Per thread: a waiting op asks fn(arg) about once a second whether its
+ * request was interrupted (FUSE_INTERRUPT: the caller was killed), and
+ * then ends with -EINTR.  NULL: never. */
+void ol_set_interrupt_check(int (*fn)(void *arg), void *arg);
 /* A cluster on the RADOS backend (mkfs --backend rados): follow the live
  * cluster's osdmap while open (polled every 2 s; a mounted daemon calls
  * it).  0 (also for the OSD folders), or -errno. */

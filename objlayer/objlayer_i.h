@@ -5,6 +5,7 @@
 #define CRUSHFS_OBJLAYER_I_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -60,6 +61,10 @@ struct objlayer {
 	pthread_mutex_t ec_lock;
 	struct ec_codec *codecs[OL_EC_CODECS];
 	int ncodecs;
+	/* ops on an inactive PG wait for a map that activates it (the
+	 * mounted daemon: ol_set_wait); closing: they give up */
+	int wait;
+	_Atomic int closing;
 };
 
 /* Run fn(arg, i) for i in 0..n-1: i = 0 here, the others on the worker
@@ -122,6 +127,9 @@ struct objop {
 int ol_op_begin(objlayer *ol, int64_t pool, const char *name,
 		struct objop *op);
 void ol_op_end(struct objop *op);
+/* The map again once the caller holds the PG's pgio: the acting set
+ * current under the lock (what a purge or a new pg_temp respects). */
+void ol_op_refresh(struct objop *op);
 
 /* A copy against the index entry oi: good, absent, or bad (*why says
  * how); deep also reads every block.  -errno for other failures. */

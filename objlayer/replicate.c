@@ -98,6 +98,17 @@ int ol_is_rados(const objlayer *ol)
 	return ol && ol->rb;
 }
 
+void ol_set_wait(objlayer *ol, int on)
+{
+	ol->wait = on;
+}
+
+void ol_stop_waiting(objlayer *ol)
+{
+	ol->closing = 1;
+	cfs_osdmap_wake_waiters(ol->c);
+}
+
 void ol_close(objlayer *ol)
 {
 	if (!ol)

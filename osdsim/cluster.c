@@ -542,6 +542,16 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 	pthread_mutex_init(&c->update_lock, NULL);
 	pthread_mutex_init(&c->dirty_lock, NULL);
 	pthread_mutex_init(&c->refused_lock, NULL);
+	pthread_mutex_init(&c->slow_lock, NULL);
+	{
+		/* waits for a new epoch have monotonic deadlines */
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&c->map_cond, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 	pthread_mutex_init(&c->config_lock, NULL);
 	pthread_mutex_init(&c->pp_lock, NULL);
 	pthread_mutex_init(&c->nopg.lock, NULL);
@@ -691,8 +701,10 @@ void cfs_cluster_close(cfs_cluster *c)
 		close(c->lockfd);
 	if (c->dirfd >= 0)
 		close(c->dirfd);
+	pthread_cond_destroy(&c->map_cond);
 	pthread_mutex_destroy(&c->map_lock);
 	pthread_mutex_destroy(&c->update_lock);
+	free(c->slow);
 	pthread_mutex_destroy(&c->dirty_lock);
 	free(c->dir);
 	free(c);

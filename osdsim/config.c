@@ -26,6 +26,11 @@ static const struct {
 	{ "mon_max_pg_per_osd", T_UINT, "250",
 	  "max number of PGs per OSD the cluster will allow (osd pool "
 	  "create, osd pool set pg_num)" },
+	{ "osd_op_complaint_time", T_UINT, "30",
+	  "seconds an op may wait before it counts as slow (SLOW_OPS)" },
+	{ "rados_osd_op_timeout", T_UINT, "0",
+	  "seconds an op waits for an inactive PG before it fails with "
+	  "ETIMEDOUT (0: it waits until the PG is active)" },
 };
 
 static int find(const char *name)

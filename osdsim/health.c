@@ -235,6 +235,25 @@ static int refused_of(cfs_cluster *c, const cfs_osdmap *m,
 	return 0;
 }
 
+/* The ops that waited past osd_op_complaint_time (Ceph's OSDs count
+ * theirs the same way). */
+static int slow_of(cfs_cluster *c, struct cfs_health *h)
+{
+	uint32_t complain = config_uint(c, "osd_op_complaint_time");
+	struct cfs_slow_op all[64];
+	int n = cfs_slow_ops(c, all, 64);
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	h->slow = calloc((size_t)n + 1, sizeof(*h->slow));
+	if (!h->slow)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		if (now.tv_sec - all[i].since.tv_sec >= (time_t)complain)
+			h->slow[h->nslow++] = all[i];
+	return 0;
+}
+
 int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 		    const struct cfs_pg_health *pgs, uint32_t npgs,
 		    const struct cfs_pg_totals *tot, struct cfs_health *h)
@@ -317,6 +336,8 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 	}
 	r = refused_of(c, m, h);
 	if (!r)
+		r = slow_of(c, h);
+	if (!r)
 		r = health_checks(h, m, pgs, npgs, tot);
 out:
 	free(used);
@@ -330,6 +351,9 @@ void cfs_health_free(struct cfs_health *h)
 {
 	free(h->refused);
 	h->refused = NULL;
+	free(h->slow);
+	h->slow = NULL;
+	h->nslow = 0;
 	for (int i = 0; i < h->nchecks; i++) {
 		for (int k = 0; k < h->checks[i].ndetail; k++)
 			free(h->checks[i].detail[k]);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "osdsim_i.h"
 #include "placement.h"
@@ -362,6 +363,54 @@ static void pg_checks(struct hc *x, const struct cfs_pg_health *pgs,
 	}
 }
 
+/* OSD::get_health_metrics / the mgr's SLOW_OPS: "N slow ops, oldest one
+ * blocked for S sec, daemons [osd.x,...] have slow ops."; the details
+ * name each op and why its PG cannot serve. */
+static void slow_checks(struct hc *x)
+{
+	const struct cfs_health *h = x->h;
+	struct cfs_health_check *c;
+	struct timespec now;
+	char daemons[256];
+	size_t o = 0;
+	long oldest = 0;
+
+	if (!h->nslow)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	daemons[0] = 0;
+	for (int i = 0; i < h->nslow; i++) {
+		const struct cfs_slow_op *s = &h->slow[i];
+		long age = (long)(now.tv_sec - s->since.tv_sec);
+		int seen = 0;
+
+		if (age > oldest)
+			oldest = age;
+		for (int k = 0; k < i; k++)
+			seen |= h->slow[k].osd == s->osd;
+		if (!seen && o < sizeof(daemons))
+			o += (size_t)snprintf(daemons + o, sizeof(daemons) - o,
+					      "%s%s%d", o ? "," : "",
+					      s->osd >= 0 ? "osd." : "pg ",
+					      s->osd >= 0 ? s->osd
+							  : (int)s->ps);
+	}
+	c = add(x, "SLOW_OPS", CFS_HEALTH_WARN, h->nslow);
+	summary(c, "%d slow ops, oldest one blocked for %ld sec, daemons "
+		   "[%s] have slow ops.",
+		h->nslow, oldest, daemons);
+	for (int i = 0; i < h->nslow; i++) {
+		const struct cfs_slow_op *s = &h->slow[i];
+
+		detail(x, c, "%s of '%s' in pg %lld.%x blocked for %ld sec: "
+			     "the pg is inactive (%d of min_size %d up), "
+			     "waiting for it to be active",
+		       s->what, s->name, (long long)s->pool, s->ps,
+		       (long)(now.tv_sec - s->since.tv_sec), s->up,
+		       s->min_size);
+	}
+}
+
 static int cmp_check(const void *a, const void *b)
 {
 	return strcmp(((const struct cfs_health_check *)a)->code,
@@ -380,6 +429,7 @@ int health_checks(struct cfs_health *h, const cfs_osdmap *m,
 	ratio_checks(&x, m);
 	pool_checks(&x, m);
 	pg_checks(&x, pgs, npgs, tot);
+	slow_checks(&x);
 	qsort(h->checks, (size_t)h->nchecks, sizeof(h->checks[0]), cmp_check);
 	return x.err;
 }

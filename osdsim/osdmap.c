@@ -179,6 +179,8 @@ void osdmap_install(cfs_cluster *c, struct cfs_osdmap *m)
 	pthread_mutex_lock(&c->map_lock);
 	old = c->cur;
 	c->cur = m;
+	/* ops waiting for an inactive PG look again (slowops.c) */
+	pthread_cond_broadcast(&c->map_cond);
 	pthread_mutex_unlock(&c->map_lock);
 	cfs_osdmap_put(old);
 }

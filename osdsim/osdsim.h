@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 typedef struct cfs_cluster cfs_cluster;
 typedef struct cfs_osdmap cfs_osdmap;
@@ -522,10 +523,42 @@ void cfs_osd_note_refused(cfs_cluster *c, int osd, int64_t pool,
 /* The kept refusals, at most max; returns the count. */
 int cfs_osd_refused(cfs_cluster *c, struct cfs_refused *out, int max);
 
-/* ---- monitor options (config.c), as `ceph config set mon KEY VALUE`:
- * mon_allow_pool_delete (false), mon_max_pg_per_osd (250).  Kept in
- * DIR/config.json; not osdmap state (no epoch). */
-#define CFS_CONFIG_NOPTS 2
+/*
+ * ---- ops waiting for an inactive PG (slowops.c) ----
+ * A Ceph client's op to a PG that cannot serve (fewer than min_size of
+ * its acting set up, or none) is not failed: the Objecter keeps it until
+ * an osdmap makes the PG active, and the OSDs report such ops as SLOW_OPS
+ * once they are older than osd_op_complaint_time.  objlayer registers an
+ * op here while it waits, so that health can name it.
+ */
+struct cfs_slow_op {
+	uint64_t id;
+	int64_t pool;
+	uint32_t ps;
+	int osd;	       /* the PG's up primary, -1 if none */
+	char what[16];	       /* "write", "read", "truncate" ... */
+	char name[96];	       /* the object */
+	struct timespec since; /* CLOCK_MONOTONIC */
+	int up, min_size;      /* of the acting set, when it began */
+};
+/* Register a waiting op and wait until an epoch newer than `epoch` is
+ * installed: 0; -ETIMEDOUT once *deadline (CLOCK_MONOTONIC; NULL: none)
+ * has passed; -ECANCELED after cfs_osdmap_wake_waiters().  Safe to
+ * cancel (pthread_cancel) while it waits. */
+int cfs_pg_wait_active(cfs_cluster *c, uint32_t epoch,
+		       const struct timespec *deadline,
+		       const struct cfs_slow_op *op);
+/* Every waiter gives up with -ECANCELED (the daemon is going away). */
+void cfs_osdmap_wake_waiters(cfs_cluster *c);
+/* The ops waiting now, oldest first, at most max; returns the count. */
+int cfs_slow_ops(cfs_cluster *c, struct cfs_slow_op *out, int max);
+
+/* ---- options (config.c), as `ceph config set WHO KEY VALUE`:
+ * mon_allow_pool_delete (false), mon_max_pg_per_osd (250),
+ * osd_op_complaint_time (30 s), rados_osd_op_timeout (0: ops on an
+ * inactive PG wait for ever).  Kept in DIR/config.json; not osdmap state
+ * (no epoch). */
+#define CFS_CONFIG_NOPTS 4
 struct cfs_config_entry {
 	const char *name, *desc;
 	char value[32];
@@ -847,7 +880,7 @@ struct cfs_health_check {
 	int ndetail;
 };
 
-#define CFS_HEALTH_MAX_CHECKS 16
+#define CFS_HEALTH_MAX_CHECKS 20
 struct cfs_health {
 	int status; /* worst severity: enum cfs_health_status */
 	struct cfs_health_check checks[CFS_HEALTH_MAX_CHECKS]; /* by code */
@@ -868,6 +901,10 @@ struct cfs_health {
 	 * refused with these reads (OSD_TOO_FULL_FOR_WRITE) */
 	struct cfs_refused *refused;
 	int nrefused;
+	/* ops waiting for an inactive PG longer than
+	 * osd_op_complaint_time (SLOW_OPS), oldest first */
+	struct cfs_slow_op *slow;
+	int nslow;
 };
 /* Take a snapshot on m (which the caller keeps referenced); pgs may be
  * NULL with npgs 0, tot NULL.  -ENOMEM; free with cfs_health_free(). */

@@ -227,6 +227,15 @@ struct cfs_cluster {
 	pthread_mutex_t refused_lock;
 	struct cfs_refused *refused;
 	int nrefused;
+	/* a new epoch installed (osdmap_install), or the waiters told to
+	 * give up (cfs_osdmap_wake_waiters): map_cond under map_lock */
+	pthread_cond_t map_cond;
+	unsigned wake_gen;
+	/* ops waiting for an inactive PG (slowops.c) */
+	pthread_mutex_t slow_lock;
+	struct cfs_slow_op *slow;
+	int nslow, slow_cap;
+	uint64_t slow_next;
 };
 
 /* osdmap.c */

@@ -159,8 +159,8 @@ pool; ids are not reused.
   $ crushfs --cluster p config set mon mon_allow_pool_deletes true
   crushfs: config set: unrecognized config option 'mon_allow_pool_deletes'
   [1]
-  $ crushfs --cluster p config set osd mon_allow_pool_delete true
-  crushfs: config set: unrecognized config target 'osd'
+  $ crushfs --cluster p config set osdd mon_allow_pool_delete true
+  crushfs: config set: unrecognized config target 'osdd'
   [1]
   $ crushfs --cluster p config set mon mon_allow_pool_delete true
   $ crushfs --cluster p config dump
