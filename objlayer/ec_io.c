@@ -51,6 +51,7 @@ struct ecx {
 	int osd[EC_MAX_WIDTH];	  /* acting[i] when usable, else -1 */
 	cfs_obj *o[EC_MAX_WIDTH]; /* shard files opened to be written */
 	uint64_t version;	  /* what a good shard holds (reads) */
+	uint64_t bad_acting;	  /* acting shards read around via a stray */
 };
 
 static uint32_t sps_of(const struct ecx *x, int i)
@@ -129,27 +130,25 @@ void ol_ec_codecs_free(objlayer *ol)
 
 /* ---- the shard callbacks ---- */
 
-static ssize_t shard_read(void *arg, int i, uint64_t off, void *buf,
-			  size_t len)
+/* Shard i as osd holds it, if it is there at the object's version:
+ * -ENOENT when the PG state says it is not (or it is absent), -EBADMSG
+ * when it is another version, -EIO on a failed read. */
+static ssize_t read_from(struct ecx *x, int i, int osd, uint64_t off,
+			 void *buf, size_t len)
 {
-	struct ecx *x = arg;
+	uint32_t sps = sps_of(x, i);
 	uint64_t v;
 	cfs_obj *o;
 	ssize_t n;
 	int missing;
 
-	if (x->osd[i] < 0)
-		return -ENOENT;
-	cfs_pg_lock(x->c, x->op->pid, sps_of(x, i));
-	missing = !cfs_pg_is_holder(x->c, x->op->pid, sps_of(x, i),
-				    x->osd[i]) ||
-		  cfs_pg_is_missing(x->c, x->op->pid, sps_of(x, i), x->osd[i],
-				    x->name);
-	cfs_pg_unlock(x->c, x->op->pid, sps_of(x, i));
+	cfs_pg_lock(x->c, x->op->pid, sps);
+	missing = !cfs_pg_is_holder(x->c, x->op->pid, sps, osd) ||
+		  cfs_pg_is_missing(x->c, x->op->pid, sps, osd, x->name);
+	cfs_pg_unlock(x->c, x->op->pid, sps);
 	if (missing)
 		return -ENOENT;
-	n = cfs_obj_open(x->c, x->osd[i], x->op->pid, sps_of(x, i), x->name,
-			 0, &o);
+	n = cfs_obj_open(x->c, osd, x->op->pid, sps, x->name, 0, &o);
 	if (n)
 		return n == -ENOENT ? -ENOENT : -EIO;
 	if (cfs_obj_version(o, &v) || v != x->version)
@@ -157,6 +156,43 @@ static ssize_t shard_read(void *arg, int i, uint64_t off, void *buf,
 	else
 		n = cfs_obj_pread(o, buf, len, off);
 	cfs_obj_put(o);
+	return n;
+}
+
+/*
+ * Shard i from its acting OSD, else from another up holder of its shard
+ * PG that has it at the object's version (Ceph's missing_loc: a stray
+ * left by a remap, a backfill source), so that a shard on its way is
+ * read where it is rather than decoded around.  The acting copy's own
+ * failure is still reported to ec_object (it marks it for repair) unless
+ * it is a known miss (its missing set, a backfill target).
+ */
+static ssize_t shard_read(void *arg, int i, uint64_t off, void *buf,
+			  size_t len)
+{
+	struct ecx *x = arg;
+	uint32_t sps = sps_of(x, i);
+	ssize_t n = x->osd[i] >= 0 ? read_from(x, i, x->osd[i], off, buf, len)
+				   : -ENOENT;
+	int h[256], nh;
+
+	if (n >= 0)
+		return n;
+	cfs_pg_lock(x->c, x->op->pid, sps);
+	nh = cfs_pg_holders(x->c, x->op->pid, sps, h, 256);
+	cfs_pg_unlock(x->c, x->op->pid, sps);
+	for (int k = 0; k < nh; k++) {
+		ssize_t e;
+
+		if (h[k] == x->osd[i] || !cfs_osdmap_is_up(x->op->m, h[k]))
+			continue;
+		e = read_from(x, i, h[k], off, buf, len);
+		if (e >= 0) {
+			if (n != -ENOENT) /* the acting copy is bad */
+				x->bad_acting |= 1ULL << i;
+			return e;
+		}
+	}
 	return n;
 }
 
@@ -429,6 +465,8 @@ static int stale_shards(struct ecx *x, uint64_t *stale)
 
 static void note_bad(struct ecx *x, uint64_t bad)
 {
+	bad |= x->bad_acting;
+	x->bad_acting = 0;
 	for (int i = 0; i < x->width; i++) {
 		uint32_t sps = sps_of(x, i);
 
@@ -442,6 +480,33 @@ static void note_bad(struct ecx *x, uint64_t bad)
 			"missing, stale or rotten; decoded around it, marked "
 			"for repair", x->op->pgid, i, x->name, x->osd[i]);
 	}
+}
+
+/*
+ * Every holder of each shard PG but the OSD the change writes that shard
+ * on misses the change: noted (persisted) before any shard changes, as
+ * objio's begin_change notes it for copies.  So a backfill target that is
+ * not acting yet, a stray, a down OSD or a stale acting shard is known to
+ * be behind (Ceph's missing sets), and neither backfill nor the choice of
+ * an acting set (pgtemp.c) takes its shard for current.
+ */
+static int note_missed(struct ecx *x, uint64_t write)
+{
+	int r = 0;
+
+	for (int i = 0; i < x->width && !r; i++) {
+		uint32_t sps = sps_of(x, i);
+		int h[256], nh;
+
+		cfs_pg_lock(x->c, x->op->pid, sps);
+		nh = cfs_pg_holders(x->c, x->op->pid, sps, h, 256);
+		for (int k = 0; k < nh && !r; k++)
+			if (!(write >> i & 1) || h[k] != x->osd[i])
+				r = cfs_pg_mark_missing(x->c, x->op->pid, sps,
+							h[k], x->name);
+		cfs_pg_unlock(x->c, x->op->pid, sps);
+	}
+	return r;
 }
 
 /*
@@ -487,7 +552,9 @@ static int ec_change(struct ecx *x, int exists, const struct cfs_objinfo *oi,
 			goto unreserve;
 		}
 	}
-	next->version = cfs_index_next_version(x->c, &r);
+	r = note_missed(x, write);
+	if (!r)
+		next->version = cfs_index_next_version(x->c, &r);
 	if (!r)
 		r = undo_make(x, write, from, to, &u);
 	if (!r)
@@ -598,6 +665,54 @@ static int ec_begin_existing(objlayer *ol, const struct objop *op,
 	return 0;
 }
 
+static int rebuild_shard(objlayer *ol, const struct objop *op,
+			 const char *name, const struct cfs_objinfo *oi,
+			 int i, int t);
+
+/*
+ * Acting shards that missed changes of the object (its missing set: an
+ * OSD that was down, a shard a write could not take) rebuilt now by
+ * decode from k current ones, as Ceph's primary recovers a missing object
+ * before an op on it goes on (PrimaryLogPG::wait_for_unreadable_object /
+ * recover_missing).  The object's lock held exclusive; *stale loses the
+ * shards recovered.  Without k current shards nothing is done.
+ */
+static void recover_stale(struct ecx *x, const struct cfs_objinfo *oi,
+			  uint64_t *stale)
+{
+	uint64_t todo = usable(x) & *stale;
+
+	if (!todo || popcount64(usable(x) & ~*stale) < x->s.k)
+		return;
+	for (int i = 0; i < x->width; i++) {
+		uint32_t sps = sps_of(x, i);
+
+		if (!(todo >> i & 1) ||
+		    rebuild_shard(x->ol, x->op, x->name, oi, i, x->osd[i]))
+			continue;
+		cfs_pg_lock(x->c, x->op->pid, sps);
+		cfs_pg_clear_missing(x->c, x->op->pid, sps, x->osd[i], x->name);
+		cfs_pg_unlock(x->c, x->op->pid, sps);
+		*stale &= ~(1ULL << i);
+	}
+}
+
+int ec_recover_object(objlayer *ol, const struct objop *op, const char *name)
+{
+	struct cfs_objinfo oi;
+	uint64_t stale;
+	struct ecx x;
+	int r = ec_begin_existing(ol, op, name, &x, "recovery of", &oi);
+
+	if (r)
+		return r;
+	r = stale_shards(&x, &stale);
+	if (!r)
+		recover_stale(&x, &oi, &stale);
+	ecx_done(&x);
+	return r;
+}
+
 int ec_write(objlayer *ol, const struct objop *op, const char *name,
 	     uint64_t off, const void *buf, size_t len, int full)
 {
@@ -619,7 +734,10 @@ int ec_write(objlayer *ol, const struct objop *op, const char *name,
 	r = stale_shards(&x, &stale);
 	if (r)
 		goto out;
-	write = usable(&x) & ~stale;
+	if (exists && !full)
+		recover_stale(&x, &oi, &stale);
+	/* a whole new content goes to every shard, stale ones too */
+	write = full || !exists ? usable(&x) : usable(&x) & ~stale;
 	if (exists && popcount64(write) < x.s.k) {
 		cfs_log(CFS_LOG_ERR, "pg %s: fewer than k=%d current shards "
 			"of '%s'; write refused", op->pgid, x.s.k, name);
@@ -639,8 +757,14 @@ int ec_write(objlayer *ol, const struct objop *op, const char *name,
 	from = full ? 0 : plan.first * x.s.chunk;
 	to = full ? UINT64_MAX : (plan.first + plan.count) * x.s.chunk;
 	r = ec_change(&x, exists, &oi, &next, write, from, to, do_write, &w);
-	if (w.bad)
-		note_bad(&x, w.bad);
+	for (int i = 0; !r && i < x.width; i++)
+		if (write & stale >> i & 1) { /* current again */
+			cfs_pg_lock(x.c, op->pid, sps_of(&x, i));
+			cfs_pg_clear_missing(x.c, op->pid, sps_of(&x, i),
+					     x.osd[i], name);
+			cfs_pg_unlock(x.c, op->pid, sps_of(&x, i));
+		}
+	note_bad(&x, w.bad);
 out:
 	ecx_done(&x);
 	return r;
@@ -648,7 +772,7 @@ out:
 
 ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
 		uint64_t off, void *buf, size_t len, uint64_t *size,
-		struct timespec *mtime)
+		struct timespec *mtime, int *recover)
 {
 	struct cfs_objinfo oi;
 	struct ec_shard_io io;
@@ -669,11 +793,14 @@ ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
 	}
 	ec_object_of(&x, stale, &o, &io);
 	n = len ? ec_object_read(&o, oi.size, off, buf, len, &bad) : 0;
+	/* acting shards behind: the caller recovers them (ec_recover_object)
+	 * once it may change the object */
+	*recover = (usable(&x) & stale) != 0 &&
+		   popcount64(usable(&x) & ~stale) >= x.s.k;
 	if (n == -EIO)
 		cfs_log(CFS_LOG_ERR, "pg %s: fewer than k=%d good shards of "
 			"'%s': read refused", op->pgid, x.s.k, name);
-	if (bad)
-		note_bad(&x, bad);
+	note_bad(&x, bad);
 	if (mtime) {
 		mtime->tv_sec = mtime->tv_nsec = 0;
 		for (int i = 0; i < x.width; i++) {
@@ -718,6 +845,8 @@ int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
 	if (r)
 		return r;
 	r = stale_shards(&x, &stale);
+	if (!r)
+		recover_stale(&x, &oi, &stale);
 	write = usable(&x) & ~stale;
 	if (!r && popcount64(write) < x.s.k)
 		r = -EIO;
@@ -730,8 +859,7 @@ int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
 		       ec_stripe_width(&x.s) * x.s.chunk;
 		r = ec_change(&x, 1, &oi, &next, write, from, UINT64_MAX,
 			      do_truncate, &t);
-		if (t.bad)
-			note_bad(&x, t.bad);
+		note_bad(&x, t.bad);
 	}
 	ecx_done(&x);
 	return r;
@@ -981,8 +1109,7 @@ static int rebuild_shard(objlayer *ol, const struct objop *op,
 			cfs_obj_put(f);
 		}
 	}
-	if (bad)
-		note_bad(&x, bad);
+	note_bad(&x, bad);
 	for (int j = 0; j < x.width; j++)
 		free(sh[j]);
 	free(data);
@@ -1040,8 +1167,21 @@ static int collect_name(const char *name, void *arg)
 	return 0;
 }
 
-/* Every shard of PG ps where up puts it; then the shards left elsewhere
- * go.  Counts into st. */
+/* Is osd a usable OSD of map m (not a hole, not down)? */
+static int osd_usable(const cfs_osdmap *m, int osd)
+{
+	return osd >= 0 && osd != PL_ITEM_NONE && osd < cfs_osdmap_max_osd(m) &&
+	       cfs_osdmap_is_up(m, osd);
+}
+
+/*
+ * Backfill and recovery of PG ps, shard by shard: each shard's targets are
+ * up[i] (where CRUSH wants it: backfill) and acting[i] (the pg_temp's
+ * holder of it, when it missed writes: recovery); every object a target
+ * misses is copied from a holder with a good shard, else rebuilt by
+ * decode.  Nothing is deleted here: ec_purge_pg does that once the acting
+ * set is the up set.  Counts into st.
+ */
 int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
 		   struct ol_rebalance_stats *st)
 {
@@ -1056,13 +1196,21 @@ int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
 		return 0;
 	}
 	pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
-	for (int i = 0; i < width && i < pg->nup; i++) {
+	for (int j = 0; j < 2 * width && !toofull; j++) {
+		int i = j % width;
 		uint32_t sps = cfs_shard_ps(ps, width, i);
 		struct ol_names todo = { 0 };
-		int t = pg->up[i], nh, h[256], r;
+		int t = j < width ? (i < pg->nup ? pg->up[i] : -1)
+				  : (i < pg->nacting ? pg->acting[i] : -1);
+		int nh, h[256], r;
 
-		if (t < 0 || t == PL_ITEM_NONE || !cfs_osdmap_is_up(m, t))
+		if (!osd_usable(m, t) ||
+		    (j >= width && i < pg->nup && pg->up[i] == t))
 			continue;
+		if (pg->nup != pg->nacting ||
+		    (i < pg->nup && i < pg->nacting &&
+		     pg->up[i] != pg->acting[i]))
+			changed = 1;
 		cfs_pg_lock(c, pool, sps);
 		nh = cfs_pg_holders(c, pool, sps, h, 256);
 		r = nh ? ol_ensure_holder(ol, pool, sps, t) : 0;
@@ -1086,6 +1234,7 @@ int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
 			if (ol_op_begin(ol, pool, name, &op))
 				continue;
 			pthread_rwlock_wrlock(lk);
+			ol_op_refresh(&op);
 			cfs_pg_lock(c, pool, sps);
 			still = cfs_pg_is_missing(c, pool, sps, t, name);
 			cfs_pg_unlock(c, pool, sps);
@@ -1118,7 +1267,7 @@ int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
 				cfs_pg_unlock(c, pool, sps);
 			} else if (e && !toofull) {
 				errors = 1;
-				cfs_log(CFS_LOG_ERR, "rebalance: pg %s shard %d: "
+				cfs_log(CFS_LOG_ERR, "rebalance: pg %ss%d: "
 					"'%s' to osd.%d failed: %s", op.pgid,
 					i, name, t, cfs_strerror(e));
 			}
@@ -1138,42 +1287,83 @@ int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
 		st->pgs_toofull++;
 	if (errors)
 		st->errors++;
+	cfs_osdmap_put(m);
+	return 0;
+}
 
-	/* every shard complete where up says: the others go (no I/O is in
-	 * flight on the PG meanwhile) */
+/*
+ * Once PG ps's acting set is its up set (no pg_temp), position by
+ * position, and every up[i] holds every object of shard i, the shards
+ * other OSDs keep go (down OSDs keep theirs until they come back).  Under
+ * the PG's pgio exclusive, with the map read under it: no op is in flight
+ * and none can still use an acting set that named those OSDs.  1 if
+ * strays went.
+ */
+int ec_purge_pg(objlayer *ol, int64_t pool, uint32_t ps,
+		struct ol_rebalance_stats *st)
+{
+	cfs_cluster *c = ol->c;
+	const cfs_osdmap *m;
+	const struct cfs_pool_info *p;
+	const struct cfs_pg_mapping *pg;
+	int width, ok, did = 0, r = 0;
+
 	pthread_rwlock_wrlock(ol_pgio(ol, pool, ps));
-	for (int i = 0; !errors && !toofull && i < width && i < pg->nup;
-	     i++) {
+	m = cfs_osdmap_get(c);
+	p = cfs_osdmap_pool_by_id(m, pool);
+	pg = p && ps < p->pg_num ? cfs_osdmap_pool_pg(m, pool, ps) : NULL;
+	width = p ? p->size : 0;
+	ok = pg && width <= EC_MAX_WIDTH && pg->nup == width &&
+	     pg->nacting == width &&
+	     !memcmp(pg->up, pg->acting, sizeof(int) * (size_t)width);
+	for (int i = 0; ok && i < width; i++) {
+		uint32_t sps = cfs_shard_ps(ps, width, i);
+		int t = pg->up[i];
+
+		cfs_pg_lock(c, pool, sps);
+		ok = osd_usable(m, t) && cfs_pg_is_holder(c, pool, sps, t) &&
+		     !cfs_pg_missing_count(c, pool, sps, t);
+		cfs_pg_unlock(c, pool, sps);
+	}
+	for (int i = 0; ok && !r && i < width; i++) {
 		uint32_t sps = cfs_shard_ps(ps, width, i);
 		int t = pg->up[i], h[256], nh;
 
 		cfs_pg_lock(c, pool, sps);
-		if (t >= 0 && t != PL_ITEM_NONE &&
-		    cfs_pg_is_holder(c, pool, sps, t) &&
-		    !cfs_pg_missing_count(c, pool, sps, t)) {
-			nh = cfs_pg_holders(c, pool, sps, h, 256);
-			for (int k = 0; k < nh; k++) {
-				struct cfs_obj_entry *e;
-				size_t ne;
+		nh = cfs_pg_holders(c, pool, sps, h, 256);
+		for (int k = 0; k < nh && !r; k++) {
+			struct cfs_obj_entry *e;
+			size_t ne;
 
-				if (h[k] == t || !cfs_osdmap_is_up(m, h[k]) ||
-				    cfs_pg_list(c, h[k], pool, sps, &e, &ne))
-					continue;
-				for (size_t q = 0; q < ne; q++)
-					if (!cfs_obj_remove(c, h[k], pool, sps,
-							    e[q].name)) {
-						st->objects_removed++;
-						st->bytes_removed += e[q].size;
-					}
-				cfs_obj_entries_free(e, ne);
-				cfs_pg_drop_holder(c, pool, sps, h[k]);
+			if (h[k] == t || !cfs_osdmap_is_up(m, h[k]))
+				continue;
+			r = cfs_pg_list(c, h[k], pool, sps, &e, &ne);
+			if (r)
+				break;
+			for (size_t q = 0; !r && q < ne; q++) {
+				r = cfs_obj_remove(c, h[k], pool, sps,
+						   e[q].name);
+				if (!r) {
+					st->objects_removed++;
+					st->bytes_removed += e[q].size;
+				}
 			}
+			cfs_obj_entries_free(e, ne);
+			if (!r)
+				r = cfs_pg_drop_holder(c, pool, sps, h[k]);
+			did = 1;
 		}
 		cfs_pg_unlock(c, pool, sps);
 	}
+	if (r) {
+		st->errors++;
+		cfs_log(CFS_LOG_ERR, "rebalance: pg %lld.%x: removing old "
+			"shards failed: %s", (long long)pool, ps,
+			cfs_strerror(r));
+	}
 	pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
 	cfs_osdmap_put(m);
-	return 0;
+	return did;
 }
 
 /* ---- scrub and repair of an erasure pool's shards ---- */

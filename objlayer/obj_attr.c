@@ -52,6 +52,7 @@ static int obj_setattr(objlayer *ol, int64_t pool, const char *name,
 	 * the write path's rules (min_size, holders, full OSDs) */
 	if (r == 0 && (r = ol_obj_write(ol, pool, name, 0, NULL, 0)) != 0)
 		return r;
+	r = 0;
 	m = cfs_osdmap_get(ol->c);
 	if (pg_of(m, pool, name, &ps, &pg)) {
 		cfs_osdmap_put(m);
@@ -60,6 +61,30 @@ static int obj_setattr(objlayer *ol, int64_t pool, const char *name,
 	lk = ol_objlock(ol, name);
 	pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
 	pthread_rwlock_wrlock(lk);
+	/* the acting set as it stands once the PG is held (a rebalance
+	 * purges the OSDs a PG left under its pgio exclusive) */
+	cfs_osdmap_put(m);
+	m = cfs_osdmap_get(ol->c);
+	if (pg_of(m, pool, name, &ps, &pg)) {
+		r = -ENOENT;
+		goto out;
+	}
+	/* holders outside the acting set (a backfill target, a stray) miss
+	 * the change: noted first, so that no copy without the attribute is
+	 * taken for current when the acting set moves (a backtrace would be
+	 * lost with the stray that had it) */
+	cfs_pg_lock(ol->c, pool, ps);
+	{
+		int h[256], nh = cfs_pg_holders(ol->c, pool, ps, h, 256);
+
+		for (int i = 0; i < nh && !r; i++)
+			if (!cfs_in_set(pg->acting, pg->nacting, h[i]))
+				r = cfs_pg_mark_missing(ol->c, pool, ps, h[i],
+							name);
+	}
+	cfs_pg_unlock(ol->c, pool, ps);
+	if (r)
+		goto out;
 	for (int i = 0; i < pg->nacting; i++) {
 		int e = cfs_obj_setxattr(ol->c, pg->acting[i], pool, ps, name,
 					 key, val, len);
@@ -68,15 +93,24 @@ static int obj_setattr(objlayer *ol, int64_t pool, const char *name,
 			done++;
 		else if (!first)
 			first = e;
+		if (e) { /* recovery brings it with the data */
+			cfs_pg_lock(ol->c, pool, ps);
+			cfs_pg_mark_missing(ol->c, pool, ps, pg->acting[i],
+					    name);
+			cfs_pg_unlock(ol->c, pool, ps);
+		}
 		if (e && e != -ENOENT)
 			cfs_log(CFS_LOG_WARN,
 				"object '%s' on osd.%d: setting attribute "
 				"'%s': %s",
 				name, pg->acting[i], key, cfs_strerror(e));
 	}
+out:
 	pthread_rwlock_unlock(lk);
 	pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
 	cfs_osdmap_put(m);
+	if (r)
+		return r;
 	/* a copy still to be recovered gets the attribute with its data */
 	return done ? 0 : first ? first : -EIO;
 }
@@ -124,6 +158,14 @@ static int obj_getattr(objlayer *ol, int64_t pool, const char *name,
 	lk = ol_objlock(ol, name);
 	pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
 	pthread_rwlock_rdlock(lk);
+	cfs_osdmap_put(m); /* the acting set current under the lock */
+	m = cfs_osdmap_get(ol->c);
+	if (pg_of(m, pool, name, &ps, &pg)) {
+		pthread_rwlock_unlock(lk);
+		pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
+		cfs_osdmap_put(m);
+		return -ENOENT;
+	}
 	cfs_pg_lock(ol->c, pool, ps);
 	nc = candidates(ol, m, pool, pg, name, cand);
 	cfs_pg_unlock(ol->c, pool, ps);

@@ -233,9 +233,10 @@ static int op_lock(objlayer *ol, int64_t pool, const char *name,
 /* An erasure pool's object (ec_io.c) under objio's locks (op_lock: the
  * PG's pgio shared, the object's lock exclusive for changes); the op
  * ends here. */
-enum { EC_WRITE, EC_READ, EC_REMOVE, EC_TRUNCATE, EC_SYNC };
+enum { EC_WRITE, EC_READ, EC_REMOVE, EC_TRUNCATE, EC_SYNC, EC_RECOVER };
 struct ec_call {
 	int what, full;
+	int recover; /* EC_READ: acting shards are behind */
 	uint64_t off;
 	const void *wbuf;
 	void *rbuf;
@@ -245,7 +246,7 @@ struct ec_call {
 };
 
 static ssize_t ec_dispatch(objlayer *ol, struct objop *op, const char *name,
-			   const struct ec_call *a)
+			   struct ec_call *a)
 {
 	ssize_t r;
 
@@ -255,7 +256,10 @@ static ssize_t ec_dispatch(objlayer *ol, struct objop *op, const char *name,
 		break;
 	case EC_READ:
 		r = ec_read(ol, op, name, a->off, a->rbuf, a->len, a->size,
-			    a->mtime);
+			    a->mtime, &a->recover);
+		break;
+	case EC_RECOVER:
+		r = ec_recover_object(ol, op, name);
 		break;
 	case EC_REMOVE:
 		r = ec_remove(ol, op, name);
@@ -553,7 +557,7 @@ int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 	if ((r = op_lock(ol, pool, name, &op, 1, NEED_MIN_SIZE, "write to")))
 		return r;
 	if (op.pool->erasure) {
-		struct ec_call a = { EC_WRITE, full, off, buf, NULL, len,
+		struct ec_call a = { EC_WRITE, full, 0, off, buf, NULL, len,
 				     NULL, NULL };
 
 		return (int)ec_dispatch(ol, &op, name, &a);
@@ -780,10 +784,21 @@ ssize_t obj_read(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 	if ((r = op_lock(ol, pool, name, &op, 0, NEED_MIN_SIZE, "read of")))
 		return r;
 	if (op.pool->erasure) {
-		struct ec_call a = { EC_READ, 0, off, NULL, buf, len, size,
+		struct ec_call a = { EC_READ, 0, 0, off, NULL, buf, len, size,
 				     mtime };
 
-		return ec_dispatch(ol, &op, name, &a);
+		r = ec_dispatch(ol, &op, name, &a);
+		/* shards that missed changes are rebuilt on the spot (under
+		 * the object's lock exclusive), as Ceph recovers an object an
+		 * op needs first */
+		if (a.recover && r >= 0 && !cfs_cluster_rdonly(c) &&
+		    !op_lock(ol, pool, name, &op, 1, NEED_NONE, "recovery of")) {
+			struct ec_call rc = { EC_RECOVER, 0, 0, 0, NULL, NULL,
+					      0, NULL, NULL };
+
+			(void)ec_dispatch(ol, &op, name, &rc);
+		}
+		return r;
 	}
 	lk = ol_objlock(ol, name);
 
@@ -892,8 +907,8 @@ int obj_remove(objlayer *ol, int64_t pool, const char *name,
 			 "remove of")))
 		return r;
 	if (op.pool->erasure) {
-		struct ec_call a = { EC_REMOVE, 0, 0, NULL, NULL, 0, NULL,
-				     NULL };
+		struct ec_call a = { EC_REMOVE, 0, 0, 0, NULL, NULL, 0,
+				     NULL, NULL };
 
 		r = (int)ec_dispatch(ol, &op, name, &a);
 		return r == -ENOENT && quiet_enoent ? 0 : r;
@@ -962,8 +977,8 @@ int obj_truncate(objlayer *ol, int64_t pool, const char *name,
 			 "truncate of")))
 		return r;
 	if (op.pool->erasure) {
-		struct ec_call a = { EC_TRUNCATE, 0, size, NULL, NULL, 0,
-				     NULL, NULL };
+		struct ec_call a = { EC_TRUNCATE, 0, 0, size, NULL, NULL,
+				     0, NULL, NULL };
 
 		return (int)ec_dispatch(ol, &op, name, &a);
 	}
@@ -1075,8 +1090,8 @@ int obj_sync(objlayer *ol, int64_t pool, const char *name)
 	if ((r = op_lock(ol, pool, name, &op, 0, NEED_NONE, "sync of")))
 		return r;
 	if (op.pool->erasure) {
-		struct ec_call a = { EC_SYNC, 0, 0, NULL, NULL, 0, NULL,
-				     NULL };
+		struct ec_call a = { EC_SYNC, 0, 0, 0, NULL, NULL, 0,
+				     NULL, NULL };
 
 		return (int)ec_dispatch(ol, &op, name, &a);
 	}

@@ -182,7 +182,11 @@ int ec_write(objlayer *ol, const struct objop *op, const char *name,
 	     uint64_t off, const void *buf, size_t len, int full);
 ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
 		uint64_t off, void *buf, size_t len, uint64_t *size,
-		struct timespec *mtime);
+		struct timespec *mtime, int *recover);
+/* Rebuild the object's acting shards that missed changes (its lock held
+ * exclusive), when k current shards are there. */
+int ec_recover_object(objlayer *ol, const struct objop *op,
+		      const char *name);
 int ec_remove(objlayer *ol, const struct objop *op, const char *name);
 int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
 		uint64_t size);
@@ -191,10 +195,14 @@ int ec_sync(objlayer *ol, const struct objop *op, const char *name);
  * tables are read-only: shared by every thread); NULL on failure. */
 struct ec_codec *ol_ec_codec(objlayer *ol, int k, int m);
 void ol_ec_codecs_free(objlayer *ol);
-/* Backfill of an erasure pool's PG (rebalance): shard i copied or
- * rebuilt onto up[i], then the shards elsewhere removed. */
+/* Backfill and recovery of an erasure pool's PG (rebalance): shard i
+ * copied or rebuilt onto up[i] and acting[i] where they miss objects. */
 int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
 		   struct ol_rebalance_stats *st);
+/* Then, where acting = up and every up[i] is complete, the shards other
+ * OSDs hold go (1 if some did). */
+int ec_purge_pg(objlayer *ol, int64_t pool, uint32_t ps,
+		struct ol_rebalance_stats *st);
 /* ol_scrub_pg of an erasure pool's PG: every shard checked (version,
  * length; deep: checksums), bad ones marked, with repair rebuilt. */
 int ec_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,

@@ -31,6 +31,9 @@
 #include "objlayer_i.h"
 #include "util.h"
 
+/* rounds of one rebalance at most (each ends sooner when all is done) */
+#define OL_REBALANCE_ROUNDS 5
+
 struct item {
 	int t; /* index in the PG's targets */
 	char *name;
@@ -127,16 +130,23 @@ static int purge_strays(objlayer *ol, int64_t pool, uint32_t ps,
 			struct ol_rebalance_stats *st)
 {
 	cfs_cluster *c = ol->c;
-	const cfs_osdmap *m = cfs_osdmap_get(c);
-	const struct cfs_pool_info *pi = cfs_osdmap_pool_by_id(m, pool);
-	const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, pool, ps);
+	const cfs_osdmap *m;
+	const struct cfs_pool_info *pi;
+	const struct cfs_pg_mapping *pg;
 	int h[256], nh, ok, r = 0, did = 0;
 
+	/* no I/O in flight here, and the map read under the lock: an op
+	 * waiting for it reads the same map after it (objio op_lock), so
+	 * none can write to an OSD emptied here */
+	pthread_rwlock_wrlock(ol_pgio(ol, pool, ps));
+	m = cfs_osdmap_get(c);
+	pi = cfs_osdmap_pool_by_id(m, pool);
+	pg = pi && ps < pi->pg_num ? cfs_osdmap_pool_pg(m, pool, ps) : NULL;
 	if (!pi || !pg) {
+		pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
 		cfs_osdmap_put(m);
 		return 0;
 	}
-	pthread_rwlock_wrlock(ol_pgio(ol, pool, ps)); /* no I/O in flight here */
 	cfs_pg_lock(c, pool, ps);
 	ok = pg->nacting == pi->size && pg->nup == pg->nacting &&
 	     !memcmp(pg->up, pg->acting, sizeof(int) * (size_t)pg->nup);
@@ -247,7 +257,29 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 	recovery_begin(ol);
 	/* PG by PG: no pg_num change meanwhile */
 	cfs_pg_layout_shared(ol->c);
-	r = rebalance(ol, st, progress, arg);
+	/* Writes during a round leave the OSDs it filled missing what they
+	 * changed, and an op begun before the acting sets moved keeps the
+	 * old ones: a PG a round could not finish is taken up by the next,
+	 * until a round has nothing to do (Ceph's recovery never stops
+	 * while a PG is not clean) */
+	for (int round = 0; round < OL_REBALANCE_ROUNDS; round++) {
+		struct ol_rebalance_stats one;
+
+		memset(&one, 0, sizeof(one));
+		r = rebalance(ol, &one, progress, arg);
+		st->objects_copied += one.objects_copied;
+		st->bytes_copied += one.bytes_copied;
+		st->objects_removed += one.objects_removed;
+		st->bytes_removed += one.bytes_removed;
+		if (round == 0)
+			st->pgs_changed = one.pgs_changed;
+		st->pgs_toofull = one.pgs_toofull;
+		st->pgs_blocked = one.pgs_blocked;
+		st->errors = one.errors;
+		if (r || one.errors || one.pgs_toofull || one.pgs_blocked ||
+		    (!one.objects_copied && !one.objects_removed))
+			break;
+	}
 	cfs_pg_layout_release(ol->c);
 	recovery_end(ol);
 	return r;
@@ -265,19 +297,26 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 	/* the replicated pools (the erasure ones, after) */
 	int64_t *pools = calloc((size_t)npools + 1, sizeof(*pools));
 	uint32_t *pgn = calloc((size_t)npools + 1, sizeof(*pgn));
-	int np = 0;
+	int64_t *epools = calloc((size_t)npools + 1, sizeof(*epools));
+	uint32_t *epgn = calloc((size_t)npools + 1, sizeof(*epgn));
+	int np = 0, ne = 0;
 
-	if (!pools || !pgn) {
+	if (!pools || !pgn || !epools || !epgn) {
 		free(pools);
 		free(pgn);
+		free(epools);
+		free(epgn);
 		cfs_osdmap_put(m0);
 		return -ENOMEM;
 	}
 	for (int i = 0; i < npools; i++) {
 		const struct cfs_pool_info *pi = cfs_osdmap_pool_at(m0, i);
 
-		if (pi->erasure)
+		if (pi->erasure) {
+			epools[ne] = pi->id;
+			epgn[ne++] = pi->pg_num;
 			continue;
+		}
 		pools[np] = pi->id;
 		pgn[np++] = pi->pg_num;
 		pr.pg_num += pi->pg_num;
@@ -465,6 +504,12 @@ again:
 		publish(ol, &pr, progress, arg);
 	}
 	}
+	/* the erasure pools, shard by shard, before the acting sets are
+	 * chosen again (their pg_temp keeps each shard where it is until
+	 * up[i] has it: PeeringState::calc_ec_acting) */
+	for (int pi = 0; pi < ne && !rc; pi++)
+		for (uint32_t ps = 0; ps < epgn[pi]; ps++)
+			rc = ec_backfill_pg(ol, epools[pi], ps, st);
 	/* the up sets are complete where backfill went through: the
 	 * primaries drop their pg_temp (one epoch for them all), and only
 	 * then may the copies outside the new acting sets go */
@@ -477,23 +522,18 @@ again:
 				"rebalance: choosing the acting sets failed: %s",
 				cfs_strerror(r));
 			rc = 0;
-			np = 0; /* no acting set is sure: nothing goes */
+			np = ne = 0; /* no acting set is sure: nothing goes */
 		}
 	}
 	for (int pi = 0; pi < np && !rc; pi++)
 		for (uint32_t ps = 0; ps < pgn[pi]; ps++)
 			purge_strays(ol, pools[pi], ps, st);
+	for (int pi = 0; pi < ne && !rc; pi++)
+		for (uint32_t ps = 0; ps < epgn[pi]; ps++)
+			ec_purge_pg(ol, epools[pi], ps, st);
 	free(pools);
 	free(pgn);
-	/* the erasure pools, shard by shard (no pg_temp: reads decode
-	 * around a shard still on its way) */
-	m0 = cfs_osdmap_get(c);
-	for (int i = 0; !rc && i < cfs_osdmap_npools(m0); i++) {
-		const struct cfs_pool_info *pi = cfs_osdmap_pool_at(m0, i);
-
-		for (uint32_t ps = 0; pi->erasure && ps < pi->pg_num; ps++)
-			rc = ec_backfill_pg(ol, pi->id, ps, st);
-	}
-	cfs_osdmap_put(m0);
+	free(epools);
+	free(epgn);
 	return rc;
 }

@@ -17,6 +17,10 @@
  * recovers it from the log and keeps it acting), or any up OSD when the
  * PG holds no object at all.
  *
+ * An erasure pool's shards are not interchangeable: its acting set is
+ * chosen position by position (calc_ec_acting, choose_acting_ec), with
+ * holes where no OSD can serve a shard.
+ *
  * Entries are chosen whenever an epoch is made (update_commit) and when
  * rebalance asks after backfilling (cfs_pg_temp_refresh); they live in
  * cluster.json as `ceph osd dump -f json` prints them.
@@ -175,6 +179,63 @@ static int choose_acting(cfs_cluster *c, const struct cfs_osdmap *m,
 	return nw;
 }
 
+/* Can osd serve shard PG sps (an erasure pool's shard position)?  Up,
+ * and a holder that is not a backfill target still catching up, or any
+ * up OSD when no holder has data of it.  Needs cfs_pg_lock on sps. */
+static int shard_serves(cfs_cluster *c, const struct cfs_osdmap *m,
+			int64_t pool, uint32_t sps, int o, const int *h,
+			int nh, int *data)
+{
+	if (o < 0 || o == PL_ITEM_NONE || o >= m->max_osd ||
+	    !m->osds[o].exists || !m->osds[o].up)
+		return 0;
+	if (cfs_pg_is_holder(c, pool, sps, o))
+		return !cfs_pg_is_backfill(c, pool, sps, o);
+	if (*data < 0)
+		*data = pg_has_data(c, pool, sps, h, nh);
+	return !*data;
+}
+
+/*
+ * An erasure pool's acting set, position by position as Ceph 16.2's
+ * PeeringState::calc_ec_acting chooses it: up[i] when it can serve shard
+ * i, else the old acting[i] when it can, else another holder of shard i
+ * that can (a stray with the shard), else a hole.  A position nobody can
+ * serve keeps up[i] when no holder has data of it (a new PG).  Returns
+ * the pool size; want[] has holes as PL_ITEM_NONE.
+ */
+static int choose_acting_ec(cfs_cluster *c, const struct cfs_osdmap *m,
+			    const struct cfs_pool_info *pi,
+			    const struct cfs_pg_mapping *pg, uint32_t ps,
+			    const int *old, int nold, int *want)
+{
+	int width = pi->size;
+
+	if (pg->nup == 0 || width > CFS_MAX_REP)
+		return 0;
+	for (int i = 0; i < width; i++) {
+		uint32_t sps = cfs_shard_ps(ps, width, i);
+		int u = i < pg->nup ? pg->up[i] : PL_ITEM_NONE;
+		int h[256], nh, data = -1;
+
+		cfs_pg_lock(c, pi->id, sps);
+		nh = cfs_pg_holders(c, pi->id, sps, h, 256);
+		want[i] = PL_ITEM_NONE;
+		if (shard_serves(c, m, pi->id, sps, u, h, nh, &data))
+			want[i] = u;
+		else if (i < nold &&
+			 shard_serves(c, m, pi->id, sps, old[i], h, nh, &data))
+			want[i] = old[i];
+		else
+			for (int k = 0; k < nh && want[i] == PL_ITEM_NONE; k++)
+				if (shard_serves(c, m, pi->id, sps, h[k], h, nh,
+						 &data))
+					want[i] = h[k];
+		cfs_pg_unlock(c, pi->id, sps);
+	}
+	return width;
+}
+
 /* One pool's entries: 1 when they change (o's installed), 0, -errno. */
 static int choose_pool(cfs_cluster *c, const struct cfs_osdmap *prev,
 		       struct cfs_osdmap *next, struct pool_ovr *o)
@@ -202,12 +263,18 @@ static int choose_pool(cfs_cluster *c, const struct cfs_osdmap *prev,
 				   ps);
 		int want[CFS_MAX_REP], nw;
 
-		cfs_pg_lock(c, pi->id, ps);
-		nw = choose_acting(c, next, pi, pg, ps,
-				   was ? was->acting : NULL,
-				   was ? was->nacting : 0,
-				   cur ? cur->osds[0] : -1, want);
-		cfs_pg_unlock(c, pi->id, ps);
+		if (pi->erasure) {
+			nw = choose_acting_ec(c, next, pi, pg, ps,
+					      was ? was->acting : NULL,
+					      was ? was->nacting : 0, want);
+		} else {
+			cfs_pg_lock(c, pi->id, ps);
+			nw = choose_acting(c, next, pi, pg, ps,
+					   was ? was->acting : NULL,
+					   was ? was->nacting : 0,
+					   cur ? cur->osds[0] : -1, want);
+			cfs_pg_unlock(c, pi->id, ps);
+		}
 		/* the up set serves: no entry (Ceph clears it) */
 		if (nw == 0 || (nw == pg->nup &&
 				!memcmp(want, pg->up, sizeof(int) * (size_t)nw)))
@@ -251,14 +318,12 @@ int pgtemp_choose(cfs_cluster *c, const struct cfs_osdmap *prev,
 {
 	int changed = 0;
 
-	/* every pool that can hold objects (an erasure-coded one holds
-	 * none of crushfs's yet: its entries are the imported ones) */
+	/* every pool that can hold objects, replicated or erasure */
 	for (int i = 0; i < cfs_osdmap_npools(next); i++) {
 		struct pool_ovr o;
 		int r;
 
-		if (pool_ovr(next, cfs_osdmap_pool_at(next, i)->id, &o) ||
-		    o.info->erasure)
+		if (pool_ovr(next, cfs_osdmap_pool_at(next, i)->id, &o))
 			continue;
 		r = choose_pool(c, prev, next, &o);
 		if (r < 0)

@@ -6,12 +6,14 @@
 #ifndef CRUSHFS_CLUSTER_FIXTURE_H
 #define CRUSHFS_CLUSTER_FIXTURE_H
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "objlayer.h"
 #include "osdsim.h"
+#include "placement.h"
 #include "util.h"
 
 struct fixture {
@@ -136,6 +138,59 @@ static inline void fx_assert_usage_exact(struct fixture *f)
 	if (rep.usage_mismatches)
 		fail_msg("%d OSD(s) accounted differ from the disk: %s",
 			 rep.usage_mismatches, first);
+}
+
+/* An erasure pool "ecp" (profile p21: k=2 m=1, host failure domain,
+ * rule ec21 indep), 8 PGs, allow_ec_overwrites set; its id.  Checks on
+ * the way that partial writes need allow_ec_overwrites. */
+static inline int64_t fx_make_ec_pool(struct fixture *f)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	struct cfs_pool_info want = *cfs_osdmap_pool(m);
+	const char *keys[] = { "k", "m", "crush-failure-domain" };
+	const char *vals[] = { "2", "1", "host" };
+	char *text, *nt, why[256] = "", perr[256] = "";
+	size_t len;
+	pl_map *nm;
+	int64_t id;
+
+	assert_int_equal(pl_map_to_text(cfs_osdmap_crush(m), &text, &len), 0);
+	cfs_osdmap_put(m);
+	nt = malloc(len + 512);
+	assert_non_null(nt);
+	snprintf(nt, len + 512, "%s\nrule ec21 {\n\tid 1\n\ttype erasure\n"
+		 "\tmin_size 1\n\tmax_size 10\n"
+		 "\tstep set_chooseleaf_tries 5\n\tstep set_choose_tries "
+		 "100\n\tstep take default\n\tstep chooseleaf indep 0 type "
+		 "host\n\tstep emit\n}\n", text);
+	free(text);
+	if (pl_parse_text(nt, strlen(nt), "map", &nm, perr, sizeof(perr)))
+		fail_msg("the map with the rule: %s", perr);
+	free(nt);
+	assert_int_equal(cfs_osd_setcrushmap(f->c, nm, why, sizeof(why)), 0);
+	assert_int_equal(cfs_ec_profile_set(f->c, "p21", keys, vals, 3, 0,
+					    why, sizeof(why)), 0);
+	snprintf(want.name, sizeof(want.name), "ecp");
+	want.erasure = 1;
+	snprintf(want.ec_profile, sizeof(want.ec_profile), "p21");
+	want.size = 3;
+	want.min_size = 2;
+	want.pg_num = want.pgp_num = 8;
+	want.crush_rule = 1;
+	if (cfs_pool_create(f->c, &want, &id, why, sizeof(why)))
+		fail_msg("EC pool: %s", why);
+	/* partial writes need Ceph's allow_ec_overwrites */
+	assert_int_equal(ol_obj_write_full(f->ol, id, "w", "abcd", 4), 0);
+	assert_int_equal(ol_obj_write(f->ol, id, "w", 1, "x", 1),
+			 -EOPNOTSUPP);
+	assert_int_equal(ol_obj_remove(f->ol, id, "w"), 0);
+	m = cfs_osdmap_get(f->c);
+	want = *cfs_osdmap_pool_by_id(m, id);
+	cfs_osdmap_put(m);
+	want.ec_overwrites = 1;
+	if (cfs_pool_update(f->c, &want, why, sizeof(why)))
+		fail_msg("allow_ec_overwrites: %s", why);
+	return id;
 }
 
 #endif

@@ -990,60 +990,10 @@ static void test_two_pools(void **state)
  */
 /* An erasure pool k=2 m=1 over hosts (the rule its profile makes), 8
  * PGs: its id. */
-static int64_t make_ec_pool(struct fixture *f)
-{
-	const cfs_osdmap *m = cfs_osdmap_get(f->c);
-	struct cfs_pool_info want = *cfs_osdmap_pool(m);
-	const char *keys[] = { "k", "m", "crush-failure-domain" };
-	const char *vals[] = { "2", "1", "host" };
-	char *text, *nt, why[256] = "", perr[256] = "";
-	size_t len;
-	pl_map *nm;
-	int64_t id;
-
-	assert_int_equal(pl_map_to_text(cfs_osdmap_crush(m), &text, &len), 0);
-	cfs_osdmap_put(m);
-	nt = malloc(len + 512);
-	assert_non_null(nt);
-	snprintf(nt, len + 512, "%s\nrule ec21 {\n\tid 1\n\ttype erasure\n"
-		 "\tmin_size 1\n\tmax_size 10\n"
-		 "\tstep set_chooseleaf_tries 5\n\tstep set_choose_tries "
-		 "100\n\tstep take default\n\tstep chooseleaf indep 0 type "
-		 "host\n\tstep emit\n}\n", text);
-	free(text);
-	if (pl_parse_text(nt, strlen(nt), "map", &nm, perr, sizeof(perr)))
-		fail_msg("the map with the rule: %s", perr);
-	free(nt);
-	assert_int_equal(cfs_osd_setcrushmap(f->c, nm, why, sizeof(why)), 0);
-	assert_int_equal(cfs_ec_profile_set(f->c, "p21", keys, vals, 3, 0,
-					    why, sizeof(why)), 0);
-	snprintf(want.name, sizeof(want.name), "ecp");
-	want.erasure = 1;
-	snprintf(want.ec_profile, sizeof(want.ec_profile), "p21");
-	want.size = 3;
-	want.min_size = 2;
-	want.pg_num = want.pgp_num = 8;
-	want.crush_rule = 1;
-	if (cfs_pool_create(f->c, &want, &id, why, sizeof(why)))
-		fail_msg("EC pool: %s", why);
-	/* partial writes need Ceph's allow_ec_overwrites */
-	assert_int_equal(ol_obj_write_full(f->ol, id, "w", "abcd", 4), 0);
-	assert_int_equal(ol_obj_write(f->ol, id, "w", 1, "x", 1),
-			 -EOPNOTSUPP);
-	assert_int_equal(ol_obj_remove(f->ol, id, "w"), 0);
-	m = cfs_osdmap_get(f->c);
-	want = *cfs_osdmap_pool_by_id(m, id);
-	cfs_osdmap_put(m);
-	want.ec_overwrites = 1;
-	if (cfs_pool_update(f->c, &want, why, sizeof(why)))
-		fail_msg("allow_ec_overwrites: %s", why);
-	return id;
-}
-
 static void test_ec_shard_pgs(void **state)
 {
 	struct fixture *f = fx_new(NULL);
-	int64_t id = make_ec_pool(f);
+	int64_t id = fx_make_ec_pool(f);
 	const struct cfs_pg_mapping *pg;
 	const cfs_osdmap *m;
 	char path[4096];
@@ -1162,7 +1112,7 @@ static void expect_obj(struct fixture *f, int64_t pool, const char *name,
 static void test_ec_io(void **state)
 {
 	struct fixture *f = fx_new(NULL);
-	int64_t id = make_ec_pool(f);
+	int64_t id = fx_make_ec_pool(f);
 	unsigned char model[200000], buf[20000];
 	const struct cfs_pg_mapping *pg;
 	const cfs_osdmap *m;
@@ -1316,7 +1266,7 @@ static void test_ec_io(void **state)
 static void ec_crash_undo(void **state)
 {
 	struct fixture *f = fx_new(NULL);
-	int64_t id = make_ec_pool(f);
+	int64_t id = fx_make_ec_pool(f);
 	unsigned char model[60000], buf[9000];
 	struct cfs_objinfo oi, next;
 	int status, op;
