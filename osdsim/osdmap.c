@@ -1190,7 +1190,20 @@ int cfs_pool_set_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
 	}
 	osdmap_install(c, n);
 	pthread_mutex_unlock(&c->update_lock);
-	return 0;
+	/* A child is born on its parent's OSDs, but its up set is CRUSH's
+	 * for its seed, without the parent's upmap entries: its primary
+	 * asks for a pg_temp where the copies are, as after any map change
+	 * (PeeringState::choose_acting on the child's first epoch).  The
+	 * caller still holds I/O off, so no op sees the epoch before. */
+	{
+		int changed;
+
+		r = cfs_pg_temp_refresh(c, &changed);
+		if (r)
+			snprintf(why, whylen, "choosing the new PGs' acting "
+				 "sets: %s", cfs_strerror(r));
+	}
+	return r;
 }
 
 /* One pool's interrupted change, finished. */

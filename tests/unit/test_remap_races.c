@@ -1,0 +1,212 @@
+/*
+ * test_remap_races.c - where features meet (issue 20): a PG split after
+ * upmaps (children keep their copies where they are, as a pg_temp), and an
+ * object attribute (a CephFS backtrace) set while a copy is away: the copy
+ * that missed it is never taken for current, so the attribute survives the
+ * rebalance that drops the copies that had it.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cluster_fixture.h"
+
+#define DATA_POOL 1
+#define NOBJ 96
+
+static void obj_name(int i, char *buf, size_t len)
+{
+	snprintf(buf, len, "10000000000.%08x", i);
+}
+
+/* Every PG of the data pool: scrub finds nothing, and every acting OSD
+ * holds every object of it (no missing set on an acting member). */
+static void assert_acting_holds_all(struct fixture *f, const char *when)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, DATA_POOL);
+
+	for (uint32_t ps = 0; ps < p->pg_num; ps++) {
+		const struct cfs_pg_mapping *pg =
+			cfs_osdmap_pool_pg(m, DATA_POOL, ps);
+		struct ol_scrub_stats sc;
+
+		memset(&sc, 0, sizeof(sc));
+		assert_int_equal(ol_scrub_pg(f->ol, DATA_POOL, ps, 0, &sc,
+					     NULL, NULL),
+				 0);
+		if (sc.errors)
+			fail_msg("%s: pg 1.%x: scrub finds %llu errors", when,
+				 ps, (unsigned long long)sc.errors);
+		for (int i = 0; i < pg->nacting; i++) {
+			size_t miss;
+
+			cfs_pg_lock(f->c, DATA_POOL, ps);
+			miss = cfs_pg_is_holder(f->c, DATA_POOL, ps,
+						pg->acting[i])
+				       ? cfs_pg_missing_count(f->c, DATA_POOL,
+							      ps, pg->acting[i])
+				       : (size_t)-1;
+			cfs_pg_unlock(f->c, DATA_POOL, ps);
+			if (miss && sc.objects)
+				fail_msg("%s: pg 1.%x: acting osd.%d misses "
+					 "%zd objects",
+					 when, ps, pg->acting[i], (ssize_t)miss);
+		}
+	}
+	cfs_osdmap_put(m);
+}
+
+/* An upmap entry that clean_pg_upmaps keeps: up[0] of PG ps replaced
+ * by an OSD on another host; 1 when one was set. */
+static int upmap_one(struct fixture *f, uint32_t ps)
+{
+	for (int t = 0; t < 12; t++) {
+		const cfs_osdmap *m = cfs_osdmap_get(f->c);
+		const struct cfs_pg_mapping *pg =
+			cfs_osdmap_pool_pg(m, DATA_POOL, ps);
+		int pair[2] = { pg->up[0], t }, in = 0;
+		char why[256];
+
+		for (int i = 0; i < pg->nup; i++)
+			in |= pg->up[i] == t;
+		cfs_osdmap_put(m);
+		if (in || cfs_osd_pg_upmap_items(f->c, DATA_POOL, ps, pair, 1,
+						 why, sizeof(why)))
+			continue;
+		m = cfs_osdmap_get(f->c);
+		pg = cfs_osdmap_pool_pg(m, DATA_POOL, ps);
+		in = 0;
+		for (int i = 0; i < pg->nup; i++)
+			in |= pg->up[i] == t;
+		cfs_osdmap_put(m);
+		if (in)
+			return 1;
+	}
+	return 0;
+}
+
+static void test_split_after_upmap(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct ol_rebalance_stats st;
+	char name[64], why[256], buf[64];
+	int upmapped = 0, remapped_children = 0;
+	const cfs_osdmap *m;
+
+	(void)state;
+	for (int i = 0; i < NOBJ; i++) {
+		obj_name(i, name, sizeof(name));
+		snprintf(buf, sizeof(buf), "object %d", i);
+		assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, name, buf,
+						   strlen(buf)),
+				 0);
+	}
+	for (uint32_t ps = 0; ps < 32; ps += 3)
+		upmapped += upmap_one(f, ps);
+	assert_true(upmapped > 3);
+	assert_int_equal(ol_rebalance(f->ol, &st, NULL, NULL), 0);
+	assert_acting_holds_all(f, "after the upmaps' rebalance");
+	/* pgp_num stays: the children are placed by their parent's seed,
+	 * without its upmap entry */
+	if (ol_set_pg_num(f->ol, DATA_POOL, 64, why, sizeof(why)))
+		fail_msg("pg_num 64: %s", why);
+	m = cfs_osdmap_get(f->c);
+	for (uint32_t ps = 32; ps < 64; ps++) {
+		const struct cfs_pg_mapping *pg =
+			cfs_osdmap_pool_pg(m, DATA_POOL, ps);
+
+		remapped_children +=
+			pg->nup != pg->nacting ||
+			memcmp(pg->up, pg->acting, sizeof(int) * (size_t)pg->nup);
+	}
+	cfs_osdmap_put(m);
+	/* an upmapped parent's child keeps the parent's OSDs: remapped */
+	assert_true(remapped_children > 0);
+	assert_acting_holds_all(f, "after the split");
+	for (int i = 0; i < NOBJ; i++) {
+		char back[64];
+
+		obj_name(i, name, sizeof(name));
+		snprintf(buf, sizeof(buf), "object %d", i);
+		assert_int_equal(ol_obj_read(f->ol, DATA_POOL, name, 0, back,
+					     sizeof(back)),
+				 (ssize_t)strlen(buf));
+		assert_memory_equal(back, buf, strlen(buf));
+	}
+	assert_int_equal(ol_rebalance(f->ol, &st, NULL, NULL), 0);
+	assert_int_equal(st.errors + st.pgs_blocked + st.pgs_toofull, 0);
+	assert_acting_holds_all(f, "after the split's rebalance");
+	fx_assert_usage_exact(f);
+	fx_free(f);
+}
+
+/* A copy on an OSD that was down when the attribute was set must not
+ * become the source of the object's other copies. */
+static void test_attr_missed_by_down_copy(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct ol_rebalance_stats st;
+	const cfs_osdmap *m;
+	uint32_t ps;
+	int act[3];
+	void *val;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "obj", "data", 4),
+			 0);
+	m = cfs_osdmap_get(f->c);
+	cfs_object_to_pg(m, "obj", NULL, &ps);
+	memcpy(act, cfs_osdmap_pg(m, ps)->acting, sizeof(act));
+	cfs_osdmap_put(m);
+	assert_int_equal(cfs_osd_mark_down(f->c, act[2]), 0);
+	assert_int_equal(ol_obj_setattr(f->ol, DATA_POOL, "obj", "parent",
+					"backtrace", 9),
+			 0);
+	assert_int_equal(cfs_osd_mark_up(f->c, act[2]), 0);
+	/* the two copies that have it leave: the third and the new ones
+	 * must all carry it afterwards */
+	assert_int_equal(cfs_osd_mark_out(f->c, act[0]), 0);
+	assert_int_equal(cfs_osd_mark_out(f->c, act[1]), 0);
+	assert_int_equal(ol_rebalance(f->ol, &st, NULL, NULL), 0);
+	assert_int_equal(ol_obj_getattr(f->ol, DATA_POOL, "obj", "parent", &val,
+					&len),
+			 0);
+	assert_int_equal(len, 9);
+	assert_memory_equal(val, "backtrace", 9);
+	free(val);
+	m = cfs_osdmap_get(f->c);
+	{
+		const struct cfs_pg_mapping *pg = cfs_osdmap_pg(m, ps);
+
+		for (int i = 0; i < pg->nacting; i++) {
+			char got[16];
+
+			if (cfs_obj_getxattr(f->c, pg->acting[i], DATA_POOL, ps,
+					     "obj", "parent", got,
+					     sizeof(got)) != 9)
+				fail_msg("osd.%d's copy lacks the attribute",
+					 pg->acting[i]);
+		}
+	}
+	cfs_osdmap_put(m);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_split_after_upmap),
+		cmocka_unit_test(test_attr_missed_by_down_copy),
+	};
+
+	cfs_log_set(NULL, CFS_LOG_ERR);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
