@@ -830,5 +830,11 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 	if (st.errors)
 		return cc_err(ctx, "%u pgs had I/O errors (see above)",
 			      st.errors);
+	/* a rebalance that leaves PGs is not done: scripts must see it */
+	if (st.pgs_toofull || st.pgs_blocked)
+		return cc_err(ctx, "%u pgs left (%u backfill_toofull, %u "
+			      "without an up source): not clean",
+			      st.pgs_toofull + st.pgs_blocked, st.pgs_toofull,
+			      st.pgs_blocked);
 	return 0;
 }

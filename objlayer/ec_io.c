@@ -952,6 +952,13 @@ int ec_settle_object(objlayer *ol, const struct objop *op, const char *name,
 	return r;
 }
 
+/* Is osd a usable OSD of map m (not a hole, not down)? */
+static int osd_usable(const cfs_osdmap *m, int osd)
+{
+	return osd >= 0 && osd != PL_ITEM_NONE && osd < cfs_osdmap_max_osd(m) &&
+	       cfs_osdmap_is_up(m, osd);
+}
+
 /* ---- PG statistics of an erasure pool (ol_pg_stat) ---- */
 
 static int ec_name_add(const char *name, void *arg)
@@ -1037,6 +1044,29 @@ int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 			st->unfound++;
 	}
 	ol_names_free(all.v, all.n);
+	/* a shard whose up OSD is not acting yet (a pg_temp keeps it where
+	 * it is): remapped, backfill pending (backfill_toofull when its
+	 * target refused it in the last rebalance and still would) */
+	for (int i = 0; i < width && i < pg->nup; i++) {
+		int u = pg->up[i];
+		struct cfs_toofull tf;
+		struct cfs_osd_usage us;
+
+		if (!osd_usable(m, u) ||
+		    (i < pg->nacting && pg->acting[i] == u))
+			continue;
+		st->state |= OL_PGS_REMAPPED;
+		if (!st->objects)
+			continue;
+		backfill = 1;
+		cfs_osd_usage(c, u, &us);
+		if (cfs_toofull_get(c, p->id, ps, &tf) && tf.osd == u) {
+			uint64_t lim = cfs_osdmap_backfillfull_limit(m, u);
+
+			if (us.used > lim || tf.bytes > lim - us.used)
+				backfill = 2;
+		}
+	}
 	st->scrub_errors = damaged;
 	if (st->degraded) {
 		st->state &= ~(unsigned)OL_PGS_CLEAN;
@@ -1044,8 +1074,11 @@ int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 	}
 	if (backfill) {
 		st->state &= ~(unsigned)OL_PGS_CLEAN;
-		st->state |= OL_PGS_BACKFILL_WAIT;
+		st->state |= backfill == 2 ? OL_PGS_BACKFILL_TOOFULL
+					   : OL_PGS_BACKFILL_WAIT;
 	}
+	if (st->state & OL_PGS_REMAPPED)
+		st->state &= ~(unsigned)OL_PGS_CLEAN;
 	if (st->unfound) {
 		st->state &= ~(unsigned)OL_PGS_CLEAN;
 		st->state |= OL_PGS_UNFOUND;
@@ -1167,13 +1200,6 @@ static int collect_name(const char *name, void *arg)
 	return 0;
 }
 
-/* Is osd a usable OSD of map m (not a hole, not down)? */
-static int osd_usable(const cfs_osdmap *m, int osd)
-{
-	return osd >= 0 && osd != PL_ITEM_NONE && osd < cfs_osdmap_max_osd(m) &&
-	       cfs_osdmap_is_up(m, osd);
-}
-
 /*
  * Backfill and recovery of PG ps, shard by shard: each shard's targets are
  * up[i] (where CRUSH wants it: backfill) and acting[i] (the pg_temp's
@@ -1251,6 +1277,8 @@ int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
 					cfs_osdmap_backfillfull_limit(m, t));
 				if (e) {
 					toofull = 1;
+					ol_note_toofull(ol, pool, ps, t,
+							oi.size);
 				} else {
 					e = recover_shard(ol, &op, name, &oi,
 							  i, t);

@@ -49,6 +49,10 @@ struct objlayer {
 	pthread_mutex_t rec_lock;
 	int rec_active;
 	struct ol_rebalance_progress rec;
+	/* the PGs this rebalance round leaves backfill_toofull (under
+	 * rec_lock; saved with cfs_toofull_set at its end) */
+	struct cfs_toofull *tf;
+	int ntf, captf;
 	struct timespec rec_start;
 	/* replica I/O in parallel (workers.c) */
 	pthread_mutex_t wq_lock;
@@ -195,6 +199,10 @@ int ec_sync(objlayer *ol, const struct objop *op, const char *name);
  * tables are read-only: shared by every thread); NULL on failure. */
 struct ec_codec *ol_ec_codec(objlayer *ol, int k, int m);
 void ol_ec_codecs_free(objlayer *ol);
+/* Rebalance leaves PG pool.ps: target osd refused bytes of backfill
+ * (backfillfull_ratio).  Thread-safe. */
+void ol_note_toofull(objlayer *ol, int64_t pool, uint32_t ps, int osd,
+		     uint64_t bytes);
 /* Backfill and recovery of an erasure pool's PG (rebalance): shard i
  * copied or rebuilt onto up[i] and acting[i] where they miss objects. */
 int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,

@@ -192,10 +192,16 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m,
 
 		if (lacks) {
 			struct cfs_osd_usage u;
+			struct cfs_toofull tf;
+			uint64_t lim = cfs_osdmap_backfillfull_limit(m, a);
 
 			backfill = 1;
 			cfs_osd_usage(c, a, &u);
-			if (u.used >= cfs_osdmap_backfillfull_limit(m, a))
+			/* at the ratio, or it refused this PG's backfill in the
+			 * last rebalance and would refuse it still */
+			if (u.used >= lim ||
+			    (cfs_toofull_get(c, pid, ps, &tf) && tf.osd == a &&
+			     (u.used > lim || tf.bytes > lim - u.used)))
 				toofull = 1;
 		}
 	}

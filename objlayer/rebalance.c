@@ -190,6 +190,31 @@ static int purge_strays(objlayer *ol, int64_t pool, uint32_t ps,
 	return did;
 }
 
+void ol_note_toofull(objlayer *ol, int64_t pool, uint32_t ps, int osd,
+		     uint64_t bytes)
+{
+	pthread_mutex_lock(&ol->rec_lock);
+	for (int i = 0; i < ol->ntf; i++)
+		if (ol->tf[i].pool == pool && ol->tf[i].ps == ps) {
+			pthread_mutex_unlock(&ol->rec_lock);
+			return; /* one target names the PG */
+		}
+	if (ol->ntf == ol->captf) {
+		int nc = ol->captf ? ol->captf * 2 : 16;
+		struct cfs_toofull *v =
+			realloc(ol->tf, sizeof(*v) * (size_t)nc);
+
+		if (!v) { /* only the display loses it */
+			pthread_mutex_unlock(&ol->rec_lock);
+			return;
+		}
+		ol->tf = v;
+		ol->captf = nc;
+	}
+	ol->tf[ol->ntf++] = (struct cfs_toofull){ pool, ps, osd, bytes };
+	pthread_mutex_unlock(&ol->rec_lock);
+}
+
 /* The caller's progress, and the one `status` shows (Ceph's "io:
  * recovery" line) while this rebalance runs. */
 static void publish(objlayer *ol, const struct ol_rebalance_progress *pr,
@@ -266,6 +291,9 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		struct ol_rebalance_stats one;
 
 		memset(&one, 0, sizeof(one));
+		pthread_mutex_lock(&ol->rec_lock);
+		ol->ntf = 0;
+		pthread_mutex_unlock(&ol->rec_lock);
 		r = rebalance(ol, &one, progress, arg);
 		st->objects_copied += one.objects_copied;
 		st->bytes_copied += one.bytes_copied;
@@ -279,6 +307,17 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		if (r || one.errors || one.pgs_toofull || one.pgs_blocked ||
 		    (!one.objects_copied && !one.objects_removed))
 			break;
+	}
+	/* what this rebalance leaves backfill_toofull (pg ls, health) */
+	if (!r) {
+		int e;
+
+		pthread_mutex_lock(&ol->rec_lock);
+		e = cfs_toofull_set(ol->c, ol->tf, ol->ntf);
+		pthread_mutex_unlock(&ol->rec_lock);
+		if (e)
+			cfs_log(CFS_LOG_WARN, "rebalance: recording the "
+				"backfill_toofull PGs: %s", cfs_strerror(e));
 	}
 	cfs_pg_layout_release(ol->c);
 	recovery_end(ol);
@@ -419,6 +458,7 @@ again:
 					cfs_osdmap_backfillfull_limit(m, t));
 				if (r) {
 					toofull[ti] = 1;
+					ol_note_toofull(ol, pool, ps, t, grow);
 					ol_op_end(&op);
 					pthread_rwlock_unlock(lk);
 					cfs_log(CFS_LOG_INFO,

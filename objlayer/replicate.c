@@ -121,6 +121,7 @@ void ol_close(objlayer *ol)
 	pthread_mutex_destroy(&ol->bytes_lock);
 	ol_workers_stop(ol);
 	pthread_mutex_destroy(&ol->rec_lock);
+	free(ol->tf);
 	ol_ec_codecs_free(ol);
 	pthread_mutex_destroy(&ol->ec_lock);
 	free(ol->pgio);

@@ -524,6 +524,25 @@ void cfs_osd_note_refused(cfs_cluster *c, int osd, int64_t pool,
 int cfs_osd_refused(cfs_cluster *c, struct cfs_refused *out, int max);
 
 /*
+ * ---- backfill_toofull (toofull.c) ----
+ * The PGs a rebalance left because a backfill target could not take
+ * their objects without crossing backfillfull_ratio (Ceph: the target
+ * refuses the backfill reservation): which target, and how many bytes it
+ * refused.  Each rebalance replaces the whole list.  Kept in memory and
+ * DIR/backfill_toofull.json.
+ */
+struct cfs_toofull {
+	int64_t pool;
+	uint32_t ps;
+	int osd;
+	uint64_t bytes;
+};
+int cfs_toofull_set(cfs_cluster *c, const struct cfs_toofull *v, int n);
+/* 1 with *out when PG pool.ps is on the list, else 0. */
+int cfs_toofull_get(cfs_cluster *c, int64_t pool, uint32_t ps,
+		    struct cfs_toofull *out);
+
+/*
  * ---- ops waiting for an inactive PG (slowops.c) ----
  * A Ceph client's op to a PG that cannot serve (fewer than min_size of
  * its acting set up, or none) is not failed: the Objecter keeps it until

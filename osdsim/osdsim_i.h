@@ -231,6 +231,10 @@ struct cfs_cluster {
 	 * give up (cfs_osdmap_wake_waiters): map_cond under map_lock */
 	pthread_cond_t map_cond;
 	unsigned wake_gen;
+	/* the PGs the last rebalance left backfill_toofull (toofull.c) */
+	pthread_mutex_t toofull_lock;
+	struct cfs_toofull *toofull;
+	int ntoofull, toofull_loaded;
 	/* ops waiting for an inactive PG (slowops.c) */
 	pthread_mutex_t slow_lock;
 	struct cfs_slow_op *slow;

@@ -125,3 +125,38 @@ A damaged pg_temp entry in cluster.json is one error line:
   crushfs: osd dump: c/cluster.json: field 'pg_temp[0] (an osd id)' is missing or invalid
   [1]
   $ cp good.json c/cluster.json
+
+backfill_toofull: an OSD too small for what the map sends it.  rebalance
+leaves the PG (exit 1, one error line), `pg ls backfill_toofull` and health
+name it (PG_BACKFILL_FULL) for as long as the target would still refuse it,
+and more capacity lets the next rebalance finish:
+
+  $ crushfs --cluster t mkfs --osd-size 64M --pg-num 16 > /dev/null
+  $ head -c 1000000 /dev/zero > mb
+  $ for i in $(seq 1 40); do crushfs --cluster t rados put obj$i mb; done
+  $ crushfs --cluster t osd out 5 > /dev/null && crushfs --cluster t rebalance > /dev/null
+  $ crushfs --cluster t osd set-capacity 5 3M > /dev/null
+  $ crushfs --cluster t osd in 5 > /dev/null
+  $ crushfs --cluster t rebalance 2> err; echo "exit $?"; cat err
+  rebalance: moved 2 objects (1.9 MiB), removed 1 old copies (977 KiB), 2 pgs changed
+  rebalance: 1 pgs left: a target OSD is at backfillfull_ratio (backfill_toofull)
+  exit 1
+  crushfs: rebalance: 1 pgs left (1 backfill_toofull, 0 without an up source): not clean
+  $ crushfs --cluster t pg ls backfill_toofull
+  PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES    STATE                             UP         ACTING
+  1.d        3         0          2        0  3000000  active+remapped+backfill_toofull  [7,6,5]p7  [7,6,0]p7
+  $ crushfs --cluster t health detail | grep -A1 PG_BACKFILL_FULL
+  [WRN] PG_BACKFILL_FULL: Low space hindering backfill (add storage if this doesn't resolve itself): 1 pgs backfill_toofull
+      pg 1.d is active+remapped+backfill_toofull, acting [7,6,0]
+  $ crushfs --cluster t -f json rebalance 2> err; echo "exit $?"
+  {"objects_moved":0,"bytes_moved":0,"old_copies_removed":0,"bytes_freed":0,"pgs_changed":1,"pgs_backfill_toofull":1,"pgs_blocked":0,"errors":0}
+  exit 1
+  $ crushfs --cluster t osd set-capacity 5 64M > /dev/null
+  $ crushfs --cluster t pg ls backfill_toofull | wc -l
+  1
+  $ crushfs --cluster t pg ls remapped | grep -c backfill_wait
+  1
+  $ crushfs --cluster t rebalance
+  rebalance: moved 2 objects (1.9 MiB), removed 3 old copies (2.9 MiB), 1 pgs changed
+  $ crushfs --cluster t health
+  HEALTH_OK
