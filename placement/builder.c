@@ -502,6 +502,66 @@ int pl_map_add_bucket(pl_map *m, int id, int alg, int hash, int type,
 	return 0;
 }
 
+/*
+ * A bucket as device_class_clone (CrushWrapper, 16.2) builds its copies:
+ * crush_make_bucket with no items, then crush_bucket_add_item for each
+ * item in order.  For list, straw and straw2 buckets that ends where
+ * building from all the items at once does (crush_calc_straw runs again
+ * after every add, over all the items so far).  Two algorithms differ:
+ *
+ *  - uniform: the empty bucket's item_weight is 0 and
+ *    crush_add_uniform_bucket_item never changes it: it refuses (-EINVAL)
+ *    an item of any other weight, so a copy takes only items of weight 0
+ *    and weighs 0 (crush_make_uniform_bucket would refuse those items);
+ *  - tree: crush_add_tree_bucket_item grows node_weights with realloc and
+ *    never clears what it adds: node 0 (which no walk reads) and, from 3
+ *    items on, inner nodes of a grown array are added to or left as they
+ *    come from the heap, so crushtool -c writes whatever memory held there
+ *    (it changes from run to run, and with it some mappings).  Taking that
+ *    memory as zeros gives what crush_make_tree_bucket computes, which is
+ *    what this does: the only defined choice.
+ */
+int pl_map_add_bucket_grown(pl_map *m, int id, int alg, int hash, int type,
+			    int size, const int *items,
+			    const uint32_t *weights, int *idout)
+{
+	struct pl_bucket *b;
+	int32_t *ni;
+	int err, bid;
+
+	if (alg != PL_BUCKET_UNIFORM)
+		return pl_map_add_bucket(m, id, alg, hash, type, size, items,
+					 weights, idout);
+	if (size < 0 || size > PL_MAX_BUCKET_SIZE)
+		return -EINVAL;
+	for (int i = 0; i < size; i++) {
+		if (weights[i] != 0) /* crush_add_uniform_bucket_item */
+			return -EINVAL;
+		if (items[i] < 0 && !bucket_at(m, items[i]))
+			return -ENOENT;
+		if (items[i] == PL_ITEM_NONE || items[i] == PL_ITEM_UNDEF)
+			return -EINVAL;
+	}
+	err = pl_map_add_bucket(m, id, alg, hash, type, 0, NULL, NULL, &bid);
+	if (err)
+		return err;
+	b = bucket_at(m, bid);
+	ni = calloc(pl_id_slots((size_t)size), sizeof(int32_t));
+	if (!ni) {
+		m->buckets[-1 - bid] = NULL;
+		pl_bucket_free(b);
+		return -ENOMEM;
+	}
+	if (size)
+		memcpy(ni, items, sizeof(int32_t) * (size_t)size);
+	free(b->items);
+	b->items = ni;
+	b->size = (uint32_t)size; /* item_weight and weight stay 0 */
+	if (idout)
+		*idout = bid;
+	return 0;
+}
+
 int pl_map_reserve_rules(pl_map *m, uint32_t n)
 {
 	struct pl_rule **nr;

@@ -159,6 +159,11 @@ static int pending_used(const struct pl_class_bucket *p, int n, int id)
  * keep their weight in orig, child buckets are cloned first (depth first,
  * so ids without a given one are taken in that order) and weigh what their
  * copy weighs.  An existing copy (by name) is reused.
+ *
+ * Ceph grows the copy item by item (crush_bucket_add_item, see
+ * pl_map_add_bucket_grown): a uniform copy refuses the first item that
+ * weighs anything, and the clone fails there, after the child clones made
+ * so far (they stay in the map, the copy and its ancestors are not made).
  */
 static int clone_bucket(pl_map *m, int orig, int cls,
 			const struct pl_class_bucket *pending, int npending,
@@ -212,6 +217,13 @@ static int clone_bucket(pl_map *m, int orig, int cls,
 			items[n] = child;
 			weights[n++] = pl_map_bucket_weight(m, child);
 		}
+		/* crush_add_uniform_bucket_item: the empty copy's item_weight
+		 * is 0, and an item of another weight is refused */
+		if (bucket_of(m, orig)->alg == PL_BUCKET_UNIFORM &&
+		    weights[n - 1] != 0) {
+			r = -EINVAL;
+			goto out;
+		}
 	}
 	bno = pending_get(pending, npending, orig, cls);
 	if (!bno) {
@@ -222,8 +234,8 @@ static int clone_bucket(pl_map *m, int orig, int cls,
 			bno--;
 	}
 	o = bucket_of(m, orig);
-	r = pl_map_add_bucket(m, bno, o->alg, o->hash, o->type, n, items,
-			      weights, clone);
+	r = pl_map_add_bucket_grown(m, bno, o->alg, o->hash, o->type, n,
+				    items, weights, clone);
 	if (r)
 		goto out;
 	bucket_of(m, *clone)->shadow = 1;

@@ -257,6 +257,12 @@ void pl_bucket_free_arrays(struct pl_bucket *b);
  * 0 or -errno, b's arrays freed on error. */
 int pl_bucket_build(const pl_map *m, struct pl_bucket *b, const int32_t *items,
 		    const uint32_t *weights);
+/* pl_map_add_bucket as device_class_clone grows its copies item by item
+ * (crush_bucket_add_item): a uniform copy takes only items of weight 0
+ * (-EINVAL otherwise) and keeps item_weight 0.  See builder.c. */
+int pl_map_add_bucket_grown(pl_map *m, int id, int alg, int hash, int type,
+			    int size, const int *items,
+			    const uint32_t *weights, int *idout);
 /*
  * For the binary decoder: make room for exactly n bucket slots (n >= the
  * current max_buckets) or n rules, as a decoded map says; and install a

@@ -227,16 +227,14 @@ int pp_sem_rule(struct sem *S, const struct rule_rec *r)
 
 	if (!S->saw_rule) {
 		/* CrushCompiler::parse_crush: the shadow trees are built when
-		 * the first rule is met (a map without rules has none) */
+		 * the first rule is met (a map without rules has none).  It
+		 * ignores what populate_classes returns: a clone that fails (a
+		 * uniform bucket holding a device of the class, see
+		 * classes.c) ends the population there, the copies made so far
+		 * stay, and only a rule that takes a missing copy fails */
 		err = pl_class_populate(S->m, S->pend, S->npend);
 		if (err == -ENOMEM) {
 			pp_set_nomem(p);
-			return -1;
-		}
-		if (err) {
-			pp_err_at(p, r->kw.off,
-				  "cannot build the device class trees: %s",
-				  strerror(-err));
 			return -1;
 		}
 	}

@@ -869,6 +869,76 @@ static void test_classes(void **state)
 	pl_map_destroy(m);
 }
 
+/* Uniform buckets under classes (issue 20), as crushtool 16.2 -c builds
+ * them: device_class_clone grows a copy with crush_bucket_add_item, and
+ * crush_add_uniform_bucket_item takes an item only at the empty copy's
+ * item_weight, 0.  Copies of weight-0 items are made whole (item_weight
+ * 0); the first uniform bucket holding a device of the class ends
+ * populate_classes, which CrushCompiler ignores: the copies made so far
+ * stay, and only a rule taking a missing copy fails.  Ids and errors as
+ * crushtool -c / --dump gave them. */
+#define UHDR "device 0 osd.0 class hdd\ndevice 1 osd.1 class ssd\n" \
+	     "device 2 osd.2 class hdd\ndevice 3 osd.3\n" \
+	     "type 0 osd\ntype 1 host\ntype 2 root\n" \
+	     "host a { id -2 alg list hash 0 item osd.0 weight 1.0 " \
+	     "item osd.1 weight 2.0 }\n" \
+	     "host u { id -3 alg uniform hash 0 item osd.2 weight 1.0 }\n" \
+	     "host c { id -4 alg uniform hash 0 item osd.3 weight 1.0 }\n" \
+	     "root k { id -5 alg uniform hash 0 item c }\n" \
+	     "root r { id -1 alg straw2 hash 0 item a item u }\n"
+static void test_classes_uniform(void **state)
+{
+	static const char text[] = UHDR
+		"rule x { id 0 type replicated min_size 1 max_size 3 "
+		"step take k class ssd step chooseleaf firstn 0 type host "
+		"step emit }\n"
+		"rule y { id 1 type replicated min_size 1 max_size 3 "
+		"step take a class hdd step choose firstn 0 type osd "
+		"step emit }\n";
+	pl_map *m;
+	int id;
+
+	(void)state;
+	m = parse_ok(text);
+	/* k (-5) first: c holds no classed device, so its copies are empty
+	 * and k's hold them at weight 0, item_weight 0 */
+	assert_int_equal(pl_map_item_by_name(m, "c~hdd", &id), 0);
+	assert_int_equal(id, -6);
+	assert_int_equal(pl_map_bucket_size(m, -6), 0);
+	assert_int_equal(pl_map_item_by_name(m, "k~ssd", &id), 0);
+	assert_int_equal(id, -9);
+	assert_int_equal(pl_map_bucket_alg(m, -9), PL_BUCKET_UNIFORM);
+	assert_int_equal(pl_map_bucket_size(m, -9), 1);
+	assert_int_equal(pl_map_bucket_item(m, -9, 0), -8);
+	assert_int_equal(pl_map_bucket_weight(m, -9), 0);
+	assert_int_equal(pl_map_bucket_item_weight(m, -9, 0), 0);
+	/* then r: a~hdd is made, u~hdd refuses osd.2 and nothing else is */
+	assert_int_equal(pl_map_item_by_name(m, "a~hdd", &id), 0);
+	assert_int_equal(id, -10);
+	assert_int_equal(pl_map_bucket_weight(m, -10), W1);
+	assert_int_not_equal(pl_map_item_by_name(m, "u~hdd", &id), 0);
+	assert_int_not_equal(pl_map_item_by_name(m, "r~hdd", &id), 0);
+	assert_int_not_equal(pl_map_item_by_name(m, "a~ssd", &id), 0);
+	assert_int_equal(pl_map_max_buckets(m), 16);
+	assert_int_equal(pl_map_bucket_exists(m, -11), 0);
+	assert_int_equal(pl_map_rule_step(m, 0, 0)->arg1, -9);
+	assert_int_equal(pl_map_rule_step(m, 1, 0)->arg1, -10);
+	pl_map_destroy(m);
+
+	parse_err(UHDR RULE("step take r class hdd step emit"),
+		  "bad.txt:13:63: error: in rule 'x' step take r has no "
+		  "class information");
+	/* the hdd copy of v is made (u2 holds no hdd device), its ssd copy
+	 * is not */
+	parse_err("device 0 osd.0 class hdd\ndevice 1 osd.1 class ssd\n"
+		  "type 0 osd\ntype 1 host\ntype 2 root\n"
+		  "host u2 { id -2 alg uniform hash 0 item osd.1 }\n"
+		  "root v { id -1 alg straw2 hash 0 item osd.0 item u2 }\n"
+		  RULE("step take v class ssd step emit"),
+		  "bad.txt:8:71: error: in rule 'x' step take v no matching "
+		  "bucket for class ssd");
+}
+
 /* Any hash number compiles, kept in 8 bits as crush_bucket keeps it
  * (crushtool: `hash 300` decompiles as `hash 44`). */
 static void test_hash_numbers(void **state)
@@ -979,6 +1049,7 @@ int main(void)
 		cmocka_unit_test(test_err_rule_syntax),
 		cmocka_unit_test(test_err_classes),
 		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_classes_uniform),
 		cmocka_unit_test(test_hash_numbers),
 		cmocka_unit_test(test_err_tree_too_big),
 		cmocka_unit_test(test_err_nul_byte),
