@@ -79,17 +79,3 @@ ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		return no_copy(errno);
 	return n;
 }
-
-int cfs_obj_removexattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
-			const char *name, const char *key)
-{
-	char path[PATH_MAX], an[XATTR_NAME_MAX + 1];
-	int r = target(c, osd, pool, ps, name, key, path, sizeof(path), an,
-		       sizeof(an));
-
-	if (r)
-		return r;
-	if (lremovexattr(path, an) < 0)
-		return no_copy(errno);
-	return 0;
-}

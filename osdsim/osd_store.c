@@ -107,20 +107,6 @@ void pg_dirname(int64_t pool, uint32_t ps, char *buf, size_t len)
 	snprintf(buf, len, "%lld.%x_head", (long long)pool, ps);
 }
 
-int pg_dirname_parse(const char *s, int64_t pool, uint32_t pg_num,
-		     uint32_t *ps)
-{
-	int64_t p;
-	uint32_t v;
-	int shard;
-
-	if (pg_dirname_parse_any(s, &p, &v, &shard) || shard >= 0 ||
-	    p != pool || v >= pg_num)
-		return -EINVAL;
-	*ps = v;
-	return 0;
-}
-
 int pg_dirname_parse_any(const char *s, int64_t *poolout, uint32_t *ps,
 			 int *shard)
 {

@@ -292,16 +292,12 @@ int cfs_osdmap_balance(const cfs_osdmap *m, int64_t pool,
 int cfs_osdmap_pg_spread(const cfs_osdmap *m, int64_t pool, int *count,
 			 float *target);
 
-/* How many of the pool's PGs would change their up set if the OSDs had
+/* What OSDMap::summarize_mapping_stats (16.2) counts if the OSDs had
  * these reweights (max_osd entries, 16.16), the map otherwise as it is
- * (upmaps and primary affinity included). */
-int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
-			    int *moved);
-
-/* What OSDMap::summarize_mapping_stats (16.2) counts for those reweights:
- * up-set copies per OSD now (base) and after (next), max_osd entries each
- * or NULL; *moved: copies that leave their OSD (a replicated pool's up
- * OSDs missing from the new up set), *total: pg_num x size. */
+ * (upmaps and primary affinity included): up-set copies per OSD now
+ * (base) and after (next), max_osd entries each or NULL; *moved: copies
+ * that leave their OSD (a replicated pool's up OSDs missing from the new
+ * up set), *total: pg_num x size. */
 int cfs_osdmap_mapping_stats(const cfs_osdmap *m, const uint32_t *reweight,
 			     unsigned *base, unsigned *next, unsigned *moved,
 			     unsigned *total);
@@ -764,8 +760,6 @@ int cfs_obj_setxattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const c
 ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 			 const char *name, const char *key, void *val,
 			 size_t len);
-int cfs_obj_removexattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
-			const char *name, const char *key);
 
 /*
  * ---- the object index (objindex.c): which objects exist ----

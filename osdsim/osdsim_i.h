@@ -284,8 +284,6 @@ int usage_save(cfs_cluster *c);
 int usage_mark_dirty(cfs_cluster *c);
 /* "1.1f_head" */
 void pg_dirname(int64_t pool, uint32_t ps, char *buf, size_t len);
-int pg_dirname_parse(const char *s, int64_t pool, uint32_t pg_num,
-		     uint32_t *ps);
 /* Any pool's "P.S_head" or shard folder "P.SsI_head": its pool, seed
  * and shard (-1: none); canonical spelling only. */
 int pg_dirname_parse_any(const char *s, int64_t *pool, uint32_t *ps,

@@ -639,14 +639,6 @@ out:
 	return r;
 }
 
-int cfs_osdmap_pgs_moved_by(const cfs_osdmap *m, const uint32_t *reweight,
-			    int *moved)
-{
-	unsigned copies;
-
-	return map_with_reweights(m, reweight, moved, NULL, NULL, &copies);
-}
-
 int cfs_osdmap_mapping_stats(const cfs_osdmap *m, const uint32_t *reweight,
 			     unsigned *base, unsigned *next, unsigned *moved,
 			     unsigned *total)
