@@ -1,0 +1,339 @@
+/*
+ * osdmap.h - the osdmap (part of osdsim.h): pools, OSD states and
+ * weights, ratios, the epoch, each epoch's PG mappings and pg_temp, the
+ * erasure-code profiles, the changes that make a new epoch, and the
+ * options beside it.
+ *
+ * Snapshots.  An osdmap is immutable once installed and reference counted:
+ * cfs_osdmap_get() returns the current one, cfs_osdmap_put() releases it.
+ * Every change (cfs_osd_mark_out() ...) builds the next epoch from the
+ * current one, computes its PG -> up/acting table once (a preallocated
+ * workspace, no allocation per mapping), persists it, then swaps it in; a
+ * live daemon sees the change at once and I/O already running finishes on
+ * the map it started with.
+ *
+ * Errors: 0 or -errno; functions taking (err, errlen) or (why, whylen)
+ * also write one line saying what was wrong.  Thread safety: every
+ * function may be called from many threads at once unless noted.
+ */
+#ifndef CRUSHFS_OSDSIM_OSDMAP_H
+#define CRUSHFS_OSDSIM_OSDMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cfs_cluster cfs_cluster;
+typedef struct cfs_osdmap cfs_osdmap;
+typedef struct pl_map pl_map; /* placement.h */
+
+#define CFS_MAX_OSD 65536 /* OSD ids are 0 .. CFS_MAX_OSD-1 */
+#define CFS_MAX_REP 16	  /* pool size limit (and ol_placement's arrays) */
+#define CFS_WEIGHT_ONE 0x10000 /* 16.16 fixed point 1.0 */
+
+enum cfs_full_policy {
+	CFS_FULL_OSD = 0,  /* refuse writes whose acting set holds a full OSD */
+	CFS_FULL_POOL = 1, /* one full OSD in the rule refuses all writes */
+};
+
+/* ---- dry runs (osdmap.c) ----
+ * Between begin and end, this thread's osdmap changes (cfs_osd_mark_out,
+ * cfs_osd_reweight, cfs_osd_crush_reweight, cfs_osd_add, ...) compute the
+ * map they would install and stop there: nothing is written, nothing is
+ * installed, no OSD folder is made.  end returns the last such map (a
+ * reference: cfs_osdmap_put it), or NULL when no change got that far. */
+void cfs_dry_run_begin(void);
+const cfs_osdmap *cfs_dry_run_end(void);
+
+/* ---- osdmap snapshots (osdmap.c) ---- */
+const cfs_osdmap *cfs_osdmap_get(cfs_cluster *c);
+void cfs_osdmap_put(const cfs_osdmap *m);
+
+struct cfs_osd_info {
+	int id;
+	int exists;
+	int up;
+	uint32_t reweight;	   /* 16.16; 0 = out (Ceph osd_weight) */
+	uint32_t crush_weight;	   /* 16.16, from the crush map */
+	uint32_t primary_affinity; /* 16.16 */
+	uint64_t capacity;	   /* virtual size in bytes */
+	uint64_t prefill;	   /* bytes counted used before any object */
+	char uuid[37];
+	char host[64];		   /* parent bucket name in the crush map */
+};
+
+struct cfs_pool_info {
+	int64_t id;
+	char name[64];
+	int size, min_size;
+	uint32_t pg_num, pgp_num;
+	int crush_rule;
+	uint32_t object_size, stripe_unit, stripe_count;
+	/* `osd pool set-quota`: 0 = none (Ceph's quota_max_bytes/objects) */
+	uint64_t quota_max_bytes, quota_max_objects;
+	/* pg_pool_t::TYPE_ERASURE (else replicated) and its profile */
+	int erasure;
+	char ec_profile[64];
+	/* a data pool of the filesystem (`fs add_data_pool`; the first
+	 * one always): layouts may name it */
+	int fs_data;
+	/* an erasure pool's FLAG_EC_OVERWRITES (`osd pool set P
+	 * allow_ec_overwrites true`): partial writes allowed, as CephFS
+	 * needs of a data pool */
+	int ec_overwrites;
+};
+
+uint32_t cfs_osdmap_epoch(const cfs_osdmap *m);
+/* When the cluster was made and this epoch installed (seconds). */
+int64_t cfs_osdmap_created(const cfs_osdmap *m);
+int64_t cfs_osdmap_modified(const cfs_osdmap *m);
+const char *cfs_osdmap_fsid(const cfs_osdmap *m);
+const pl_map *cfs_osdmap_crush(const cfs_osdmap *m);
+/* One past the highest OSD id in use. */
+int cfs_osdmap_max_osd(const cfs_osdmap *m);
+/* -ENOENT when id does not exist. */
+int cfs_osdmap_osd(const cfs_osdmap *m, int id, struct cfs_osd_info *out);
+int cfs_osdmap_exists(const cfs_osdmap *m, int id);
+int cfs_osdmap_is_up(const cfs_osdmap *m, int id);
+int cfs_osdmap_is_in(const cfs_osdmap *m, int id);
+const struct cfs_pool_info *cfs_osdmap_pool(const cfs_osdmap *m);
+double cfs_osdmap_full_ratio(const cfs_osdmap *m);
+double cfs_osdmap_backfillfull_ratio(const cfs_osdmap *m);
+double cfs_osdmap_nearfull_ratio(const cfs_osdmap *m);
+int cfs_osdmap_full_policy(const cfs_osdmap *m);
+const char *cfs_full_policy_name(int policy);
+/* Bytes at which an OSD counts as full (capacity * full_ratio). */
+uint64_t cfs_osdmap_full_limit(const cfs_osdmap *m, int osd);
+uint64_t cfs_osdmap_backfillfull_limit(const cfs_osdmap *m, int osd);
+uint64_t cfs_osdmap_nearfull_limit(const cfs_osdmap *m, int osd);
+/* 1 if osd is a device under one of the pool rule's `take` roots. */
+int cfs_osdmap_osd_in_rule(const cfs_osdmap *m, int osd);
+
+/* ---- PGs (pgtable.c): computed once per epoch ---- */
+struct cfs_pg_mapping {
+	uint32_t ps;		/* PG seed: the PG is pool.ps */
+	/* CRUSH's set minus OSDs that do not exist, then with the PG's
+	 * upmap entries applied (OSDMap::pg_to_raw_upmap) */
+	int raw[CFS_MAX_REP], nraw;
+	int raw_upmap[CFS_MAX_REP], nraw_upmap;
+	int up[CFS_MAX_REP], nup, up_primary;
+	int acting[CFS_MAX_REP], nacting, acting_primary;
+};
+/* Object name -> raw hash and PG seed (stable_mod by pg_num). */
+void cfs_object_to_pg(const cfs_osdmap *m, const char *name, uint32_t *raw,
+		      uint32_t *ps);
+/* The PG's mapping in this epoch (ps < pg_num). */
+const struct cfs_pg_mapping *cfs_osdmap_pg(const cfs_osdmap *m, uint32_t ps);
+/* "1.1f" */
+void cfs_pgid_str(const cfs_osdmap *m, uint32_t ps, char *buf, size_t len);
+/* Parse "1.1f" into ps for this map's pool; -EINVAL / -ENOENT. */
+int cfs_pgid_parse(const cfs_osdmap *m, const char *s, uint32_t *ps);
+
+/*
+ * pg_temp (pgtemp.c): while a PG's up set lacks its objects (after out,
+ * reweight, a crush change...), its acting set stays on complete holders,
+ * as Ceph's primary asks for a pg_temp after peering; rebalance
+ * (backfill) completes the up set, then cfs_pg_temp_refresh() drops the
+ * entry and acting = up again.
+ */
+struct cfs_pg_temp {
+	uint32_t ps;
+	int n;
+	int osds[CFS_MAX_REP];
+};
+/* primary_temp: the primary a PG is given instead of its acting set's
+ * first (Ceph 16.2 keeps such entries from older releases' monitors and
+ * `osd primary-temp`; crushfs has them only from an imported osdmap). */
+struct cfs_pg_ptemp {
+	uint32_t ps;
+	int osd;
+};
+/* Pool `pool`'s entries by PG seed (*n of them; NULL and 0 when none or
+ * no such pool). */
+const struct cfs_pg_temp *cfs_pool_pg_temps(const cfs_osdmap *m, int64_t pool,
+					    int *n);
+const struct cfs_pg_ptemp *cfs_pool_primary_temps(const cfs_osdmap *m,
+						  int64_t pool, int *n);
+/* Every pool's entries as `ceph osd dump -f json` prints them: an object
+ * with "pg_upmap", "pg_upmap_items", "pg_temp" and "primary_temp" lists
+ * (a new jansson reference; NULL when out of memory). */
+struct json_t;
+struct json_t *cfs_osdmap_overrides_json(const cfs_osdmap *m);
+/* The PG's entry, NULL when it has none. */
+const struct cfs_pg_temp *cfs_osdmap_pg_temp(const cfs_osdmap *m,
+					     uint32_t ps);
+/* Every entry, by PG seed, *n of them. */
+const struct cfs_pg_temp *cfs_osdmap_pg_temps(const cfs_osdmap *m, int *n);
+/* Choose the entries again from who holds what now: a new epoch when
+ * they change (*changed 1), none otherwise. */
+int cfs_pg_temp_refresh(cfs_cluster *c, int *changed);
+
+/* ---- erasure-code profiles (ecprofile.c), as the osdmap keeps them ----
+ * A profile is a set of key=value strings; every cluster has "default"
+ * (k=2 m=2 plugin=jerasure technique=reed_sol_van). */
+int cfs_ec_profile_exists(const cfs_osdmap *m, const char *name);
+/* A value, NULL when the profile or key is missing. */
+const char *cfs_ec_profile_get(const cfs_osdmap *m, const char *name,
+			       const char *key);
+/* The profiles' names (up to max), returns how many there are. */
+int cfs_ec_profile_names(const cfs_osdmap *m, const char **names, int max);
+/* A profile's keys and values (up to max), how many; -ENOENT. */
+int cfs_ec_profile_keys(const cfs_osdmap *m, const char *name,
+			const char **keys, const char **vals, int max);
+/* Set a profile (a new epoch): -EEXIST when it is already exactly that,
+ * -EPERM (why says so) when it differs and !force. */
+int cfs_ec_profile_set(cfs_cluster *c, const char *name,
+		       const char *const *keys, const char *const *vals,
+		       int n, int force, char *why, size_t whylen);
+int cfs_ec_profile_rm(cfs_cluster *c, const char *name);
+
+/* ---- changing the map: each call is one new epoch, persisted ---- */
+/*
+ * `osd pool set` / `osd pool set-quota` on the pool (pool.c): want is the
+ * pool as it should be (from cfs_osdmap_pool, fields changed).  Checked
+ * as Ceph 16.2's OSDMonitor checks them (why gets its message): size
+ * 1..10 (and at most CFS_MAX_REP), min_size 1..size, the crush rule must
+ * exist, be replicated and accept the size.  A size change sets min_size
+ * to Ceph's default for it (size - size/2) unless min_size changes too.
+ * pgp_num 1..pg_num (placement only: backfill follows); pg_num changes go
+ * through cfs_pool_set_pg_num.
+ */
+int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
+		    char *why, size_t whylen);
+
+int cfs_osd_mark_out(cfs_cluster *c, int osd);
+int cfs_osd_mark_in(cfs_cluster *c, int osd);
+int cfs_osd_mark_down(cfs_cluster *c, int osd);
+int cfs_osd_mark_up(cfs_cluster *c, int osd);
+int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight);
+int cfs_osd_crush_reweight(cfs_cluster *c, int osd, uint32_t weight);
+/* `osd setcrushmap`: install crush (taken, also on error) as the map;
+ * -EINVAL with the reason in why when the pool's rule is missing.  Devices
+ * the osdmap has no OSD for map as nonexistent (Ceph: OSD_ORPHAN). */
+int cfs_osd_setcrushmap(cfs_cluster *c, pl_map *crush, char *why,
+			size_t whylen);
+int cfs_osd_primary_affinity(cfs_cluster *c, int osd, uint32_t aff);
+int cfs_osd_set_capacity(cfs_cluster *c, int osd, uint64_t bytes);
+/*
+ * The crush weight (16.16) of a device of `bytes`: its size in TiB, as a
+ * Ceph OSD sets it when it first boots (osd_crush_initial_weight = -1:
+ * statfs total / 2^40, OSD::update_crush_location), computed without
+ * overflow for any size; at least 0.001 (CFS_MIN_CRUSH_WEIGHT), the
+ * smallest weight crushtool's three-decimal text keeps.  -ERANGE over 100
+ * TiB: the cluster keeps its map as crushtool text, and crushtool refuses
+ * a device weight over 100 ("device weight limited to 100",
+ * CRUSH_MAX_DEVICE_WEIGHT), so such a map could not be read back.
+ */
+#define CFS_MAX_DEVICE_WEIGHT (100u * CFS_WEIGHT_ONE)
+#define CFS_MAX_BUCKET_WEIGHT (65535u * CFS_WEIGHT_ONE)
+int cfs_size_crush_weight(uint64_t bytes, uint32_t *weight);
+/* New OSD (lowest free id) under host bucket `host` (created under the
+ * first root when missing), crush weight cfs_size_crush_weight(size):
+ * -ERANGE past 100 TiB. */
+int cfs_osd_add(cfs_cluster *c, const char *host, uint64_t size, int *id);
+/* Ratios in (0, 1]. */
+int cfs_set_full_ratio(cfs_cluster *c, double r);
+int cfs_set_backfillfull_ratio(cfs_cluster *c, double r);
+int cfs_set_nearfull_ratio(cfs_cluster *c, double r);
+int cfs_set_full_policy(cfs_cluster *c, int policy);
+
+/*
+ * ---- the pools beside the filesystem's data pool (pools.c) ----
+ * Placed every epoch like the data pool (replicated, or erasure-coded on
+ * an indep rule whose holes stay), holding no object of crushfs's: the
+ * filesystem lives in the data pool.  Pools are listed data pool first,
+ * then by id; cfs_pool_update takes any of them (pg_num too, for these:
+ * nothing to move).
+ */
+int cfs_osdmap_npools(const cfs_osdmap *m);
+const struct cfs_pool_info *cfs_osdmap_pool_at(const cfs_osdmap *m, int i);
+const struct cfs_pool_info *cfs_osdmap_pool_by_name(const cfs_osdmap *m,
+						    const char *name);
+const struct cfs_pool_info *cfs_osdmap_pool_by_id(const cfs_osdmap *m,
+						  int64_t id);
+/* Object name -> raw hash and PG seed in any pool; -ENOENT: no pool. */
+int cfs_pool_object_to_pg(const cfs_osdmap *m, int64_t pool,
+			  const char *name, uint32_t *raw, uint32_t *ps);
+/* A PG of any pool in this epoch (NULL: no such pool or PG). */
+const struct cfs_pg_mapping *cfs_osdmap_pool_pg(const cfs_osdmap *m,
+					       int64_t pool, uint32_t ps);
+/* `osd pool create`: want's name, type (ec_profile for erasure), size,
+ * min_size, pg_num, pgp_num and crush_rule, checked as OSDMonitor does
+ * (the rule's type and sizes, mon_max_pg_per_osd); *id gets the new id
+ * (pool_max + 1).  -EEXIST when the name is taken. */
+int cfs_pool_create(cfs_cluster *c, const struct cfs_pool_info *want,
+		    int64_t *id, char *why, size_t whylen);
+/* `osd pool rm`: -ENOENT, -EBUSY for a data pool of the filesystem. */
+int cfs_pool_remove(cfs_cluster *c, int64_t id, char *why, size_t whylen);
+/*
+ * The filesystem's data pools (CephFS's FSMap data_pools; crushfs keeps
+ * them with the pools): the first data pool, then those added.
+ * `fs add_data_pool`: -ENOENT no such pool, -EEXIST already one,
+ * -EOPNOTSUPP an erasure-coded pool (crushfs keeps no file data in one
+ * yet; Ceph needs allow_ec_overwrites), -EROFS/CFS_ELIVE as any change.
+ * `fs rm_data_pool`: -EINVAL for the first (Ceph: "cannot remove default
+ * data pool"), -ENOENT not a data pool, -EBUSY while the pool holds
+ * objects (Ceph lets files lose their data; crushfs refuses).
+ */
+int cfs_fs_is_data_pool(const cfs_osdmap *m, int64_t pool);
+int cfs_fs_add_data_pool(cfs_cluster *c, int64_t pool, char *why,
+			 size_t whylen);
+int cfs_fs_rm_data_pool(cfs_cluster *c, int64_t pool, char *why,
+			size_t whylen);
+/* "P.S" of any pool: -EINVAL malformed, -ENOENT no such pool or PG. */
+int cfs_pool_pgid_parse(const cfs_osdmap *m, const char *s, int64_t *pool,
+			uint32_t *ps);
+
+/*
+ * The PG layout gate: taken shared by everything that works with PG seeds
+ * of the current pg_num (object I/O, scrub, rebalance, PG statistics, the
+ * cluster check) - it may be taken again by the same thread - and
+ * exclusively around a pg_num change, which moves objects between PGs.
+ */
+void cfs_pg_layout_shared(cfs_cluster *c);
+void cfs_pg_layout_exclusive(cfs_cluster *c);
+void cfs_pg_layout_release(cfs_cluster *c);
+
+/*
+ * `osd pool set NAME pg_num N` (pgsplit.c) on any pool that can hold
+ * objects: PG split or merge as Ceph's
+ * stable_mod assigns objects, on a clean cluster, the caller holding the
+ * PG layout gate exclusively (objlayer's ol_set_pg_num); a merge needs
+ * pgp_num <= N first (and the PGs co-located).  pgp_num stays (lowered to
+ * N on a merge): `pgp_num` then spreads the new PGs.  Crash-safe: an
+ * interrupted change is finished by the next open for writing.  -EALREADY
+ * when pg_num is N already; -EBUSY / -ERANGE with the reason in why.
+ */
+int cfs_pool_set_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
+			char *why, size_t whylen);
+/* What that change would do, changing nothing: the same refusals, and
+ * how many objects (of how many) stable_mod files into another PG. */
+struct cfs_pg_num_plan {
+	uint32_t from, to;
+	uint64_t objects, bytes;   /* every object of the pool */
+	uint64_t refiled, refiled_bytes;
+};
+int cfs_pool_pg_num_plan(cfs_cluster *c, int64_t pool, uint32_t pg_num,
+			 struct cfs_pg_num_plan *plan, char *why,
+			 size_t whylen);
+
+/* ---- options (config.c), as `ceph config set WHO KEY VALUE`:
+ * mon_allow_pool_delete (false), mon_max_pg_per_osd (250),
+ * osd_op_complaint_time (30 s), rados_osd_op_timeout (0: ops on an
+ * inactive PG wait for ever).  Kept in DIR/config.json; not osdmap state
+ * (no epoch). */
+#define CFS_CONFIG_NOPTS 4
+struct cfs_config_entry {
+	const char *name, *desc;
+	char value[32];
+	int is_default;
+};
+/* The option's value as text; -ENOENT for an option crushfs lacks. */
+int cfs_config_get(cfs_cluster *c, const char *name, char *buf, size_t len);
+/* Set (value NULL: back to the default); -EINVAL with Ceph's message for
+ * an unknown option or a value of the wrong type. */
+int cfs_config_set(cfs_cluster *c, const char *name, const char *value,
+		   char *why, size_t whylen);
+/* Every option (CFS_CONFIG_NOPTS entries); returns their count. */
+int cfs_config_list(cfs_cluster *c, struct cfs_config_entry *out);
+
+#endif
