@@ -19,7 +19,9 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
-#include "osdsim.h"
+#include "osdmap.h"
+#include "upmap.h"
+#include "usage.h"
 #include "util.h"
 
 /* bytes writable until the first OSD reaches `ratio` of its capacity if

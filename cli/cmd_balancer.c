@@ -16,8 +16,9 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "placement.h"
+#include "upmap.h"
 #include "util.h"
 
 /* a pool by name or id, NULL when none */

@@ -13,10 +13,11 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "cluster.h"
 #include "cluster_cmds.h"
 #include "cmd_fs.h"
 #include "objlayer.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "util.h"
 
 const struct cluster_cmd cluster_cmds[] = {

@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "util.h"
 
 static int who_ok(struct cmd_ctx *ctx, const char *who)

@@ -18,7 +18,7 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "util.h"
 
 #define MAX_KEYS 64

@@ -22,10 +22,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cluster.h"
 #include "cmd_fs.h"
 #include "fs.h"
-#include "osdsim.h"
 #include "progress.h"
+#include "usage.h"
 #include "util.h"
 
 static void line_out(const char *line, void *arg)

@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "util.h"
 
 #define FS_NAME "crushfs"

@@ -15,8 +15,8 @@
 
 #include "ceph.h"
 #include "cli.h"
+#include "cluster.h"
 #include "cluster_cmds.h"
-#include "osdsim.h"
 #include "util.h"
 
 int cmd_import_ceph(struct cli_ctx *ctx, int argc, char **argv)

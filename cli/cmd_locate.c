@@ -23,10 +23,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cluster.h"
 #include "cmd_fs.h"
 #include "fs.h"
 #include "objlayer.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "util.h"
 
 #define FUSE_SUPER_MAGIC 0x65735546

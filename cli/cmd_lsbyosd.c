@@ -16,7 +16,8 @@
 #include "cli.h"
 #include "cmd_fs.h"
 #include "fs.h"
-#include "osdsim.h"
+#include "objindex.h"
+#include "osdmap.h"
 #include "util.h"
 
 struct hit {

@@ -7,9 +7,10 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "cluster.h"
 #include "cluster_cmds.h"
 #include "fs.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "util.h"
 
 static int size_opt(struct cli_ctx *ctx, const char *opt, const char *v,

@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cluster.h"
 #include "cluster_cmds.h"
 #include "cmd_fs.h"
 #include "fs.h"
-#include "osdsim.h"
 
 /* ---- mount / umount ---- */
 

@@ -14,11 +14,12 @@
 
 #include <jansson.h>
 
+#include "cluster.h"
 #include "cluster_cmds.h"
 #include "objlayer.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "placement.h"
-#include "placement.h"
+#include "usage.h"
 #include "util.h"
 
 /* ---- the crush tree, in `ceph osd tree` order ---- */

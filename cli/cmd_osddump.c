@@ -13,7 +13,9 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
-#include "osdsim.h"
+#include "osdmap.h"
+#include "upmap.h"
+#include "usage.h"
 
 /* utime_t's operator<<: 2026-11-25T17:09:07.000000+0000 */
 static const char *utime(int64_t t, char *buf, size_t n)

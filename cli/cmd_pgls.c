@@ -10,9 +10,10 @@
 
 #include <jansson.h>
 
+#include "cluster.h"
 #include "cluster_cmds.h"
 #include "objlayer.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "placement.h"
 #include "util.h"
 

@@ -17,8 +17,9 @@
 
 #include "cluster_cmds.h"
 #include "objlayer.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "placement.h"
+#include "usage.h"
 #include "util.h"
 
 int cc_rule_by_name(const pl_map *cm, const char *name)

@@ -19,7 +19,7 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "placement.h"
 #include "util.h"
 

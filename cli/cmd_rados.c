@@ -18,7 +18,7 @@
 
 #include "cluster_cmds.h"
 #include "objlayer.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "util.h"
 
 /* Objects up to this size are written in one operation (all or nothing);

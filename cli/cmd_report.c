@@ -15,7 +15,7 @@
 
 #include "cli.h"
 #include "cmd_fs.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "report.h"
 #include "util.h"
 

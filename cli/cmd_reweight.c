@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "cluster_cmds.h"
-#include "osdsim.h"
+#include "osdmap.h"
+#include "upmap.h"
+#include "usage.h"
 #include "util.h"
 
 #define MIN_BYTES_PER_OSD (100ull << 20)

@@ -15,7 +15,7 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "placement.h"
 #include "util.h"
 

@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "cluster_cmds.h"
 #include "objlayer.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "progress.h"
 #include "util.h"
 

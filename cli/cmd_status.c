@@ -13,10 +13,11 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
-#include "progress.h"
 #include "objlayer.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "placement.h"
+#include "progress.h"
+#include "usage.h"
 #include "util.h"
 
 /* ---- gathering ---- */

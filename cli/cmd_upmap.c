@@ -10,8 +10,9 @@
 #include <string.h>
 
 #include "cluster_cmds.h"
-#include "osdsim.h"
+#include "osdmap.h"
 #include "placement.h"
+#include "upmap.h"
 #include "util.h"
 
 /* "2.1f": a PG of any pool */

@@ -21,7 +21,8 @@
 
 #include "cluster_cmds.h"
 #include "objlayer.h"
-#include "osdsim.h"
+#include "osdmap.h"
+#include "usage.h"
 #include "util.h"
 
 static const char *crossing(const cfs_osdmap *m, int osd, uint64_t before,

@@ -31,8 +31,13 @@
 
 #include "ec_codec.h"
 #include "ec_object.h"
+#include "objindex.h"
 #include "objlayer_i.h"
+#include "objstore.h"
+#include "osdmap.h"
+#include "pgstate.h"
 #include "placement.h"
+#include "usage.h"
 #include "util.h"
 
 #define EC_MAX_WIDTH CFS_MAX_REP

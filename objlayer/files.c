@@ -9,7 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "objindex.h"
 #include "objlayer_i.h"
+#include "objstore.h"
+#include "osdmap.h"
+#include "usage.h"
 #include "util.h"
 
 ssize_t ol_write(objlayer *ol, uint64_t ino, const struct ol_layout *l,

@@ -8,12 +8,15 @@
  * object 0 of an empty file); a get reads the first current copy that has
  * the attribute, in the order reads use (primary, replicas, then older
  * holders).  Copies made later by recovery or rebalance carry the
- * attributes with them (osdsim.h cfs_obj_copy).
+ * attributes with them (objstore.h cfs_obj_copy).
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "objlayer_i.h"
+#include "objstore.h"
+#include "osdmap.h"
+#include "pgstate.h"
 #include "util.h"
 
 static int has_copy(objlayer *ol, int64_t pool, const char *name)

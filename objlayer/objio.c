@@ -44,8 +44,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "cluster.h"
+#include "objindex.h"
 #include "objlayer_i.h"
+#include "objstore.h"
+#include "osdmap.h"
+#include "pgstate.h"
 #include "placement.h"
+#include "usage.h"
 #include "util.h"
 
 static int op_begin(objlayer *ol, int64_t pool, const char *name,

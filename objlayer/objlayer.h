@@ -23,9 +23,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-typedef struct cfs_cluster cfs_cluster; /* osdsim/osdsim.h */
-typedef struct cfs_osdmap cfs_osdmap;   /* osdsim/osdsim.h */
-struct cfs_pool_info;                   /* osdsim/osdsim.h */
+typedef struct cfs_cluster cfs_cluster; /* osdsim/cluster.h */
+typedef struct cfs_osdmap cfs_osdmap;   /* osdsim/osdmap.h */
+struct cfs_pool_info;                   /* osdsim/osdmap.h */
 typedef struct objlayer objlayer;
 
 /* CephFS file layout (ceph_file_layout).  Defaults 4 MiB / 1 / 4 MiB. */

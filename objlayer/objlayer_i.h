@@ -10,7 +10,10 @@
 #include <time.h>
 
 #include "objlayer.h"
-#include "osdsim.h"
+#include "osdmap.h"
+
+struct cfs_objinfo; /* osdsim/objindex.h */
+struct cfs_toofull; /* osdsim/pgstate.h */
 
 #define OL_LOCK_STRIPES 4096
 #define OL_BYTES_SLOTS 1024

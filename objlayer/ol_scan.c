@@ -10,6 +10,7 @@
 
 #include "objlayer_i.h"
 #include "ol_scan.h"
+#include "osdmap.h"
 
 int ol_scrub_object(objlayer *ol, int64_t pool, const char *name, int deep,
 		    int repair, struct ol_scrub *s)

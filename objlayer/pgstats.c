@@ -18,7 +18,10 @@
 #include <string.h>
 
 #include "objlayer_i.h"
+#include "osdmap.h"
+#include "pgstate.h"
 #include "placement.h"
+#include "usage.h"
 
 static int member(const int *v, int n, int x)
 {

@@ -22,7 +22,10 @@
 #include <jansson.h>
 
 #include "ceph.h"
+#include "cluster.h"
+#include "objindex.h"
 #include "objlayer_i.h"
+#include "osdmap.h"
 #include "util.h"
 
 struct ol_rados {

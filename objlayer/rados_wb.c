@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "ceph.h"
+#include "objindex.h"
 #include "objlayer_i.h"
 #include "util.h"
 

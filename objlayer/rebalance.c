@@ -28,7 +28,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "cluster.h"
+#include "objindex.h"
 #include "objlayer_i.h"
+#include "objstore.h"
+#include "osdmap.h"
+#include "pgstate.h"
+#include "usage.h"
 #include "util.h"
 
 /* rounds of one rebalance at most (each ends sooner when all is done) */

@@ -30,7 +30,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "cluster.h"
 #include "objlayer_i.h"
+#include "objstore.h"
+#include "osdmap.h"
+#include "pgstate.h"
 #include "util.h"
 
 static uint64_t name_hash(const char *s)

@@ -17,7 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
+#include "objindex.h"
 #include "objlayer_i.h"
+#include "objstore.h"
+#include "osdmap.h"
+#include "pgstate.h"
+#include "usage.h"
 #include "util.h"
 
 int ol_choose_auth(const struct ol_copy_view *v, int n, uint64_t want)

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "layout.h"
 #include "objlayer_i.h"
 
 _Static_assert(OL_MAX_OBJECT_SIZE == CFS_MAX_OBJECT_SIZE,

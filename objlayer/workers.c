@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "objlayer_i.h"
+#include "osdmap.h"
 
 struct ol_task {
 	void (*fn)(void *arg, int i);

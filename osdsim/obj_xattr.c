@@ -1,5 +1,5 @@
 /*
- * obj_xattr.c - attributes of one object copy (osdsim.h, "object
+ * obj_xattr.c - attributes of one object copy (objstore.h, "object
  * attributes"): RADOS object xattrs, such as the "parent" backtrace that
  * CephFS keeps on a file's first object.  Each is a user xattr
  * "user.crushfs.a.<key>" of the copy's file, so it goes wherever the file
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/xattr.h>
 
-#include "osdsim.h"
+#include "objstore.h"
 
 #define PREFIX "user.crushfs.a."
 

@@ -7,7 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "osdsim.h"
+#include "objstore.h"
+#include "pgstate.h"
 
 int cfs_pg_copies_load(cfs_cluster *c, int64_t pool, uint32_t ps, struct cfs_pg_copies *pc)
 {

@@ -11,8 +11,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "osdmap.h"
 #include "placement.h"
 #include "report.h"
+#include "upmap.h"
+#include "usage.h"
 
 struct buf {
 	char *p;

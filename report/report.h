@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "osdsim.h"
+typedef struct cfs_cluster cfs_cluster; /* osdsim/cluster.h */
 
 /* Files with a copy on one OSD, for the page (the caller finds them). */
 struct rp_file {
