@@ -35,7 +35,7 @@ enum cfs_full_policy {
 	CFS_FULL_POOL = 1, /* one full OSD in the rule refuses all writes */
 };
 
-/* ---- dry runs (osdmap.c) ----
+/* ---- dry runs (osdmap_change.c) ----
  * Between begin and end, this thread's osdmap changes (cfs_osd_mark_out,
  * cfs_osd_reweight, cfs_osd_crush_reweight, cfs_osd_add, ...) compute the
  * map they would install and stop there: nothing is written, nothing is
@@ -186,10 +186,11 @@ int cfs_ec_profile_set(cfs_cluster *c, const char *name,
 		       int n, int force, char *why, size_t whylen);
 int cfs_ec_profile_rm(cfs_cluster *c, const char *name);
 
-/* ---- changing the map: each call is one new epoch, persisted ---- */
+/* ---- changing the map (osdmap_change.c): each call is one new epoch,
+ * persisted ---- */
 /*
- * `osd pool set` / `osd pool set-quota` on the pool (pool.c): want is the
- * pool as it should be (from cfs_osdmap_pool, fields changed).  Checked
+ * `osd pool set` / `osd pool set-quota` on the pool: want is the pool as
+ * it should be (from cfs_osdmap_pool, fields changed).  Checked (pools.c)
  * as Ceph 16.2's OSDMonitor checks them (why gets its message): size
  * 1..10 (and at most CFS_MAX_REP), min_size 1..size, the crush rule must
  * exist, be replicated and accept the size.  A size change sets min_size

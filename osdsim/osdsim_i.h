@@ -253,17 +253,31 @@ int osdmap_canon_crush(struct cfs_osdmap *m);
 #define CFS_MIN_CRUSH_WEIGHT 65
 /* Derived tables: weights, PG table, rule shares. */
 int osdmap_finish(struct cfs_osdmap *m);
+/* Grow the OSD array to hold id. */
+int osdmap_ensure_osd(struct cfs_osdmap *m, int id);
+void osdmap_install(cfs_cluster *c, struct cfs_osdmap *m);
+
+/* osdmap_json.c */
 int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len);
 int osdmap_from_json(const char *text, size_t len, const char *path,
 		     struct cfs_osdmap **out, char *err, size_t errlen);
 /* "PATH:LINE:COL: TEXT" for a JSON syntax error, control bytes escaped */
 void json_error_line(char *err, size_t errlen, const char *path, int line,
 		     int col, const char *text);
-/* Grow the OSD array to hold id. */
-int osdmap_ensure_osd(struct cfs_osdmap *m, int id);
 /* Persist crushmap.txt then cluster.json in dir. */
 int osdmap_persist(const char *dir, const struct cfs_osdmap *m);
-void osdmap_install(cfs_cluster *c, struct cfs_osdmap *m);
+
+/* osdmap_change.c: one change of the map, under c->update_lock from
+ * begin to abort or commit.  begin clones the current map into *next
+ * (-EROFS read-only, CFS_ELIVE a live cluster's); commit makes it the
+ * next epoch (derived tables, upmaps and temps cleaned, pg_temp chosen),
+ * persists and installs it - or, in a dry run, hands it to
+ * cfs_dry_run_end. */
+int osdmap_update_begin(cfs_cluster *c, struct cfs_osdmap **next);
+void osdmap_update_abort(cfs_cluster *c, struct cfs_osdmap *next);
+int osdmap_update_commit(cfs_cluster *c, struct cfs_osdmap *next);
+/* 1 between this thread's cfs_dry_run_begin and cfs_dry_run_end */
+int osdmap_dry_run(void);
 
 /* osd_store.c */
 struct osd_store *store_get(cfs_cluster *c, int osd);
@@ -363,14 +377,9 @@ void nameset_free(struct name_set *s);
 int refused_load(cfs_cluster *c, char *err, size_t errlen);
 
 /* pgsplit.c: move every OSD's object files of one pool from pg_num
- * `from` folders to pg_num `to` ones (idempotent, fsynced); the checks
- * before a change (o: the pool in the current map) */
+ * `from` folders to pg_num `to` ones (idempotent, fsynced) */
 int pgsplit_finish(cfs_cluster *c, const struct cfs_osdmap *m, int64_t pool,
 		   uint32_t from, uint32_t to);
-int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
-			const struct pool_ovr *o, char *why, size_t whylen);
-int pgsplit_check_colocated(const struct pool_ovr *o, uint32_t to,
-			    char *why, size_t whylen);
 /* Finish every pg_num change c's map marks (files, per-PG state,
  * markers). */
 int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen);

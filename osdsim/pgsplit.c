@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "osdsim_i.h"
@@ -190,7 +191,7 @@ static int held_clean(cfs_cluster *c, int64_t pool,
 	return ok;
 }
 
-int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
+static int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
 			const struct pool_ovr *o, char *why, size_t whylen)
 {
 	int64_t pool = o->info->id;
@@ -221,7 +222,7 @@ int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
 
 /* A merge's source q goes into target p: Ceph waits until they are on
  * the same OSDs (pgp_num lowered, backfill done). */
-int pgsplit_check_colocated(const struct pool_ovr *o, uint32_t to,
+static int pgsplit_check_colocated(const struct pool_ovr *o, uint32_t to,
 			    char *why, size_t whylen)
 {
 	for (uint32_t q = to; q < o->info->pg_num; q++) {
@@ -248,6 +249,257 @@ int pgsplit_check_colocated(const struct pool_ovr *o, uint32_t to,
 				 (long long)o->info->id, q,
 				 (long long)o->info->id, p, to);
 			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+/* ---- the change itself, and its plan ---- */
+
+/* The refusals of a pg_num change (OSDMonitor's range, then crushfs's
+ * clean and co-located checks): 0, -EALREADY, or an error with why. */
+static int pg_num_check(cfs_cluster *c, const struct cfs_osdmap *cur,
+			int64_t pool, uint32_t pg_num, char *why,
+			size_t whylen)
+{
+	struct pool_ovr o;
+	uint32_t from;
+	int r;
+
+	if (pool_ovr((struct cfs_osdmap *)cur, pool, &o))
+		return -ENOENT;
+	from = o.info->pg_num;
+	/* OSDMonitor: 'pg_num' must be greater than 0 and at most
+	 * mon_max_pool_pg_num (65536) */
+	if (pg_num == 0 || pg_num > 65536) {
+		snprintf(why, whylen, "'pg_num' must be greater than 0 and "
+			 "less than or equal to 65536");
+		return -ERANGE;
+	}
+	r = pg_num == from ? -EALREADY : pgsplit_check_clean(c, cur, &o, why,
+							     whylen);
+	if (!r && pg_num < from) {
+		if (o.info->pgp_num > pg_num) {
+			snprintf(why, whylen, "set pgp_num to %u and rebalance "
+				 "first: Ceph merges PGs once they are on the "
+				 "same OSDs", pg_num);
+			r = -EBUSY;
+		} else {
+			r = pgsplit_check_colocated(&o, pg_num, why, whylen);
+		}
+	}
+	return r;
+}
+
+struct refile {
+	uint32_t from, from_mask, to, to_mask;
+	struct cfs_pg_num_plan *plan;
+};
+
+static int count_refiled(const char *name, const struct cfs_objinfo *oi,
+			 int op, void *arg)
+{
+	struct refile *f = arg;
+	uint32_t h = pl_str_hash(name, strlen(name));
+
+	(void)op;
+	f->plan->objects++;
+	f->plan->bytes += oi->size;
+	if (pl_stable_mod(h, f->from, f->from_mask) !=
+	    pl_stable_mod(h, f->to, f->to_mask)) {
+		f->plan->refiled++;
+		f->plan->refiled_bytes += oi->size;
+	}
+	return 0;
+}
+
+int cfs_pool_pg_num_plan(cfs_cluster *c, int64_t pool, uint32_t pg_num,
+			 struct cfs_pg_num_plan *plan, char *why,
+			 size_t whylen)
+{
+	const cfs_osdmap *cur = cfs_osdmap_get(c);
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(cur, pool);
+	struct refile f;
+	int r;
+
+	memset(plan, 0, sizeof(*plan));
+	if (!p) {
+		cfs_osdmap_put(cur);
+		return -ENOENT;
+	}
+	plan->from = p->pg_num;
+	plan->to = pg_num;
+	r = pg_num_check(c, cur, pool, pg_num, why, whylen);
+	if (!r) {
+		f = (struct refile){ plan->from, pl_pg_mask(plan->from),
+				     pg_num, pl_pg_mask(pg_num), plan };
+		r = cfs_index_foreach(c, pool, "", 0, count_refiled, &f);
+	}
+	cfs_osdmap_put(cur);
+	return r;
+}
+
+int cfs_pool_set_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
+			char *why, size_t whylen)
+{
+	struct cfs_osdmap *n;
+	struct pool_ovr o;
+	uint32_t from;
+	int r;
+
+	if (osdmap_dry_run()) { /* cfs_pool_pg_num_plan says what it would do */
+		snprintf(why, whylen, "a pg_num change has no dry run here");
+		return -EINVAL;
+	}
+	r = osdmap_update_begin(c, &n);
+	if (r)
+		return r;
+	if (pool_ovr(n, pool, &o)) {
+		osdmap_update_abort(c, n);
+		return -ENOENT;
+	}
+	from = o.info->pg_num;
+	r = pg_num_check(c, c->cur, pool, pg_num, why, whylen);
+	if (r) {
+		osdmap_update_abort(c, n);
+		return r;
+	}
+	/* n is this change's own copy */
+	((struct cfs_pool_info *)o.info)->pg_num = pg_num;
+	*o.pg_num_from = from;
+	for (int i = 0; i < *o.nupmaps; i++)
+		if ((*o.upmaps)[i].ps >= pg_num)
+			(*o.upmaps)[i].n = (*o.upmaps)[i].nitems = 0;
+	upmap_compact_ovr(&o);
+	n->epoch = c->cur->epoch + 1;
+	n->modified = time(NULL);
+	/* the new pg_num with its marker on disk first (a crash from here
+	 * on is finished by the next open), then the files, then the state
+	 * in memory; map changes wait (update_lock) and the caller holds
+	 * I/O off (the PG layout gate) */
+	r = osdmap_canon_crush(n);
+	if (!r)
+		r = osdmap_finish(n);
+	if (!r)
+		r = osdmap_persist(c->dir, n);
+	if (r) {
+		snprintf(why, whylen, "writing the new map: %s",
+			 cfs_strerror(r));
+		osdmap_persist(c->dir, c->cur);
+		osdmap_update_abort(c, n);
+		return r;
+	}
+	r = pgsplit_finish(c, n, pool, from, pg_num);
+	if (r) {
+		/* put back what moved, and the map as it was */
+		int back = pgsplit_finish(c, c->cur, pool, pg_num, from);
+
+		if (!back)
+			back = osdmap_persist(c->dir, c->cur);
+		snprintf(why, whylen, "moving objects from pg_num %u to %u: "
+			 "%s%s", from, pg_num, cfs_strerror(r),
+			 back ? "; could not put them back either: the next "
+				"open finishes the change" : "; nothing changed");
+		if (back)
+			c->rdonly = 1; /* no writes on a half-moved layout */
+		osdmap_update_abort(c, n);
+		return r;
+	}
+	/* the per-PG state follows (the pool was clean: nothing is lost) */
+	r = pgstate_reload(c, pool, pg_num, why, whylen);
+	pool_ovr(n, pool, &o);
+	*o.pg_num_from = 0;
+	if (!r)
+		r = osdmap_persist(c->dir, n);
+	if (r) {
+		/* the files are where the new map wants them, and the marker
+		 * on disk says so: the next open settles it */
+		c->rdonly = 1;
+		osdmap_update_abort(c, n);
+		return r;
+	}
+	osdmap_install(c, n);
+	pthread_mutex_unlock(&c->update_lock);
+	/* A child is born on its parent's OSDs, but its up set is CRUSH's
+	 * for its seed, without the parent's upmap entries: its primary
+	 * asks for a pg_temp where the copies are, as after any map change
+	 * (PeeringState::choose_acting on the child's first epoch).  The
+	 * caller still holds I/O off, so no op sees the epoch before. */
+	{
+		int changed;
+
+		r = cfs_pg_temp_refresh(c, &changed);
+		if (r)
+			snprintf(why, whylen, "choosing the new PGs' acting "
+				 "sets: %s", cfs_strerror(r));
+	}
+	return r;
+}
+
+/* One pool's interrupted change, finished. */
+static int settle_pool(cfs_cluster *c, int64_t pool, char *why,
+		       size_t whylen)
+{
+	struct cfs_osdmap *n;
+	struct pool_ovr o;
+	uint32_t from, to;
+	int r;
+
+	if (pool_ovr(c->cur, pool, &o))
+		return 0;
+	from = *o.pg_num_from;
+	to = o.info->pg_num;
+	r = pgsplit_finish(c, c->cur, pool, from, to);
+	if (r) {
+		snprintf(why, whylen, "pool %lld: moving objects from pg_num "
+			 "%u to %u: %s (the next write command finishes it)",
+			 (long long)pool, from, to, cfs_strerror(r));
+		return r;
+	}
+	/* the per-PG state follows the new pg_num (the pool was clean, so
+	 * nothing of it is lost); map changes, which choose pg_temp from
+	 * it, wait meanwhile */
+	pthread_mutex_lock(&c->update_lock);
+	r = pgstate_reload(c, pool, to, why, whylen);
+	pthread_mutex_unlock(&c->update_lock);
+	if (r)
+		return r;
+	r = osdmap_update_begin(c, &n);
+	if (r)
+		return r;
+	if (!pool_ovr(n, pool, &o))
+		*o.pg_num_from = 0;
+	return osdmap_update_commit(c, n);
+}
+
+int pgsplit_settle(cfs_cluster *c, char *why, size_t whylen)
+{
+	int r = 0;
+
+	for (int i = 0; !r && i < cfs_osdmap_npools(c->cur); i++) {
+		struct pool_ovr o;
+		int64_t id = cfs_osdmap_pool_at(c->cur, i)->id;
+
+		if (!pool_ovr(c->cur, id, &o) && *o.pg_num_from)
+			r = settle_pool(c, id, why, whylen);
+	}
+	return r;
+}
+
+/* 1 when some pool's pg_num change was cut short (its pool, from, to). */
+int pgsplit_pending(const struct cfs_osdmap *m, int64_t *pool,
+		    uint32_t *from, uint32_t *to)
+{
+	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
+		struct pool_ovr o;
+		int64_t id = cfs_osdmap_pool_at(m, i)->id;
+
+		if (!pool_ovr((struct cfs_osdmap *)m, id, &o) &&
+		    *o.pg_num_from) {
+			*pool = id;
+			*from = *o.pg_num_from;
+			*to = o.info->pg_num;
+			return 1;
 		}
 	}
 	return 0;

@@ -21,9 +21,9 @@
  * chosen position by position (calc_ec_acting, choose_acting_ec), with
  * holes where no OSD can serve a shard.
  *
- * Entries are chosen whenever an epoch is made (update_commit) and when
- * rebalance asks after backfilling (cfs_pg_temp_refresh); they live in
- * cluster.json as `ceph osd dump -f json` prints them.
+ * Entries are chosen whenever an epoch is made (osdmap_update_commit)
+ * and when rebalance asks after backfilling (cfs_pg_temp_refresh); they
+ * live in cluster.json as `ceph osd dump -f json` prints them.
  */
 #include <errno.h>
 #include <stdio.h>
