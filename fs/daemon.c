@@ -35,7 +35,6 @@
 #include <unistd.h>
 
 #include "fsd_i.h"
-#include "osdsim.h"
 #include "util.h"
 
 /* ---- logging ---- */
@@ -462,7 +461,7 @@ static void teardown(struct fsd *d)
 	if (d->ol)
 		ol_close(d->ol);
 	if (d->c)
-		cfs_cluster_close(d->c);
+		ol_cluster_close(d->c);
 	pthread_mutex_destroy(&d->flock);
 	pthread_cond_destroy(&d->fcond);
 	free(d->cluster_dir);
@@ -524,7 +523,7 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 		goto fail;
 	}
 
-	rc = cfs_cluster_open(dir, 0, &d.c, err, sizeof(err));
+	rc = ol_cluster_open(dir, 0, &d.c, err, sizeof(err));
 	if (rc) {
 		char first[1024];
 

@@ -15,7 +15,6 @@
 
 #include "objlayer.h"
 
-typedef struct cfs_cluster cfs_cluster; /* osdsim.h */
 typedef struct fs_meta fs_meta;
 
 /* ---- metadata access for tools ---- */

@@ -29,7 +29,7 @@
  *  5b. backtraces (fsck_bt.c): each inode's, on its object 0, must name
  *     its entries and say its type, mode, owner and layout; missing,
  *     damaged and stale ones are rewritten;
- *  6. the cluster underneath (cfs_cluster_check): usage accounting against
+ *  6. the cluster underneath (ol_cluster_check): usage accounting against
  *     the disk, stray files, objects filed under the wrong PG.
  * Metadata repairs are committed as one batch per pass, synced.
  *
@@ -50,7 +50,6 @@
 #include "fsck_i.h"
 #include "fsd_i.h"
 #include "ol_scan.h"
-#include "osdsim.h"
 #include "util.h"
 #include "wrange_i.h"
 
@@ -600,10 +599,11 @@ static void scrub(struct fck *f, const char *name)
  * objects belong in its layout's pool; object 0 of every inode in the
  * default data pool carries its backtrace (CephFS).
  */
-static void check_pool_objects(struct fck *f, const struct cfs_pool_info *pi,
+static void check_pool_objects(struct fck *f, const struct ol_pool_info *pi,
 			       struct fsck_lost *lost)
 {
 	const cfs_osdmap *map;
+	struct ol_pool_info now;
 	int rc, min_size, deflt = f->pool == ol_data_pool(f->ol);
 	uint32_t pg_num, *unchecked;
 
@@ -617,23 +617,18 @@ static void check_pool_objects(struct fck *f, const struct cfs_pool_info *pi,
 		f->r->errors++;
 		return;
 	}
-	map = cfs_osdmap_get(f->c);
-	pi = cfs_osdmap_pool_by_id(map, f->pool);
-	if (!pi) { /* gone meanwhile */
-		cfs_osdmap_put(map);
+	map = ol_map_get(f->ol);
+	if (ol_map_pool(map, f->pool, &now)) { /* gone meanwhile */
+		ol_map_put(map);
 		return;
 	}
+	pi = &now;
 	pg_num = pi->pg_num;
-	{
-		int nt;
-
-		cfs_pool_pg_temps(map, f->pool, &nt);
-		f->r->remapped_pgs += (uint64_t)nt;
-	}
+	f->r->remapped_pgs += (uint64_t)pi->remapped;
 	min_size = pi->min_size;
 	unchecked = calloc(pg_num, sizeof(*unchecked));
 	if (!unchecked) {
-		cfs_osdmap_put(map);
+		ol_map_put(map);
 		f->r->errors++;
 		return;
 	}
@@ -648,9 +643,8 @@ static void check_pool_objects(struct fck *f, const struct cfs_pool_info *pi,
 		f->r->objects++;
 		/* a PG too small to serve I/O cannot be checked: said once
 		 * per PG below, never taken for "clean" */
-		cfs_pool_object_to_pg(map, f->pool, name, NULL, &ps);
-		if (cfs_osdmap_pool_pg(map, f->pool, ps)->nacting <
-		    min_size) {
+		ol_map_object_pg(map, f->pool, name, &ps);
+		if (ol_map_pg_nacting(map, f->pool, ps) < min_size) {
 			unchecked[ps]++;
 			continue;
 		}
@@ -776,33 +770,32 @@ static void check_pool_objects(struct fck *f, const struct cfs_pool_info *pi,
 		snprintf(pgid, sizeof(pgid), "%lld.%x", (long long)f->pool, ps);
 		fsck_say(f, "pg %s: %d OSD(s) in its acting set, min_size %d: its "
 		    "%u object(s) cannot be checked",
-		    pgid, cfs_osdmap_pool_pg(map, f->pool, ps)->nacting,
-		    min_size, unchecked[ps]);
+		    pgid, ol_map_pg_nacting(map, f->pool, ps), min_size,
+		    unchecked[ps]);
 		f->r->unchecked += unchecked[ps];
 		f->r->unchecked_pgs++;
 	}
 	free(unchecked);
-	cfs_osdmap_put(map);
+	ol_map_put(map);
 }
 
 static void check_objects(struct fck *f)
 {
-	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	const cfs_osdmap *m = ol_map_get(f->ol);
 	struct fsck_lost lost = { 0 };
+	struct ol_pool_info pi;
 	int rc;
 
 	/* every pool that can hold objects: the data pools, and any other
 	 * replicated one (`rados -p` objects are scrubbed there) */
-	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
-		const struct cfs_pool_info *pi = cfs_osdmap_pool_at(m, i);
-
-		if (ol_is_rados(f->ol) && pi->id != ol_data_pool(f->ol))
+	for (int i = 0; ol_map_pool_at(m, i, &pi) == 0; i++) {
+		if (ol_is_rados(f->ol) && pi.id != ol_data_pool(f->ol))
 			continue;
-		f->pool = pi->id;
-		check_pool_objects(f, pi, &lost);
+		f->pool = pi.id;
+		check_pool_objects(f, &pi, &lost);
 	}
 	f->pool = ol_data_pool(f->ol);
-	cfs_osdmap_put(m);
+	ol_map_put(m);
 	/* an unknown inode's objects from every pool at once: its data and
 	 * the backtrace in the default pool make one entry */
 	fsck_adopt_lost(f, &lost);
@@ -848,7 +841,7 @@ int fs_fsck(cfs_cluster *c, objlayer *ol, int repair, int deep,
 int fs_fsck_opts(cfs_cluster *c, objlayer *ol, const struct fs_fsck_opts *o,
 		 struct fs_fsck_report *r)
 {
-	struct cfs_check_report cr;
+	struct ol_cluster_report cr;
 	struct fck f;
 	char err[1200];
 	int rc, state;
@@ -919,7 +912,7 @@ int fs_fsck_opts(cfs_cluster *c, objlayer *ol, const struct fs_fsck_opts *o,
 	memset(&cr, 0, sizeof(cr));
 	/* replicas were compared above (deep or not): the cluster check
 	 * looks at accounting and layout only */
-	rc = cfs_cluster_check(c, 0, &cr, cluster_msg, &f);
+	rc = ol_cluster_check(c, &cr, cluster_msg, &f);
 	if (rc) {
 		fsck_say(&f, "cluster check failed: %s", cfs_strerror(rc));
 		r->errors++;

@@ -18,7 +18,6 @@
 
 #include "backtrace.h"
 #include "fsck_i.h"
-#include "osdsim.h"
 #include "util.h"
 
 #define MAX_DEPTH 64
@@ -139,8 +138,10 @@ static const char *judge(struct fck *f, const struct fent *e,
 
 void fsck_backtraces(struct fck *f)
 {
-	const cfs_osdmap *map = cfs_osdmap_get(f->c);
-	int min_size = cfs_osdmap_pool(map)->min_size;
+	const cfs_osdmap *map = ol_map_get(f->ol);
+	int64_t pool = ol_data_pool(f->ol);
+	struct ol_pool_info pi;
+	int min_size = ol_map_pool(map, pool, &pi) ? 0 : pi.min_size;
 
 	for (size_t i = 0; i < f->cap; i++) {
 		struct fent *e = &f->tab[i];
@@ -155,8 +156,8 @@ void fsck_backtraces(struct fck *f)
 		if (e->used != 1 || e->ino == MDS_ROOT_INO || !e->nlnk)
 			continue;
 		ol_object_name(e->ino, 0, name, sizeof(name));
-		cfs_object_to_pg(map, name, NULL, &ps);
-		if (cfs_osdmap_pg(map, ps)->nacting < min_size) {
+		ol_map_object_pg(map, pool, name, &ps);
+		if (ol_map_pg_nacting(map, pool, ps) < min_size) {
 			f->r->unchecked_backtraces++;
 			continue;
 		}
@@ -193,5 +194,5 @@ void fsck_backtraces(struct fck *f)
 			f->r->repaired++;
 		}
 	}
-	cfs_osdmap_put(map);
+	ol_map_put(map);
 }

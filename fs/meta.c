@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "fsd_i.h"
-#include "osdsim.h"
 #include "util.h"
 
 /* ---- the "a filesystem was made here" marker ---- */
@@ -74,21 +73,19 @@ int meta_marker_seq(const char *cluster_dir, uint64_t *seq)
 
 int meta_mark_clean(cfs_cluster *c, kv *db)
 {
-	const cfs_osdmap *map = cfs_osdmap_get(c);
 	char fsid[64];
 	int rc;
 
-	snprintf(fsid, sizeof(fsid), "%s", cfs_osdmap_fsid(map));
-	cfs_osdmap_put(map);
+	ol_cluster_fsid(c, fsid, sizeof(fsid));
 	/* Not fsync'ed (an unmount must not wait for the journal to commit
 	 * every object freed before it): a power cut may leave the older
 	 * number, or an empty marker - a weaker check, never a false one. */
 	rc = kv_sync(db);
 	if (rc == 0)
-		rc = marker_put(cfs_cluster_dir(c), fsid, kv_seq(db), 0);
+		rc = marker_put(ol_cluster_dir(c), fsid, kv_seq(db), 0);
 	if (rc)
 		cfs_log(CFS_LOG_WARN, "%s/" META_MARKER ": %s",
-			cfs_cluster_dir(c), cfs_strerror(rc));
+			ol_cluster_dir(c), cfs_strerror(rc));
 	return rc;
 }
 
@@ -175,8 +172,7 @@ static void holds(cfs_cluster *c, char *buf, size_t len)
 int meta_open_store(cfs_cluster *c, int create, kv **dbp, mds **mp,
 		    int *state, char *err, size_t errlen)
 {
-	const char *dir = cfs_cluster_dir(c);
-	const cfs_osdmap *map = cfs_osdmap_get(c);
+	const char *dir = ol_cluster_dir(c);
 	char path[4096], fsid[64], why[1200], rmsg[900] = "", has[128];
 	struct stat st;
 	kv *db = NULL;
@@ -187,8 +183,7 @@ int meta_open_store(cfs_cluster *c, int create, kv **dbp, mds **mp,
 	if (!state)
 		state = &dummy;
 	*state = META_OK;
-	snprintf(fsid, sizeof(fsid), "%s", cfs_osdmap_fsid(map));
-	cfs_osdmap_put(map);
+	ol_cluster_fsid(c, fsid, sizeof(fsid));
 	snprintf(path, sizeof(path), "%s/mds", dir);
 	made = meta_marker_exists(dir);
 	if (stat(path, &st) != 0) {
@@ -306,18 +301,14 @@ open:
 int fs_mkfs(const char *cluster_dir, char *err, size_t errlen)
 {
 	cfs_cluster *c;
-	const cfs_osdmap *map;
 	char path[4096], fsid[64], rmsg[900] = "";
 	uint64_t seq;
 	kv *db;
-	int rc = cfs_cluster_open(cluster_dir, CFS_OPEN_RDONLY, &c, err,
-				  errlen);
+	int rc = ol_cluster_open(cluster_dir, 1, &c, err, errlen);
 
 	if (rc)
 		return rc;
-	map = cfs_osdmap_get(c);
-	snprintf(fsid, sizeof(fsid), "%s", cfs_osdmap_fsid(map));
-	cfs_osdmap_put(map);
+	ol_cluster_fsid(c, fsid, sizeof(fsid));
 	snprintf(path, sizeof(path), "%s/mds", cluster_dir);
 	rc = kv_open_rocksdb_msg(path, 1, &db, rmsg, sizeof(rmsg));
 	if (rc) {
@@ -338,7 +329,7 @@ int fs_mkfs(const char *cluster_dir, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: cannot make the filesystem: %s",
 			 path, cfs_strerror(rc));
 out:
-	cfs_cluster_close(c);
+	ol_cluster_close(c);
 	return rc;
 }
 
@@ -359,7 +350,7 @@ int fs_meta_open(cfs_cluster *c, fs_meta **out, char *err, size_t errlen)
 	}
 	rc = vfs_new(fm->m, NULL, NULL, &vo, &fm->v);
 	if (rc) {
-		snprintf(err, errlen, "%s/mds: %s", cfs_cluster_dir(c),
+		snprintf(err, errlen, "%s/mds: %s", ol_cluster_dir(c),
 			 cfs_strerror(rc));
 		mds_close(fm->m);
 		kv_close(fm->db);

@@ -33,7 +33,6 @@
 #include <unistd.h>
 
 #include "fsd_i.h"
-#include "osdsim.h"
 #include "recover.h"
 #include "util.h"
 
@@ -249,8 +248,8 @@ static int list_cb(const char *name, void *arg)
 		return 0; /* a rados object of the user */
 	b->r->file_objects++;
 	/* a PG that cannot serve reads: counted, said once per PG */
-	cfs_pool_object_to_pg(b->map, b->pool, name, NULL, &ps);
-	if (cfs_osdmap_pool_pg(b->map, b->pool, ps)->nacting < b->min_size) {
+	ol_map_object_pg(b->map, b->pool, name, &ps);
+	if (ol_map_pg_nacting(b->map, b->pool, ps) < b->min_size) {
 		b->inactive[ps]++;
 		b->r->unreadable++;
 		return 0;
@@ -283,7 +282,7 @@ static int list_cb(const char *name, void *arg)
 
 /* scan_extents over one pool: its objects into b, its unreadable PGs
  * said. */
-static int list_pool(struct rb *b, const struct cfs_pool_info *p)
+static int list_pool(struct rb *b, const struct ol_pool_info *p)
 {
 	int rc;
 
@@ -300,7 +299,7 @@ static int list_pool(struct rb *b, const struct cfs_pool_info *p)
 			continue;
 		say(b, "pg %lld.%x: %d OSD(s) in its acting set, min_size "
 		    "%d: its %u object(s) cannot be read", (long long)p->id,
-		    ps, cfs_osdmap_pool_pg(b->map, p->id, ps)->nacting,
+		    ps, ol_map_pg_nacting(b->map, p->id, ps),
 		    b->min_size, b->inactive[ps]);
 	}
 	return rc;
@@ -760,8 +759,8 @@ int fs_rebuild_metadata(cfs_cluster *c, objlayer *ol, int force,
 			void *arg, struct fs_rebuild_report *r, char *err,
 			size_t errlen)
 {
-	const char *dir = cfs_cluster_dir(c);
-	const cfs_osdmap *map;
+	const char *dir = ol_cluster_dir(c);
+	struct ol_pool_info p;
 	struct rb b;
 	char path[4096], tmp[4096], fsid[64];
 	kv *db = NULL;
@@ -777,9 +776,7 @@ int fs_rebuild_metadata(cfs_cluster *c, objlayer *ol, int force,
 	b.r = r;
 	b.uid = getuid();
 	b.gid = getgid();
-	map = cfs_osdmap_get(c);
-	snprintf(fsid, sizeof(fsid), "%s", cfs_osdmap_fsid(map));
-	cfs_osdmap_put(map);
+	ol_cluster_fsid(c, fsid, sizeof(fsid));
 	snprintf(path, sizeof(path), "%s/mds", dir);
 	snprintf(tmp, sizeof(tmp), "%s/mds.rebuild", dir);
 
@@ -808,16 +805,13 @@ int fs_rebuild_metadata(cfs_cluster *c, objlayer *ol, int force,
 
 	/* 2. scan_extents */
 	say(&b, "listing the objects of %s", dir);
-	b.map = cfs_osdmap_get(c);
+	b.map = ol_map_get(ol);
 	rc = 0;
 	/* every pool that can hold file data: a file's objects are in its
 	 * layout's pool, every backtrace in the default one */
-	for (int i = 0; i < cfs_osdmap_npools(b.map) && !rc; i++) {
-		const struct cfs_pool_info *p = cfs_osdmap_pool_at(b.map, i);
-
-		if (!ol_is_rados(ol) || p->id == ol_data_pool(ol))
-			rc = list_pool(&b, p);
-	}
+	for (int i = 0; !rc && ol_map_pool_at(b.map, i, &p) == 0; i++)
+		if (!ol_is_rados(ol) || p.id == ol_data_pool(ol))
+			rc = list_pool(&b, &p);
 	if (rc) {
 		snprintf(err, errlen, "%s: listing the objects: %s", dir,
 			 cfs_strerror(rc));
@@ -920,6 +914,6 @@ out:
 	free(b.tab);
 	free(b.inactive);
 	if (b.map)
-		cfs_osdmap_put(b.map);
+		ol_map_put(b.map);
 	return rc;
 }

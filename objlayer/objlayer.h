@@ -288,6 +288,54 @@ int ol_file_objects(objlayer *ol, int64_t pool, uint64_t ino,
 		    int (*fn)(uint64_t objectno, uint64_t size, void *arg),
 		    void *arg);
 
+/* ---- the cluster underneath, for fs/ (ol_cluster.c) ----
+ * fs/ speaks to the object layer only (../shared/DESIGN.md): these hand
+ * it what it needs of the cluster an objlayer sits on - opening and
+ * closing it, its directory and fsid, the check of its OSD folders - and
+ * of one epoch's map: the pools and the PG an object maps to, for fsck
+ * and the metadata rebuild, which skip PGs too small to serve I/O. */
+/* osdsim's cfs_cluster_open (rdonly: a shared lock, nothing written) and
+ * cfs_cluster_close; errors as there. */
+int ol_cluster_open(const char *dir, int rdonly, cfs_cluster **out,
+		    char *err, size_t errlen);
+void ol_cluster_close(cfs_cluster *c);
+const char *ol_cluster_dir(const cfs_cluster *c);
+/* The cluster's fsid into buf (37 bytes hold it). */
+void ol_cluster_fsid(cfs_cluster *c, char *buf, size_t len);
+/* What the cluster check finds wrong in the OSD folders (copies are not
+ * compared: fsck does that through the object layer). */
+struct ol_cluster_report {
+	int usage_mismatches; /* OSDs whose accounting differs from disk */
+	int stray_files;      /* files outside the layout */
+	int misfiled;	      /* objects in a folder of the wrong PG */
+};
+/* osdsim's cfs_cluster_check, not deep: msg gets each problem. */
+int ol_cluster_check(cfs_cluster *c, struct ol_cluster_report *r,
+		     void (*msg)(const char *line, void *arg), void *arg);
+
+/* The current map, held until ol_map_put (cfs_osdmap_get/put). */
+const cfs_osdmap *ol_map_get(objlayer *ol);
+void ol_map_put(const cfs_osdmap *m);
+/* What fs/ needs to know of a pool in one epoch. */
+struct ol_pool_info {
+	int64_t id;
+	char name[64];
+	int min_size;
+	uint32_t pg_num;
+	int remapped; /* PGs with a pg_temp entry: their data still sits on
+		       * the OSDs they left (rebalance's work) */
+};
+/* Pool i of m (the data pool first, then by id), or the pool of that id:
+ * 0, or -ENOENT past the last pool / for no such pool. */
+int ol_map_pool_at(const cfs_osdmap *m, int i, struct ol_pool_info *p);
+int ol_map_pool(const cfs_osdmap *m, int64_t id, struct ol_pool_info *p);
+/* The PG (seed) an object of the pool maps to in m; -ENOENT: no pool. */
+int ol_map_object_pg(const cfs_osdmap *m, int64_t pool, const char *name,
+		     uint32_t *ps);
+/* How many OSDs PG pool.ps has in its acting set in m (an op needs
+ * min_size of them); -ENOENT: no such pool or PG. */
+int ol_map_pg_nacting(const cfs_osdmap *m, int64_t pool, uint32_t ps);
+
 /* ---- rebalance (rebalance.c) ----
  * Moves every object to where the current map puts it: copies to acting
  * OSDs that lack it (to a temporary file, fsynced, verified, renamed), and

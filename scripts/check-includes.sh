@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Layering rules of ../shared/DESIGN.md, checked on #include lines:
-# placement/ uses libc only and its mapping path never allocates.
+# placement/ uses libc only and its mapping path never allocates; fs/
+# speaks to objlayer/ only, never to osdsim/.
 set -u
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 fail=0
@@ -20,5 +21,17 @@ for f in mapper.c mapper_avx2.c straw2_i.h buckets.c ln.c hash.c pg.c; do
 		fail=1
 	fi
 done
+# fs/ reaches the cluster through objlayer.h alone: no osdsim/ header,
+# neither the umbrella osdsim.h nor any of its parts (fs/'s own header
+# of the same name, were there one, is not meant)
+osdsim_h=$(cd "$top/osdsim" && for h in *.h; do
+	[ -e "$top/fs/$h" ] || echo "$h"; done | sed 's/\./\\./' | paste -sd'|')
+bad=$(grep -nE "#include +[\"<](osdsim/)?($osdsim_h)[\">]" \
+	"$top"/fs/*.c "$top"/fs/*.h)
+if [ -n "$bad" ]; then
+	echo "fs/ includes an osdsim/ header (use objlayer.h):"
+	echo "$bad"
+	fail=1
+fi
 [ $fail -eq 0 ] && echo "includes: ok"
 exit $fail
