@@ -766,6 +766,12 @@ ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 			 size_t len);
 int cfs_obj_removexattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 			const char *name, const char *key);
+/* A digest of every attribute of the copy (names and values, in name
+ * order; 0: it has none), -ENOENT when the copy is not there: scrub
+ * compares copies' attributes by it, as Ceph's be_compare_scrubmaps
+ * compares their attrs. */
+int cfs_obj_attrs_digest(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+			 const char *name, uint32_t *digest);
 
 /*
  * ---- the object index (objindex.c): which objects exist ----
