@@ -1449,6 +1449,7 @@ int ec_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 			continue;
 		pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
 		pthread_rwlock_wrlock(lk);
+		ol_op_refresh(&op);
 		if (cfs_index_get(c, pool, name, &oi) || ecx_init(&x, ol, &op,
 								   name)) {
 			pthread_rwlock_unlock(lk);

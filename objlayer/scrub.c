@@ -152,6 +152,15 @@ static int adopt_torn(cfs_cluster *c, const struct objop *op, const char *name,
 	return -1;
 }
 
+/* Copy i holds the same data as copy a (verifies, same version, size and
+ * digest). */
+static int same_data(const struct ol_copy_view *v, const uint64_t *sz, int i,
+		     int a)
+{
+	return v[i].present && v[i].verifies && v[i].version == v[a].version &&
+	       v[i].digest == v[a].digest && sz[i] == sz[a];
+}
+
 /*
  * Check every copy of one object and rebuild the acting copies that are
  * not the authoritative one.  newest: settle after a crash (the newest
@@ -168,6 +177,7 @@ static int settle_object(objlayer *ol, int64_t pool, const char *name,
 	pthread_rwlock_t *lk = ol_objlock(ol, name);
 	struct ol_copy_view v[CFS_MAX_REP + 64];
 	uint64_t sz[CFS_MAX_REP + 64];
+	uint32_t ad[CFS_MAX_REP + 64] = { 0 };
 	int osd[CFS_MAX_REP + 64], n = 0, h[256], nh, auth, r = 0;
 	struct cfs_objinfo oi;
 	int known;
@@ -176,6 +186,7 @@ static int settle_object(objlayer *ol, int64_t pool, const char *name,
 		return -ENOENT;
 	pthread_rwlock_rdlock(ol_pgio(ol, op.pid, op.ps));
 	pthread_rwlock_wrlock(lk);
+	ol_op_refresh(&op);
 	r = cfs_index_get(c, pool, name, &oi);
 	known = r == 0;
 	if (r && r != -ENOENT) {
@@ -251,6 +262,34 @@ static int settle_object(objlayer *ol, int64_t pool, const char *name,
 			cfs_index_set(c, pool, name, &oi);
 		goto out;
 	}
+	/* the attributes (a CephFS backtrace) among the copies whose data
+	 * is the authoritative one's: a copy with attributes before one
+	 * without any (attributes are only ever set: a copy lacking them
+	 * missed their setting), then the majority */
+	{
+		int best = auth, bestn = 0;
+
+		for (int i = 0; i < n; i++)
+			if (v[i].present && cfs_obj_attrs_digest(
+						    c, osd[i], op.pid, op.ps,
+						    name, &ad[i]))
+				ad[i] = 0;
+		for (int i = 0; i < n; i++) {
+			int cnt = 0;
+
+			if (!same_data(v, sz, i, auth))
+				continue;
+			for (int k = 0; k < n; k++)
+				cnt += same_data(v, sz, k, auth) &&
+				       ad[k] == ad[i];
+			if ((ad[i] && !ad[best]) ||
+			    (!ad[i] == !ad[best] && cnt > bestn)) {
+				best = i;
+				bestn = cnt;
+			}
+		}
+		auth = best;
+	}
 	if (auth_osd)
 		*auth_osd = osd[auth];
 	if (!known || oi.version != v[auth].version || oi.size != sz[auth]) {
@@ -262,7 +301,8 @@ static int settle_object(objlayer *ol, int64_t pool, const char *name,
 		int acting = i < op.pg->nacting;
 		int good = v[i].present && v[i].verifies &&
 			   v[i].version == oi.version &&
-			   v[i].digest == v[auth].digest && sz[i] == oi.size;
+			   v[i].digest == v[auth].digest && sz[i] == oi.size &&
+			   ad[i] == ad[auth];
 		int e;
 
 		st->copies += v[i].present;
@@ -285,6 +325,9 @@ static int settle_object(objlayer *ol, int64_t pool, const char *name,
 		    : !v[i].verifies ? "data does not match its checksums"
 		    : v[i].version != oi.version
 			    ? "copy has another version"
+		    : v[i].digest == v[auth].digest && sz[i] == oi.size
+			    ? "its attributes differ from the authoritative "
+			      "copy's"
 			    : "copy differs from the authoritative copy");
 		e = ol_ensure_holder(ol, op.pid, op.ps, osd[i]);
 		if (!e)
@@ -336,6 +379,8 @@ static int shallow_ok(objlayer *ol, int64_t pool, const char *name,
 	struct objop op;
 	int ok = 1;
 
+	uint32_t first = 0, d;
+
 	if (ol_op_begin(ol, pool, name, &op))
 		return 0;
 	for (int k = 0; k < op.pg->nacting; k++) {
@@ -344,6 +389,14 @@ static int shallow_ok(objlayer *ol, int64_t pool, const char *name,
 		if (ol_copy_check(ol->c, op.pg->acting[k], op.pid, op.ps, name, oi, 0,
 				  &why) != OL_COPY_GOOD)
 			ok = 0;
+		/* and the same attributes on every copy (Ceph's scrub
+		 * compares attrs, shallow or deep) */
+		else if (cfs_obj_attrs_digest(ol->c, op.pg->acting[k], op.pid,
+					      op.ps, name, &d) ||
+			 (k && d != first))
+			ok = 0;
+		else if (!k)
+			first = d;
 	}
 	ol_op_end(&op);
 	return ok;

@@ -12,10 +12,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/xattr.h>
 
 #include "objstore.h"
+#include "util.h"
 
 #define PREFIX "user.crushfs.a."
 
@@ -78,4 +80,61 @@ ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 	if (n < 0)
 		return no_copy(errno);
 	return n;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cfs_obj_attrs_digest(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+			 const char *name, uint32_t *digest)
+{
+	char path[PATH_MAX], *names = NULL, **v = NULL, *val = NULL;
+	ssize_t n;
+	size_t nv = 0;
+	int r = cfs_obj_path(c, osd, pool, ps, name, path, sizeof(path));
+
+	*digest = 0;
+	if (r)
+		return r;
+	n = llistxattr(path, NULL, 0);
+	if (n < 0)
+		return no_copy(errno);
+	names = malloc((size_t)n + 1);
+	v = calloc((size_t)n + 1, sizeof(*v));
+	val = malloc(XATTR_SIZE_MAX);
+	if (!names || !v || !val) {
+		r = -ENOMEM;
+		goto out;
+	}
+	n = llistxattr(path, names, (size_t)n);
+	if (n < 0) {
+		r = no_copy(errno);
+		goto out;
+	}
+	/* the object's attributes only (not its checksum record), in name
+	 * order, so that equal sets give equal digests */
+	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(names + i) + 1)
+		if (!strncmp(names + i, PREFIX, strlen(PREFIX)))
+			v[nv++] = names + i;
+	qsort(v, nv, sizeof(*v), cmp_str);
+	for (size_t i = 0; i < nv; i++) {
+		ssize_t len = lgetxattr(path, v[i], val, XATTR_SIZE_MAX);
+
+		if (len < 0) {
+			r = no_copy(errno);
+			goto out;
+		}
+		*digest = cfs_crc32c(*digest, v[i], strlen(v[i]) + 1);
+		*digest = cfs_crc32c(*digest, val, (size_t)len);
+	}
+	/* 0 stands for "no attribute": a set never digests to it */
+	if (nv && !*digest)
+		*digest = 1;
+out:
+	free(names);
+	free(v);
+	free(val);
+	return r;
 }

@@ -112,5 +112,11 @@ int cfs_obj_setxattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const c
 ssize_t cfs_obj_getxattr(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 			 const char *name, const char *key, void *val,
 			 size_t len);
+/* A digest of every attribute of the copy (names and values, in name
+ * order; 0: it has none), -ENOENT when the copy is not there: scrub
+ * compares copies' attributes by it, as Ceph's be_compare_scrubmaps
+ * compares their attrs. */
+int cfs_obj_attrs_digest(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+			 const char *name, uint32_t *digest);
 
 #endif

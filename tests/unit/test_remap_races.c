@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/xattr.h>
 #include <cmocka.h>
 
 #include "cluster_fixture.h"
@@ -200,11 +201,70 @@ static void test_attr_missed_by_down_copy(void **state)
 	fx_free(f);
 }
 
+/* A copy that lost its attribute (by hand here; a copy made before the
+ * attribute was set, before issue 20's fix) is found by scrub, shallow
+ * or deep, and repair puts it back from a copy that has it, even when
+ * most copies lack it. */
+static void test_scrub_repairs_attr(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct ol_scrub_stats sc;
+	const cfs_osdmap *m;
+	char path[4096];
+	uint32_t ps;
+	int act[3];
+
+	(void)state;
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "obj", "data", 4),
+			 0);
+	assert_int_equal(ol_obj_setattr(f->ol, DATA_POOL, "obj", "parent",
+					"backtrace", 9),
+			 0);
+	m = cfs_osdmap_get(f->c);
+	cfs_object_to_pg(m, "obj", NULL, &ps);
+	memcpy(act, cfs_osdmap_pg(m, ps)->acting, sizeof(act));
+	cfs_osdmap_put(m);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(cfs_obj_path(f->c, act[i], DATA_POOL, ps,
+					      "obj", path, sizeof(path)),
+				 0);
+		assert_int_equal(lremovexattr(path,
+					      "user.crushfs.a.parent"),
+				 0);
+	}
+	memset(&sc, 0, sizeof(sc));
+	assert_int_equal(ol_scrub_pg(f->ol, DATA_POOL, ps, 0, &sc, NULL, NULL),
+			 0);
+	assert_int_equal(sc.errors, 2);
+	memset(&sc, 0, sizeof(sc));
+	assert_int_equal(ol_scrub_pg(f->ol, DATA_POOL, ps,
+				     OL_SCRUB_DEEP | OL_SCRUB_REPAIR, &sc,
+				     NULL, NULL),
+			 0);
+	assert_int_equal(sc.repaired, 2);
+	for (int i = 0; i < 3; i++) {
+		char got[16];
+
+		assert_int_equal(cfs_obj_getxattr(f->c, act[i], DATA_POOL, ps,
+						  "obj", "parent", got,
+						  sizeof(got)),
+				 9);
+		assert_memory_equal(got, "backtrace", 9);
+	}
+	memset(&sc, 0, sizeof(sc));
+	assert_int_equal(ol_scrub_pg(f->ol, DATA_POOL, ps, OL_SCRUB_DEEP, &sc,
+				     NULL, NULL),
+			 0);
+	assert_int_equal(sc.errors, 0);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_split_after_upmap),
 		cmocka_unit_test(test_attr_missed_by_down_copy),
+		cmocka_unit_test(test_scrub_repairs_attr),
 	};
 
 	cfs_log_set(NULL, CFS_LOG_ERR);
