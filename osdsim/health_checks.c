@@ -402,7 +402,7 @@ static void slow_checks(struct hc *x)
 	for (int i = 0; i < h->nslow; i++) {
 		const struct cfs_slow_op *s = &h->slow[i];
 
-		detail(x, c, "%s of '%s' in pg %lld.%x blocked for %ld sec: "
+		detail(x, c, "%s '%s' in pg %lld.%x blocked for %ld sec: "
 			     "the pg is inactive (%d of min_size %d up), "
 			     "waiting for it to be active",
 		       s->what, s->name, (long long)s->pool, s->ps,

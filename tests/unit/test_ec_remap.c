@@ -311,11 +311,12 @@ static void *thrash_loop(void *arg)
 }
 
 /* Writers while another thread marks OSDs out and in and rebalances:
- * the race the issue saw lose EC files. */
-static void test_writers_during_rebalance(void **state)
+ * the race the issue saw lose EC files (pool -1: an EC pool) and leave
+ * replicated PGs inconsistent. */
+static void writers_during_rebalance(int64_t which)
 {
 	struct fixture *f = fx_new(NULL);
-	int64_t pool = fx_make_ec_pool(f);
+	int64_t pool = which < 0 ? fx_make_ec_pool(f) : which;
 	struct writer w[3];
 	struct thrash th = { f, 0 };
 	struct ol_rebalance_stats st;
@@ -323,7 +324,6 @@ static void test_writers_during_rebalance(void **state)
 	pthread_t t[3], tt;
 	uint32_t seed = 3;
 
-	(void)state;
 	model_init(f, pool, &all, &seed);
 	for (int k = 0; k < 3; k++) {
 		memset(&w[k], 0, sizeof(w[k]));
@@ -356,6 +356,18 @@ static void test_writers_during_rebalance(void **state)
 	fx_free(f);
 }
 
+static void test_writers_during_rebalance(void **state)
+{
+	(void)state;
+	writers_during_rebalance(-1);
+}
+
+static void test_replicated_writers_during_rebalance(void **state)
+{
+	(void)state;
+	writers_during_rebalance(1); /* the data pool mkfs makes */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_two_shards_move),
 		cmocka_unit_test(test_down_osd_returns),
 		cmocka_unit_test(test_writers_during_rebalance),
+		cmocka_unit_test(test_replicated_writers_during_rebalance),
 	};
 
 	cfs_log_set(NULL, CFS_LOG_ERR);
