@@ -125,6 +125,42 @@ def phash(buf, p):
 ZH = hashlib.blake2b(ZERO_PAGE, digest_size=16).digest()
 
 
+class Ever:
+    """Every page content the writers ever made (by hash), and by which
+    operation: a page that differs from the model is then named as stale
+    data of an older write, data of another file, or never written."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.d = {}
+
+    def note(self, h, tag, ino, p):
+        with self.lock:
+            if len(self.d) > 2_000_000:
+                self.d.clear()
+            self.d[h] = (tag, ino, p)
+
+    def where(self, content, ino, p):
+        if len(content) < PAGE:
+            content = content + bytes(PAGE - len(content))
+        if content == ZERO_PAGE:
+            return "zeros"
+        h = hashlib.blake2b(content, digest_size=16).digest()
+        with self.lock:
+            w = self.d.get(h)
+        if not w:
+            return "bytes no writer ever wrote to any page (garbage, or a wrong decode)"
+        tag, wino, wp = w
+        if wino == ino and wp == p:
+            return f"an older content of this page, written by {tag}"
+        if wino == ino:
+            return f"what page {wp} of this file held after {tag} (misplaced)"
+        return f"what page {wp} of ino {wino:#x} held after {tag} (another file's data)"
+
+
+EVER = Ever()
+
+
 def npages(n):
     return (n + PAGE - 1) // PAGE
 
@@ -175,12 +211,15 @@ class FileM:
         self.hist = collections.deque(maxlen=10)   # its last operations
         self.links = set()          # its names (relative paths)
 
-    def touch(self, a, b):
+    def touch(self, a, b, tag=None):
         """Pages [a, b) changed: their new contents are candidates after
         a crash (so is every earlier content since the fsync)."""
         for p in range(a // PAGE, npages(b)):
             c = page(self.data, p)
-            self.cands.setdefault(p, {})[hashlib.blake2b(c, digest_size=16).digest()] = c
+            h = hashlib.blake2b(c, digest_size=16).digest()
+            self.cands.setdefault(p, {})[h] = c
+            if tag and h != ZH:
+                EVER.note(h, tag, self.ino, p)
 
     def sized(self):
         n = len(self.data)
@@ -219,7 +258,8 @@ class FileM:
             syn = self.synced[p * PAGE:(p + 1) * PAGE]
             now = bytes(self.data[p * PAGE:(p + 1) * PAGE])
             return (f"page {p} (bytes {p * PAGE}..{p * PAGE + len(got)}, object "
-                    f"{p * PAGE // OBJ}) holds {describe_bytes(got)}: neither its "
+                    f"{p * PAGE // OBJ}) holds {describe_bytes(got)} "
+                    f"[{EVER.where(got, self.ino, p)}]: neither its "
                     f"fsync'ed content ({describe_bytes(syn)}) nor any of the "
                     f"{len(self.cands.get(p, ()))} it had since (now "
                     f"{describe_bytes(now)})")
@@ -234,6 +274,7 @@ class Run:
     def __init__(self, a, seed):
         self.a = a
         self.seed = seed
+        EVER.d = {}
         self.rng = random.Random(f"{seed}:setup")
         self.crushfs = a.crushfs
         self.t0 = time.monotonic()
@@ -250,6 +291,7 @@ class Run:
         self.crashing = False
         self.squeeze_seq = 0        # odd while an OSD is squeezed towards full
         self.damage = []            # injected and not yet repaired
+        self.known_bad = set()      # PGs already reported inconsistent
         self.down = None            # the OSD marked down
         self.daemon = None
         self.incarnation = 0
@@ -280,6 +322,8 @@ class Run:
             n = len(self.violations)
             if n > self.a.max_report:
                 self.log(f"VIOLATION {kind}: {msg}")
+                if detail:
+                    self.logf.write(detail.rstrip() + "\n")
                 return
             print(f"VIOLATION #{n} [seed {self.seed}, +{self.now():.1f}s] {kind}: {msg}",
                   flush=True)
@@ -393,32 +437,28 @@ class Run:
                            open(self.daemon_logs[-1]).read()[-2000:])
 
     def scan_daemon_logs(self):
-        pat = re.compile(r"ERROR|AddressSanitizer|LeakSanitizer|runtime error|Assertion")
-        errs = collections.Counter()
-        warns = collections.Counter()
+        """Sanitizer reports and assertions in the daemon's stderr are
+        violations; its ERROR and WARN lines are listed (they are the
+        daemon's side of what the writers saw, or of injected damage)."""
+        fatal = re.compile(r"AddressSanitizer|LeakSanitizer|ThreadSanitizer|runtime error|"
+                           r"Assertion|Segmentation|Aborted")
+        seen = collections.OrderedDict()
         for path in self.daemon_logs:
             with open(path, errors="replace") as f:
                 for line in f:
                     msg = re.sub(r"^\S+ \S+ crushfs\[\d+\]: ", "", line.strip())
-                    key = re.sub(r"\d+", "N", msg)[:160]
-                    if pat.search(line):
-                        errs[(key, msg)] += 1
-                    elif "WARN" in line:
-                        warns[(key, msg)] += 1
-        byk = collections.OrderedDict()
-        for (key, msg), c in errs.items():
-            if key not in byk:
-                byk[key] = [msg, 0]
-            byk[key][1] += c
-        for key, (msg, c) in byk.items():
-            self.violation("daemon-log", f"{c} line(s) like: {msg}")
-        wk = collections.Counter()
-        ex = {}
-        for (key, msg), c in warns.items():
-            wk[key] += c
-            ex.setdefault(key, msg)
-        for key, c in wk.most_common(6):
-            self.note(f"daemon log: {c} warning(s) like: {ex[key]}")
+                    if fatal.search(line):
+                        self.violation("daemon-crash", f"{os.path.basename(path)}: {msg}")
+                        continue
+                    level = "ERROR" if "ERROR" in line else "WARN" if "WARN" in line else None
+                    if not level:
+                        continue
+                    key = (level, re.sub(r"[0-9a-f]*\d[0-9a-f]*", "N", msg)[:140])
+                    if key not in seen:
+                        seen[key] = [msg, 0]
+                    seen[key][1] += 1
+        self.daemon_errors = sorted(((k[0], v[1], v[0]) for k, v in seen.items()),
+                                    key=lambda x: (x[0] != "ERROR", -x[1]))
 
     # -- setup -------------------------------------------------------------
     def setup(self):
@@ -502,6 +542,8 @@ class Run:
                 self.scan_daemon_logs()
         self.report()
         failed = bool(self.violations) or self.harness_error
+        if self.a.selftest and not self.harness_error:
+            failed = False
         if failed or self.a.keep:
             print(f"thrash: seed {self.seed}: kept {self.work} (thrash.log, daemon.*.log, "
                   f"cluster/)", flush=True)
@@ -634,8 +676,12 @@ class Run:
         # usage accounting
         rc, d, err = self.cli_json("check")
         if rc != 0 or not d or not d.get("ok"):
+            time.sleep(3)           # nothing is written now: does it hold?
             rc2, out2, err2 = self.cli("check")
-            self.violation("check", f"{when}: `check` (usage accounting vs disk): {d}",
+            self.violation("check" if rc2 else "check-racy",
+                           f"{when}: `check` (usage accounting vs disk): {d}"
+                           + ("" if rc2 else "; 3 s later it found the usage right: "
+                              "it races with the daemon's own writes"),
                            (out2 + err2)[-3000:])
         # health: OK, and names every PG that is not clean
         rc, d, err = self.cli_json("health", "detail")
@@ -672,7 +718,20 @@ class Run:
                 print(f"    {dt:6.2f}s at +{t:.1f}s {who} {op} (while: {ctx})", flush=True)
         for n in self.notes[:12]:
             print(f"    note: {n}", flush=True)
+        errs = getattr(self, "daemon_errors", [])
+        if errs:
+            print(f"thrash: seed {self.seed}: daemon log: "
+                  f"{sum(c for l, c, _ in errs if l == 'ERROR')} ERROR line(s), "
+                  f"{sum(c for l, c, _ in errs if l == 'WARN')} WARN line(s); the most "
+                  f"common:", flush=True)
+            for level, c, msg in errs[:8]:
+                print(f"    {c:5d}x {msg[:220]}", flush=True)
         kinds = collections.Counter(k for k, _ in self.violations)
+        first = {}
+        for k, m in self.violations:
+            first.setdefault(k, m)
+        for k, n in kinds.most_common():
+            print(f"    {n:4d}x {k}: e.g. {first[k][:300]}", flush=True)
         print(f"thrash: seed {self.seed}: {len(self.violations)} violation(s)"
               + (f" ({', '.join(f'{k} {v}' for k, v in kinds.items())})" if kinds else "")
               + (f"; harness: {self.harness_error.splitlines()[-1]}" if self.harness_error
@@ -812,11 +871,21 @@ class Writer:
             op = "fsync"
         self.nops += 1
         tag = f"w{self.i}#{self.nops}"
+        if self.run.a.selftest and self.i == 0 and self.nops % 150 == 0 and fm and fm.data:
+            return self.rogue_write(tag, rel, fm)
         run = self.run
         epoch, sq = run.crash_epoch, run.squeeze_seq
         t = time.monotonic()
         try:
             getattr(self, "op_" + op)(tag, rel, rel2, fm, epoch, sq)
+        except OSError as e:
+            # an error where the operation did not expect one (a read back,
+            # a listing): a violation unless the kill -9 explains it
+            if not (run.crashing or run.crash_epoch != epoch):
+                run.violation(ename(e.errno), f"{tag} {op} {rel}: {e.strerror} "
+                              f"({e.filename or ''})")
+            if fm is not None:
+                fm.uncertain = True
         finally:
             dt = time.monotonic() - t
             self.current = "idle"
@@ -828,6 +897,18 @@ class Writer:
             ctx += f"; thrasher: {run.thrasher.current}"
             run.slow.append((dt, run.now(), f"w{self.i}", f"{op} {rel}", ctx))
             run.log(f"SLOW {tag} {op} {rel} took {dt:.2f}s ({ctx})")
+
+    def rogue_write(self, tag, rel, fm):
+        """--selftest: change a byte behind the model's back; the checker
+        must report it (as a data-mismatch)."""
+        off = self.rng.randrange(len(fm.data))
+        fd = os.open(self.path(rel), os.O_WRONLY)
+        try:
+            os.pwrite(fd, bytes([fm.data[off] ^ 0x5A]), off)
+        finally:
+            os.close(fd)
+        self.run.counts["selftest_rogue"] += 1
+        self.run.log(f"{tag} SELFTEST: byte {off} of {rel} changed behind the model")
 
     # -- error handling ----------------------------------------------------------
     def failed(self, tag, what, e, fm, epoch, sq, enospc_ok=False):
@@ -852,6 +933,7 @@ class Writer:
                 ctx += ", an OSD held near full"
             if run.damage:
                 ctx += f", damage outstanding in pg {[d['pgid'] for d in run.damage]}"
+            ctx += f"; thrasher: {run.thrasher.current}"
             self.run.violation(f"{ename(e.errno)}",
                                f"{tag} {what}: {e.strerror} ({ename(e.errno)}) ({ctx})",
                                self.locate_info(what.split()[1] if " " in what else None)
@@ -880,6 +962,11 @@ class Writer:
         fm.touch(0, len(actual))
         fm.sized()
         fm.uncertain = False
+
+    def trace(self, fm, what, rel=None):
+        """An operation, in the file's history and in thrash.log."""
+        fm.hist.append(what)
+        self.run.log(f"op {what}" + (f" {rel}" if rel else "") + f" [ino {fm.ino:#x}]")
 
     def hist(self, fm):
         return "last ops on the file: " + "; ".join(fm.hist) if fm.hist else ""
@@ -937,12 +1024,12 @@ class Writer:
 
     def wop(self, tag, rel, fm, epoch, sq, off, buf, how):
         """pwrite buf at off (model first: the new pages become candidates)."""
-        fm.hist.append(f"{tag} {how} {len(buf)}@{off}")
+        self.trace(fm, f"{tag} {how} {len(buf)}@{off}", rel)
         old = len(fm.data)
         if off > old:
             fm.data.extend(bytes(off - old))
         fm.data[off:off + len(buf)] = buf
-        fm.touch(off, off + len(buf))
+        fm.touch(off, off + len(buf), tag)
         fm.sized()
         self.current = f"{how} {len(buf)}@{off} {rel}"
         flags = os.O_WRONLY | (os.O_APPEND if how == "append" else 0)
@@ -984,7 +1071,7 @@ class Writer:
         self.ncands[rel].discard("NEW")
         fm = FileM(ino)
         self.byino[ino] = fm
-        fm.hist.append(f"{tag} create {rel}")
+        self.trace(fm, f"{tag} create {rel}")
         self.bind(rel, fm)
         # give it some data at once, most of the time
         if self.rng.random() < 0.8:
@@ -1018,7 +1105,7 @@ class Writer:
                       OBJ * r.randrange(1, 5) + r.randrange(-3, 4) * 1000,
                       size + r.randrange(1, MiB)])
         n = max(0, min(n, self.max_file + MiB))
-        fm.hist.append(f"{tag} truncate {size}->{n}")
+        self.trace(fm, f"{tag} truncate {size}->{n}", rel)
         if n < size:
             del fm.data[n:]
             fm.touch(n, size)
@@ -1042,7 +1129,7 @@ class Writer:
         if mode & FALLOC_FL_PUNCH_HOLE and r.random() < 0.1:
             n = (1 << 40) - off
         end = off + n
-        fm.hist.append(f"{tag} fallocate {FMODES[mode]} {n}@{off} (size {size})")
+        self.trace(fm, f"{tag} fallocate {FMODES[mode]} {n}@{off} (size {size})", rel)
         if mode in (0, 1):
             if mode == 0 and end > size:
                 fm.data.extend(bytes(end - size))
@@ -1074,7 +1161,7 @@ class Writer:
         if fm is None or rel == rel2:
             return
         other = self.names.get(rel2)
-        fm.hist.append(f"{tag} rename {rel} -> {rel2}")
+        self.trace(fm, f"{tag} rename {rel} -> {rel2}")
         self.current = f"rename {rel} {rel2}"
         self.ncand(rel)
         self.ncand(rel2)
@@ -1094,7 +1181,7 @@ class Writer:
     def op_link(self, tag, rel, rel2, fm, epoch, sq):
         if fm is None or rel2 in self.names:
             return
-        fm.hist.append(f"{tag} link {rel} -> {rel2}")
+        self.trace(fm, f"{tag} link {rel} -> {rel2}")
         self.current = f"link {rel} {rel2}"
         self.ncand(rel2)
         try:
@@ -1109,7 +1196,7 @@ class Writer:
     def op_unlink(self, tag, rel, rel2, fm, epoch, sq):
         if fm is None:
             return
-        fm.hist.append(f"{tag} unlink {rel}")
+        self.trace(fm, f"{tag} unlink {rel}")
         self.current = f"unlink {rel}"
         self.ncand(rel)
         try:
@@ -1138,7 +1225,7 @@ class Writer:
             self.bind(rel, byino.get(ino) if ino is not None else None)
 
     def op_fsync(self, tag, rel, rel2, fm, epoch, sq):
-        fm.hist.append(f"{tag} fsync")
+        self.trace(fm, f"{tag} fsync", rel)
         self.current = f"fsync {rel}"
         try:
             fd = os.open(self.path(rel), os.O_RDONLY)
@@ -1156,6 +1243,7 @@ class Writer:
     def op_dirsync(self, tag, rel, rel2, fm, epoch, sq):
         d = rel.rsplit("/", 1)[0]
         self.current = f"fsync dir {d}"
+        self.run.log(f"op {tag} fsync-dir {d}")
         try:
             fd = os.open(self.path(d), os.O_RDONLY | os.O_DIRECTORY)
             try:
@@ -1182,6 +1270,7 @@ class Writer:
         n = self.length()
         off = self.offset(n, size + 1000)
         self.current = f"read {n}@{off} {rel}"
+        self.run.log(f"op {tag} read {n}@{off} {rel}")
         try:
             fd = os.open(self.path(rel), os.O_RDONLY)
             try:
@@ -1201,6 +1290,7 @@ class Writer:
         if fm.uncertain:
             return
         self.current = f"verify {rel}"
+        self.run.log(f"op {tag} verify {rel}")
         try:
             got = self.read_all(rel)
         except OSError as e:
@@ -1240,25 +1330,29 @@ class Writer:
             nd = sum(1 for p in range(i // PAGE, npages(min(len(got), len(want))))
                      if got[p * PAGE:(p + 1) * PAGE] != want[p * PAGE:(p + 1) * PAGE])
             sym += f"; {nd} page(s) differ"
-            # an older content of that page?
-            p = at // PAGE
-            h = phash(got[(p - off // PAGE) * PAGE:], 0) if off % PAGE == 0 else None
-            if h is not None and h == phash(fm.synced, p) and h != phash(fm.data, p):
-                sym += (" (what the page held at the file's last fsync: the writes "
-                        "since were lost)")
-            elif h is not None and h in fm.cands.get(p, {}):
-                sym += " (an older content of the page: a later write was lost)"
+        # what is there instead? (the whole file read again)
+        try:
+            actual = self.read_all(rel)
+        except OSError:
+            actual = None
+        p = at // PAGE
+        if actual is not None and len(actual) >= (p + 1) * PAGE:
+            sym += f"; page {p} holds {EVER.where(actual[p * PAGE:(p + 1) * PAGE], fm.ino, p)}"
+        run = self.run
+        ctx = f"osd.{run.down} down" if run.down is not None else "no OSD down"
+        if run.damage:
+            ctx += f", damage outstanding in pg {[d['pgid'] for d in run.damage]}"
+        ctx += f"; thrasher: {run.thrasher.current}"
         self.run.violation("data-mismatch", f"{tag} {what} of /{rel} (ino {fm.ino:#x}, "
-                           f"{len(fm.data)} bytes): {sym}",
+                           f"{len(fm.data)} bytes): {sym} ({ctx})",
                            "\n".join(x for x in (self.locate_info(rel, at), self.hist(fm))
                                      if x))
         # adopt what the file holds, so one loss is reported once
-        try:
-            actual = self.read_all(rel)
+        if actual is not None:
             fm.data = bytearray(actual)
             fm.touch(0, len(actual))
             fm.sized()
-        except OSError:
+        else:
             fm.uncertain = True
 
     # -- whole-namespace checks ------------------------------------------------------
@@ -1343,9 +1437,17 @@ class Writer:
                 known[got] = fm
                 newnames[rel] = fm
         # contents
+        unreadable = set()
         for ino, fm in {fm.ino: fm for fm in newnames.values()}.items():
             rel = sorted(r for r, f in newnames.items() if f is fm)[0]
-            got = self.read_all(rel)
+            try:
+                got = self.read_all(rel)
+            except OSError as e:
+                run.violation(ename(e.errno), f"after kill -9: reading /{rel} (ino {ino:#x}): "
+                              f"{e.strerror}", self.locate_info(rel))
+                fm.uncertain = True
+                unreadable.add(ino)
+                continue
             why = fm.accepts(got)
             if why:
                 run.violation("crash-state", f"after kill -9: /{rel} (ino {ino:#x}): {why}",
@@ -1361,20 +1463,30 @@ class Writer:
         self.ncands = {}
         self.byino = {fm.ino: fm for fm in newnames.values()}
         for fm in {fm.ino: fm for fm in newnames.values()}.values():
+            if fm.ino in unreadable:
+                continue        # read back again by its next operation
             rel = sorted(fm.links)[0]
-            fd = os.open(self.path(rel), os.O_RDONLY)
             try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+                fd = os.open(self.path(rel), os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            except OSError as e:
+                run.violation(ename(e.errno), f"after kill -9: fsync of /{rel}: {e.strerror}")
+                fm.uncertain = True
+                continue
             fm.sync()
             fm.hist.append(f"(kill -9 #{run.counts['kills']}: {len(fm.data)} bytes adopted)")
         for d in self.dirs:
-            fd = os.open(self.path(d), os.O_RDONLY | os.O_DIRECTORY)
             try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+                fd = os.open(self.path(d), os.O_RDONLY | os.O_DIRECTORY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            except OSError as e:
+                run.violation(ename(e.errno), f"after kill -9: fsync of /{d}: {e.strerror}")
 
 
 # ---------------------------------------------------------------------------
@@ -1635,7 +1747,9 @@ class Thrasher:
         pg = r.choice(pgs)["pgid"]
         rc, d, err = run.cli_json("pg", kind, pg)
         self.event(f"pg {kind} {pg}: {d}")
-        if d and d.get("errors") and not any(x["pgid"] == pg for x in run.damage):
+        if d and d.get("errors") and not any(x["pgid"] == pg for x in run.damage) \
+                and pg not in run.known_bad:
+            run.known_bad.add(pg)
             recent = run.counts["kills"]
             run.violation("scrub-error", f"pg {kind} {pg} found {d['errors']} error(s) with "
                           f"no damage injected there ({recent} kill -9 so far)", err[-2000:])
@@ -1752,6 +1866,7 @@ class Thrasher:
         rc, d, err2 = run.cli_json("pg", "deep-scrub", pgid)
         self.event(f"pg deep-scrub {pgid} after repair: {d}")
         if not ok or not d or d.get("errors"):
+            run.known_bad.add(pgid)
             run.violation("repair", f"pg repair {pgid} after the {dmg['kind']} of "
                           f"{dmg['obj']} on osd.{dmg['osd']} left errors: repair said "
                           f"{(out + err).strip()[-300:]!r}; deep-scrub then {d}",
@@ -1832,7 +1947,7 @@ def replay_cmd(a, seed):
             argv += [flag, str(val)]
     if a.actions is not None:
         argv += ["--actions", ",".join(sorted(a.actions))]
-    for flag in ("no_down", "no_kill", "no_damage", "serial"):
+    for flag in ("no_down", "no_kill", "no_damage", "serial", "selftest"):
         if getattr(a, flag):
             argv.append("--" + flag.replace("_", "-"))
     if a.serial:
@@ -1878,6 +1993,9 @@ def main():
                                                           os.path.join(SRC, "build", "crushfs")))
     ap.add_argument("--tmpdir", default=None)
     ap.add_argument("--keep", action="store_true", help="keep the work dir of passing seeds")
+    ap.add_argument("--selftest", action="store_true",
+                    help="check the checker: writer 0 changes a byte behind the model "
+                    "every 150 ops; exit 0 only if that is reported as a data-mismatch")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     if a.actions is not None:
@@ -1912,6 +2030,18 @@ def main():
         for k in ("ops", "map_changes", "kills", "damage", "enospc", "interrupted"):
             totals[k] += run.counts[k]
         totals["violations"] += len(run.violations)
+        if a.selftest:
+            found = sum(1 for k, _ in run.violations if k == "data-mismatch")
+            other = [k for k, _ in run.violations if k != "data-mismatch"]
+            print(f"thrash: selftest seed {s}: {run.counts['selftest_rogue']} rogue "
+                  f"write(s), {found} data-mismatch report(s), other violations {other}",
+                  flush=True)
+            if run.counts["selftest_rogue"] == 0 or found == 0 or other or \
+                    run.harness_error:
+                print("thrash: SELFTEST FAILED: the checker missed a change behind "
+                      "the model, or saw something else", flush=True)
+                return 1
+            continue
         if run.violations:
             failed.append((s, len(run.violations),
                            sorted(collections.Counter(k for k, _ in run.violations).items())))
