@@ -198,7 +198,7 @@ class Abort(Exception):
 # the model of one file (one inode)
 
 class FileM:
-    __slots__ = ("ino", "data", "synced", "cands", "lo", "hi", "uncertain",
+    __slots__ = ("ino", "data", "synced", "cands", "lo", "hi", "uncertain", "broken",
                  "hist", "links")
 
     def __init__(self, ino):
@@ -208,6 +208,7 @@ class FileM:
         self.cands = {}             # page -> {hash: content} it had since that fsync
         self.lo = self.hi = 0       # sizes it had since that fsync
         self.uncertain = False      # an op on it ended in an error: read it back
+        self.broken = False         # a violation was reported on it: no more checks
         self.hist = collections.deque(maxlen=10)   # its last operations
         self.links = set()          # its names (relative paths)
 
@@ -231,6 +232,25 @@ class FileM:
         self.cands = {}
         self.lo = self.hi = len(self.data)
         self.uncertain = False
+
+    def segments(self, got, allc, p):
+        """Which byte ranges of a page come from which of its contents."""
+        def label(k):
+            if k == 0:
+                return "fsync'ed"
+            h = hashlib.blake2b(allc[k], digest_size=16).digest()
+            w = EVER.d.get(h)
+            return f"after {w[0]}" if w and w[1] == self.ino else "zeros" \
+                if allc[k] == ZERO_PAGE else f"content #{k}"
+        segs = []
+        cur = None
+        for i in range(len(got)):
+            if cur is None or allc[cur][i] != got[i]:
+                cur = next(k for k in range(len(allc)) if allc[k][i] == got[i])
+                segs.append([i, i, cur])
+            segs[-1][1] = i
+        out = [f"+{a}..+{b} {label(k)}" for a, b, k in segs[:8]]
+        return ", ".join(out) + (", ..." if len(segs) > 8 else "")
 
     def cand_bytes(self):
         return sum(len(s) for s in self.cands.values()) * PAGE
@@ -257,12 +277,20 @@ class FileM:
                     continue
             syn = self.synced[p * PAGE:(p + 1) * PAGE]
             now = bytes(self.data[p * PAGE:(p + 1) * PAGE])
+            allc = [page(self.synced, p)] + list(cp.values())
+            odd = [i for i in range(len(got)) if all(c[i] != got[i] for c in allc)]
+            if not odd:
+                mix = ("; every byte of it is one of those contents' at that place, a "
+                       "page torn between versions: " + self.segments(got, allc, p))
+            else:
+                mix = (f"; {len(odd)} of its bytes (first at +{odd[0]}, last at "
+                       f"+{odd[-1]}) match none of them")
             return (f"page {p} (bytes {p * PAGE}..{p * PAGE + len(got)}, object "
                     f"{p * PAGE // OBJ}) holds {describe_bytes(got)} "
                     f"[{EVER.where(got, self.ino, p)}]: neither its "
                     f"fsync'ed content ({describe_bytes(syn)}) nor any of the "
                     f"{len(self.cands.get(p, ()))} it had since (now "
-                    f"{describe_bytes(now)})")
+                    f"{describe_bytes(now)}){mix}")
         return None
 
 
@@ -412,6 +440,19 @@ class Run:
         self.mounted = True
         self.log(f"mounted (daemon pid {self.daemon.pid}, incarnation {self.incarnation}, "
                  f"{time.monotonic() - t:.2f}s)")
+
+    def daemon_died(self):
+        """The daemon exited on its own: a violation, and the end of the run."""
+        with self.lock:
+            if getattr(self, "_died", False):
+                return
+            self._died = True
+        with open(self.daemon_logs[-1], errors="replace") as f:
+            tail = f.read()[-3000:]
+        self.violation("daemon-exit", f"the daemon (pid {self.daemon.pid}) exited with "
+                       f"{self.daemon.returncode} in the middle of the run", tail)
+        self.stop.set()
+        raise Abort("the daemon died")
 
     def kill9(self):
         self.daemon.send_signal(signal.SIGKILL)
@@ -707,7 +748,8 @@ class Run:
         print(f"thrash: seed {self.seed}: {c['map_changes']} map changes, {c['kills']} "
               f"kill -9, {c['damage']} damage injected, {c['enospc']} expected ENOSPC, "
               f"{c['interrupted']} ops cut by a kill, {sum(self.refusals.values())} "
-              f"refusals", flush=True)
+              f"refusals, {c['retired']} file(s) no longer checked after a violation",
+              flush=True)
         for (k, msg), n in sorted(self.refusals.items(), key=lambda x: -x[1])[:8]:
             print(f"    refused {n}x: {k}: {msg}", flush=True)
         if self.slow:
@@ -917,6 +959,8 @@ class Writer:
         run = self.run
         if fm is not None:
             fm.uncertain = True
+        if not run.crashing and run.daemon.poll() is not None:
+            run.daemon_died()
         if run.crashing or run.crash_epoch != epoch:
             with run.lock:
                 run.counts["interrupted"] += 1
@@ -934,10 +978,18 @@ class Writer:
             if run.damage:
                 ctx += f", damage outstanding in pg {[d['pgid'] for d in run.damage]}"
             ctx += f"; thrasher: {run.thrasher.current}"
+            detail = None
+            if e.errno == errno.EIO:
+                detail = self.locate_info(what.split()[1] if " " in what else None)
+            elif e.errno == errno.ENOSPC:
+                rc, d, _ = run.cli_json("osd", "df")
+                if d:
+                    top = sorted(d["nodes"], key=lambda n: -n["utilization"])[:3]
+                    detail = "fullest OSDs: " + ", ".join(
+                        f"osd.{n['id']} {n['utilization']:.1f}% of {n['bytes'] >> 20} MiB"
+                        for n in top)
             self.run.violation(f"{ename(e.errno)}",
-                               f"{tag} {what}: {e.strerror} ({ename(e.errno)}) ({ctx})",
-                               self.locate_info(what.split()[1] if " " in what else None)
-                               if e.errno == errno.EIO else None)
+                               f"{tag} {what}: {e.strerror} ({ename(e.errno)}) ({ctx})", detail)
         if fm is not None and not (run.crashing or run.crash_epoch != epoch):
             self.reconcile(tag, fm)
 
@@ -954,14 +1006,23 @@ class Writer:
             self.run.log(f"{tag} reading back {rel} after a failed operation: "
                          f"{ename(e.errno)}; tried again later")
             return
-        why = fm.accepts(actual)
+        why = None if fm.broken else fm.accepts(actual)
         if why:
             self.run.violation("torn-state", f"{tag} {rel} (ino {fm.ino:#x}) after a failed "
                                f"operation: {why}", self.hist(fm))
+            self.retire(fm)
         fm.data = bytearray(actual)
         fm.touch(0, len(actual))
         fm.sized()
         fm.uncertain = False
+
+    def retire(self, fm):
+        """After a violation on a file, it is not checked again (one report
+        per loss; writers still use it)."""
+        if not fm.broken:
+            fm.broken = True
+            with self.run.lock:
+                self.run.counts["retired"] += 1
 
     def trace(self, fm, what, rel=None):
         """An operation, in the file's history and in thrash.log."""
@@ -1264,7 +1325,7 @@ class Writer:
                 del self.byino[ino]
 
     def op_read(self, tag, rel, rel2, fm, epoch, sq):
-        if fm.uncertain:
+        if fm.uncertain or fm.broken:
             return
         size = len(fm.data)
         n = self.length()
@@ -1287,7 +1348,7 @@ class Writer:
             self.mismatch(tag, rel, fm, got, want, off, f"read {n}@{off}", epoch)
 
     def op_verify(self, tag, rel, rel2, fm, epoch, sq):
-        if fm.uncertain:
+        if fm.uncertain or fm.broken:
             return
         self.current = f"verify {rel}"
         self.run.log(f"op {tag} verify {rel}")
@@ -1306,7 +1367,7 @@ class Writer:
         except OSError as e:
             self.failed(tag, f"stat {rel}", e, None, epoch, sq)
             return
-        if fm.uncertain:
+        if fm.uncertain or fm.broken:
             return
         if st.st_ino != fm.ino or st.st_size != len(fm.data) or \
                 st.st_nlink != len(fm.links):
@@ -1347,7 +1408,8 @@ class Writer:
                            f"{len(fm.data)} bytes): {sym} ({ctx})",
                            "\n".join(x for x in (self.locate_info(rel, at), self.hist(fm))
                                      if x))
-        # adopt what the file holds, so one loss is reported once
+        # adopt what the file holds, and check it no more: one loss, one report
+        self.retire(fm)
         if actual is not None:
             fm.data = bytearray(actual)
             fm.touch(0, len(actual))
@@ -1393,10 +1455,14 @@ class Writer:
                 continue
             nf += 1
             nb += len(got)
-            if fm.uncertain:
+            if fm.broken:
+                fm.data = bytearray(got)
+                fm.uncertain = False
+            elif fm.uncertain:
                 why = fm.accepts(got)
                 if why:
                     self.run.violation("torn-state", f"{when}: /{rel}: {why}", self.hist(fm))
+                    self.retire(fm)
                 fm.data = bytearray(got)
                 fm.uncertain = False
             elif got != fm.data:
@@ -1448,10 +1514,11 @@ class Writer:
                 fm.uncertain = True
                 unreadable.add(ino)
                 continue
-            why = fm.accepts(got)
+            why = None if fm.broken else fm.accepts(got)
             if why:
                 run.violation("crash-state", f"after kill -9: /{rel} (ino {ino:#x}): {why}",
                               self.hist(fm))
+                self.retire(fm)
             fm.data = bytearray(got)
         # the new baseline: fsync every file and directory
         self.names = {}
@@ -1587,6 +1654,8 @@ class Thrasher:
         return acts
 
     def step(self):
+        if self.run.daemon.poll() is not None:
+            self.run.daemon_died()
         acts = self.choices()
         if self.run.a.actions is not None:
             acts = [(f, w) for f, w in acts if f.__name__[3:] in self.run.a.actions]
@@ -1612,6 +1681,7 @@ class Thrasher:
         ok, _, _ = self.act("osd", "in", o)
         if ok:
             self.out.discard(o)
+            self.auto_recover()
 
     def do_down(self):
         o = self.rng.choice(self.up_in())
@@ -1624,6 +1694,13 @@ class Thrasher:
         ok, _, _ = self.act("osd", "up", o)
         if ok:
             self.run.down = None
+            self.auto_recover()
+
+    def auto_recover(self):
+        """--auto-recover: Ceph recovers a returning OSD at once, by itself;
+        crushfs recovers on `rebalance`: run it now."""
+        if self.run.a.auto_recover:
+            self.act("rebalance", change=False, timeout=600)
 
     def do_reweight(self):
         r = self.rng
@@ -1947,7 +2024,7 @@ def replay_cmd(a, seed):
             argv += [flag, str(val)]
     if a.actions is not None:
         argv += ["--actions", ",".join(sorted(a.actions))]
-    for flag in ("no_down", "no_kill", "no_damage", "serial", "selftest"):
+    for flag in ("no_down", "no_kill", "no_damage", "auto_recover", "serial", "selftest"):
         if getattr(a, flag):
             argv.append("--" + flag.replace("_", "-"))
     if a.serial:
@@ -1974,6 +2051,9 @@ def main():
     ap.add_argument("--no-kill", action="store_true", help="no kill -9 of the daemon")
     ap.add_argument("--no-damage", action="store_true", help="no damage to object copies")
     ap.add_argument("--kill-weight", type=float, default=0.15)
+    ap.add_argument("--auto-recover", action="store_true",
+                    help="rebalance right after every osd up / osd in (Ceph recovers "
+                    "by itself; crushfs on rebalance)")
     ap.add_argument("--actions", default=None,
                     help="only these thrasher actions, comma-separated (of: " +
                     ", ".join(ACTIONS) + "); empty: none (writers alone)")
