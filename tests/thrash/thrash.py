@@ -145,6 +145,9 @@ class Ever:
             content = content + bytes(PAGE - len(content))
         if content == ZERO_PAGE:
             return "zeros"
+        nz = PAGE - content.count(0)
+        if nz < 64:
+            return f"{nz} non-zero byte(s), zeros elsewhere"
         h = hashlib.blake2b(content, digest_size=16).digest()
         with self.lock:
             w = self.d.get(h)
