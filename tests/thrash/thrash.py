@@ -1450,11 +1450,9 @@ class Writer:
             return 0, 0
         want = {rel: fm.ino for rel, fm in self.names.items()}
         if actual != want:
-            diff = sorted(set(actual.items()) ^ set(want.items()))
             self.run.violation("namespace", f"{when}: w{self.i}'s names differ from the "
                                f"model: mount has {sorted(set(actual.items()) - set(want.items()))}"
                                f", model has {sorted(set(want.items()) - set(actual.items()))}")
-            del diff
         for fm in list(self.ns_files()):
             rel = sorted(fm.links)[0]
             if rel not in actual:
