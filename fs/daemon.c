@@ -420,6 +420,15 @@ static void notify(int fd, const char *msg)
 	close(fd);
 }
 
+/* ol_set_wait's stopping(): the session loop is ending (SIGTERM, the
+ * mount gone), so waiting ops give up and let libfuse join them. */
+static int session_ending(void *arg)
+{
+	struct fsd *d = arg;
+
+	return d->se && fuse_session_exited(d->se);
+}
+
 static void teardown(struct fsd *d)
 {
 	int served = d->v != NULL;
@@ -536,7 +545,7 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 	if (!rc)
 		rc = ol_follow_cluster(d.ol); /* a RADOS backend's osdmap */
 	if (!rc) /* the admin socket changes the map: ops wait for it */
-		ol_set_wait(d.ol, 1);
+		ol_set_wait(d.ol, 1, session_ending, &d);
 	if (rc) {
 		snprintf(err, sizeof(err), "%s: cannot open the object layer: "
 			 "%s", dir, cfs_strerror(rc));

@@ -30,10 +30,14 @@ static vfs *vfs_of(fuse_req_t req)
 
 /* A data op waiting for an inactive PG (objlayer op_lock) ends with
  * EINTR once its caller is killed (FUSE_INTERRUPT), as a blocked op of a
- * killed ceph-fuse client does; the hook lives for one handler. */
+ * killed ceph-fuse client does, or once the session ends; the hook lives
+ * for one handler. */
 static int req_interrupted(void *req)
 {
-	return fuse_req_interrupted(req);
+	/* or the daemon is going away (SIGTERM, umount): libfuse joins its
+	 * workers, whose requests it never cancels, before it returns */
+	return fuse_req_interrupted(req) ||
+	       fuse_session_exited(fsd_of(req)->se);
 }
 
 static void watch(fuse_req_t req)

@@ -1469,7 +1469,7 @@ int ec_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 				continue;
 			st->copies++;
 			if (cfs_obj_open(c, x.osd[i], pool, sps_of(&x, i), name,
-					 0, &o)) {
+					 CFS_OBJ_VERIFY, &o)) {
 				why = "shard is missing";
 			} else {
 				if (cfs_obj_version(o, &v) || v != oi.version)

@@ -228,8 +228,9 @@ static int op_lock(objlayer *ol, int64_t pool, const char *name,
 				return -ETIMEDOUT;
 			}
 		}
-		if (r == -ECANCELED)
-			return -EIO;
+		if (r == -ECANCELED || ol->closing ||
+		    (ol->stop_fn && ol->stop_fn(ol->stop_arg)))
+			return -EIO; /* the daemon is going away */
 		if (interrupted_fn && interrupted_fn(interrupted_arg))
 			return -EINTR;
 	}
@@ -312,7 +313,8 @@ int ol_copy_check(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 {
 	cfs_obj *o;
 	uint64_t v;
-	int r = cfs_obj_open(c, osd, pool, ps, name, 0, &o);
+	int r = cfs_obj_open(c, osd, pool, ps, name,
+			     deep & OL_COPY_PATH ? CFS_OBJ_VERIFY : 0, &o);
 
 	*why = NULL;
 	if (r == -ENOENT) {
@@ -332,7 +334,7 @@ int ol_copy_check(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 	} else if (!r && cfs_obj_size(o) != oi->size) {
 		*why = "copy has the wrong size";
 		r = OL_COPY_BAD;
-	} else if (!r && deep) {
+	} else if (!r && (deep & 1)) {
 		r = cfs_obj_verify(o);
 		if (r == -EBADMSG) {
 			*why = "data does not match its checksums";

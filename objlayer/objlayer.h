@@ -70,8 +70,12 @@ void ol_close(objlayer *ol);
  * for a map that makes it active, as a Ceph client's ops do, up to the
  * option rados_osd_op_timeout (0: no limit; then -ETIMEDOUT), listed as
  * SLOW_OPS meanwhile; set by a mounted daemon, whose map others change.
- * Without it (a lone CLI process) such ops fail at once with -EIO. */
-void ol_set_wait(objlayer *ol, int on);
+ * Without it (a lone CLI process) such ops fail at once with -EIO.
+ * stopping(arg), asked about once a second while an op waits, ends every
+ * wait (-EIO) once it says the daemon is going away (libfuse joins its
+ * workers before its loop returns). */
+void ol_set_wait(objlayer *ol, int on, int (*stopping)(void *arg),
+		 void *arg);
 /* Waiting ops give up (-EIO): the daemon is going away. */
 void ol_stop_waiting(objlayer *ol);
 /* Per thread: a waiting op asks fn(arg) about once a second whether its

@@ -72,6 +72,8 @@ struct objlayer {
 	 * mounted daemon: ol_set_wait); closing: they give up */
 	int wait;
 	_Atomic int closing;
+	int (*stop_fn)(void *arg); /* ol_set_wait: the daemon is going */
+	void *stop_arg;
 };
 
 /* Run fn(arg, i) for i in 0..n-1: i = 0 here, the others on the worker
@@ -143,6 +145,9 @@ void ol_op_refresh(struct objop *op);
 #define OL_COPY_GOOD 0
 #define OL_COPY_ABSENT 1
 #define OL_COPY_BAD 2
+/* with deep: OL_COPY_PATH also looks at the file the copy's path names now
+ * (scrub: a copy changed behind the store's back) */
+#define OL_COPY_PATH 2
 int ol_copy_check(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		  const char *name,
 		  const struct cfs_objinfo *oi, int deep, const char **why);

@@ -102,9 +102,12 @@ int ol_is_rados(const objlayer *ol)
 	return ol && ol->rb;
 }
 
-void ol_set_wait(objlayer *ol, int on)
+void ol_set_wait(objlayer *ol, int on, int (*stopping)(void *arg),
+		 void *arg)
 {
 	ol->wait = on;
+	ol->stop_fn = stopping;
+	ol->stop_arg = arg;
 }
 
 void ol_stop_waiting(objlayer *ol)

@@ -72,7 +72,7 @@ static void view_copy(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 
 	memset(v, 0, sizeof(*v));
 	*size = 0;
-	if (cfs_obj_open(c, osd, pool, ps, name, 0, &o))
+	if (cfs_obj_open(c, osd, pool, ps, name, CFS_OBJ_VERIFY, &o))
 		return;
 	v->present = 1;
 	*size = cfs_obj_size(o);
@@ -386,8 +386,8 @@ static int shallow_ok(objlayer *ol, int64_t pool, const char *name,
 	for (int k = 0; k < op.pg->nacting; k++) {
 		const char *why;
 
-		if (ol_copy_check(ol->c, op.pg->acting[k], op.pid, op.ps, name, oi, 0,
-				  &why) != OL_COPY_GOOD)
+		if (ol_copy_check(ol->c, op.pg->acting[k], op.pid, op.ps, name, oi,
+				  OL_COPY_PATH, &why) != OL_COPY_GOOD)
 			ok = 0;
 		/* and the same attributes on every copy (Ceph's scrub
 		 * compares attrs, shallow or deep) */

@@ -191,6 +191,14 @@ void fdcache_forget(struct fdcache *fc, int osd, int64_t pool, uint32_t ps,
 	pthread_mutex_unlock(&fc->lock);
 }
 
+static int same_inode(int fd, const struct stat *st)
+{
+	struct stat o;
+
+	return !fstat(fd, &o) && o.st_ino == st->st_ino &&
+	       o.st_dev == st->st_dev;
+}
+
 static int open_retry(struct fdcache *fc, int dirfd, const char *rel,
 		      int flags)
 {
@@ -221,6 +229,26 @@ int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 
 	if (!s)
 		return -ENOENT;
+	if (flags & CFS_OBJ_VERIFY) {
+		/* what the folder holds now: a cached fd of a file unlinked
+		 * or replaced by hand would hide it */
+		r = obj_relpath(c, pool, ps, name, rel, sizeof(rel), NULL, 0);
+		if (r)
+			return r;
+		pthread_mutex_lock(&fc->lock);
+		o = lookup(fc, h, osd, pool, ps, name);
+		if (o && (fstatat(s->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) ||
+			  !same_inode(o->fd, &st))) {
+			hash_del(fc, o);
+			if (o->ref == 0) {
+				lru_del(o);
+				obj_free(o);
+			} else {
+				o->doomed = 1;
+			}
+		}
+		pthread_mutex_unlock(&fc->lock);
+	}
 	pthread_mutex_lock(&fc->lock);
 	o = lookup(fc, h, osd, pool, ps, name);
 	if (o) {

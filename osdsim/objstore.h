@@ -15,6 +15,9 @@ typedef struct cfs_cluster cfs_cluster;
 /* ---- objects on one OSD (osd_store.c): an fd cache under the hood ---- */
 typedef struct cfs_obj cfs_obj;
 #define CFS_OBJ_CREATE 0x1
+/* scrub: the file at the copy's path, even when an open one is cached
+ * (a copy deleted or replaced behind the store's back is seen) */
+#define CFS_OBJ_VERIFY 0x2
 /* -ENOENT when the object (or its PG folder) is not on that OSD. */
 int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const char *name,
 		 int flags, cfs_obj **out);

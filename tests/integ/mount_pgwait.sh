@@ -86,3 +86,18 @@ c rebalance >/dev/null || fail "rebalance after the OSDs came back"
 umount_fg "$M"
 c fsck --dry-run >"$T/fsck" 2>&1 || { cat "$T/fsck"; fail "fsck"; }
 ok "unmounted cleanly, fsck clean"
+
+# the daemon stops on SIGTERM while a writer waits (libfuse joins its
+# workers: the wait must end), and the writer is not left hanging
+mount_fg "$CL" "$M"
+c osd down "$o1" >/dev/null
+c osd down "$o2" >/dev/null
+dd if="$T/a" of="$M/f" bs=300000 count=1 conv=notrunc 2>/dev/null &
+wpid=$!
+wait_until 20 "a third write waits" slow
+kill -TERM "$MPID"
+dgone() { ! kill -0 "$MPID" 2>/dev/null; }
+wait_until 20 "the daemon exits on SIGTERM while an op waits" dgone
+wait_until 20 "the waiting writer ends with the daemon" gone
+wait "$wpid" 2>/dev/null && fail "the write succeeded without its PG"
+ok "SIGTERM: the daemon exits, the waiting writer gets an error"

@@ -110,7 +110,7 @@ static void test_write_waits_then_goes_on(void **state)
 	int slow = 0;
 
 	(void)state;
-	ol_set_wait(f->ol, 1);
+	ol_set_wait(f->ol, 1, NULL, NULL);
 	assert_int_equal(pthread_create(&tw, NULL, run, &w), 0);
 	wait_slow(f, 1);
 	assert_int_equal(pthread_create(&tr, NULL, run, &r), 0);
@@ -169,7 +169,7 @@ static void test_op_timeout(void **state)
 	double t0;
 
 	(void)state;
-	ol_set_wait(f->ol, 1);
+	ol_set_wait(f->ol, 1, NULL, NULL);
 	assert_int_equal(cfs_config_set(f->c, "rados_osd_op_timeout", "1",
 					why, sizeof(why)),
 			 0);
@@ -197,7 +197,7 @@ static void test_stop_waiting(void **state)
 	pthread_t tw;
 
 	(void)state;
-	ol_set_wait(f->ol, 1);
+	ol_set_wait(f->ol, 1, NULL, NULL);
 	assert_int_equal(pthread_create(&tw, NULL, run, &w), 0);
 	wait_slow(f, 1);
 	ol_stop_waiting(f->ol);
