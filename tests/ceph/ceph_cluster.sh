@@ -25,11 +25,15 @@
 # shell options, no variables (CEPH_SEQS is set by ceph_read_seqs).
 #
 # Facts met with Debian's 16.2.15 (and handled here): under auth none a
-# new OSD's first start may die with "wrong fsid" when its first mon
-# command races the monmap: the start is retried until the osdmap has it
-# up; osd_memory_target cannot go below 896 MiB; the CLI can answer
-# "EPERM: problem getting command descriptions" right after the mon
-# starts, and again under load (ASan builds): every ceph call retries.
+# client may send its first mon command before it has the monmap, with a
+# zero fsid, and be told EPERM "wrong fsid" (the mon's log: "handle_command
+# on fsid 00000000-... != ..."); an OSD told so at its start (setting its
+# device class and crush location) dies: so the OSDs do not send those
+# (osd crush/class update on start = false), this script sets the same
+# values through the CLI, which asks again; a start is still retried if
+# the daemon dies.  osd_memory_target cannot go below 896 MiB; the CLI can
+# answer "EPERM: problem getting command descriptions" right after the
+# mon starts, and again under load (ASan builds): every ceph call retries.
 
 # wait_for, proc_gone
 . "$(dirname "${BASH_SOURCE[0]}")/../integ/lib/wait.sh"
@@ -47,9 +51,11 @@ ceph_transient() {
 
 # ceph_retry CMD ARGS...: run a Ceph client command; while it fails with
 # a transient answer (ceph_transient), ask again, 2 s apart, for up to
-# 120 s.  Its stdout and stderr are passed on; a failure that stands
-# adds one line saying which command failed and how, so that a test
-# under `set -e` never stops without a word.  Each call may take 60 s.
+# 120 s.  Its stdout and stderr are passed on (with CEPH_QUIET=1, its
+# stderr only when it fails: "marked out osd.1." is not worth a line); a
+# failure that stands adds one line saying which command failed and
+# how, so that a test under `set -e` never stops without a word.  Each
+# call may take 60 s.
 ceph_retry() {
 	local errf out rc tries=0 t0=$SECONDS
 	errf=$(mktemp "${TMPDIR:-/tmp}/ceph_retry.XXXXXX")
@@ -62,7 +68,7 @@ ceph_retry() {
 		# the interval between two tries: the monitor needs a moment
 		sleep 2
 	done
-	cat "$errf" >&2
+	[ $rc -eq 0 ] && [ -n "${CEPH_QUIET:-}" ] || cat "$errf" >&2
 	rm -f "$errf"
 	[ -z "$out" ] || printf '%s\n' "$out"
 	if [ $rc -ne 0 ]; then
@@ -186,7 +192,8 @@ ceph_stop() {
 		# (one that exited already cannot be signalled: nothing to do)
 		kill "$pid" 2>/dev/null || true
 	done
-	# a daemon that does not stop in 10 s is killed: a stop never fails
+	# a daemon that does not stop in 10 s is killed (one may be gone
+	# by then: that kill fails, as it may): a stop never fails
 	wait_for -q "the daemons of $dir to stop" 10 ceph_all_gone "$dir" ||
 		for pid in $(ceph_pids "$dir"); do kill -9 "$pid" 2>/dev/null || true; done
 	rm -f "$dir"/run/*.pid
@@ -200,8 +207,8 @@ ceph_start_osd() {
 		ceph-osd -c "$CEPH_CONF" -i "$id" 2>>"$dir/log/osd.$id.start.log" || true
 		for _ in $(seq 1 120); do
 			ceph_osd_up "$id" && return 0
-			# its first mon command raced the monmap: it will never
-			# boot; start it again at once
+			# a mon command raced its monmap (see above): it will
+			# never boot; start it again at once
 			tail -c +$((off + 1)) "$log" 2>/dev/null | grep -q "wrong fsid" && break
 			pid=$(cat "$dir/run/osd.$id.pid" 2>/dev/null) || pid=
 			[ -n "$pid" ] && proc_gone "$pid" && break
@@ -210,6 +217,7 @@ ceph_start_osd() {
 		done
 		ceph_say "osd.$id did not boot (start $try): starting it again"
 		pid=$(cat "$dir/run/osd.$id.pid" 2>/dev/null) || pid=
+		# (the kills may find it gone meanwhile: nothing to do then)
 		if [ -n "$pid" ] && ! proc_gone "$pid"; then
 			kill "$pid" 2>/dev/null || true
 			wait_for -q "osd.$id ($pid) to stop" 10 proc_gone "$pid" ||
@@ -269,6 +277,8 @@ mgr initial modules =
 mon_pg_warn_min_per_osd = 0
 mon warn on insecure global id reclaim allowed = false
 mon warn on insecure global id reclaim = false
+osd crush update on start = false
+osd class update on start = false
 CONF
 	ceph-authtool --create-keyring "$dir/keyring" --gen-key -n mon. \
 		--cap mon 'allow *' >/dev/null
@@ -289,6 +299,14 @@ CONF
 		ceph-osd -c "$conf" -i "$id" --mkfs --osd-uuid "$uuid" \
 			2>"$dir/log/osd.$id.mkfs.log" >/dev/null ||
 			ceph_die "ceph-osd --mkfs of osd.$id failed (see $dir/log/osd.$id.mkfs.log)"
+		# what the OSD would set at its start (OSD::init): its class
+		# (hdd, as bluestore on a file here says), then its place,
+		# weighted by its size in TiB as "%.4lf" (4 GiB: 0.0039)
+		CEPH_QUIET=1 ceph_cli osd crush set-device-class hdd "osd.$id" ||
+			ceph_die "osd.$id: set-device-class failed"
+		CEPH_QUIET=1 ceph_cli osd crush create-or-move "osd.$id" 0.0039 \
+			root=default "host=$(hostname -s)" ||
+			ceph_die "osd.$id: crush create-or-move failed"
 		ceph_start_osd "$dir" "$id"
 	done
 	ceph_wait_ready "$nosds" || ceph_die "the cluster in $dir is not ready"

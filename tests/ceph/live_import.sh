@@ -59,7 +59,7 @@ settle() {
 # comparison)
 import() {
 	local dest=$1 epoch try
-	for try in 1 2 3 4 5; do
+	for try in 1 2 3; do
 		rm -rf "$dest" "$dest.cluster"
 		mkdir -p "$dest"
 		epoch=$(/usr/bin/python3 "$here/record_answers.py" "$CEPH_CONF" \
@@ -68,8 +68,9 @@ import() {
 			sleep 10
 			continue
 		}
-		# a fresh cluster's monitor may still answer "wrong fsid" to a
-		# new client (the race ceph_cluster.sh meets with OSDs): retry
+		# a new client may still be told "wrong fsid" (its first command
+		# raced its monmap, see ceph_cluster.sh): crushfs does not ask
+		# again on that answer itself, this loop does
 		"$crushfs" --cluster "$dest.cluster" import-ceph --live \
 			--conf "$CEPH_CONF" --save "$dest" --prefill \
 			>"$dest.import" 2>&1 || {
@@ -90,7 +91,7 @@ import() {
 		sleep 10
 	done
 	cat "$dest.check" >&2
-	echo "live_import: no consistent snapshot in 5 tries" >&2
+	echo "live_import: no consistent snapshot in 3 tries" >&2
 	return 1
 }
 
