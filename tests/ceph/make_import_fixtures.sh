@@ -20,12 +20,22 @@ set -euo pipefail
 out=${1:?usage: make_import_fixtures.sh OUTDIR [OUTDIR2]}
 out2=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
+# ceph_cli, rados_cli (the monitor's transient answers asked again, real
+# errors reported), ceph_wait_fresh_stats, wait_for
+. "$here/ceph_cluster.sh"
 work=$(mktemp -d /tmp/crushfs-ceph.XXXXXX)
-cleanup() { bash "$here/ceph_cluster.sh" stop "$work/c" || true; rm -rf "$work"; }
+cleanup() {
+	local rc=$?
+	# (a stop never fails: it kills what does not stop)
+	bash "$here/ceph_cluster.sh" stop "$work/c"
+	rm -rf "$work"
+	exit $rc
+}
 trap cleanup EXIT
 
 eval "$(bash "$here/ceph_cluster.sh" start "$work/c" 6)"
-c() { ceph -c "$CEPH_CONF" "$@"; }
+export CEPH_CONF
+c() { ceph_cli "$@"; }
 
 # classes: osd.4 and osd.5 are the ssds
 c osd crush rm-device-class osd.4 osd.5 >/dev/null
@@ -47,30 +57,46 @@ c osd pg-upmap 3.2 5 4
 
 dd if=/dev/urandom of="$work/blob" bs=1M count=2 status=none
 for i in $(seq 1 24); do
-	rados -c "$CEPH_CONF" -p rbd put "data-$i" "$work/blob"
+	rados_cli -p rbd put "data-$i" "$work/blob"
 done
 for i in $(seq 1 8); do
-	rados -c "$CEPH_CONF" -p ecpool put "ec-$i" "$work/blob"
+	rados_cli -p ecpool put "ec-$i" "$work/blob"
 done
 
-# settle: every PG active+clean (the stats the mgr reports lag a little)
-for _ in $(seq 1 180); do
-	if c pg stat -f json | /usr/bin/python3 -c '
+# pgs_are WHAT: every PG is active and clean (WHAT=clean: remapped, on a
+# pg_temp, is allowed), or past peering
+# (WHAT=peered: in no passing state; degraded, remapped, backfill_wait
+# or undersized and only peered are states that stay), as the manager
+# has it
+pgs_are() {
+	c pg stat -f json | /usr/bin/python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-n = d["pg_summary"]["num_pgs"] if "pg_summary" in d else d["num_pgs"]
-s = d["pg_summary"]["num_pg_by_state"] if "pg_summary" in d else d["num_pg_by_state"]
-clean = sum(x["num"] for x in s if x["name"] == "active+clean")
-sys.exit(0 if n and clean == n else 1)'; then
-		break
-	fi
-	sleep 1
-done
-sleep 6 # one more mgr stats report for osd df / df
+s = d.get("pg_summary", d)
+n = s["num_pgs"]
+passing = {"peering", "activating", "unknown", "creating", "wait"}
+if sys.argv[1] == "clean":
+    ok = sum(x["num"] for x in s["num_pg_by_state"]
+             if {"active", "clean"} <= set(x["name"].split("+")))
+else:
+    ok = sum(x["num"] for x in s["num_pg_by_state"]
+             if not passing & set(x["name"].split("+")))
+sys.exit(0 if n and ok == n else 1)' "$1"
+}
+# settle WHAT: the manager's view of after the last change (a report of
+# every up OSD since), every PG as WHAT says, then the statistics (osd
+# df, df) of that state: one more report of every up OSD
+settle() {
+	ceph_wait_fresh_stats
+	wait_for -i 1 "every PG to be $1" 180 pgs_are "$1"
+	ceph_wait_fresh_stats
+}
+settle clean
 
 # snapshot DEST: what an operator collects, then the live answers; taken
 # again when the osdmap epoch moved meanwhile (the answers must all be of
-# the epoch osd_dump.json shows)
+# the epoch osd_dump.json shows; the `sleep 3` is this retry loop's
+# interval)
 snapshot() {
 	local dest=$1 before after
 	for _ in 1 2 3 4 5; do
@@ -109,17 +135,21 @@ c osd crush weight-set reweight-compat osd.2 0.0050 >/dev/null
 c osd set nobackfill >/dev/null 2>&1
 c osd set norebalance >/dev/null 2>&1
 kill "$(cat "$work/c/run/osd.5.pid")"
-for _ in $(seq 1 60); do
+# osd.5 down in the osdmap; until then it is marked down by hand (the
+# monitor learns of a dead OSD from its peers only after a grace time)
+osd5_down() {
 	c osd dump -f json | /usr/bin/python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-sys.exit(0 if [o for o in d["osds"] if o["osd"] == 5 and not o["up"]] else 1)' && break
-	c osd down 5 >/dev/null 2>&1 || true
-	sleep 1
-done
+sys.exit(0 if [o for o in d["osds"] if o["osd"] == 5 and not o["up"]] else 1)' && return 0
+	c osd down 5 >/dev/null
+	return 1
+}
+wait_for -i 1 "osd.5 to be down" 60 osd5_down
 c osd out 3
-sleep 8 # peering: the primaries ask for their pg_temp
+# peering: the primaries ask for their pg_temp
+settle peered
 c osd primary-temp 2.5 0 >/dev/null
-sleep 3
+settle peered
 snapshot "$out2"
 echo "make_import_fixtures: $(ls "$out2" | wc -l) files in $out2"

@@ -12,19 +12,22 @@ for b in ceph-mon ceph-mgr ceph-osd ceph rados; do
 done
 . "$(dirname "$0")/../integ/lib/mount_common.sh"
 here=$(cd "$(dirname "$0")" && pwd)
+# ceph_cli, rados_cli: every ceph and rados call, the monitor's transient
+# answers asked again, real errors reported (never a silent exit)
+. "$here/ceph_cluster.sh"
 # unmount before the cluster stops (a daemon would wait for it), then
 # mount_common's cleanup
+daemons_gone() {
+	local p
+	for p in "${PIDS[@]}"; do proc_gone "$p" || return 1; done
+}
 stop_all() {
 	local rc=$?
 	set +e
 	for m in "${MOUNTS[@]}"; do fusermount3 -u -z "$m" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	for _ in $(seq 1 100); do
-		local alive=0
-		for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
-		[ $alive = 0 ] && break
-		sleep 0.1
-	done
+	# (the cluster stops after 10 s whatever: cleanup goes on)
+	wait_for -q "the daemons to exit" 10 daemons_gone
 	bash "$here/ceph_cluster.sh" stop "$T/ceph" >/dev/null 2>&1
 	(exit $rc)
 	cleanup
@@ -33,15 +36,15 @@ trap stop_all EXIT
 
 eval "$(bash "$here/ceph_cluster.sh" start "$T/ceph" 3)"
 export CEPH_CONF
-c() { ceph -c "$CEPH_CONF" "$@"; }
+c() { ceph_cli "$@"; }
 CL=$T/cluster
 M=$T/mnt
 export CL CRUSHFS
 C() { "$CRUSHFS" --cluster "$CL" "$@"; }
 
-c osd pool create fsdata 32 32 >/dev/null 2>&1
-c osd pool create other 8 8 >/dev/null 2>&1
-rados -p other put someone-elses "$CEPH_CONF"
+c osd pool create fsdata 32 32 >/dev/null
+c osd pool create other 8 8 >/dev/null
+rados_cli -p other put someone-elses "$CEPH_CONF"
 
 # the refusals first: no such pool, a pool someone else uses
 C mkfs --backend rados --ceph-conf "$CEPH_CONF" --pool nosuch 2>"$T/err" &&
@@ -85,11 +88,29 @@ find "$M" -mindepth 1 -type d -printf '%i\n' |
 while read -r f; do C locate "$f" -f json >>"$T/locate.json" || fail "locate $f"; done <"$T/files"
 check_placement() {
 	/usr/bin/python3 - "$CEPH_CONF" "$T/locate.json" "$1" "$T/dirobjs" <<'PY'
-import json, os, subprocess, sys
+import errno, json, os, subprocess, sys, time
 import rados
 
 conf, path, want_listing = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 dirobjs = {l.strip() for l in open(sys.argv[4]) if l.strip()}
+
+
+def mon(cmd):
+    """a monitor command's JSON answer; its transient answers (EAGAIN,
+    ETIMEDOUT, EINTR; EPERM "wrong fsid" to a client whose first command
+    raced its monmap) asked again for up to 60 s, others said and fatal"""
+    t0 = time.monotonic()
+    while True:
+        r, out, err = cl.mon_command(json.dumps(dict(cmd, format="json")), b"")
+        if r == 0:
+            return json.loads(out)
+        if ((-r not in (errno.EAGAIN, errno.ETIMEDOUT, errno.EINTR) and
+             not (-r == errno.EPERM and "wrong fsid" in err)) or
+                time.monotonic() - t0 > 60):
+            sys.exit("mon command %r: %s (%d)" % (cmd, err, r))
+        time.sleep(1)  # the interval between two tries
+
+
 ours = {}
 for line in open(path):
     d = json.loads(line)
@@ -123,18 +144,14 @@ mine = {p["pgid"]: p for p in json.loads(subprocess.run(
     if p["pgid"].startswith("%d." % cl.pool_lookup("fsdata"))}
 livepg = {}
 for pgid in mine:
-    r, out, err = cl.mon_command(json.dumps({"prefix": "pg map",
-        "pgid": pgid, "format": "json"}), b"")
-    livepg[pgid] = json.loads(out)
+    livepg[pgid] = mon({"prefix": "pg map", "pgid": pgid})
 for pgid in sorted(livepg):
     for k in ("up", "acting"):
         if mine[pgid][k] != livepg[pgid][k]:
             bad.append("pg %s: %s %r, cluster %r" % (
                 pgid, k, mine[pgid][k], livepg[pgid][k]))
 for name, o in sorted(ours.items()):
-    r, out, err = cl.mon_command(json.dumps({"prefix": "osd map",
-        "pool": "fsdata", "object": name, "format": "json"}), b"")
-    live = json.loads(out)
+    live = mon({"prefix": "osd map", "pool": "fsdata", "object": name})
     for k in ("pgid", "up", "up_primary", "acting", "acting_primary"):
         if o.get(k) != live[k]:
             bad.append("%s: %s %r, cluster %r" % (name, k, o.get(k), live[k]))
@@ -148,61 +165,58 @@ print("%d objects located, %d PGs placed as the cluster places them" % (
 PY
 }
 check_placement 1 || fail "placement or listing differs from the cluster's"
-# check_placement until it passes (the cluster settling), at most 30 s
+# placed_now LISTING: check_placement until it passes (the cluster
+# settling: the PG sets move while backfill runs), at most 120 s
+placed() { check_placement "$1" >"$T/check.out" 2>&1; }
 placed_now() {
-	for _ in $(seq 1 15); do
-		check_placement "$1" >"$T/check.out" && { cat "$T/check.out"; return 0; }
-		sleep 2
-	done
+	wait_for -i 2 "the pool's placement to match the cluster's" 120 placed "$1" ||
+		{ cat "$T/check.out"; return 1; }
 	cat "$T/check.out"
-	return 1
 }
 ok "rados ls = the files' objects; locate = ceph osd map; every PG's sets = the cluster's"
 
 # the cluster changes; the mounted daemon follows
-c osd out 1 >/dev/null 2>&1
-want=$(c osd dump -f json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["epoch"])')
-for _ in $(seq 1 100); do
-	have=$(C osd dump -f json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["epoch"])')
-	[ "$have" -ge "$want" ] && break
-	sleep 0.2
-done
-[ "$have" -ge "$want" ] || fail "the daemon stays at epoch $have, the cluster is at $want"
-want=$(c osd dump -f json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["epoch"])')
+c osd out 1 >/dev/null || fail "ceph osd out 1"
+epoch_of() { /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["epoch"])'; }
+want=$(c osd dump -f json | epoch_of) || fail "ceph osd dump"
+have=
+caught_up() { have=$(C osd dump -f json | epoch_of) && [ "$have" -ge "$want" ]; }
+wait_for "the daemon to reach the cluster's epoch $want" 30 caught_up ||
+	fail "the daemon stays at epoch $have, the cluster is at $want"
+want=$(c osd dump -f json | epoch_of) || fail "ceph osd dump"
 # backfill moves the cluster on (pg_temp entries come and go): compare
 # until the two agree at one epoch, as the daemon follows within 2 s
-# follows TRIES [READY]: every 2 s (once READY, a function, says so)
-# locate the files again and compare with the cluster, until they agree
-follows() {
-	for _ in $(seq 1 "$1"); do
-		sleep 2
-		[ -z "${2:-}" ] || "$2" || continue
-		: >"$T/locate.json"
-		while read -r f; do C locate "$f" -f json >>"$T/locate.json"; done <"$T/files"
-		check_placement 0 >"$T/check.out" && { cat "$T/check.out"; return 0; }
-	done
-	cat "$T/check.out" 2>/dev/null
-	return 1
+# agrees [READY]: (once READY, a function, says so) locate the files
+# again and compare with the cluster
+agrees() {
+	[ -z "${1:-}" ] || "$1" || return 1
+	: >"$T/locate.json"
+	while read -r f; do C locate "$f" -f json >>"$T/locate.json" || return 1; done <"$T/files"
+	check_placement 0 >"$T/check.out" 2>&1
 }
-follows 15 || fail "locate does not follow the cluster after osd out"
+# follows LIMIT [READY]: agrees, polled every 2 s for at most LIMIT s
+follows() {
+	: >"$T/check.out"
+	wait_for -i 2 "locate to agree with the cluster" "$1" agrees "${2:-}" ||
+		{ cat "$T/check.out"; return 1; }
+	cat "$T/check.out"
+}
+follows 120 || fail "locate does not follow the cluster after osd out"
 ok "osd out 1 on the cluster: locate follows (epoch $want)"
-c osd in 1 >/dev/null 2>&1
+c osd in 1 >/dev/null || fail "ceph osd in 1"
 
 # the data pool splits (pg_num 32 -> 64; the manager steps pgp_num up):
 # the mounted daemon follows, I/O goes on
-c osd pool set fsdata pg_num 64 >/dev/null 2>&1
+c osd pool set fsdata pg_num 64 >/dev/null || fail "ceph osd pool set fsdata pg_num 64"
 livepg() { c osd pool get fsdata pg_num -f json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["pg_num"])'; }
-for _ in $(seq 1 120); do
-	[ "$(livepg)" = 64 ] && break
-	sleep 1
-done
-[ "$(livepg)" = 64 ] || fail "the cluster never reached pg_num 64"
+split_done() { [ "$(livepg)" = 64 ]; }
+wait_for -i 1 "the cluster to reach pg_num 64" 120 split_done
 mine=
 split_seen() {
 	mine=$(C osd dump -f json | /usr/bin/python3 -c 'import json,sys; print([p["pg_num"] for p in json.load(sys.stdin)["pools"] if p["pool_name"] == "fsdata"][0])')
 	[ "$mine" = 64 ]
 }
-follows 30 split_seen || fail "locate does not follow the split (crushfs pg_num $mine)"
+follows 180 split_seen || fail "locate does not follow the split (crushfs pg_num $mine)"
 head -c $((6 << 20)) /dev/urandom >"$T/src/after-split"
 cp "$T/src/after-split" "$M/" || fail "a write after the split"
 diff -r "$T/src" "$M" || fail "files differ after the split"
@@ -215,11 +229,8 @@ c osd set-full-ratio 0.02 >/dev/null
 # full once the monitor flags the pool (OSDMonitor sets FLAG_FULL on the
 # pools of full OSDs a moment after their statistics say so)
 isfull() { c osd pool ls detail | grep "'fsdata'" | grep -q "full"; }
-for _ in $(seq 1 60); do
-	isfull && break
-	sleep 1
-done
-isfull || fail "the pool never became full: $(c health)"
+wait_for -i 1 "the monitor to flag the pool full" 60 isfull ||
+	fail "the pool never became full: $(c health)"
 # a writer keeps writing: the OSDs learn the flag a moment after the
 # monitor sets it; from then on every write gets ENOSPC, at once
 start=$(date +%s)
@@ -227,6 +238,8 @@ for i in $(seq 1 300); do
 	timeout 60 dd if=/dev/urandom of="$M/more$i" bs=1M count=1 conv=fsync \
 		2>"$T/dd.err" || break
 	[ $(($(date +%s) - start)) -lt 30 ] || break
+	# not a wait: paces the writer (10 writes a second at most), so
+	# that few land while the OSDs learn the flag
 	sleep 0.1
 done
 took=$(($(date +%s) - start))
@@ -250,11 +263,8 @@ ok "full cluster: ENOSPC after $took s, earlier files intact"
 c osd set-full-ratio 0.95 >/dev/null
 c osd set-backfillfull-ratio 0.9 >/dev/null
 c osd set-nearfull-ratio 0.85 >/dev/null
-for _ in $(seq 1 60); do
-	isfull || break
-	sleep 1
-done
-isfull && fail "the pool stays full after the ratios are back"
+notfull() { ! isfull; }
+wait_for -i 1 "the monitor to clear the pool's full flag" 60 notfull
 rm -f "$M"/more*
 umount_fg "$M"
 mount_fg "$CL" "$M"
@@ -283,11 +293,13 @@ dd if="$T/crash1" of="$M/crash1" bs=1M conv=fsync status=none 2>"$T/dd.err" ||
 	fail "dd crash1: $(cat "$T/dd.err")"
 dd if=/dev/zero of="$M/crash2" bs=1M count=400 status=none 2>/dev/null &
 dpid=$!
-sleep 1.5
+# the kill comes in the middle of the write: 8 MiB in
+wait_for -i 0.05 "crash2's write to pass 8 MiB" 60 size_over "$M/crash2" $((8 << 20))
 kill -9 "$MPID"
-wait "$MPID" 2>/dev/null || true
-wait "$dpid" 2>/dev/null || true
-fusermount3 -u -z "$M" 2>/dev/null || true
+reap "$MPID" "the daemon killed with -9" 137
+# dd fails on the lost mount (1); 0 only if it was already done
+reap "$dpid" "the dd cut short" 0 1
+fusermount3 -u -z "$M"
 mount_fg "$CL" "$M"
 cmp "$T/crash1" "$M/crash1" || fail "an fsync'ed file changed after kill -9"
 cat "$M/crash2" >/dev/null || fail "the file written at kill -9 reads an error"

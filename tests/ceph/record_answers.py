@@ -7,8 +7,10 @@ to check crushfs's import against (check_import.sh):
 Through the python binding of librados (python3-rados, which the ceph CLI
 itself uses): thousands of answers in seconds.  Prints the osdmap epoch the
 answers are of; exits 1 if it moved while they were taken."""
+import errno
 import json
 import sys
+import time
 
 import rados
 
@@ -18,12 +20,25 @@ cl = rados.Rados(conffile=conf)
 cl.connect(timeout=30)
 
 
+def transient(r, err):
+    """the monitor's passing answers, as ceph_cluster.sh's ceph_transient
+    knows them: a client whose first command races its monmap under auth
+    none is told "wrong fsid" (EPERM), a busy monitor EAGAIN or a time out"""
+    return (-r in (errno.EAGAIN, errno.ETIMEDOUT, errno.EINTR) or
+            (-r == errno.EPERM and ("wrong fsid" in err or
+                                    "problem getting command" in err)))
+
+
 def mon(cmd, mgr=False):
     f = cl.mgr_command if mgr else cl.mon_command
-    r, out, err = f(json.dumps(cmd), b"")
-    if r:
-        sys.exit("%s: %s" % (cmd["prefix"], err))
-    return json.loads(out)
+    t0 = time.monotonic()
+    while True:
+        r, out, err = f(json.dumps(cmd), b"")
+        if not r:
+            return json.loads(out)
+        if not transient(r, err) or time.monotonic() - t0 > 60:
+            sys.exit("%s: %s" % (cmd["prefix"], err))
+        time.sleep(1)  # the interval between two tries
 
 
 epoch = mon({"prefix": "osd dump", "format": "json"})["epoch"]

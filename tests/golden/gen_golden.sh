@@ -387,6 +387,8 @@ run_kind() {  # kind file array-name
                 IFS=$US read -r fam args <<<"$line"; id=$(printf 'ct%04d' "$i")
                 # shellcheck disable=SC2086
                 rc=0; orc crush test $args >"$out" 2>/dev/null || rc=$?
+                # (a case that fails on purpose, its rc kept above, fails
+                # here too: pipefail's status is allowed, n is then 0)
                 # shellcheck disable=SC2086
                 n=$(orc crush test $args --show-statistics 2>/dev/null |
                     awk -F'\t' '/ result size == /{split($2, a, "/"); s += a[1]} END{print s + 0}' || true)

@@ -25,7 +25,8 @@ while "$CRUSHFS" --cluster "$C" rados put "o$i" "$T/obj" 2>"$T/err"; do
 done
 grep -q 'No space left on device' "$T/err" || fail "stopped by: $(cat "$T/err")"
 wrote=$((i * 65536))
-"$CRUSHFS" --cluster "$C" health detail >"$T/health.txt" || true
+"$CRUSHFS" --cluster "$C" health detail >"$T/health.txt" ||
+	fail "health detail: $(cat "$T/health.txt")"
 py 'import sys; w, p = int(sys.argv[1]), int(sys.argv[2]); d = abs(w - p) / p
 print("wrote %d bytes, predicted %d: %.1f%% off" % (w, p, 100 * d)); sys.exit(d > 0.05)' "$wrote" "$pred" ||
 	fail "the prediction is off by more than 5%"

@@ -16,7 +16,7 @@ prim=$1 rep=$2
 path() { echo "$CL/osd.$1/current/${pg}_head/obj"; }
 
 healthy() {
-	cf "$CL" health >"$T/h" || true
+	cf "$CL" health >"$T/h" || fail "health: $(cat "$T/h")"
 	! grep -q "OSD_SCRUB_ERRORS\|PG_DAMAGED" "$T/h" ||
 		fail "health still damaged: $(cat "$T/h")"
 }
@@ -62,7 +62,7 @@ cf "$CL" pg deep-scrub "$pg" >"$T/s" 2>&1 || rc=$?
 [ $rc = 1 ] || fail "deep-scrub with a bad copy exited $rc"
 grep -q "osd.$rep: data does not match its checksums" "$T/s" ||
 	fail "deep-scrub did not name the copy: $(cat "$T/s")"
-cf "$CL" health detail >"$T/h" || true
+cf "$CL" health detail >"$T/h" || fail "health detail: $(cat "$T/h")"
 grep -q "OSD_SCRUB_ERRORS" "$T/h" && grep -q "Possible data damage: 1 pg inconsistent" "$T/h" ||
 	fail "health: $(cat "$T/h")"
 cf "$CL" pg dump | grep "^$pg " | grep -q inconsistent || fail "pg dump state not +inconsistent"
@@ -110,7 +110,7 @@ cf "$CL" rados put obj2 "$T/data" || fail put2
 rm -rf "$CL/pglog"
 cf "$CL" rados get obj2 "$T/out" 2>"$T/err" && fail "read-only open without an index"
 grep -q "object index missing" "$T/err" || fail "$(cat "$T/err")"
-cf "$CL" scrub >/dev/null 2>&1 || true
+cf "$CL" scrub >"$T/scrub" 2>&1 || fail "scrub rebuilding the index: $(cat "$T/scrub")"
 cf "$CL" rados get obj2 "$T/out" || fail "get after index rebuild"
 cmp "$T/data" "$T/out" || fail "obj2 after index rebuild"
 ok "lost object index rebuilt from the copies"

@@ -79,9 +79,11 @@ for delay in 0.01 0.03 0.05 0.08 0.12; do
 	[ "$next" -lt "$cur" ] && { cf "$CL" osd pool set crushfs_data pgp_num "$next" >/dev/null && cf "$CL" rebalance >/dev/null || fail "pgp_num $next"; }
 	"$CRUSHFS" --cluster "$CL" osd pool set crushfs_data pg_num "$next" >/dev/null 2>&1 &
 	pid=$!
+	# not a wait: the moment of the kill, a different one each round
 	sleep "$delay"
 	kill -9 "$pid" 2>/dev/null && kills=$((kills + 1))
-	wait "$pid" 2>/dev/null || true
+	# killed (137), or it had finished (0) before the kill came
+	reap "$pid" "pg_num $cur -> $next" 0 137
 	cf "$CL" rebalance >/dev/null 2>"$T/e" || fail "after a kill at ${delay}s: $(cat "$T/e")"
 	verify "a kill at ${delay}s during pg_num $cur -> $next"
 done

@@ -28,11 +28,13 @@ kills=0
 for delay in 0.02 0.05 0.08 0.11 0.15 0.2 0.03 0.25; do
 	"$CRUSHFS" --cluster "$CL" rebalance >/dev/null 2>&1 &
 	pid=$!
+	# not a wait: the moment of the kill, a different one each round
 	sleep "$delay"
 	if kill -9 "$pid" 2>/dev/null; then
 		kills=$((kills + 1))
 	fi
-	wait "$pid" 2>/dev/null || true
+	# killed (137), or it had finished (0) before the kill came
+	reap "$pid" "the rebalance killed at ${delay}s" 0 137
 	readback "after a kill at ${delay}s"
 done
 [ "$kills" -gt 0 ] || fail "rebalance always ended before the kill"

@@ -36,7 +36,9 @@ writer() {
 	while [ ! -e "$T/stop" ]; do
 		i=$((i % 24 + 1))
 		cp "$T/one" "$M/w$i" 2>/dev/null || rm -f "$M/w$i"
-		[ $((i % 8)) = 0 ] && rm -f "$M/w$((i - 3))"
+		if [ $((i % 8)) = 0 ]; then
+			rm -f "$M/w$((i - 3))"
+		fi
 	done
 }
 mover() {
@@ -51,6 +53,8 @@ mover() {
 		3) C osd set-capacity 0 $((u + (6 << 20))) ;;	  # room again
 		esac >/dev/null 2>>"$T/mover.err" || echo "set-capacity failed" >>"$T/mover.err"
 		k=$((k + 1))
+		# not a wait: paces the changes, so that the commands see
+		# osd.0 in each state for a while
 		sleep 0.05
 	done
 }
@@ -167,7 +171,8 @@ if not seen["full"] or not seen["notfull"]:
     sys.exit("the load never moved osd.0 across full: the test proved nothing")
 EOF
 touch "$T/stop"
-wait "${PIDS[-1]}" "${PIDS[-2]}" 2>/dev/null || true
+wait "${PIDS[-1]}" || fail "the capacity mover"
+wait "${PIDS[-2]}" || fail "the writer"
 if [ -s "$T/mover.err" ]; then
 	cat "$T/mover.err" >&2
 	fail "set-capacity failed under load"

@@ -114,8 +114,8 @@ cmp "$T/big" "$M/big" || fail "data after remount"
 ok "daemon mode + crushfs umount"
 "$CRUSHFS" --cluster "$CL" mount "$M" -o attr_timeout=2,noatime || fail "daemon mount 2"
 fusermount3 -u "$M" || fail "fusermount3 -u"
-for _ in $(seq 1 100); do [ -e "$CL/crushfs.asok" ] || break; sleep 0.1; done
-[ ! -e "$CL/crushfs.asok" ] || fail "daemon did not exit after fusermount3 -u"
+asok_gone() { [ ! -e "$CL/crushfs.asok" ]; }
+wait_for "the daemon to exit (its admin socket to go) after fusermount3 -u" 30 asok_gone
 ok "daemon mode + fusermount3 -u"
 grep -E "ERROR|Sanitizer|runtime error" "$CL/crushfs.log" && fail "errors in crushfs.log"
 

@@ -41,24 +41,24 @@ fd = os.open('$M/ghost', os.O_CREAT | os.O_RDWR, 0o600)
 os.write(fd, b'g' * 3000000)
 os.unlink('$M/ghost')
 open('$T/ghost.ready', 'w').close()
-time.sleep(60)
+time.sleep(60)  # not a wait: holds the file open until killed below
 " 2>/dev/null &
 GHOST=$!
-for _ in $(seq 1 100); do [ -e "$T/ghost.ready" ] && break; sleep 0.1; done
+ghost_ready() { [ -e "$T/ghost.ready" ]; }
+wait_for "the ghost file to be open and unlinked" 30 ghost_ready
 
 # the copy that gets cut short
 head -c 300M /dev/urandom >"$T/big"
 dd if="$T/big" of="$M/big" bs=1M status=none 2>/dev/null &
 DD=$!
-for _ in $(seq 1 100); do
-	[ "$(stat -c %s "$M/big" 2>/dev/null || echo 0)" -gt $((40 << 20)) ] && break
-	sleep 0.05
-done
+# the kill comes in the middle of the copy: 40 MiB in
+wait_for -i 0.05 "the copy to pass 40 MiB" 60 size_over "$M/big" $((40 << 20))
 kill -9 "$MPID"
-wait "$MPID" 2>/dev/null || true
-wait "$DD" 2>/dev/null || true
-kill "$GHOST" 2>/dev/null || true
-wait "$GHOST" 2>/dev/null || true
+reap "$MPID" "the daemon killed with -9" 137
+# dd fails on the lost mount (1); 0 only if it was already done
+reap "$DD" "the dd cut short" 0 1
+kill "$GHOST"
+reap "$GHOST" "the ghost file's holder" 143
 fusermount3 -u -z "$M"
 ok "daemon killed with -9 in the middle of a 300 MiB copy"
 

@@ -155,12 +155,13 @@ PYEOF
 
 crash() {
 	kill -9 "$MPID"
-	wait "$MPID" 2>/dev/null || true
+	reap "$MPID" "the daemon killed with -9" 137
 	fusermount3 -u -z "$M"
 }
 
 no_past_eof() {
-	"$CRUSHFS" --cluster "$CL" fsck --dry-run >"$T/fsck.out" 2>&1 || true
+	"$CRUSHFS" --cluster "$CL" fsck --dry-run >"$T/fsck.out" 2>&1 ||
+		{ cat "$T/fsck.out"; fail "fsck --dry-run finds problems ($1)"; }
 	grep -q "orphan objects 0 (0 B), objects past EOF 0," "$T/fsck.out" ||
 		{ cat "$T/fsck.out"; fail "objects hold bytes past the end of a file ($1)"; }
 }
@@ -182,10 +183,12 @@ ok "kill after writes: prefixes kept (sizes $sizes), extended ranges read zeros"
 mount_fg "$CL" "$M"
 "$PY" "$T/files.py" stream "$M" "$T/ready" 2>/dev/null &
 W=$!
-for _ in $(seq 1 100); do [ -e "$T/ready" ] && break; sleep 0.1; done
-sleep 1.3
+# the kill comes in the middle of the stream: a few objects in
+streaming() { size_over "$M/stream" $((4 << 20)); }
+wait_for -i 0.05 "the stream to pass 4 MiB" 60 streaming
 crash
-wait "$W" 2>/dev/null || true
+# the writer stops on the lost mount's error, and says nothing
+reap "$W" "the stream writer" 0
 mount_fg "$CL" "$M"
 sizes=$("$PY" "$T/files.py" check-stream "$M") || fail "trial 2"
 [ "${sizes%% *}" -gt 0 ] || fail "trial 2: nothing of the stream survived"
@@ -197,7 +200,7 @@ ok "kill during streaming/sparse writes: prefixes kept (sizes $sizes), extended 
 mount_fg "$CL" "$M"
 "$PY" "$T/files.py" write "$M" c-
 crash
-"$CRUSHFS" --cluster "$CL" fsck >"$T/fsck3" 2>&1 || true
+"$CRUSHFS" --cluster "$CL" fsck >"$T/fsck3" 2>&1 || { cat "$T/fsck3"; fail "fsck after the crash"; }
 grep -q "objects past EOF" "$T/fsck3" || { cat "$T/fsck3"; fail "fsck output"; }
 if grep -E "past the end of its file|: trimmed" "$T/fsck3"; then
 	fail "fsck threw away data a crashed file had written"

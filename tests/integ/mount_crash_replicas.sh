@@ -11,6 +11,10 @@
 CL=$T/cluster
 M=$T/mnt
 mkcluster "$CL" --osd-size 512M --pg-num 32
+# ops_done: the writer logged 5 completed overwrites (or more)
+ops_done() {
+	awk '/"ok"/ { n++ } END { exit !(n >= 5) }' "$T/done" 2>/dev/null
+}
 for trial in 1 2 3; do
 	mount_fg "$CL" "$M"
 	rm -f "$T/done" "$T/ready"
@@ -47,12 +51,15 @@ while True:
     k += 1
 PYEOF
 	W=$!
-	for _ in $(seq 1 100); do [ -e "$T/ready" ] && break; sleep 0.1; done
-	sleep 1.5
+	# the kill comes once overwrites are going on: a few completed
+	# (fsync'ed), one in flight
+	wait_for "trial $trial's writer to complete 5 overwrites" 120 ops_done
 	kill -9 "$MPID"
-	wait "$MPID" 2>/dev/null || true
+	reap "$MPID" "the daemon killed with -9" 137
+	# the writer dies of the lost mount (an OSError: status 1) or is
+	# killed here, so this kill may find it gone already
 	kill -9 "$W" 2>/dev/null || true
-	wait "$W" 2>/dev/null || true
+	reap "$W" "trial $trial's writer" 1 137
 	fusermount3 -u -z "$M"
 	mount_fg "$CL" "$M"
 	# replay the logged ops on the reference copies: every completed op

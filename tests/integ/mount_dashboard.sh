@@ -21,10 +21,8 @@ ok "non-loopback refused without --allow-remote"
 "$CRUSHFS" --cluster "$CL" dashboard --listen 127.0.0.1:0 >"$T/dash.out" 2>&1 &
 DPID=$!
 PIDS+=("$DPID") # cleanup stops it
-for _ in $(seq 1 50); do
-	grep -q 'http://' "$T/dash.out" 2>/dev/null && break
-	sleep 0.1
-done
+dash_up() { grep -q 'http://' "$T/dash.out" || proc_gone "$DPID"; }
+wait_for "the dashboard to print its address (or exit)" 30 dash_up
 PORT=$(grep -o 'http://127.0.0.1:[0-9]*' "$T/dash.out" | cut -d: -f3)
 [ -n "$PORT" ] || fail "the dashboard did not start: $(cat "$T/dash.out")"
 

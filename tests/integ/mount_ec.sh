@@ -106,13 +106,12 @@ ok "osd.$osd out: its shards rebuilt or copied elsewhere, every PG active+clean"
 head -c 40M /dev/urandom >"$T/big"
 dd if="$T/big" of="$M/ec/big" bs=1M status=none 2>/dev/null &
 DD=$!
-for _ in $(seq 1 200); do
-	[ "$(stat -c %s "$M/ec/big" 2>/dev/null || echo 0)" -gt $((8 << 20)) ] && break
-	sleep 0.05
-done
+# the kill comes in the middle of the copy: 8 MiB in
+wait_for -i 0.05 "the copy to pass 8 MiB" 60 size_over "$M/ec/big" $((8 << 20))
 kill -9 "$MPID"
-wait "$MPID" 2>/dev/null || true
-wait "$DD" 2>/dev/null || true
+reap "$MPID" "the daemon killed with -9" 137
+# dd fails on the lost mount (1); 0 only if it was already done
+reap "$DD" "the dd cut short" 0 1
 fusermount3 -u -z "$M"
 mount_fg "$CL" "$M"
 cmp "$T/a" "$M/ec/a" || fail "a after kill -9"
@@ -146,9 +145,8 @@ C pg ls-by-pool ecdata inconsistent | grep -q '^2\.' && fail "still inconsistent
 ok "a rotten shard: deep-scrub finds it, reads decode around it, repair rebuilds it"
 
 rm -f "$M/ec/a" "$M/ec/small" "$M/ec/big"
-for i in $(seq 50); do
-	[ -z "$(C rados -p ecdata ls)" ] && break
-	sleep 0.2
-done
-[ -z "$(C rados -p ecdata ls)" ] || fail "objects left: $(C rados -p ecdata ls | head)"
+# the purge runs in the background
+pool_empty() { local l; l=$(C rados -p "$1" ls) && [ -z "$l" ]; }
+wait_for "the EC pool to be emptied by the purge" 60 pool_empty ecdata ||
+	fail "objects left: $(C rados -p ecdata ls | head)"
 ok "rm frees the EC pool"

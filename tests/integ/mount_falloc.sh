@@ -43,9 +43,10 @@ u2=$(pool_used)
 [ $((u2 - u1)) -ge $((12 << 20)) ] || fail "fallocate -n -l 6M took only $((u2 - u1)) bytes"
 [ "$(cat "$M/k")" = hello ] || fail "fallocate -n changed the data"
 rm "$M/k"
-sleep 0.3
-u3=$(pool_used)
-[ "$u3" -eq "$u1" ] || fail "rm left $((u3 - u1)) preallocated bytes behind"
+# the purge of its objects runs in the background
+purged() { u3=$(pool_used) && [ "$u3" -eq "$u1" ]; }
+wait_for "rm to free the preallocated bytes" 30 purged ||
+	fail "rm left $((u3 - u1)) preallocated bytes behind"
 ok "fallocate -n: space past the end taken, size kept; rm frees it"
 
 # truncate to the size drops what lies past it; truncate up keeps it
@@ -115,11 +116,9 @@ ln "$M/many/f1" "$M/many/hl" # no new inode
 [ "$(iused)" -eq $((i0 + 52)) ] || fail "df -i: $(iused) used, want $((i0 + 52))"
 rm "$M/many/f1" "$M/many/f2" "$M/many/f3" # f1 lives on as hl
 # the inode goes when the kernel forgets it (soon after the unlink)
-for _ in $(seq 1 50); do
-	[ "$(iused)" -eq $((i0 + 50)) ] && break
-	sleep 0.1
-done
-[ "$(iused)" -eq $((i0 + 50)) ] || fail "df -i after rm: $(iused), want $((i0 + 50))"
+forgotten() { [ "$(iused)" -eq $((i0 + 50)) ]; }
+wait_for "df -i to count the removed inodes out" 30 forgotten ||
+	fail "df -i after rm: $(iused), want $((i0 + 50))"
 ok "df -i counts inodes: $(df --output=itotal,iused,iavail "$M" | tail -1)"
 
 umount_fg "$M"

@@ -76,13 +76,9 @@ ok "every earlier file reads back identical"
 # deleting frees space at once
 before=$(osd_used 0)
 rm -f "$M/big" "$M"/small?*
-after=$before
-for _ in $(seq 1 50); do
-	after=$(osd_used 0)
-	[ "$after" -lt "$before" ] && break
-	sleep 0.1
-done
-[ "$after" -lt "$before" ] || fail "osd.0 usage did not drop after rm ($before -> $after)"
+# (the purge of the removed files' objects runs in the background)
+freed() { after=$(osd_used 0) && [ "$after" -lt "$before" ]; }
+wait_for "osd.0's usage to drop below $before bytes after rm" 30 freed
 ok "rm freed osd.0: $before -> $after bytes"
 # the same file names land on new inodes: find one on osd.0 again
 n=0

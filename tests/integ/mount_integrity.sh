@@ -70,11 +70,11 @@ rc=0
 "$CRUSHFS" --cluster "$CL" pg deep-scrub "$(pgof c)" >"$T/s" 2>&1 || rc=$?
 [ $rc = 1 ] || fail "deep-scrub exit $rc: $(cat "$T/s")"
 grep -q "osd.$RC: data does not match its checksums" "$T/s" || fail "$(cat "$T/s")"
-"$CRUSHFS" --cluster "$CL" health detail >"$T/h" || true
+"$CRUSHFS" --cluster "$CL" health detail >"$T/h" || fail "health detail: $(cat "$T/h")"
 grep -q "HEALTH_ERR" "$T/h" && grep -q "Possible data damage: 1 pg inconsistent" "$T/h" ||
 	fail "health: $(cat "$T/h")"
 "$CRUSHFS" --cluster "$CL" pg repair "$(pgof c)" >"$T/s" 2>&1 || fail "repair: $(cat "$T/s")"
-"$CRUSHFS" --cluster "$CL" health >"$T/h" || true
+"$CRUSHFS" --cluster "$CL" health >"$T/h" || fail "health: $(cat "$T/h")"
 ! grep -q "PG_DAMAGED" "$T/h" || fail "still damaged after repair: $(cat "$T/h")"
 set -- $(actingof c)
 cmp "$(copy c "$1")" "$(copy c "$RC")" || fail "c's replica not repaired"

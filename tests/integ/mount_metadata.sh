@@ -27,9 +27,9 @@ mkcluster "$CL" --osds 6 --hosts 3 --osd-size 1G --pg-num 64 --size 2 --min-size
 
 # ---- a tree worth losing ----
 mount_fg "$CL" "$M"
-"$PY" - "$M" <<'PYEOF'
-import os, random, sys, time
-m = sys.argv[1]
+"$PY" - "$M" "$CL" <<'PYEOF'
+import glob, os, random, sys, time
+m, cl = sys.argv[1], sys.argv[2]
 rnd = random.Random(11)
 def w(p, n, mode=0o644):
     with open(p, "wb") as f:
@@ -53,8 +53,24 @@ with open(f"{m}/sparse", "wb") as f:
     f.seek(5 << 20)
     f.write(b"end")
 # the flusher writes the backtraces within 2 s: what follows changes
-# backtraces already stored
-time.sleep(2.5)
+# backtraces already stored, so wait until every inode's is (the xattr
+# "parent" of its object 0 on an OSD, backtrace.h)
+def stored(ino):
+    for p in glob.glob(f"{cl}/osd.*/current/*/{ino:x}.00000000"):
+        try:
+            if "user.crushfs.a.parent" in os.listxattr(p):
+                return True
+        except OSError:
+            pass
+    return False
+inos = {os.lstat(os.path.join(d, n)).st_ino
+        for d, ds, fs in os.walk(m) for n in ds + fs}
+deadline = time.monotonic() + 60
+while not all(stored(i) for i in inos):
+    if time.monotonic() > deadline:
+        sys.exit("FAIL: timed out after 60 s waiting for the flusher to "
+                 "store the backtraces of %d inodes" % len(inos))
+    time.sleep(0.1)  # the poll interval
 # symlinks, hard links, a fifo, modes
 os.symlink("a/b/c/d/deep", f"{m}/link-to-deep")
 os.symlink("/nowhere/at/all", f"{m}/a/dangling")
@@ -266,7 +282,7 @@ mv "$M/crash/sub/c1" "$M/crash/c1-moved"
 mkdir "$M/crash/late" "$M/crash/sub/later"
 mv "$M/crash/sub/c3" "$M/crash/late/c3"
 kill -9 "$MPID"
-wait "$MPID" 2>/dev/null || true
+reap "$MPID" "the daemon killed with -9" 137
 fusermount3 -u -z "$M"
 mount_fg "$CL" "$M"
 (cd "$M/crash" && find . | LC_ALL=C sort; find . -type f | LC_ALL=C sort | xargs sha256sum) >"$T/crash.sums"

@@ -22,7 +22,8 @@ npgs() { C -f json pg dump | py 'import json,sys; print(len(json.load(sys.stdin)
 head -c 24M /dev/urandom >"$T/big"
 (for k in 1 2 3 4 5 6; do cp "$T/big" "$M/d/big$k"; done) &
 cpid=$!
-sleep 0.2
+copying() { [ -s "$M/d/big1" ]; }
+wait_for "the copy to start" 60 copying
 C osd pool set crushfs_data pg_num 64 >"$T/out" 2>&1 || fail "split while mounted: $(cat "$T/out")"
 wait $cpid || fail "the copy during the split"
 for k in 1 2 3 4 5 6; do cmp -s "$T/big" "$M/d/big$k" || fail "big$k differs"; done
@@ -42,10 +43,14 @@ ok "pgp_num 64 spread by rebalance, then a merge back to 32, all online"
 # kill -9 of the daemon while it splits: the next mount finishes it
 "$CRUSHFS" --cluster "$CL" osd pool set crushfs_data pg_num 128 >/dev/null 2>&1 &
 spid=$!
-sleep 0.05
+# the kill comes once the files move (the marker is in cluster.json), or
+# right after the split if it was too quick to be seen at it
+splitting() { grep -q pg_num_change_from "$CL/cluster.json" || proc_gone "$spid"; }
+wait_for -i 0.01 "the split to 128 to start" 60 splitting
 kill -9 "$MPID"
-wait "$MPID" 2>/dev/null || true
-wait "$spid" 2>/dev/null || true
+reap "$MPID" "the daemon killed with -9" 137
+# done (0), or cut off by the kill (1)
+reap "$spid" "the pg_num change to 128" 0 1
 fusermount3 -u -z "$M"
 mount_fg "$CL" "$M"
 (cd "$M/d" && sha256sum -c --quiet "$T/sums") || fail "files after the kill"

@@ -122,13 +122,12 @@ ok "remounted: both files read back; check --deep and fsck are clean"
 head -c 60M /dev/urandom >"$T/big"
 dd if="$T/big" of="$M/hot/big" bs=1M status=none 2>/dev/null &
 DD=$!
-for _ in $(seq 1 200); do
-	[ "$(stat -c %s "$M/hot/big" 2>/dev/null || echo 0)" -gt $((12 << 20)) ] && break
-	sleep 0.05
-done
+# the kill comes in the middle of the copy: 12 MiB in
+wait_for -i 0.05 "the copy to pass 12 MiB" 60 size_over "$M/hot/big" $((12 << 20))
 kill -9 "$MPID"
-wait "$MPID" 2>/dev/null || true
-wait "$DD" 2>/dev/null || true
+reap "$MPID" "the daemon killed with -9" 137
+# dd fails on the lost mount (1); 0 only if it was already done
+reap "$DD" "the dd cut short" 0 1
 fusermount3 -u -z "$M"
 mount_fg "$CL" "$M"
 cmp "$T/a" "$M/hot/a" || fail "fsync'ed hot/a after kill -9"
@@ -157,11 +156,10 @@ grep -q "in use by CephFS" "$T/e" || fail "$(cat "$T/e")"
 C fs rm_data_pool crushfs fast 2>"$T/e" && fail "a pool holding files left the filesystem"
 grep -q "holds 6 object" "$T/e" || fail "$(cat "$T/e")"
 rm "$M/hot/a"
-for i in $(seq 50); do
-	[ -z "$(C rados -p fast ls)" ] && break
-	sleep 0.2
-done
-[ -z "$(C rados -p fast ls)" ] || fail "objects left in fast: $(C rados -p fast ls)"
+# the purge runs in the background
+pool_empty() { local l; l=$(C rados -p "$1" ls) && [ -z "$l" ]; }
+wait_for "pool fast to be emptied by the purge" 60 pool_empty fast ||
+	fail "objects left in fast: $(C rados -p fast ls)"
 C rados -p crushfs_data ls | grep -q "^$ino\." && fail "the backtrace object stayed"
 C fs rm_data_pool crushfs fast 2>"$T/e" || fail "fs rm_data_pool: $(cat "$T/e")"
 C fs rm_data_pool crushfs crushfs_data 2>"$T/e" && fail "the default data pool removed"

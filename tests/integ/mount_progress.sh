@@ -40,18 +40,23 @@ ok "-f json: one document, no progress"
 # whatever the timing; each answer is kept, the first that shows it used)
 C osd out 3 >/dev/null || fail "osd out 3"
 C osd out 4 >/dev/null || fail "osd out 4"
+# (a status that fails is noted in poll.failed, checked below)
 (
 	i=0
 	while [ ! -e "$T/stop-poll" ]; do
-		C status >"$T/poll.$i" 2>/dev/null || true
+		C status >"$T/poll.$i" 2>"$T/poll.err" ||
+			{ echo "status $i:"; cat "$T/poll.err"; } >>"$T/poll.failed"
 		i=$((i + 1))
 	done
 ) &
 ppid=$!
-sleep 0.1
+# the poller is at work before the rebalance starts: its first answer is in
+polled() { [ -e "$T/poll.1" ]; }
+wait_for "the status poller's first answer" 60 polled
 C rebalance >/dev/null 2>&1 || fail "rebalance"
 touch "$T/stop-poll"
-wait $ppid || true
+wait $ppid || fail "the status poller"
+[ ! -e "$T/poll.failed" ] || fail "status failed while a rebalance ran: $(cat "$T/poll.failed")"
 seen=
 for f in $(ls "$T"/poll.* | sort -t. -k2 -n); do
 	if grep -q '^    Rebalance ([0-9]*s)$' "$f"; then
@@ -91,17 +96,13 @@ grep -q "interrupted here; the mounted daemon carries on with it (watch with 'cr
 	fail "no plain word on Ctrl-C: $(tail -2 "$T/int.err")"
 C status >"$T/st.out" || fail "status while the daemon rebalances"
 ok "Ctrl-C: the client says the daemon carries on; status answers"
-for _ in $(seq 1 200); do
+moved_off_2() {
 	C -f json pg dump | "$PY" -c "
 import json,sys
 d = json.load(sys.stdin)['pg_map']['pg_stats']
-sys.exit(0 if all(p['stat_sum']['num_objects_misplaced'] == 0 and 2 not in p['acting'] for p in d) else 1)" && break
-	sleep 0.1
-done
-C -f json pg dump | "$PY" -c "
-import json,sys
-d = json.load(sys.stdin)['pg_map']['pg_stats']
-assert all(2 not in p['acting'] for p in d)" || fail "osd.2 still acting"
+sys.exit(0 if all(p['stat_sum']['num_objects_misplaced'] == 0 and 2 not in p['acting'] for p in d) else 1)"
+}
+wait_for "the daemon to move everything off osd.2" 60 moved_off_2
 cmp "$T/one" "$M/f7" || fail "data after the interrupted rebalance"
 ok "the daemon finished the move on its own"
 

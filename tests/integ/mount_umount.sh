@@ -39,11 +39,8 @@ put_pending() {
 	"${C[@]}" rados put "$1" - <"$T/fifo" &
 	PUT=$!
 	exec 7>"$T/fifo"
-	for _ in $(seq 1 50); do
-		grep -q "admin socket: rados put $1 -" "$CL/crushfs.log" && return 0
-		sleep 0.1
-	done
-	fail "the put of $1 did not reach the daemon"
+	wait_for "the put of $1 to reach the daemon" 30 \
+		grep -q "admin socket: rados put $1 -" "$CL/crushfs.log"
 }
 
 # 1. An admin command in progress: the daemon leaves the mount at once but
@@ -52,7 +49,13 @@ daemon_mount
 put_pending late
 "$CRUSHFS" umount "$M" 2>"$T/umount.err" 7>&- &
 UM=$!
-sleep 3.5
+# its first progress line (after 3 s of waiting) shows umount still waits
+# for the daemon, which waits for the put
+progress_line() {
+	grep -Eq '^crushfs: umount: waiting for crushfs daemon \(pid [0-9]+\) to finish: [0-9]+ s; its log: waiting for 1 admin socket command\(s\) to finish$' \
+		"$T/umount.err"
+}
+wait_for "umount's progress line" 60 progress_line
 kill -0 "$UM" 2>/dev/null || fail "umount returned while the daemon was still at work"
 ! is_mounted "$M" || fail "still mounted while umount waits"
 cat "$T/late" >&7
@@ -60,8 +63,7 @@ exec 7>&-
 wait "$UM" || fail "crushfs umount: $(cat "$T/umount.err")"
 fsck_now
 wait "$PUT" || fail "the put in progress at umount failed"
-grep -Eq '^crushfs: umount: waiting for crushfs daemon \(pid [0-9]+\) to finish: [0-9]+ s; its log: waiting for 1 admin socket command\(s\) to finish$' \
-	"$T/umount.err" || fail "no progress line: $(cat "$T/umount.err")"
+progress_line || fail "no progress line: $(cat "$T/umount.err")"
 "${C[@]}" rados get late - | cmp - "$T/late" || fail "the put finished during umount lost data"
 ok "umount waits for an admin command in progress, with progress; fsck right after: clean"
 
@@ -107,8 +109,7 @@ kill -0 "$pid" 2>/dev/null || fail "the daemon said to be finishing is not there
 cat "$T/late" >&7
 exec 7>&-
 wait "$PUT" || fail "the put in progress at umount --timeout failed"
-for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && fail "daemon $pid still there"
+wait_for "daemon $pid to exit once its put is done" 30 proc_gone "$pid"
 fsck_now
 "${C[@]}" rados get late2 - | cmp - "$T/late" || fail "late2"
 ok "umount --timeout 1: one line saying the daemon is still finishing, exit 1"

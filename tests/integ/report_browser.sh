@@ -8,8 +8,8 @@
 # blank.  With CRUSHFS_REPORT_PNG=FILE the screenshot is kept there.
 . "$(dirname "$0")/lib/cluster_common.sh"
 
-BROWSER=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$BROWSER" ] || fail "chromium not found (apt-get install -y chromium)"
+BROWSER=$(command -v chromium) || BROWSER=$(command -v chromium-browser) ||
+	fail "chromium not found (apt-get install -y chromium)"
 C=$T/cl
 "$CRUSHFS" --cluster "$C" mkfs --osd-size 64M --pg-num 32 >/dev/null
 for i in $(seq 1 30); do

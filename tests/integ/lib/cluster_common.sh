@@ -6,6 +6,8 @@
 # Environment (from ctest): CRUSHFS (the binary), CRUSHFS_SRC, CRUSHFS_BUILD.
 
 set -eu
+# wait_for, proc_gone, reap
+. "$(dirname "${BASH_SOURCE[0]}")/wait.sh"
 
 CRUSHFS=${CRUSHFS:-$(cd "$(dirname "$0")/../.." && pwd)/build/crushfs}
 PY=/usr/bin/python3

@@ -6,6 +6,8 @@
 # Environment (from ctest): CRUSHFS (the binary), CRUSHFS_SRC, CRUSHFS_BUILD.
 
 set -eu
+# wait_for, proc_gone, reap
+. "$(dirname "${BASH_SOURCE[0]}")/wait.sh"
 
 CRUSHFS=${CRUSHFS:-$(cd "$(dirname "$0")/../.." && pwd)/build/crushfs}
 PY=/usr/bin/python3
@@ -86,12 +88,13 @@ mount_fg() {
 	MPID=$!
 	PIDS+=("$MPID")
 	MOUNTS+=("$mnt")
-	for _ in $(seq 1 300); do
-		is_mounted "$mnt" && return 0
-		kill -0 "$MPID" 2>/dev/null || { cat "$MLOG" >&2; fail "daemon for $mnt exited"; }
-		sleep 0.1
-	done
-	fail "$mnt not mounted after 30 s"
+	wait_for "the daemon to mount $mnt (or exit)" 60 mounted_or_gone "$mnt" "$MPID"
+	is_mounted "$mnt" || { cat "$MLOG" >&2; fail "daemon for $mnt exited"; }
+}
+
+# mounted_or_gone MNT PID: the mount is there, or its daemon exited
+mounted_or_gone() {
+	is_mounted "$1" || proc_gone "$2"
 }
 
 # check_log LOG: no errors, sanitizer reports or leaks in the daemon's stderr
@@ -105,13 +108,16 @@ check_log() {
 umount_fg() {
 	local mnt=$1 pid=${2:-$MPID} log=${3:-$MLOG} rc=0
 	fusermount3 -u "$mnt" || fail "fusermount3 -u $mnt"
-	for _ in $(seq 1 600); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_for "daemon $pid to exit after the unmount of $mnt" 60 proc_gone "$pid"
 	wait "$pid" || rc=$?
 	[ $rc -eq 0 ] || { cat "$log" >&2; fail "daemon exited with $rc"; }
 	check_log "$log"
+}
+
+# size_over FILE BYTES: FILE exists and holds more than BYTES (a copy in
+# progress has got that far)
+size_over() {
+	[ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -gt "$2" ]
 }
 
 # python helper for syscalls the shell lacks
