@@ -57,6 +57,7 @@ struct ecx {
 	cfs_obj *o[EC_MAX_WIDTH]; /* shard files opened to be written */
 	uint64_t version;	  /* what a good shard holds (reads) */
 	uint64_t bad_acting;	  /* acting shards read around via a stray */
+	uint64_t known_stale;	  /* stale_shards(): behind, not damaged */
 };
 
 static uint32_t sps_of(const struct ecx *x, int i)
@@ -465,11 +466,15 @@ static int stale_shards(struct ecx *x, uint64_t *stale)
 			*stale |= 1ULL << i;
 		cfs_pg_unlock(x->c, x->op->pid, sps);
 	}
+	x->known_stale = *stale;
 	return r;
 }
 
 static void note_bad(struct ecx *x, uint64_t bad)
 {
+	/* a shard known to be behind (its missing set, a backfill target)
+	 * is not damage: recovery brings it */
+	bad &= ~x->known_stale;
 	bad |= x->bad_acting;
 	x->bad_acting = 0;
 	for (int i = 0; i < x->width; i++) {
@@ -514,6 +519,8 @@ static int note_missed(struct ecx *x, uint64_t write)
 	return r;
 }
 
+static int do_truncate(struct ecx *x, uint64_t avoid, void *arg);
+
 /*
  * A change of the object from oi (exists) to next.size: rewrite shard
  * bytes [from, to) of the shards in `write` (the rest stay and are
@@ -543,9 +550,13 @@ static int ec_change(struct ecx *x, int exists, const struct cfs_objinfo *oi,
 			cfs_obj_put(o);
 		}
 		resv[i] = shard_len > cur ? shard_len - cur : 0;
+		/* a truncate frees space: only the hard limit (as a
+		 * replicated one, "deletes and truncates always work") */
 		r = cfs_osd_reserve(x->c, x->osd[i], resv[i],
-				    cfs_osdmap_write_limit(x->op->m,
-							   x->osd[i]));
+				    change == do_truncate
+					    ? UINT64_MAX
+					    : cfs_osdmap_write_limit(
+						      x->op->m, x->osd[i]));
 		if (r) {
 			cfs_log(CFS_LOG_INFO,
 				"pg %ss%d: osd.%d is too full for a write of "
@@ -675,6 +686,32 @@ static int rebuild_shard(objlayer *ol, const struct objop *op,
 			 int i, int t);
 
 /*
+ * Fewer than k current shards of the object can be had: -EAGAIN while a
+ * holder of one of its shard PGs is down (its shard may come back, and
+ * the op waits for a new map, as Ceph keeps an op on an unfound object
+ * waiting), else -EIO with one log line (the data is gone).
+ */
+static int short_of_shards(struct ecx *x, const char *what)
+{
+	for (int i = 0; i < x->width; i++) {
+		uint32_t sps = sps_of(x, i);
+		int h[256], nh, down = 0;
+
+		cfs_pg_lock(x->c, x->op->pid, sps);
+		nh = cfs_pg_holders(x->c, x->op->pid, sps, h, 256);
+		cfs_pg_unlock(x->c, x->op->pid, sps);
+		for (int k = 0; k < nh; k++)
+			down |= !cfs_osdmap_is_up(x->op->m, h[k]);
+		if (down)
+			return -EAGAIN;
+	}
+	cfs_log(CFS_LOG_ERR, "pg %s: fewer than k=%d current shards of '%s' "
+		"on any OSD; %s refused (unfound)", x->op->pgid, x->s.k,
+		x->name, what);
+	return -EIO;
+}
+
+/*
  * Acting shards that missed changes of the object (its missing set: an
  * OSD that was down, a shard a write could not take) rebuilt now by
  * decode from k current ones, as Ceph's primary recovers a missing object
@@ -687,7 +724,9 @@ static void recover_stale(struct ecx *x, const struct cfs_objinfo *oi,
 {
 	uint64_t todo = usable(x) & *stale;
 
-	if (!todo || popcount64(usable(x) & ~*stale) < x->s.k)
+	/* k current shards may be on strays too (rebuild_shard reads them
+	 * where they are): no count up front */
+	if (!todo)
 		return;
 	for (int i = 0; i < x->width; i++) {
 		uint32_t sps = sps_of(x, i);
@@ -744,9 +783,7 @@ int ec_write(objlayer *ol, const struct objop *op, const char *name,
 	/* a whole new content goes to every shard, stale ones too */
 	write = full || !exists ? usable(&x) : usable(&x) & ~stale;
 	if (exists && popcount64(write) < x.s.k) {
-		cfs_log(CFS_LOG_ERR, "pg %s: fewer than k=%d current shards "
-			"of '%s'; write refused", op->pgid, x.s.k, name);
-		r = -EIO;
+		r = short_of_shards(&x, "write");
 		goto out;
 	}
 	x.version = oi.version;
@@ -796,15 +833,16 @@ ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
 		ecx_done(&x);
 		return -EIO;
 	}
-	ec_object_of(&x, stale, &o, &io);
+	/* no shard is avoided: one an acting OSD misses may be read from a
+	 * stray that has it (shard_read), else it is decoded around */
+	ec_object_of(&x, 0, &o, &io);
 	n = len ? ec_object_read(&o, oi.size, off, buf, len, &bad) : 0;
 	/* acting shards behind: the caller recovers them (ec_recover_object)
 	 * once it may change the object */
 	*recover = (usable(&x) & stale) != 0 &&
 		   popcount64(usable(&x) & ~stale) >= x.s.k;
 	if (n == -EIO)
-		cfs_log(CFS_LOG_ERR, "pg %s: fewer than k=%d good shards of "
-			"'%s': read refused", op->pgid, x.s.k, name);
+		n = short_of_shards(&x, "read");
 	note_bad(&x, bad);
 	if (mtime) {
 		mtime->tv_sec = mtime->tv_nsec = 0;
@@ -854,7 +892,7 @@ int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
 		recover_stale(&x, &oi, &stale);
 	write = usable(&x) & ~stale;
 	if (!r && popcount64(write) < x.s.k)
-		r = -EIO;
+		r = short_of_shards(&x, "truncate");
 	if (!r && oi.size != size) {
 		t.size = oi.size;
 		t.new_size = size;
@@ -1127,7 +1165,7 @@ static int rebuild_shard(objlayer *ol, const struct objop *op,
 	if (!data)
 		r = -ENOMEM;
 	if (!r) {
-		ec_object_of(&x, stale | 1ULL << i, &o, &io);
+		ec_object_of(&x, 1ULL << i, &o, &io);
 		got = ec_object_read(&o, oi->size, 0, data, oi->size, &bad);
 		if (got != (ssize_t)oi->size)
 			r = got < 0 ? (int)got : -EIO;
@@ -1471,6 +1509,16 @@ int ec_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 			if (cfs_obj_open(c, x.osd[i], pool, sps_of(&x, i), name,
 					 CFS_OBJ_VERIFY, &o)) {
 				why = "shard is missing";
+				/* gone behind the store's back? */
+				cfs_pg_lock(c, pool, sps_of(&x, i));
+				if (cfs_pg_is_holder(c, pool, sps_of(&x, i),
+						     x.osd[i]) &&
+				    !cfs_pg_is_missing(c, pool, sps_of(&x, i),
+						       x.osd[i], name))
+					cfs_obj_vanished(c, x.osd[i], pool,
+							 sps_of(&x, i), name,
+							 slen);
+				cfs_pg_unlock(c, pool, sps_of(&x, i));
 			} else {
 				if (cfs_obj_version(o, &v) || v != oi.version)
 					why = "shard is stale or unvouched";

@@ -149,16 +149,102 @@ void ol_set_interrupt_check(int (*fn)(void *arg), void *arg)
  * ol_set_wait: -EIO at once.  On success the op holds both locks
  * (op_unlock).
  */
-static int op_lock(objlayer *ol, int64_t pool, const char *name,
-		   struct objop *op, int excl, int need, const char *what)
+/* One op's waiting across its tries (op_wait). */
+struct op_waiting {
+	struct timespec deadline;
+	int have_deadline; /* 0: not read yet, 1: set, -1: none */
+	int logged;
+};
+
+/*
+ * Wait (no lock held) for an epoch newer than epoch, the op listed as so
+ * meanwhile: 0 to try again; -ETIMEDOUT past rados_osd_op_timeout; -EIO
+ * when the daemon is going away; -EINTR when the caller's request was
+ * interrupted.  why: the log line's reason, once per op.
+ */
+static int op_wait(objlayer *ol, struct op_waiting *w, uint32_t epoch,
+		   const struct cfs_slow_op *so, const char *why)
 {
-	struct timespec deadline, now, slice;
-	int have_deadline = 0, logged = 0, r;
+	struct timespec now, slice;
+	int r;
+
+	if (!w->logged++)
+		cfs_log(CFS_LOG_WARN, "pg %lld.%x: %s; %s '%s' waits",
+			(long long)so->pool, so->ps, why, so->what, so->name);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!w->have_deadline) {
+		char v[32];
+		unsigned long t = 0;
+
+		if (!cfs_config_get(ol->c, "rados_osd_op_timeout", v,
+				    sizeof(v)))
+			t = strtoul(v, NULL, 10);
+		w->have_deadline = t ? 1 : -1;
+		w->deadline = now;
+		w->deadline.tv_sec += (time_t)t;
+	}
+	/* a second at a time: an interrupted request ends its wait */
+	slice = now;
+	slice.tv_sec += 1;
+	if (w->have_deadline > 0 &&
+	    (w->deadline.tv_sec < slice.tv_sec ||
+	     (w->deadline.tv_sec == slice.tv_sec &&
+	      w->deadline.tv_nsec < slice.tv_nsec)))
+		slice = w->deadline;
+	r = cfs_pg_wait_active(ol->c, epoch, &slice, so);
+	if (r == -ETIMEDOUT && w->have_deadline > 0) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > w->deadline.tv_sec ||
+		    (now.tv_sec == w->deadline.tv_sec &&
+		     now.tv_nsec >= w->deadline.tv_nsec)) {
+			cfs_log(CFS_LOG_WARN,
+				"%s '%s': still waiting past "
+				"rados_osd_op_timeout: ETIMEDOUT",
+				so->what, so->name);
+			return -ETIMEDOUT;
+		}
+	}
+	if (r == -ECANCELED || ol->closing ||
+	    (ol->stop_fn && ol->stop_fn(ol->stop_arg)))
+		return -EIO; /* the daemon is going away */
+	if (interrupted_fn && interrupted_fn(interrupted_arg))
+		return -EINTR;
+	return 0;
+}
+
+static void slow_op_of(const struct objop *op, const char *name,
+		       const char *what, int up, int min_size,
+		       struct cfs_slow_op *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->pool = op->pid;
+	so->ps = op->ps;
+	so->osd = op->pg->up_primary;
+	so->up = up;
+	so->min_size = min_size;
+	snprintf(so->what, sizeof(so->what), "%s", what);
+	snprintf(so->name, sizeof(so->name), "%s", name);
+}
+
+/*
+ * op_begin, then the PG's pgio (shared) and the object's lock (exclusive
+ * with excl), then the map again.  A PG that cannot serve the op (need)
+ * makes it wait for a newer epoch with no lock held (Ceph's Objecter
+ * keeps such an op until a map makes the PG active), listed for SLOW_OPS
+ * (op_wait).  Without ol_set_wait: -EIO at once.  On success the op holds
+ * both locks (op_unlock).
+ */
+static int op_lock_w(objlayer *ol, int64_t pool, const char *name,
+		     struct objop *op, int excl, int need, const char *what,
+		     struct op_waiting *w)
+{
+	int r;
 
 	for (;;) {
 		struct cfs_slow_op so;
 		pthread_rwlock_t *lk = ol_objlock(ol, name);
 		uint32_t epoch;
+		char why[96];
 		int up;
 
 		if ((r = op_begin(ol, pool, name, op)))
@@ -173,66 +259,66 @@ static int op_lock(objlayer *ol, int64_t pool, const char *name,
 		if (op_serves(op, need, up))
 			return 0;
 		epoch = cfs_osdmap_epoch(op->m);
-		memset(&so, 0, sizeof(so));
-		so.pool = op->pid;
-		so.ps = op->ps;
-		so.osd = op->pg->up_primary;
-		so.up = up;
-		so.min_size = need == NEED_ONE ? 1 : op->pool->min_size;
-		snprintf(so.what, sizeof(so.what), "%s", what);
-		snprintf(so.name, sizeof(so.name), "%s", name);
+		slow_op_of(op, name, what, up,
+			   need == NEED_ONE ? 1 : op->pool->min_size, &so);
+		snprintf(why, sizeof(why), "inactive: %d OSD(s) up in its "
+			 "acting set, min_size %d", up, so.min_size);
 		if (!ol->wait || ol->closing) {
-			cfs_log(CFS_LOG_ERR,
-				"pg %s is inactive: %d OSD(s) up in its acting "
-				"set, min_size %d; %s '%s' refused",
-				op->pgid, up, so.min_size, what, name);
+			cfs_log(CFS_LOG_ERR, "pg %s is %s; %s '%s' refused",
+				op->pgid, why, what, name);
 			op_unlock(ol, op, name);
 			return -EIO;
 		}
-		if (!logged++)
-			cfs_log(CFS_LOG_WARN,
-				"pg %s is inactive: %d OSD(s) up in its acting "
-				"set, min_size %d; %s '%s' waits for it",
-				op->pgid, up, so.min_size, what, name);
 		op_unlock(ol, op, name);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (!have_deadline) {
-			char v[32];
-			unsigned long t = 0;
+		if ((r = op_wait(ol, w, epoch, &so, why)))
+			return r;
+	}
+}
 
-			if (!cfs_config_get(ol->c, "rados_osd_op_timeout", v,
-					    sizeof(v)))
-				t = strtoul(v, NULL, 10);
-			have_deadline = t ? 1 : -1;
-			deadline = now;
-			deadline.tv_sec += (time_t)t;
-		}
-		/* a second at a time: an interrupted request ends its wait */
-		slice = now;
-		slice.tv_sec += 1;
-		if (have_deadline > 0 &&
-		    (deadline.tv_sec < slice.tv_sec ||
-		     (deadline.tv_sec == slice.tv_sec &&
-		      deadline.tv_nsec < slice.tv_nsec)))
-			slice = deadline;
-		r = cfs_pg_wait_active(ol->c, epoch, &slice, &so);
-		if (r == -ETIMEDOUT && have_deadline > 0) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec > deadline.tv_sec ||
-			    (now.tv_sec == deadline.tv_sec &&
-			     now.tv_nsec >= deadline.tv_nsec)) {
-				cfs_log(CFS_LOG_WARN,
-					"%s '%s': its pg stayed inactive past "
-					"rados_osd_op_timeout: ETIMEDOUT",
-					what, name);
-				return -ETIMEDOUT;
-			}
-		}
-		if (r == -ECANCELED || ol->closing ||
-		    (ol->stop_fn && ol->stop_fn(ol->stop_arg)))
-			return -EIO; /* the daemon is going away */
-		if (interrupted_fn && interrupted_fn(interrupted_arg))
-			return -EINTR;
+static int op_lock(objlayer *ol, int64_t pool, const char *name,
+		   struct objop *op, int excl, int need, const char *what)
+{
+	struct op_waiting w = { { 0, 0 }, 0, 0 };
+
+	return op_lock_w(ol, pool, name, op, excl, need, what, &w);
+}
+
+struct ec_call;
+static ssize_t ec_dispatch(objlayer *ol, struct objop *op, const char *name,
+			   struct ec_call *a);
+
+/*
+ * An erasure pool's op under op_lock_w's locks, tried again while it
+ * finds the object unavailable for now (-EAGAIN from ec_io.c: fewer than
+ * k current shards up, the others on down OSDs), as Ceph keeps an op on
+ * an unfound object waiting until recovery can find it.
+ */
+static ssize_t ec_op(objlayer *ol, int64_t pool, const char *name, int excl,
+		     int need, const char *what, struct ec_call *a)
+{
+	struct op_waiting w = { { 0, 0 }, 0, 0 };
+	struct objop op;
+	ssize_t r;
+
+	for (;;) {
+		struct cfs_slow_op so;
+		uint32_t epoch;
+		int up;
+
+		if ((r = op_lock_w(ol, pool, name, &op, excl, need, what, &w)))
+			return r;
+		epoch = cfs_osdmap_epoch(op.m);
+		up = acting_up(&op);
+		slow_op_of(&op, name, what, up, op.pool->min_size, &so);
+		r = ec_dispatch(ol, &op, name, a); /* ends the op */
+		if (r != -EAGAIN)
+			return r;
+		if (!ol->wait || ol->closing)
+			return -EIO;
+		if ((r = op_wait(ol, &w, epoch, &so,
+				 "fewer than k current shards up (the others "
+				 "on down OSDs)")))
+			return r;
 	}
 }
 
@@ -526,11 +612,57 @@ static void write_copy(void *arg, int i)
 	j->err[i] = e;
 }
 
+/* The op that found no current copy up: its epoch and PG (per thread,
+ * for the retry in again()). */
+static __thread struct {
+	uint32_t epoch, ps;
+} unfound;
+
+/*
+ * No up OSD has a current copy of the object: -EAGAIN (the caller waits
+ * for a new map and tries again, as Ceph keeps an op on an unfound object
+ * waiting) while a holder of its PG is down and may bring one back; else
+ * -EIO with one log line (the data is gone).  cfs_pg_lock held.
+ */
+static int no_copy_up(const struct objop *op, const char *name,
+		      const char *what)
+{
+	int h[256], nh = cfs_pg_holders(op->c, op->pid, op->ps, h, 256);
+
+	for (int i = 0; i < nh; i++)
+		if (!cfs_osdmap_is_up(op->m, h[i])) {
+			unfound.epoch = cfs_osdmap_epoch(op->m);
+			unfound.ps = op->ps;
+			return -EAGAIN;
+		}
+	cfs_log(CFS_LOG_ERR, "pg %s: no good copy of '%s' on any OSD; %s "
+		"refused (unfound)", op->pgid, name, what);
+	return -EIO;
+}
+
+/* After an -EAGAIN of no_copy_up: wait for the next map (0: try again). */
+static int again(objlayer *ol, struct op_waiting *w, int64_t pool,
+		 const char *name, const char *what)
+{
+	struct cfs_slow_op so;
+
+	if (!ol->wait || ol->closing)
+		return -EIO;
+	memset(&so, 0, sizeof(so));
+	so.pool = pool;
+	so.ps = unfound.ps;
+	so.osd = -1;
+	snprintf(so.what, sizeof(so.what), "%s", what);
+	snprintf(so.name, sizeof(so.name), "%s", name);
+	return op_wait(ol, w, unfound.epoch, &so,
+		       "its current copies are on down OSDs");
+}
+
 /*
  * Write len bytes at off of object `name` (with F_FULL: make the object
  * exactly buf).  0 or -errno; nothing is changed on -ENOSPC.
  */
-int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
+static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 	      const void *buf, size_t len, int flags)
 {
 	/* the RADOS backend holds the data pool only */
@@ -557,19 +689,21 @@ int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 		return -EFBIG;
 	if ((r = op_begin(ol, pool, name, &op)))
 		return r;
+	fo = op.pool->erasure;
 	r = op.pool->erasure && !full && !op.pool->ec_overwrites;
 	op_end(&op);
 	if (r) /* Ceph: an EC pool without FLAG_EC_OVERWRITES takes whole
 		* objects (and appends) only */
 		return -EOPNOTSUPP;
-	if ((r = op_lock(ol, pool, name, &op, 1, NEED_MIN_SIZE, "write to")))
-		return r;
-	if (op.pool->erasure) {
+	if (fo) {
 		struct ec_call a = { EC_WRITE, full, 0, off, buf, NULL, len,
 				     NULL, NULL };
 
-		return (int)ec_dispatch(ol, &op, name, &a);
+		return (int)ec_op(ol, pool, name, 1, NEED_MIN_SIZE, "write to",
+				  &a);
 	}
+	if ((r = op_lock(ol, pool, name, &op, 1, NEED_MIN_SIZE, "write to")))
+		return r;
 	nt = op.pg->nacting;
 	memcpy(t, op.pg->acting, sizeof(int) * (size_t)nt);
 	ol_lock = ol_objlock(ol, name);
@@ -631,11 +765,7 @@ int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 	nc = candidates(ol, &op, name, cand, NULL);
 	for (int i = 0; i < nt; i++)
 		if (act[i] == ACT_RECOVER && nc == 0) {
-			cfs_log(CFS_LOG_ERR,
-				"pg %s: no up OSD has a current copy of '%s'; "
-				"write refused",
-				op.pgid, name);
-			r = -EIO;
+			r = no_copy_up(&op, name, "write");
 			goto unlock_state;
 		}
 	next.size = full ? len : off + len;
@@ -772,9 +902,9 @@ static void oi_copy_newer(struct cfs_objinfo *oi, cfs_obj *o, uint64_t v)
  * at the object's end), -ENOENT if the object does not exist; *size gets
  * the object's size.
  */
-ssize_t obj_read(objlayer *ol, int64_t pool, const char *name, uint64_t off,
-		 void *buf, size_t len, uint64_t *size,
-		 struct timespec *mtime)
+static ssize_t obj_read_once(objlayer *ol, int64_t pool, const char *name,
+			     uint64_t off, void *buf, size_t len,
+			     uint64_t *size, struct timespec *mtime)
 {
 	if (ol->rb)
 		return pool != ol->pool ? -ENOENT
@@ -789,13 +919,15 @@ ssize_t obj_read(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 
 	if ((r = check_name(name)))
 		return r;
-	if ((r = op_lock(ol, pool, name, &op, 0, NEED_MIN_SIZE, "read of")))
+	if ((r = op_begin(ol, pool, name, &op)))
 		return r;
-	if (op.pool->erasure) {
+	bad_acting = op.pool->erasure;
+	op_end(&op);
+	if (bad_acting) {
 		struct ec_call a = { EC_READ, 0, 0, off, NULL, buf, len, size,
 				     mtime };
 
-		r = ec_dispatch(ol, &op, name, &a);
+		r = ec_op(ol, pool, name, 0, NEED_MIN_SIZE, "read of", &a);
 		/* shards that missed changes are rebuilt on the spot (under
 		 * the object's lock exclusive), as Ceph recovers an object an
 		 * op needs first */
@@ -808,6 +940,8 @@ ssize_t obj_read(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 		}
 		return r;
 	}
+	if ((r = op_lock(ol, pool, name, &op, 0, NEED_MIN_SIZE, "read of")))
+		return r;
 	lk = ol_objlock(ol, name);
 
 	r = cfs_index_get(c, op.pid, name, &oi);
@@ -872,11 +1006,9 @@ ssize_t obj_read(objlayer *ol, int64_t pool, const char *name, uint64_t off,
 			op.pgid, name, cand[i], cfs_strerror((int)r));
 	}
 	if (r < 0 && r != -ENOENT) {
-		cfs_log(CFS_LOG_ERR,
-			"pg %s: no good copy of '%s' on any up OSD; read "
-			"refused",
-			op.pgid, name);
-		r = -EIO;
+		cfs_pg_lock(c, op.pid, op.ps);
+		r = no_copy_up(&op, name, "read");
+		cfs_pg_unlock(c, op.pid, op.ps);
 	}
 out:
 	pthread_rwlock_unlock(lk);
@@ -959,8 +1091,8 @@ out_nolock:
 }
 
 /* Shrink an object to size (never grows it).  Allowed when full. */
-int obj_truncate(objlayer *ol, int64_t pool, const char *name,
-		 uint64_t size)
+static int obj_truncate_once(objlayer *ol, int64_t pool, const char *name,
+			     uint64_t size)
 {
 	if (ol->rb)
 		return pool != ol->pool ? -ENOENT
@@ -980,16 +1112,15 @@ int obj_truncate(objlayer *ol, int64_t pool, const char *name,
 		return r;
 	r = op.pool->erasure;
 	op_end(&op);
-	/* an erasure pool's truncate re-encodes a stripe: min_size */
-	if ((r = op_lock(ol, pool, name, &op, 1, r ? NEED_MIN_SIZE : NEED_ONE,
-			 "truncate of")))
-		return r;
-	if (op.pool->erasure) {
+	if (r) { /* re-encodes a stripe: min_size */
 		struct ec_call a = { EC_TRUNCATE, 0, 0, size, NULL, NULL,
 				     0, NULL, NULL };
 
-		return (int)ec_dispatch(ol, &op, name, &a);
+		return (int)ec_op(ol, pool, name, 1, NEED_MIN_SIZE,
+				  "truncate of", &a);
 	}
+	if ((r = op_lock(ol, pool, name, &op, 1, NEED_ONE, "truncate of")))
+		return r;
 	nt = op.pg->nacting;
 	memcpy(t, op.pg->acting, sizeof(int) * (size_t)nt);
 	lk = ol_objlock(ol, name);
@@ -1002,11 +1133,7 @@ int obj_truncate(objlayer *ol, int64_t pool, const char *name,
 	cfs_pg_lock(c, op.pid, op.ps);
 	nc = candidates(ol, &op, name, cand, NULL);
 	if (nc == 0) {
-		cfs_log(CFS_LOG_ERR,
-			"pg %s: no up OSD has a current copy of '%s'; truncate "
-			"refused",
-			op.pgid, name);
-		r = -EIO;
+		r = no_copy_up(&op, name, "truncate");
 		goto out;
 	}
 	for (int i = 0; i < nt; i++) {
@@ -1130,4 +1257,45 @@ void ol_op_refresh(struct objop *op)
 void ol_op_end(struct objop *op)
 {
 	op_end(op);
+}
+
+/* The three above, tried again while the object's current copies are on
+ * down OSDs (no_copy_up). */
+int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
+	      const void *buf, size_t len, int flags)
+{
+	struct op_waiting w = { { 0, 0 }, 0, 0 };
+	int r;
+
+	while ((r = obj_write_once(ol, pool, name, off, buf, len, flags)) ==
+	       -EAGAIN)
+		if ((r = again(ol, &w, pool, name, "write to")))
+			return r;
+	return r;
+}
+
+ssize_t obj_read(objlayer *ol, int64_t pool, const char *name, uint64_t off,
+		 void *buf, size_t len, uint64_t *size,
+		 struct timespec *mtime)
+{
+	struct op_waiting w = { { 0, 0 }, 0, 0 };
+	ssize_t r;
+
+	while ((r = obj_read_once(ol, pool, name, off, buf, len, size,
+				  mtime)) == -EAGAIN)
+		if ((r = again(ol, &w, pool, name, "read of")))
+			return r;
+	return r;
+}
+
+int obj_truncate(objlayer *ol, int64_t pool, const char *name,
+		 uint64_t size)
+{
+	struct op_waiting w = { { 0, 0 }, 0, 0 };
+	int r;
+
+	while ((r = obj_truncate_once(ol, pool, name, size)) == -EAGAIN)
+		if ((r = again(ol, &w, pool, name, "truncate of")))
+			return r;
+	return r;
 }

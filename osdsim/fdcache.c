@@ -235,10 +235,11 @@ int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		r = obj_relpath(c, pool, ps, name, rel, sizeof(rel), NULL, 0);
 		if (r)
 			return r;
+		if (fstatat(s->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW))
+			return -ENOENT; /* gone: cfs_obj_vanished settles it */
 		pthread_mutex_lock(&fc->lock);
 		o = lookup(fc, h, osd, pool, ps, name);
-		if (o && (fstatat(s->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) ||
-			  !same_inode(o->fd, &st))) {
+		if (o && !same_inode(o->fd, &st)) {
 			hash_del(fc, o);
 			if (o->ref == 0) {
 				lru_del(o);
@@ -594,4 +595,30 @@ int cfs_obj_mtime(cfs_obj *o, struct timespec *ts)
 		return -errno;
 	*ts = st.st_mtim;
 	return 0;
+}
+
+void cfs_obj_vanished(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+		      const char *name, uint64_t size)
+{
+	struct fdcache *fc = c->fdc;
+	struct osd_store *s = store_get(c, osd);
+	uint64_t h = key_hash(osd, pool, ps, name);
+	struct cfs_obj *o;
+
+	if (!s)
+		return;
+	pthread_mutex_lock(&fc->lock);
+	o = lookup(fc, h, osd, pool, ps, name);
+	if (o) { /* the size the store counted for it */
+		size = o->size;
+		hash_del(fc, o);
+		if (o->ref == 0) {
+			lru_del(o);
+			obj_free(o);
+		} else {
+			o->doomed = 1;
+		}
+	}
+	pthread_mutex_unlock(&fc->lock);
+	store_account(s, pool, -(int64_t)size, -1);
 }

@@ -21,6 +21,11 @@ typedef struct cfs_obj cfs_obj;
 /* -ENOENT when the object (or its PG folder) is not on that OSD. */
 int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const char *name,
 		 int flags, cfs_obj **out);
+/* A copy the PG state says osd holds was found gone from its folder
+ * (deleted behind the store's back: scrub, CFS_OBJ_VERIFY): the store
+ * stops counting it (its cached size, else size) and forgets its fd. */
+void cfs_obj_vanished(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+		      const char *name, uint64_t size);
 void cfs_obj_put(cfs_obj *o);
 uint64_t cfs_obj_size(const cfs_obj *o);
 /*
