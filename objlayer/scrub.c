@@ -307,6 +307,14 @@ static int settle_object(objlayer *ol, int64_t pool, const char *name,
 
 		st->copies += v[i].present;
 		cfs_pg_lock(c, op.pid, op.ps);
+		/* a copy the PG state says is there (acting or an old
+		 * holder) but its folder lacks went behind the store's
+		 * back: it no longer counts */
+		if (!v[i].present &&
+		    cfs_pg_is_holder(c, op.pid, op.ps, osd[i]) &&
+		    !cfs_pg_is_missing(c, op.pid, op.ps, osd[i], name))
+			cfs_obj_vanished(c, osd[i], op.pid, op.ps, name,
+					 oi.size);
 		if (good) {
 			cfs_pg_clear_missing(c, op.pid, op.ps, osd[i], name);
 			cfs_pg_unlock(c, op.pid, op.ps);
@@ -318,13 +326,6 @@ static int settle_object(objlayer *ol, int64_t pool, const char *name,
 			cfs_pg_unlock(c, op.pid, op.ps);
 			continue;
 		}
-		/* a copy the PG state says is there but its folder lacks
-		 * went behind the store's back: it no longer counts */
-		if (!v[i].present &&
-		    cfs_pg_is_holder(c, op.pid, op.ps, osd[i]) &&
-		    !cfs_pg_is_missing(c, op.pid, op.ps, osd[i], name))
-			cfs_obj_vanished(c, osd[i], op.pid, op.ps, name,
-					 oi.size);
 		st->errors++;
 		say(msg, arg, "pg %s: object '%s' on osd.%d: %s", op.pgid,
 		    name, osd[i],

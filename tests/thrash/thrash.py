@@ -1869,6 +1869,10 @@ class Thrasher:
         except OSError:
             return
         kind = "delete" if size == 0 or r.random() < 0.4 else "corrupt"
+        if kind not in self.run.a.damage_kinds:
+            kind = self.run.a.damage_kinds[0]
+            if kind == "corrupt" and size == 0:
+                return  # nothing to corrupt in an empty copy
         dmg = {"osd": o, "pgid": pgid, "pool": pool, "obj": obj, "path": path,
                "kind": kind, "shard": m.group(3) or ""}
         if kind == "corrupt":
@@ -2036,6 +2040,8 @@ def replay_cmd(a, seed):
             argv += [flag, str(val)]
     if a.actions is not None:
         argv += ["--actions", ",".join(sorted(a.actions))]
+    if a.damage_kinds != ["corrupt", "delete"]:
+        argv += ["--damage-kinds", ",".join(a.damage_kinds)]
     for flag in ("no_down", "no_kill", "no_damage", "auto_recover", "serial", "selftest"):
         if getattr(a, flag):
             argv.append("--" + flag.replace("_", "-"))
@@ -2062,6 +2068,9 @@ def main():
     ap.add_argument("--no-down", action="store_true", help="no osd down/up")
     ap.add_argument("--no-kill", action="store_true", help="no kill -9 of the daemon")
     ap.add_argument("--no-damage", action="store_true", help="no damage to object copies")
+    ap.add_argument("--damage-kinds", default="corrupt,delete",
+                    help="damage injected: corrupt (bytes of a copy changed), delete (a "
+                         "copy's file removed behind the daemon)")
     ap.add_argument("--kill-weight", type=float, default=0.15)
     ap.add_argument("--auto-recover", action="store_true",
                     help="rebalance right after every osd up / osd in (Ceph recovers "
@@ -2090,6 +2099,9 @@ def main():
                     "every 150 ops; exit 0 only if that is reported as a data-mismatch")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
+    a.damage_kinds = [x for x in a.damage_kinds.split(",") if x]
+    if not a.damage_kinds or set(a.damage_kinds) - {"corrupt", "delete"}:
+        ap.error(f"--damage-kinds: corrupt and/or delete, not {a.damage_kinds}")
     if a.actions is not None:
         a.actions = set(x for x in a.actions.split(",") if x)
         bad = a.actions - set(ACTIONS)
