@@ -326,6 +326,16 @@ static int settle_object(objlayer *ol, int64_t pool, const char *name,
 			cfs_pg_unlock(c, op.pid, op.ps);
 			continue;
 		}
+		/* an acting copy known to be behind (it missed a write while
+		 * down or away: its missing set) is recovery's to bring, not
+		 * an inconsistency (Ceph scrubs what peering says is there);
+		 * a repair brings it now */
+		if (cfs_pg_is_missing(c, op.pid, op.ps, osd[i], name) &&
+		    !cfs_pg_is_damaged(c, op.pid, op.ps, osd[i], name) &&
+		    !repair) {
+			cfs_pg_unlock(c, op.pid, op.ps);
+			continue;
+		}
 		st->errors++;
 		say(msg, arg, "pg %s: object '%s' on osd.%d: %s", op.pgid,
 		    name, osd[i],
