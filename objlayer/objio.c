@@ -821,7 +821,15 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 	for (int i = 0; i < nt; i++) {
 		int e = cerr[i];
 
-		if (e) {
+		if (e == -EBADMSG) {
+			/* the copy was rotten next to the change (its store
+			 * refused to vouch for it): damaged, rebuilt from a
+			 * good one; the write itself stands on the others */
+			failed[i] = 1;
+			cfs_pg_lock(c, op.pid, op.ps);
+			cfs_pg_mark_damaged(c, op.pid, op.ps, t[i], name);
+			cfs_pg_unlock(c, op.pid, op.ps);
+		} else if (e) {
 			failed[i] = 1;
 			if (!r)
 				r = e;
@@ -829,6 +837,8 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 			nok++;
 		}
 	}
+	if (!nok && !r)
+		r = -EIO; /* no copy took it */
 
 	cfs_pg_lock(c, op.pid, op.ps);
 	for (int i = 0; i < nt; i++) {

@@ -462,6 +462,10 @@ int cfs_obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off)
 	if (r)
 		goto out;
 	old = o->size;
+	r = csum_before_change(o, off, off + len,
+			       off + len > old ? off + len : old);
+	if (r)
+		goto out;
 	r = cfs_write_full(o->fd, buf, len, (int64_t)off);
 	if (r) {
 		resync_size(o);
@@ -493,6 +497,12 @@ int cfs_obj_truncate(cfs_obj *o, uint64_t size)
 	if (r)
 		goto out;
 	old = o->size;
+	if (size < old)
+		r = csum_before_change(o, size, size, size);
+	else
+		r = csum_before_change(o, old, size, size);
+	if (r)
+		goto out;
 	if (ftruncate(o->fd, (off_t)size) < 0) {
 		r = -errno;
 		resync_size(o);

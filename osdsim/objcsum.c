@@ -473,3 +473,38 @@ int csum_copy_check(const struct obj_csum *cs, uint64_t size,
 	}
 	return 0;
 }
+
+/*
+ * Before a change of [off, end) that leaves the object new_size bytes:
+ * the old blocks whose checksums will be recomputed from the file (a
+ * block the change covers only partly, and every block when the block
+ * size changes) must still match their checksums now, or a rotten byte
+ * next to the change would be vouched for by the new checksum (laundered).
+ * -EBADMSG when one does not.
+ */
+int csum_before_change(cfs_obj *o, uint64_t off, uint64_t end,
+		       uint64_t new_size)
+{
+	struct obj_csum *cs = &o->cs;
+	uint64_t old = o->size, bsz, edges[2];
+
+	if (!cs->valid || old == 0)
+		return 0; /* nothing vouched for yet */
+	if (shift_for(new_size, cs->shift) != cs->shift)
+		return csum_verify_range(o, NULL, old, 0);
+	bsz = 1ULL << cs->shift;
+	edges[0] = off < old ? off : old;
+	edges[1] = end;
+	for (int i = 0; i < 2; i++) {
+		uint64_t e = edges[i], bs = e & ~(bsz - 1);
+		int r;
+
+		if ((e & (bsz - 1)) == 0 || bs >= old)
+			continue; /* aligned, or no old bytes in its block */
+		r = csum_verify_range(o, NULL, (old < bs + bsz ? old : bs + bsz) - bs,
+				      bs);
+		if (r)
+			return r;
+	}
+	return 0;
+}

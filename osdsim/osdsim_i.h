@@ -334,6 +334,10 @@ int csum_load(cfs_obj *o);
 int csum_after_write(cfs_obj *o, uint64_t old_size, const void *buf,
 		     size_t len, uint64_t off);
 int csum_after_truncate(cfs_obj *o, uint64_t old_size);
+/* The old blocks a change of [off, end) to new_size recomputes from the
+ * file still match (-EBADMSG: a rotten copy, not to be laundered). */
+int csum_before_change(cfs_obj *o, uint64_t off, uint64_t end,
+		       uint64_t new_size);
 /* Write the record (version) to the copy's xattr. */
 int csum_store(cfs_obj *o, uint64_t version);
 /* Verify [off, off+len) of a copy (buf holds those bytes when not NULL,
