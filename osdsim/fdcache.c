@@ -171,6 +171,19 @@ static struct cfs_obj *lookup(struct fdcache *fc, uint64_t h, int osd,
 	return NULL;
 }
 
+/* Out of the cache: closed now, or at its last put when in use.  Needs
+ * fc->lock. */
+static void drop_entry(struct fdcache *fc, struct cfs_obj *o)
+{
+	hash_del(fc, o);
+	if (o->ref == 0) {
+		lru_del(o);
+		obj_free(o);
+	} else {
+		o->doomed = 1;
+	}
+}
+
 void fdcache_forget(struct fdcache *fc, int osd, int64_t pool, uint32_t ps,
 		    const char *name)
 {
@@ -179,15 +192,8 @@ void fdcache_forget(struct fdcache *fc, int osd, int64_t pool, uint32_t ps,
 
 	pthread_mutex_lock(&fc->lock);
 	o = lookup(fc, h, osd, pool, ps, name);
-	if (o) {
-		hash_del(fc, o);
-		if (o->ref == 0) {
-			lru_del(o);
-			obj_free(o);
-		} else {
-			o->doomed = 1;
-		}
-	}
+	if (o)
+		drop_entry(fc, o);
 	pthread_mutex_unlock(&fc->lock);
 }
 
@@ -239,15 +245,8 @@ int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 			return -ENOENT; /* gone: cfs_obj_vanished settles it */
 		pthread_mutex_lock(&fc->lock);
 		o = lookup(fc, h, osd, pool, ps, name);
-		if (o && !same_inode(o->fd, &st)) {
-			hash_del(fc, o);
-			if (o->ref == 0) {
-				lru_del(o);
-				obj_free(o);
-			} else {
-				o->doomed = 1;
-			}
-		}
+		if (o && !same_inode(o->fd, &st))
+			drop_entry(fc, o);
 		pthread_mutex_unlock(&fc->lock);
 	}
 	pthread_mutex_lock(&fc->lock);
@@ -621,13 +620,7 @@ void cfs_obj_vanished(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 	o = lookup(fc, h, osd, pool, ps, name);
 	if (o) { /* the size the store counted for it */
 		size = o->size;
-		hash_del(fc, o);
-		if (o->ref == 0) {
-			lru_del(o);
-			obj_free(o);
-		} else {
-			o->doomed = 1;
-		}
+		drop_entry(fc, o);
 	}
 	pthread_mutex_unlock(&fc->lock);
 	store_account(s, pool, -(int64_t)size, -1);
