@@ -309,8 +309,9 @@ static int settle_object(objlayer *ol, int64_t pool, const char *name,
 		cfs_pg_lock(c, op.pid, op.ps);
 		/* a copy the PG state says is there (acting or an old
 		 * holder) but its folder lacks went behind the store's
-		 * back: it no longer counts */
-		if (!v[i].present &&
+		 * back: it no longer counts (not when settling a crash,
+		 * which may have cut a write before the copy was made) */
+		if (!v[i].present && !newest &&
 		    cfs_pg_is_holder(c, op.pid, op.ps, osd[i]) &&
 		    !cfs_pg_is_missing(c, op.pid, op.ps, osd[i], name))
 			cfs_obj_vanished(c, osd[i], op.pid, op.ps, name,
