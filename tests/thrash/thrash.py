@@ -658,6 +658,14 @@ class Run:
         if not settled:
             self.violation("rebalance-unsettled", f"rebalance still had work after "
                            f"{self.a.settle_tries} rounds: last {d} {err.strip()[:300]}")
+        if self.a.selftest:
+            # one rogue write that nothing can overwrite before the check
+            # (those made during the thrash may be, on a loaded machine)
+            w = self.writers[0]
+            for rel, fm in sorted(w.names.items()):
+                if fm.data and not fm.uncertain:
+                    w.rogue_write("selftest-final", rel, fm)
+                    break
         self.check_invariants("end of thrash, mounted")
         t = time.monotonic()
         self.umount()
