@@ -58,6 +58,7 @@ struct ecx {
 	uint64_t version;	  /* what a good shard holds (reads) */
 	uint64_t bad_acting;	  /* acting shards read around via a stray */
 	uint64_t known_stale;	  /* stale_shards(): behind, not damaged */
+	uint64_t rotten;	  /* shards the store refused to change */
 };
 
 static uint32_t sps_of(const struct ecx *x, int i)
@@ -241,21 +242,29 @@ static void crash_point(void)
 static int shard_write(void *arg, int i, uint64_t off, const void *buf,
 		       size_t len)
 {
+	struct ecx *x = arg;
 	cfs_obj *o;
 	int r = shard_file(arg, i, &o);
 
 	if (!r)
 		r = cfs_obj_pwrite(o, buf, len, off);
+	if (r == -EBADMSG) /* rotten next to the change: not vouched for */
+		x->rotten |= 1ULL << i;
 	crash_point();
 	return r;
 }
 
 static int shard_truncate(void *arg, int i, uint64_t len)
 {
+	struct ecx *x = arg;
 	cfs_obj *o;
 	int r = shard_file(arg, i, &o);
 
-	return r ? r : cfs_obj_truncate(o, len);
+	if (!r)
+		r = cfs_obj_truncate(o, len);
+	if (r == -EBADMSG)
+		x->rotten |= 1ULL << i;
+	return r;
 }
 
 static const struct ec_shard_io shard_io = { shard_read, shard_write,
@@ -799,6 +808,21 @@ int ec_write(objlayer *ol, const struct objop *op, const char *name,
 	from = full ? 0 : plan.first * x.s.chunk;
 	to = full ? UINT64_MAX : (plan.first + plan.count) * x.s.chunk;
 	r = ec_change(&x, exists, &oi, &next, write, from, to, do_write, &w);
+	if (r == -EIO && x.rotten && popcount64(write & ~x.rotten) >= x.s.k) {
+		/* a shard rotten next to the change was rolled back with the
+		 * rest: it is damaged (rebuilt later), the change goes to the
+		 * others (as a replicated write stands on its good copies) */
+		uint64_t rotten = x.rotten;
+
+		note_bad(&x, rotten);
+		write &= ~rotten;
+		x.rotten = 0;
+		memset(&w.new_size, 0, sizeof(w.new_size));
+		w.bad = 0;
+		next.size = full ? len : off + len > w.size ? off + len : w.size;
+		r = ec_change(&x, exists, &oi, &next, write, from, to, do_write,
+			      &w);
+	}
 	for (int i = 0; !r && i < x.width; i++)
 		if (write & stale >> i & 1) { /* current again */
 			cfs_pg_lock(x.c, op->pid, sps_of(&x, i));
@@ -902,6 +926,19 @@ int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
 		       ec_stripe_width(&x.s) * x.s.chunk;
 		r = ec_change(&x, 1, &oi, &next, write, from, UINT64_MAX,
 			      do_truncate, &t);
+		if (r == -EIO && x.rotten &&
+		    popcount64(write & ~x.rotten) >= x.s.k) {
+			/* as in ec_write: the rotten shard is left out */
+			uint64_t rotten = x.rotten;
+
+			note_bad(&x, rotten);
+			write &= ~rotten;
+			x.rotten = 0;
+			t.bad = 0;
+			next.size = size;
+			r = ec_change(&x, 1, &oi, &next, write, from,
+				      UINT64_MAX, do_truncate, &t);
+		}
 		note_bad(&x, t.bad);
 	}
 	ecx_done(&x);
