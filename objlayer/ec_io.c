@@ -535,11 +535,11 @@ static int do_truncate(struct ecx *x, uint64_t avoid, void *arg);
  * bytes [from, to) of the shards in `write` (the rest stay and are
  * rebuilt later), under an undo record.  change() does the shard I/O.
  */
-static int ec_change(struct ecx *x, int exists, const struct cfs_objinfo *oi,
-		     struct cfs_objinfo *next, uint64_t write, uint64_t from,
-		     uint64_t to,
-		     int (*change)(struct ecx *x, uint64_t avoid, void *arg),
-		     void *arg)
+static int change_once(struct ecx *x, int exists,
+		       const struct cfs_objinfo *oi, struct cfs_objinfo *next,
+		       uint64_t write, uint64_t from, uint64_t to,
+		       int (*change)(struct ecx *x, uint64_t avoid, void *arg),
+		       void *arg)
 {
 	uint64_t resv[EC_MAX_WIDTH] = { 0 }, shard_len;
 	struct undo u = { 0 };
@@ -618,6 +618,33 @@ unreserve:
 		if (resv[i])
 			cfs_osd_unreserve(x->c, x->osd[i], resv[i]);
 	free(u.v);
+	return r;
+}
+
+/* change_once, and once more without the shards it found rotten next to
+ * the change (the store refused to vouch for them): those are damaged and
+ * rebuilt later, the change goes to the others when k remain, as a
+ * replicated write stands on its good copies.  *write loses them. */
+static int ec_change(struct ecx *x, int exists, const struct cfs_objinfo *oi,
+		     struct cfs_objinfo *next, uint64_t *write, uint64_t from,
+		     uint64_t to,
+		     int (*change)(struct ecx *x, uint64_t avoid, void *arg),
+		     void *arg)
+{
+	uint64_t size = next->size;
+	int r;
+
+	x->rotten = 0;
+	r = change_once(x, exists, oi, next, *write, from, to, change, arg);
+	if (r == -EIO && x->rotten &&
+	    popcount64(*write & ~x->rotten) >= x->s.k) {
+		note_bad(x, x->rotten);
+		*write &= ~x->rotten;
+		x->rotten = 0;
+		next->size = size;
+		r = change_once(x, exists, oi, next, *write, from, to, change,
+				arg);
+	}
 	return r;
 }
 
@@ -807,22 +834,7 @@ int ec_write(objlayer *ol, const struct objop *op, const char *name,
 	ec_rmw_plan(&x.s, w.size, off, len, &plan);
 	from = full ? 0 : plan.first * x.s.chunk;
 	to = full ? UINT64_MAX : (plan.first + plan.count) * x.s.chunk;
-	r = ec_change(&x, exists, &oi, &next, write, from, to, do_write, &w);
-	if (r == -EIO && x.rotten && popcount64(write & ~x.rotten) >= x.s.k) {
-		/* a shard rotten next to the change was rolled back with the
-		 * rest: it is damaged (rebuilt later), the change goes to the
-		 * others (as a replicated write stands on its good copies) */
-		uint64_t rotten = x.rotten;
-
-		note_bad(&x, rotten);
-		write &= ~rotten;
-		x.rotten = 0;
-		memset(&w.new_size, 0, sizeof(w.new_size));
-		w.bad = 0;
-		next.size = full ? len : off + len > w.size ? off + len : w.size;
-		r = ec_change(&x, exists, &oi, &next, write, from, to, do_write,
-			      &w);
-	}
+	r = ec_change(&x, exists, &oi, &next, &write, from, to, do_write, &w);
 	for (int i = 0; !r && i < x.width; i++)
 		if (write & stale >> i & 1) { /* current again */
 			cfs_pg_lock(x.c, op->pid, sps_of(&x, i));
@@ -924,21 +936,8 @@ int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
 		/* from the stripe the new end cuts to the old end */
 		from = (size < oi.size ? size : oi.size) /
 		       ec_stripe_width(&x.s) * x.s.chunk;
-		r = ec_change(&x, 1, &oi, &next, write, from, UINT64_MAX,
+		r = ec_change(&x, 1, &oi, &next, &write, from, UINT64_MAX,
 			      do_truncate, &t);
-		if (r == -EIO && x.rotten &&
-		    popcount64(write & ~x.rotten) >= x.s.k) {
-			/* as in ec_write: the rotten shard is left out */
-			uint64_t rotten = x.rotten;
-
-			note_bad(&x, rotten);
-			write &= ~rotten;
-			x.rotten = 0;
-			t.bad = 0;
-			next.size = size;
-			r = ec_change(&x, 1, &oi, &next, write, from,
-				      UINT64_MAX, do_truncate, &t);
-		}
 		note_bad(&x, t.bad);
 	}
 	ecx_done(&x);
