@@ -404,7 +404,7 @@ int ol_copy_check(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 
 	*why = NULL;
 	if (r == -ENOENT) {
-		*why = "copy is missing";
+		*why = ol_why_absent;
 		return OL_COPY_ABSENT;
 	}
 	if (r)
@@ -431,13 +431,25 @@ int ol_copy_check(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 	return r ? r : OL_COPY_GOOD;
 }
 
+const char ol_why_absent[] = "copy is missing";
+
 void ol_note_damage(objlayer *ol, const struct objop *op, int osd,
 		    const char *name, const char *why, int pg_locked)
 {
+	struct cfs_objinfo oi;
 	int r;
 
 	if (!pg_locked)
 		cfs_pg_lock(ol->c, op->pid, op->ps);
+	/* a copy the PG state counts as there (a holder, not missing it)
+	 * whose file is gone went behind the store's back: the store stops
+	 * counting it before it is marked (as scrub does), or its rebuild
+	 * would be counted twice */
+	if (why == ol_why_absent &&
+	    cfs_pg_is_holder(ol->c, op->pid, op->ps, osd) &&
+	    !cfs_pg_is_missing(ol->c, op->pid, op->ps, osd, name) &&
+	    !cfs_index_get(ol->c, op->pid, name, &oi))
+		cfs_obj_vanished(ol->c, osd, op->pid, op->ps, name, oi.size);
 	r = cfs_pg_mark_damaged(ol->c, op->pid, op->ps, osd, name);
 	if (!pg_locked)
 		cfs_pg_unlock(ol->c, op->pid, op->ps);
@@ -635,8 +647,43 @@ static int no_copy_up(const struct objop *op, const char *name,
 			unfound.ps = op->ps;
 			return -EAGAIN;
 		}
-	cfs_log(CFS_LOG_ERR, "pg %s: no good copy of '%s' on any OSD; %s "
-		"refused (unfound)", op->pgid, name, what);
+	{
+		/* where each copy that might have served stands, in the one
+		 * line (Ceph's `pg query` might_have_unfound) */
+		char where[512];
+		size_t w = 0;
+
+		where[0] = 0;
+		for (int i = 0; i < op->pg->nacting && w < sizeof(where); i++) {
+			int a = op->pg->acting[i];
+
+			w += (size_t)snprintf(
+				where + w, sizeof(where) - w, "%sosd.%d %s",
+				i ? ", " : "", a,
+				!cfs_pg_is_holder(op->c, op->pid, op->ps, a)
+					? "holds nothing of the PG"
+				: cfs_pg_is_damaged(op->c, op->pid, op->ps, a,
+						    name)
+					? "damaged"
+				: cfs_pg_is_missing(op->c, op->pid, op->ps, a,
+						    name)
+					? "missing it"
+					: "not current");
+		}
+		for (int i = 0; i < nh && w < sizeof(where); i++)
+			if (!cfs_in_set(op->pg->acting, op->pg->nacting, h[i]))
+				w += (size_t)snprintf(
+					where + w, sizeof(where) - w,
+					"; stray osd.%d %s", h[i],
+					cfs_pg_is_missing(op->c, op->pid,
+							  op->ps, h[i], name)
+						? "missing it"
+						: "not current");
+		cfs_log(CFS_LOG_ERR,
+			"pg %s: no good copy of '%s' on any OSD; %s refused "
+			"(unfound; acting: %s)",
+			op->pgid, name, what, where);
+	}
 	return -EIO;
 }
 
@@ -972,7 +1019,7 @@ static ssize_t obj_read_once(objlayer *ol, int64_t pool, const char *name,
 		int e = cfs_obj_open(c, cand[i], op.pid, op.ps, name, 0, &o);
 
 		if (e == -ENOENT) {
-			why = "copy is missing";
+			why = ol_why_absent;
 		} else if (e) {
 			cfs_log(CFS_LOG_WARN,
 				"pg %s: read of '%s' on osd.%d failed: %s",
@@ -1176,10 +1223,12 @@ static int obj_truncate_once(objlayer *ol, int64_t pool, const char *name,
 		}
 	}
 	next.size = size;
+	/* the sources are the candidates from before the change began:
+	 * begin_change marks the holders outside the acting set as missing
+	 * it, and one of those may hold the only current copy */
 	r = begin_change(ol, &op, name, t, nt, &next);
 	if (r)
 		goto unreserve;
-	nc = candidates(ol, &op, name, cand, NULL);
 	cfs_pg_unlock(c, op.pid, op.ps);
 	recover_first(ol, &op, name, &oi, t, act, nt, cand, nc, rec);
 	for (int i = 0; i < nt; i++) {

@@ -151,6 +151,9 @@ void ol_op_refresh(struct objop *op);
 int ol_copy_check(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		  const char *name,
 		  const struct cfs_objinfo *oi, int deep, const char **why);
+/* the why of a copy whose file is absent (ol_note_damage then settles the
+ * store's count of it) */
+extern const char ol_why_absent[];
 /* Log a bad copy and mark it damaged (missing until repaired). */
 void ol_note_damage(objlayer *ol, const struct objop *op, int osd,
 		    const char *name, const char *why, int pg_locked);

@@ -647,6 +647,7 @@ int cfs_obj_remove(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const cha
 	struct osd_store *s = store_get(c, osd);
 	char rel[PATH_MAX];
 	struct stat st;
+	int64_t counted;
 	int r;
 
 	if (!s)
@@ -654,9 +655,16 @@ int cfs_obj_remove(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const cha
 	r = obj_relpath(c, pool, ps, name, rel, sizeof(rel), NULL, 0);
 	if (r)
 		return r;
-	fdcache_forget(c->fdc, osd, pool, ps, name);
-	if (fstatat(s->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	counted = fdcache_forget(c->fdc, osd, pool, ps, name);
+	if (fstatat(s->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			return -errno;
+		/* removed behind the store's back while it was counted
+		 * (and open): it stops counting now */
+		if (counted >= 0 && !(r = usage_mark_dirty(c)))
+			store_account(s, pool, -counted, -1);
+		return r;
+	}
 	r = usage_mark_dirty(c);
 	if (r)
 		return r;
@@ -676,6 +684,7 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, int64_t pool, uint32_t ps,
 	uint64_t size, off;
 	uint32_t run = 0, run2 = 0;
 	struct stat st;
+	int64_t counted;
 	int sfd = -1, tfd = -1, r, existed;
 
 	if (!ds || !ss)
@@ -763,11 +772,17 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, int64_t pool, uint32_t ps,
 		}
 		off += want;
 	}
-	fdcache_forget(c->fdc, dst, pool, ps, name);
+	counted = fdcache_forget(c->fdc, dst, pool, ps, name);
 	existed = fstatat(ds->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (renameat(ds->dirfd, tmp, ds->dirfd, rel) < 0) {
 		r = -errno;
 		goto fail;
+	}
+	/* a copy removed behind the store's back while it was open is
+	 * still counted: the new one replaces what was counted */
+	if (!existed && counted >= 0) {
+		existed = 1;
+		st.st_size = (off_t)counted;
 	}
 	store_account(ds, pool, (int64_t)size - (existed ? (int64_t)st.st_size : 0),
 		      existed ? 0 : 1);

@@ -320,9 +320,11 @@ int health_checks(struct cfs_health *h, const cfs_osdmap *m,
 /* fdcache.c */
 int fdcache_create(cfs_cluster *c, struct fdcache **out);
 void fdcache_destroy(struct fdcache *fc);
-/* Drop the cached fd of one object (it is being replaced or removed). */
-void fdcache_forget(struct fdcache *fc, int osd, int64_t pool, uint32_t ps,
-		    const char *name);
+/* Drop the cached fd of one object (it is being replaced or removed).
+ * Returns the size the store counted for it while cached, -1 when it was
+ * not: a file removed behind the store's back is still counted. */
+int64_t fdcache_forget(struct fdcache *fc, int osd, int64_t pool,
+		       uint32_t ps, const char *name);
 
 /* objcsum.c: per-copy checksums (see there) */
 void csum_reset(struct obj_csum *cs);

@@ -3,7 +3,8 @@
  * upmaps (children keep their copies where they are, as a pg_temp), and an
  * object attribute (a CephFS backtrace) set while a copy is away: the copy
  * that missed it is never taken for current, so the attribute survives the
- * rebalance that drops the copies that had it.
+ * rebalance that drops the copies that had it; a truncate whose only
+ * current copy is on a stray.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -259,12 +260,73 @@ static void test_scrub_repairs_attr(void **state)
 	fx_free(f);
 }
 
+/* A truncate whose only current copy is on a stray (a holder outside the
+ * acting set; every acting copy missing the object, as after an acting
+ * set that moved before backfill) rebuilds the acting copies from the
+ * stray before it cuts them: it must not lose the stray as a source when
+ * its own start marks the holders outside the acting set as missing the
+ * change (a thrash seed met EIO and three copies marked missing). */
+static void test_truncate_from_stray(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct ol_layout l;
+	const uint64_t ino = 0x10000000000ULL;
+	const cfs_osdmap *m;
+	char name[64], buf[8192], got[8192];
+	uint32_t ps;
+	int act[3], stray = -1;
+
+	(void)state;
+	ol_default_layout(f->ol, &l);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)(i * 7 + 1);
+	assert_int_equal(ol_write(f->ol, ino, &l, 0, buf, sizeof(buf)),
+			 (ssize_t)sizeof(buf));
+	ol_object_name(ino, 0, name, sizeof(name));
+	m = cfs_osdmap_get(f->c);
+	cfs_object_to_pg(m, name, NULL, &ps);
+	memcpy(act, cfs_osdmap_pg(m, ps)->acting, sizeof(act));
+	cfs_osdmap_put(m);
+	for (int o = 0; o < 6 && stray < 0; o++)
+		if (o != act[0] && o != act[1] && o != act[2])
+			stray = o;
+	assert_true(stray >= 0);
+	cfs_pg_lock(f->c, DATA_POOL, ps);
+	assert_int_equal(cfs_pg_add_holder(f->c, DATA_POOL, ps, stray, NULL, 0),
+			 0);
+	cfs_pg_unlock(f->c, DATA_POOL, ps);
+	assert_int_equal(cfs_obj_copy(f->c, act[0], stray, DATA_POOL, ps,
+				      name, NULL),
+			 0);
+	cfs_pg_lock(f->c, DATA_POOL, ps);
+	assert_true(cfs_pg_is_holder(f->c, DATA_POOL, ps, stray));
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(cfs_pg_mark_missing(f->c, DATA_POOL, ps,
+						     act[i], name),
+				 0);
+	cfs_pg_unlock(f->c, DATA_POOL, ps);
+	assert_int_equal(ol_truncate(f->ol, ino, &l, sizeof(buf), 1000), 0);
+	memset(got, 0, sizeof(got));
+	assert_int_equal(ol_read(f->ol, ino, &l, 1000, 0, got, sizeof(got)),
+			 1000);
+	assert_memory_equal(got, buf, 1000);
+	/* the acting copies are current again, and hold the cut object */
+	cfs_pg_lock(f->c, DATA_POOL, ps);
+	for (int i = 0; i < 3; i++)
+		if (cfs_pg_is_missing(f->c, DATA_POOL, ps, act[i], name))
+			fail_msg("acting osd.%d still misses the object",
+				 act[i]);
+	cfs_pg_unlock(f->c, DATA_POOL, ps);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_split_after_upmap),
 		cmocka_unit_test(test_attr_missed_by_down_copy),
 		cmocka_unit_test(test_scrub_repairs_attr),
+		cmocka_unit_test(test_truncate_from_stray),
 	};
 
 	cfs_log_set(NULL, CFS_LOG_ERR);
