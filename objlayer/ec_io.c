@@ -1370,7 +1370,8 @@ int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
 			}
 			if (still && !e && !toofull) {
 				cfs_pg_lock(c, pool, sps);
-				cfs_pg_clear_missing(c, pool, sps, t, name);
+				cfs_pg_clear_missing_lazy(c, pool, sps, t,
+							  name);
 				cfs_pg_unlock(c, pool, sps);
 			} else if (e && !toofull) {
 				errors = 1;

@@ -493,7 +493,8 @@ again:
 					name, t, cfs_strerror(r));
 			} else {
 				cfs_pg_lock(c, pool, ps);
-				cfs_pg_clear_missing(c, pool, ps, t, name);
+				cfs_pg_clear_missing_lazy(c, pool, ps, t,
+							  name);
 				cfs_pg_unlock(c, pool, ps);
 				if (exists) {
 					st->objects_copied++;

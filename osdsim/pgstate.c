@@ -677,8 +677,8 @@ int cfs_pg_mark_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 	return r;
 }
 
-int cfs_pg_clear_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
-			 const char *name)
+int cfs_pg_clear_missing_lazy(cfs_cluster *c, int64_t pool, uint32_t ps,
+			      int osd, const char *name)
 {
 	struct pg_holder *h = holder_find(pgst(c, pool, ps), osd);
 	int r;
@@ -692,11 +692,16 @@ int cfs_pg_clear_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 		return r;
 	if (!h->missing.n)
 		h->backfill = 0; /* caught up */
-	/* Written lazily (cfs_pg_flush, or at close): until then the name
-	 * is still listed on disk, which is harmless - after a crash the
-	 * object is copied once more. */
 	pgst(c, pool, ps)->dirty = 1;
 	return 0;
+}
+
+int cfs_pg_clear_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
+			 const char *name)
+{
+	int r = cfs_pg_clear_missing_lazy(c, pool, ps, osd, name);
+
+	return r ? r : cfs_pg_flush(c, pool, ps);
 }
 
 int cfs_pg_flush(cfs_cluster *c, int64_t pool, uint32_t ps)

@@ -54,10 +54,16 @@ int cfs_pg_missing_foreach(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 /* Add a name, persisted before returning (call it before changing data). */
 int cfs_pg_mark_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 			const char *name);
-/* Remove a name (after the copy is current).  Persisted lazily: by
- * cfs_pg_flush() or at close; a crash in between only means one more copy. */
+/* Remove a name (after the copy is current).  Persisted before it
+ * returns: a name left listed after a crash makes a current copy look
+ * stale, and when every holder's copy does, the object is unfound. */
 int cfs_pg_clear_missing(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 			 const char *name);
+/* The same, persisted lazily (by cfs_pg_flush() or at close): for a
+ * backfill, which flushes once per PG and keeps its sources until then,
+ * so that a crash in between only means one more copy. */
+int cfs_pg_clear_missing_lazy(cfs_cluster *c, int64_t pool, uint32_t ps,
+			      int osd, const char *name);
 int cfs_pg_flush(cfs_cluster *c, int64_t pool, uint32_t ps);
 /* A copy found bad (checksum, version or size wrong, or absent while the
  * object exists): missing, and counted as damaged (health's "scrub

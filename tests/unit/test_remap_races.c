@@ -4,7 +4,8 @@
  * object attribute (a CephFS backtrace) set while a copy is away: the copy
  * that missed it is never taken for current, so the attribute survives the
  * rebalance that drops the copies that had it; a truncate whose only
- * current copy is on a stray.
+ * current copy is on a stray; a write that makes stale copies current,
+ * cut by a crash.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -14,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cluster_fixture.h"
@@ -320,6 +323,69 @@ static void test_truncate_from_stray(void **state)
 	fx_free(f);
 }
 
+/* A write that makes stale copies current again must have that on disk
+ * before it is done: the copies it replaced were marked missing (the old
+ * holders outside the acting set) on disk at once, and when the acting
+ * copies' marks came back after a crash (kill -9: no close), every copy
+ * of the object looked stale and a read got EIO (unfound) after the
+ * remount (thrash seeds 77 and 302). */
+static void test_write_clears_missing_across_crash(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char buf[4096], got[4096];
+	uint32_t ps;
+	int act[3], stray = -1, status;
+	const cfs_osdmap *m;
+	pid_t pid;
+
+	(void)state;
+	memset(buf, 'a', sizeof(buf));
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "obj", buf,
+					   sizeof(buf)),
+			 0);
+	m = cfs_osdmap_get(f->c);
+	cfs_object_to_pg(m, "obj", NULL, &ps);
+	memcpy(act, cfs_osdmap_pg(m, ps)->acting, sizeof(act));
+	cfs_osdmap_put(m);
+	for (int o = 0; o < 6 && stray < 0; o++)
+		if (o != act[0] && o != act[1] && o != act[2])
+			stray = o;
+	/* the current copy on a stray, the acting copies behind */
+	cfs_pg_lock(f->c, DATA_POOL, ps);
+	assert_int_equal(cfs_pg_add_holder(f->c, DATA_POOL, ps, stray, NULL, 0),
+			 0);
+	cfs_pg_unlock(f->c, DATA_POOL, ps);
+	assert_int_equal(cfs_obj_copy(f->c, act[0], stray, DATA_POOL, ps,
+				      "obj", NULL),
+			 0);
+	cfs_pg_lock(f->c, DATA_POOL, ps);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(cfs_pg_mark_missing(f->c, DATA_POOL, ps,
+						     act[i], "obj"),
+				 0);
+	cfs_pg_unlock(f->c, DATA_POOL, ps);
+	fx_close(f);
+	/* the write, then a crash: no close, nothing flushed */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		fx_open(f);
+		memset(buf, 'b', 100);
+		_exit(ol_obj_write(f->ol, DATA_POOL, "obj", 0, buf, 100) ? 1
+									: 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	fx_open(f);
+	memset(buf, 'b', 100);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "obj", 0, got,
+				     sizeof(got)),
+			 (ssize_t)sizeof(got));
+	assert_memory_equal(got, buf, sizeof(got));
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_attr_missed_by_down_copy),
 		cmocka_unit_test(test_scrub_repairs_attr),
 		cmocka_unit_test(test_truncate_from_stray),
+		cmocka_unit_test(test_write_clears_missing_across_crash),
 	};
 
 	cfs_log_set(NULL, CFS_LOG_ERR);
