@@ -21,9 +21,9 @@
  * A crash must not lose what was pending (Ceph replays its journal): each
  * inode noted gets a mark in the store ('B', mds.h) right after the
  * change, deleted once its backtrace is written; the next mount notes
- * every marked inode again (btq_resume).  A mark holds one link: a hard
- * link made in the same window as the crash is missing from the
- * backtrace until fsck's backtrace check, which knows every entry.
+ * every marked inode again (btq_resume).  A mark holds one link, so a
+ * marked inode with more than one is noted with every link it has (one
+ * pass over the dentries, as fsck's backtrace check does).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -702,9 +702,59 @@ static int collect_mark(uint64_t ino, uint64_t parent, const char *name,
 	return 0;
 }
 
+/* The names of the hard-linked inodes a crash left marked: a mark holds
+ * one link, and a link made in the crash's window would be missing from
+ * the backtrace written from it.  One pass over every dentry (only after
+ * a crash that left such a mark), as the MDS's journal replay would know
+ * every link. */
+struct multi {
+	uint64_t *ino;
+	size_t n;
+	struct marks names; /* .ino: whose; .parent, .name: the link */
+};
+
+static int collect_link(uint64_t parent, const char *name, size_t nlen,
+			const struct mds_dentry *d, void *arg)
+{
+	struct multi *mu = arg;
+
+	for (size_t i = 0; i < mu->n; i++)
+		if (mu->ino[i] == d->ino)
+			return collect_mark(d->ino, parent, name, nlen,
+					    &mu->names);
+	return 0;
+}
+
+static int resume_linked(vfs *v, struct multi *mu)
+{
+	int rc;
+
+	if (!mu->n)
+		return 0;
+	rc = mds_list_dentries(v->m, collect_link, mu);
+	for (size_t i = 0; rc == 0 && i < mu->n; i++) {
+		int first = 1;
+
+		for (size_t k = 0; k < mu->names.n; k++) {
+			struct bt_mark *l = &mu->names.v[k];
+
+			if (l->ino != mu->ino[i])
+				continue;
+			note(v, l->ino, first ? OP_SET : OP_ADD, l->parent,
+			     l->name);
+			first = 0;
+		}
+	}
+	for (size_t i = 0; i < mu->names.n; i++)
+		free(mu->names.v[i].name);
+	free(mu->names.v);
+	return rc;
+}
+
 int btq_resume(vfs *v)
 {
 	struct marks ms = { 0 };
+	struct multi mu = { 0 };
 	kv_batch *gone = NULL;
 	int rc;
 
@@ -725,6 +775,18 @@ int btq_resume(vfs *v)
 		}
 		if (e || rec.nlink == 0)
 			continue; /* the orphan purge takes it */
+		if (!S_ISDIR(rec.mode) && rec.nlink > 1) {
+			uint64_t *ni = realloc(mu.ino,
+					       (mu.n + 1) * sizeof(*ni));
+
+			if (!ni) {
+				rc = -ENOMEM;
+				break;
+			}
+			mu.ino = ni;
+			mu.ino[mu.n++] = k->ino;
+			continue;
+		}
 		/* the link the mark names, if it still is one */
 		if (k->name && mds_lookup(v->m, k->parent, k->name, &d) == 0 &&
 		    d.ino == k->ino)
@@ -737,6 +799,9 @@ int btq_resume(vfs *v)
 	}
 	if (rc == 0 && !gone)
 		rc = -ENOMEM;
+	if (rc == 0)
+		rc = resume_linked(v, &mu);
+	free(mu.ino);
 	if (rc == 0 && kv_batch_count(gone))
 		rc = kv_batch_commit(v->db, gone, 0);
 	kv_batch_free(gone);
