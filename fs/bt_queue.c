@@ -767,7 +767,7 @@ int btq_resume(vfs *v)
 		struct bt_mark *k = &ms.v[i];
 		struct mds_inode rec;
 		struct mds_dentry d;
-		int e = mds_get_inode(v->m, k->ino, &rec);
+		int e = mds_get_inode(v->m, k->ino, &rec), cur;
 
 		if (e == -ENOENT) {
 			mds_del_btmark(gone, k->ino);
@@ -775,7 +775,19 @@ int btq_resume(vfs *v)
 		}
 		if (e || rec.nlink == 0)
 			continue; /* the orphan purge takes it */
-		if (!S_ISDIR(rec.mode) && rec.nlink > 1) {
+		/* the link the mark names, if it still is one: all a
+		 * directory or a file of one link needs */
+		cur = k->name &&
+		      mds_lookup(v->m, k->parent, k->name, &d) == 0 &&
+		      d.ino == k->ino;
+		if (cur && (S_ISDIR(rec.mode) || rec.nlink == 1)) {
+			note(v, k->ino, OP_SET, k->parent, k->name);
+		} else if (S_ISDIR(rec.mode)) {
+			btq_touch(v, k->ino);
+		} else {
+			/* more links, or the marked one gone (a hard link
+			 * made or removed in the crash's window): every
+			 * link it has, from the dentries */
 			uint64_t *ni = realloc(mu.ino,
 					       (mu.n + 1) * sizeof(*ni));
 
@@ -785,17 +797,7 @@ int btq_resume(vfs *v)
 			}
 			mu.ino = ni;
 			mu.ino[mu.n++] = k->ino;
-			continue;
 		}
-		/* the link the mark names, if it still is one */
-		if (k->name && mds_lookup(v->m, k->parent, k->name, &d) == 0 &&
-		    d.ino == k->ino)
-			note(v, k->ino,
-			     S_ISDIR(rec.mode) || rec.nlink == 1 ? OP_SET
-								 : OP_ADD,
-			     k->parent, k->name);
-		else
-			btq_touch(v, k->ino);
 	}
 	if (rc == 0 && !gone)
 		rc = -ENOMEM;

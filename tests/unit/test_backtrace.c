@@ -604,7 +604,7 @@ static void test_crash_resume(void **state)
 	struct vfs_entry d;
 	struct backtrace bt;
 	vfs *next;
-	uint64_t a, b;
+	uint64_t a, b, c;
 
 	assert_int_equal(vfs_mkdir(f->v, &f->cred, MDS_ROOT_INO, "d", 0755,
 				   &d), 0);
@@ -618,8 +618,19 @@ static void test_crash_resume(void **state)
 		assert_int_equal(vfs_link(f->v, b, d.ino, "b2", &e), 0);
 		vfs_forget(f->v, b, 1);
 	}
+	/* c: made as "c", linked as "c2", then "c" removed: the mark's
+	 * link is gone, the backtrace must name "c2" alone */
+	c = mkfile(f, MDS_ROOT_INO, "c");
+	{
+		struct vfs_entry e;
+
+		assert_int_equal(vfs_link(f->v, c, d.ino, "c2", &e), 0);
+		vfs_forget(f->v, c, 1);
+		assert_int_equal(vfs_unlink(f->v, MDS_ROOT_INO, "c"),
+				 0);
+	}
 	assert_int_equal(bts.sets, 0);
-	assert_int_equal(marks(f), 3);
+	assert_int_equal(marks(f), 4);
 	/* "the daemon died": the next mount opens the same store */
 	assert_int_equal(vfs_new(f->m, &bt_ops, NULL, NULL, &next), 0);
 	assert_int_equal(vfs_flush_all(next, 0), 0);
@@ -646,6 +657,10 @@ static void test_crash_resume(void **state)
 		assert_int_equal(root, 1);
 		assert_int_equal(sub, 1);
 	}
+	bt_free(&bt);
+	get_bt(c, &bt);
+	assert_int_equal(bt.nlinks, 0);
+	expect_link(&bt, 0, d.ino, "c2");
 	bt_free(&bt);
 	get_bt(d.ino, &bt);
 	expect_link(&bt, 0, MDS_ROOT_INO, "d");
