@@ -1,7 +1,8 @@
 /*
  * cmd_config.c - `config set|get|rm WHO KEY [VALUE]` and `config dump`:
- * the monitor options crushfs honours (osdsim config.c), in `ceph config`'s
- * forms.  WHO is mon or global (where Ceph keeps monitor options).
+ * the options crushfs honours (osdsim config.c), in `ceph config`'s
+ * forms.  WHO is mon, mgr, osd, client or global; crushfs keeps one value
+ * per option, whichever daemon it is set for.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +17,8 @@
 static int who_ok(struct cmd_ctx *ctx, const char *who)
 {
 	if (!strcmp(who, "mon") || !strcmp(who, "global") ||
-	    !strcmp(who, "osd") || !strcmp(who, "client"))
+	    !strcmp(who, "osd") || !strcmp(who, "client") ||
+	    !strcmp(who, "mgr"))
 		return 0;
 	return cc_err(ctx, "unrecognized config target '%s'", who);
 }
@@ -57,16 +59,6 @@ int ccmd_config_get(struct cmd_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* The section an option belongs to, as Ceph's config dump shows it. */
-static const char *section_of(const char *name)
-{
-	if (!strncmp(name, "osd_", 4))
-		return "osd";
-	if (!strncmp(name, "rados_", 6))
-		return "client";
-	return "mon";
-}
-
 int ccmd_config_dump(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct cfs_config_entry e[CFS_CONFIG_NOPTS];
@@ -88,12 +80,12 @@ int ccmd_config_dump(struct cmd_ctx *ctx, int argc, char **argv)
 		if (arr)
 			json_array_append_new(arr, json_pack(
 				"{s:s, s:s, s:s, s:s, s:s, s:b}", "section",
-				section_of(e[i].name), "name", e[i].name, "value", e[i].value,
+				cfs_config_section(e[i].name), "name", e[i].name, "value", e[i].value,
 				"level", "advanced", "mask", "",
 				"can_update_at_runtime", 1));
 		else
 			fprintf(ctx->out, "%-6s %-4s %-9s %-24s %-8s\n",
-				section_of(e[i].name),
+				cfs_config_section(e[i].name),
 				"", "advanced", e[i].name, e[i].value);
 	}
 	return arr ? cc_json_out(ctx, arr) : 0;

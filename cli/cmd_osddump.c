@@ -75,11 +75,14 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
 
 		json_array_append_new(pools, json_pack(
-			"{s:I, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s}",
+			"{s:I, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, "
+			"s:i, s:s, s:s}",
 			"pool", (json_int_t)q->id, "pool_name", q->name, "type",
 			q->erasure ? 3 : 1, "size", q->size, "min_size",
 			q->min_size, "crush_rule", q->crush_rule, "pg_num",
 			(int)q->pg_num, "pg_placement_num", (int)q->pgp_num,
+			"pg_placement_num_target", (int)q->pgp_num_target,
+			"pg_num_target", (int)q->pg_num_target,
 			"last_change", (int)cfs_osdmap_epoch(m),
 			"erasure_code_profile", q->erasure ? q->ec_profile : "",
 			"flags_names", pool_full(cl, m, q) ?

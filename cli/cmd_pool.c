@@ -114,16 +114,21 @@ void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m,
 		   cfs_pool_is_full(c, m, p, NULL);
 	int quota = cfs_pool_quota_full(c, m, p, NULL);
 
-	/* pg_pool_t's operator<<, the fields crushfs has */
+	/* pg_pool_t's operator<<, the fields crushfs has (the targets only
+	 * while pg_num / pgp_num move to them, as Ceph 14+ prints them) */
 	fprintf(o, "pool %" PRId64 " '%s' %s", p->id, p->name,
 		p->erasure ? "erasure" : "replicated");
 	if (p->erasure)
 		fprintf(o, " profile %s", p->ec_profile);
 	fprintf(o, " size %d min_size %d "
-		   "crush_rule %d object_hash rjenkins pg_num %u pgp_num %u "
-		   "autoscale_mode off last_change %u flags hashpspool%s%s%s",
-		p->size, p->min_size, p->crush_rule, p->pg_num,
-		p->pgp_num, cfs_osdmap_epoch(m), full || quota ? ",full" : "",
+		   "crush_rule %d object_hash rjenkins pg_num %u pgp_num %u",
+		p->size, p->min_size, p->crush_rule, p->pg_num, p->pgp_num);
+	if (p->pg_num_target != p->pg_num)
+		fprintf(o, " pg_num_target %u", p->pg_num_target);
+	if (p->pgp_num_target != p->pgp_num)
+		fprintf(o, " pgp_num_target %u", p->pgp_num_target);
+	fprintf(o, " autoscale_mode off last_change %u flags hashpspool%s%s%s",
+		cfs_osdmap_epoch(m), full || quota ? ",full" : "",
 		quota ? ",full_quota" : "",
 		p->ec_overwrites ? ",ec_overwrites" : "");
 	if (p->quota_max_bytes)
@@ -152,7 +157,8 @@ int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv)
 				json_array_append_new(
 					a, json_pack(
 						"{s:s, s:I, s:i, s:i, s:i, s:s, "
-						"s:i, s:i, s:i, s:I, s:I}",
+						"s:i, s:i, s:i, s:i, s:i, s:I, "
+						"s:I}",
 						"pool_name", p->name, "pool_id",
 						(json_int_t)p->id, "type",
 						p->erasure ? 3 : 1, "size",
@@ -164,6 +170,10 @@ int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv)
 						"pg_num", (int)p->pg_num,
 						"pg_placement_num",
 						(int)p->pgp_num,
+						"pg_placement_num_target",
+						(int)p->pgp_num_target,
+						"pg_num_target",
+						(int)p->pg_num_target,
 						"quota_max_bytes",
 						(json_int_t)p->quota_max_bytes,
 						"quota_max_objects",
@@ -317,8 +327,56 @@ static int apply(struct cmd_ctx *ctx, const struct cfs_pool_info *want,
 	return cc_done_epoch(ctx, "%s", done);
 }
 
+/* "set pool 1 pg_num to 64", as the monitor answers, and what crushfs
+ * has done of it: pg_num and pgp_num now, and what rebalance does next
+ * when they are short of their targets. */
+static int pg_num_done(struct cmd_ctx *ctx, int64_t id, long long v)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+	const struct cfs_pool_info *q = cfs_osdmap_pool_by_id(m, id);
+	struct cfs_pool_info p;
+	uint32_t pgp;
+	char next[160] = "";
+
+	if (!q) { /* removed meanwhile */
+		cfs_osdmap_put(m);
+		return cc_done_epoch(ctx, "set pool %lld pg_num to %lld",
+				     (long long)id, v);
+	}
+	p = *q;
+	cfs_osdmap_put(m);
+	pgp = p.pgp_num_target < p.pg_num_target ? p.pgp_num_target
+						 : p.pg_num_target;
+	if (p.pg_num_target > p.pg_num)
+		snprintf(next, sizeof(next), ": `rebalance` splits once the "
+			 "PGs are clean, then steps pgp_num to %u", pgp);
+	else if (p.pg_num_target < p.pg_num && p.pgp_num_target > p.pg_num_target)
+		/* Ceph merges no PG below pgp_num: one set apart from
+		 * pg_num's target holds the merge there */
+		snprintf(next, sizeof(next), ": `rebalance` merges down to "
+			 "pgp_num_target %u, no further", p.pgp_num_target);
+	else if (p.pg_num_target < p.pg_num)
+		snprintf(next, sizeof(next), ": `rebalance` lowers pgp_num "
+			 "to %u step by step, then merges", pgp);
+	else if (p.pgp_num != pgp)
+		snprintf(next, sizeof(next), "; `rebalance` steps it to %u",
+			 pgp);
+	if (p.pg_num_target != p.pg_num)
+		return cc_done_epoch(ctx, "set pool %lld pg_num to %lld "
+				     "(pg_num %u, pgp_num %u for now%s)",
+				     (long long)id, v, p.pg_num, p.pgp_num,
+				     next);
+	return cc_done_epoch(ctx, "set pool %lld pg_num to %lld (pgp_num %u%s)",
+			     (long long)id, v, p.pgp_num, next);
+}
+
 /* PG split or merge: the files move, I/O held off meanwhile (also in a
- * mounted daemon). */
+ * mounted daemon).  As Ceph 14+ (OSDMonitor::prepare_command_pool_set)
+ * the command sets pg_num_target, and pgp_num_target with it when that
+ * followed pg_num_target; crushfs then splits or merges at once when it
+ * can (a clean pool; a merge needs pgp_num at most N and the PGs
+ * co-located), else leaves that to rebalance (adjust.c), the mgr's
+ * part. */
 static int set_pg_num(struct cmd_ctx *ctx, const struct cfs_pool_info *p,
 		      long long v)
 {
@@ -328,7 +386,19 @@ static int set_pg_num(struct cmd_ctx *ctx, const struct cfs_pool_info *p,
 	if (v <= 0 || v > 65536)
 		return cc_err(ctx, "'pg_num' must be greater than 0 and less "
 			      "than or equal to 65536");
-	r = ol_set_pg_num(ctx->ol, p->id, (uint32_t)v, why, sizeof(why));
+	if ((uint32_t)v == p->pg_num)
+		/* back to where it is: a change under way is called off */
+		r = cfs_pool_set_pg_num_target(ctx->cluster, p->id,
+					       (uint32_t)v, why, sizeof(why));
+	else
+		r = ol_set_pg_num(ctx->ol, p->id, (uint32_t)v, why,
+				  sizeof(why));
+	if (r == -EBUSY) {
+		/* not now: the monitor takes the target anyway */
+		*why = '\0';
+		r = cfs_pool_set_pg_num_target(ctx->cluster, p->id,
+					       (uint32_t)v, why, sizeof(why));
+	}
 	if (r == -EALREADY) {
 		fprintf(ctx->out, "pool '%s' pg_num is already %lld\n",
 			p->name, v);
@@ -336,17 +406,7 @@ static int set_pg_num(struct cmd_ctx *ctx, const struct cfs_pool_info *p,
 	}
 	if (r)
 		return cc_err(ctx, "%s", *why ? why : cfs_strerror(r));
-	{
-		const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
-		const struct cfs_pool_info *q =
-			cfs_osdmap_pool_by_id(m, p->id);
-		uint32_t pgp = q ? q->pgp_num : 0;
-
-		cfs_osdmap_put(m);
-		return cc_done_epoch(ctx, "set pool %lld pg_num to %lld "
-				     "(pgp_num %u)",
-				     (long long)p->id, v, pgp);
-	}
+	return pg_num_done(ctx, p->id, v);
 }
 
 /* `osd pool set POOL pg_num N --dry-run`: a split or merge re-files
@@ -356,58 +416,78 @@ static int set_pg_num(struct cmd_ctx *ctx, const struct cfs_pool_info *p,
 int cc_pool_pg_num_dry_run(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;
+	const struct cfs_pool_info *p;
 	struct cfs_pg_num_plan pl;
 	char why[256] = "", name[64], a[32], b[32];
-	uint32_t pgp;
-	long long v;
-	int r;
-
-	const struct cfs_pool_info *p;
+	uint32_t pgp, pgt, pgpt;
 	int64_t id;
-	int data;
+	long long v;
+	int r, wait;
 
 	if (cc_nargs(ctx, argc, argv, 3))
 		return 1;
 	if (!(m = pool_map(ctx, argv[0], &p)))
 		return 1;
 	pgp = p->pgp_num;
-	data = 1;
+	pgt = p->pg_num_target;
+	pgpt = p->pgp_num_target;
 	id = p->id;
 	snprintf(name, sizeof(name), "%s", p->name);
 	cfs_osdmap_put(m);
 	if (int_value(ctx, argv[2], INT32_MIN, INT32_MAX, &v))
 		return 1;
-	if (!data)
-		return cc_err(ctx, "pool '%s' holds no object of crushfs's "
-			      "(the dry run of its pg_num is the generic "
-			      "one)", name);
 	if (v <= 0 || v > 65536)
 		return cc_err(ctx, "'pg_num' must be greater than 0 and less "
 			      "than or equal to 65536");
 	r = cfs_pool_pg_num_plan(ctx->cluster, id, (uint32_t)v, &pl, why,
 				 sizeof(why));
+	if (r == -EALREADY && pgt != (uint32_t)v) {
+		fprintf(ctx->out, "dry run of 'osd pool set %s pg_num %lld': "
+			"pg_num stays %lld, pg_num_target %u -> %lld (the "
+			"change under way stops)\n", argv[0], v, v, pgt, v);
+		return 0;
+	}
 	if (r == -EALREADY) {
 		fprintf(ctx->out, "pool '%s' pg_num is already %lld\n", name,
 			v);
 		return 0;
 	}
-	if (r)
+	/* what cannot be done now waits for rebalance (set_pg_num) */
+	wait = r == -EBUSY;
+	if (r && !wait)
 		return cc_err(ctx, "%s", *why ? why : cfs_strerror(r));
-	if (pl.to < pgp)
-		pgp = pl.to; /* a merge lowers pgp_num with pg_num */
+	/* pgp_num_target after the command: the monitor's rule */
+	if (pgt == pgpt)
+		pgpt = (uint32_t)v;
 	if (ctx->json)
 		return cc_json_out(ctx, json_pack(
-			"{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+			"{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+			"s:b, s:s}",
 			"pool", name, "pg_num_before", (json_int_t)pl.from,
 			"pg_num_after", (json_int_t)pl.to, "pgp_num_after",
-			(json_int_t)pgp, "objects", (json_int_t)pl.objects,
+			(json_int_t)pgp, "pgp_num_target", (json_int_t)pgpt,
+			"objects", (json_int_t)pl.objects,
 			"bytes", (json_int_t)pl.bytes, "refiled_objects",
 			(json_int_t)pl.refiled, "refiled_bytes",
 			(json_int_t)pl.refiled_bytes,
-			"bytes_moved_between_osds", (json_int_t)0));
+			"bytes_moved_between_osds", (json_int_t)0, "waits",
+			wait, "why", wait ? why : ""));
 	fprintf(ctx->out, "dry run of 'osd pool set %s pg_num %lld': pg_num "
-		"%u -> %u, pgp_num %u\n", argv[0], v, pl.from, pl.to, pgp);
-	if (pl.to > pl.from)
+		"%u -> %u, pgp_num %u", argv[0], v, pl.from, pl.to, pgp);
+	if (pgpt != pgp)
+		fprintf(ctx->out, " (pgp_num_target %u)", pgpt);
+	fputc('\n', ctx->out);
+	if (wait && pl.to < pl.from && pgpt > pl.to)
+		fprintf(ctx->out, "not now (%s): pg_num_target %lld is kept, "
+			"and `rebalance` merges down to pgp_num_target %u, no "
+			"further\n", why, v, pgpt);
+	else if (wait)
+		fprintf(ctx->out, "not now (%s): pg_num_target %lld is kept, "
+			"and `rebalance` %s\n", why, v,
+			pl.to > pl.from ? "splits once the PGs are clean"
+					: "lowers pgp_num step by step, then "
+					  "merges");
+	else if (pl.to > pl.from)
 		fprintf(ctx->out, "split: %u new PGs, each born on its "
 			"parent's OSDs\n", pl.to - pl.from);
 	else
@@ -419,10 +499,10 @@ int cc_pool_pg_num_dry_run(struct cmd_ctx *ctx, int argc, char **argv)
 		(unsigned long long)pl.objects,
 		cfs_format_size(pl.refiled_bytes, a, sizeof(a)),
 		cfs_format_size(pl.bytes, b, sizeof(b)));
-	if (pl.to > pgp)
-		fprintf(ctx->out, "then 'osd pool set %s pgp_num %u "
-			"--dry-run' shows what spreading them moves\n",
-			argv[0], pl.to);
+	if (pgpt != pgp)
+		fprintf(ctx->out, "then `rebalance` steps pgp_num to %u; "
+			"'osd pool set %s pgp_num %u --dry-run' shows what "
+			"that moves\n", pgpt, argv[0], pgpt);
 	return 0;
 }
 
@@ -467,7 +547,8 @@ int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 				      "'0', or '1'");
 		}
 	} else if (!strcmp(argv[1], "size") || !strcmp(argv[1], "min_size") ||
-		   !strcmp(argv[1], "pg_num") || !strcmp(argv[1], "pgp_num")) {
+		   !strcmp(argv[1], "pg_num") || !strcmp(argv[1], "pgp_num") ||
+		   !strcmp(argv[1], "pgp_num_actual")) {
 		if (int_value(ctx, argv[2], INT32_MIN, INT32_MAX, &v)) {
 			cfs_osdmap_put(m);
 			return 1;
@@ -481,17 +562,32 @@ int ccmd_osd_pool_set(struct cmd_ctx *ctx, int argc, char **argv)
 			return set_pg_num(ctx, &want, v);
 		} else if (!strcmp(argv[1], "pg_num"))
 			want.pg_num = (uint32_t)v;
+		else if (!strcmp(argv[1], "pgp_num"))
+			/* Ceph 14+: the target; rebalance steps pgp_num to
+			 * it (adjust.c) */
+			want.pgp_num_target = (uint32_t)v;
 		else
+			/* the mgr's own command, at once (a rebalance
+			 * steps it back while the target differs) */
 			want.pgp_num = (uint32_t)v;
 	} else {
 		cfs_osdmap_put(m);
 		return cc_err(ctx, "unrecognized variable '%s' (crushfs sets "
-			      "size, min_size, pg_num, pgp_num, crush_rule, "
+			      "size, min_size, pg_num, pgp_num, "
+			      "pgp_num_actual, crush_rule, "
 			      "allow_ec_overwrites)",
 			      argv[1]);
 	}
 	snprintf(done, sizeof(done), "set pool %" PRId64 " %s to %s",
 		 want.id, argv[1], argv[2]);
+	if (!strcmp(argv[1], "pgp_num") &&
+	    p->pgp_num != (want.pgp_num_target < p->pg_num ?
+				   want.pgp_num_target : p->pg_num)) {
+		size_t n = strlen(done);
+
+		snprintf(done + n, sizeof(done) - n, " (pgp_num %u for now: "
+			 "`rebalance` steps it there)", p->pgp_num);
+	}
 	cfs_osdmap_put(m);
 	return apply(ctx, &want, done);
 }

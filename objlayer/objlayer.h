@@ -96,6 +96,10 @@ int64_t ol_data_pool(const objlayer *ol);
 /* `osd pool set NAME pg_num N`: PG split or merge (osdsim's
  * cfs_pool_set_pg_num) with I/O held off meanwhile, also on a mounted
  * cluster; the per-PG locks follow.  Errors as cfs_pool_set_pg_num. */
+/* Rebalance's own split or merge towards pg_num_target (osdsim's
+ * cfs_pool_step_pg_num), I/O held off the same way. */
+int ol_step_pg_num(objlayer *ol, int64_t pool, uint32_t pg_num, char *why,
+		   size_t whylen);
 int ol_set_pg_num(objlayer *ol, int64_t pool, uint32_t pg_num, char *why,
 		  size_t whylen);
 /* A pool named by key (its name, or its id in decimal): *id and its name
@@ -340,20 +344,31 @@ int ol_map_object_pg(const cfs_osdmap *m, int64_t pool, const char *name,
  * min_size of them); -ENOENT: no such pool or PG. */
 int ol_map_pg_nacting(const cfs_osdmap *m, int64_t pool, uint32_t ps);
 
-/* ---- rebalance (rebalance.c) ----
+/* ---- rebalance (rebalance.c, adjust.c) ----
  * Moves every object to where the current map puts it: copies to acting
  * OSDs that lack it (to a temporary file, fsynced, verified, renamed), and
  * only once every acting OSD of a PG holds all of it, deletes the copies on
  * OSDs that left the PG.  An interruption at any point leaves at least one
  * complete copy.  Never writes into an OSD at or past backfillfull_ratio
- * (the PG is left for later, counted in pgs_toofull). */
+ * (the PG is left for later, counted in pgs_toofull).
+ * Then, as Ceph's mgr does (DaemonServer::adjust_pgs), it walks each
+ * pool's pg_num and pgp_num to their targets: a split or merge once the
+ * pool is clean, pgp_num in steps sized by target_max_misplaced_ratio,
+ * each step a new epoch followed by a whole backfill pass, until every
+ * target is reached or something waits (pools_pending, pending: which and
+ * why) - never leaving a step half moved.  The PG layout gate is taken
+ * shared for each pass, exclusively for a split or merge. */
 struct ol_rebalance_stats {
 	uint64_t objects_copied, bytes_copied;	 /* copies made */
 	uint64_t objects_removed, bytes_removed; /* old copies deleted */
-	uint32_t pgs_changed;			 /* PGs that needed work */
+	uint32_t pgs_changed;	/* PGs that needed work, summed over passes */
 	uint32_t pgs_toofull;			 /* left: target backfillfull */
 	uint32_t pgs_blocked;			 /* left: no up source / down */
 	uint32_t errors;
+	uint32_t pgp_steps;	 /* pgp_num changes made (new epochs) */
+	uint32_t pg_num_changes; /* splits and merges made */
+	uint32_t pools_pending;	 /* pools short of pg_num/pgp_num_target */
+	char pending[256];	 /* the first of them: what, and why */
 };
 struct ol_rebalance_progress {
 	uint32_t pg, pg_num;		 /* PGs done / all */

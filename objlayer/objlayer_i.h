@@ -101,6 +101,14 @@ static inline pthread_rwlock_t *ol_pgio(objlayer *ol, int64_t pool,
 int ol_relayout(objlayer *ol, int (*change)(cfs_cluster *c, void *arg),
 		void *arg);
 pthread_rwlock_t *ol_objlock(objlayer *ol, const char *name);
+/* One backfill pass of rebalance (rebalance.c): the rounds that copy,
+ * choose the acting sets again and purge, as ol_rebalance documents;
+ * ol_rebalance (adjust.c) runs one, then one after each pg_num/pgp_num
+ * step. */
+int ol_backfill(objlayer *ol, struct ol_rebalance_stats *st,
+		void (*progress)(const struct ol_rebalance_progress *p,
+				 void *arg),
+		void *arg);
 
 /*
  * Every object name the PG may hold (the union of its holders' folders and

@@ -1,6 +1,7 @@
 /*
  * rebalance.c - backfill and stray removal, the way Ceph moves data after
- * a map change, but on demand (`crushfs rebalance`).
+ * a map change, but on demand (`crushfs rebalance`: one backfill pass
+ * here, ol_backfill; the pg_num / pgp_num steps between passes, adjust.c).
  *
  * After a map change a PG's up set follows CRUSH while its acting set
  * stays on the OSDs holding its data (a pg_temp, osdsim pgtemp.c).  Per
@@ -275,10 +276,10 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 				      void *arg),
 		     void *arg);
 
-int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
-		 void (*progress)(const struct ol_rebalance_progress *p,
-				  void *arg),
-		 void *arg)
+int ol_backfill(objlayer *ol, struct ol_rebalance_stats *st,
+		void (*progress)(const struct ol_rebalance_progress *p,
+				 void *arg),
+		void *arg)
 {
 	int r;
 

@@ -184,19 +184,31 @@ struct set_pg_num {
 	uint32_t pg_num;
 	char *why;
 	size_t whylen;
+	int step; /* rebalance's, towards the targets (not the command) */
 };
 
 static int set_pg_num(cfs_cluster *c, void *arg)
 {
 	struct set_pg_num *a = arg;
 
+	if (a->step)
+		return cfs_pool_step_pg_num(c, a->pool, a->pg_num, a->why,
+					    a->whylen);
 	return cfs_pool_set_pg_num(c, a->pool, a->pg_num, a->why, a->whylen);
 }
 
 int ol_set_pg_num(objlayer *ol, int64_t pool, uint32_t pg_num, char *why,
 		  size_t whylen)
 {
-	struct set_pg_num a = { pool, pg_num, why, whylen };
+	struct set_pg_num a = { pool, pg_num, why, whylen, 0 };
+
+	return ol_relayout(ol, set_pg_num, &a);
+}
+
+int ol_step_pg_num(objlayer *ol, int64_t pool, uint32_t pg_num, char *why,
+		   size_t whylen)
+{
+	struct set_pg_num a = { pool, pg_num, why, whylen, 1 };
 
 	return ol_relayout(ol, set_pg_num, &a);
 }

@@ -257,6 +257,8 @@ static int mkfs_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
 	m->pool.min_size = o->min_size ? o->min_size : o->size - o->size / 2;
 	m->pool.pg_num = o->pg_num;
 	m->pool.pgp_num = o->pgp_num ? o->pgp_num : o->pg_num;
+	m->pool.pg_num_target = m->pool.pg_num;
+	m->pool.pgp_num_target = m->pool.pgp_num;
 	m->pool.crush_rule = rule;
 	m->pool.object_size = o->object_size;
 	m->pool.stripe_unit = o->stripe_unit ? o->stripe_unit : o->object_size;

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "osdsim_i.h"
 #include "util.h"
 
-enum { T_BOOL, T_UINT };
+enum { T_BOOL, T_UINT, T_FLOAT };
 
 static const struct {
 	const char *name;
@@ -31,6 +32,11 @@ static const struct {
 	{ "rados_osd_op_timeout", T_UINT, "0",
 	  "seconds an op waits for an inactive PG before it fails with "
 	  "ETIMEDOUT (0: it waits until the PG is active)" },
+	/* the mgr's (DaemonServer::adjust_pgs; once the balancer's
+	 * max_misplaced): rebalance's pgp_num steps */
+	{ "target_max_misplaced_ratio", T_FLOAT, "0.050000",
+	  "max ratio of misplaced objects to target when throttling data "
+	  "rebalancing activity (rebalance's pgp_num steps)" },
 };
 
 static int find(const char *name)
@@ -60,6 +66,28 @@ static int parse(int i, const char *v, char *out, size_t outlen, char *why,
 		snprintf(why, whylen, "error parsing value: '%s' is not a "
 			 "boolean (true or false)", v);
 		return -EINVAL;
+	}
+	if (opts[i].type == T_FLOAT) {
+		/* Ceph's strict_strtod, printed as Ceph prints a double
+		 * option ("0.050000"); Ceph sets no bounds on this one, but
+		 * crushfs refuses what is not a number at all (nan, inf) */
+		char *end;
+		double x;
+
+		errno = 0;
+		x = strtod(v, &end);
+		if (!*v || *end || errno || !isfinite(x)) {
+			snprintf(why, whylen, "error parsing value: "
+				 "strict_strtod: expected double, got: '%s'",
+				 v);
+			return -EINVAL;
+		}
+		if ((size_t)snprintf(out, outlen, "%f", x) >= outlen) {
+			snprintf(why, whylen, "error parsing value: '%s' is "
+				 "out of range", v);
+			return -EINVAL;
+		}
+		return 0;
 	}
 	{
 		char *end;
@@ -220,6 +248,24 @@ int config_flag(cfs_cluster *c, const char *name)
 	char v[32];
 
 	return !cfs_config_get(c, name, v, sizeof(v)) && !strcmp(v, "true");
+}
+
+double cfs_config_double(cfs_cluster *c, const char *name)
+{
+	char v[32];
+
+	return cfs_config_get(c, name, v, sizeof(v)) ? 0 : strtod(v, NULL);
+}
+
+const char *cfs_config_section(const char *name)
+{
+	if (!strncmp(name, "osd_", 4))
+		return "osd";
+	if (!strncmp(name, "rados_", 6))
+		return "client";
+	if (!strcmp(name, "target_max_misplaced_ratio"))
+		return "mgr";
+	return "mon";
 }
 
 uint32_t config_uint(cfs_cluster *c, const char *name)

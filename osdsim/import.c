@@ -357,6 +357,10 @@ static int load_pool(struct imp *im, struct cfs_osdmap *m, json_t *x,
 	if (!bad && jget_int(x, "pg_placement_num", 1, p->pg_num, &v))
 		bad = "pg_placement_num";
 	p->pgp_num = (uint32_t)v;
+	/* a change under way is noted below, not followed: nothing moves
+	 * towards a target here (the live cluster's mgr moves it) */
+	p->pg_num_target = p->pg_num;
+	p->pgp_num_target = p->pgp_num;
 	if (!bad && jget_int(x, "crush_rule", 0, PL_MAX_RULES - 1, &v))
 		bad = "crush_rule";
 	p->crush_rule = (int)v;

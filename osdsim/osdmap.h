@@ -65,7 +65,15 @@ struct cfs_pool_info {
 	int64_t id;
 	char name[64];
 	int size, min_size;
+	/* what the PGs are split and placed by now (Ceph's pg_num and
+	 * pgp_num "actual") */
 	uint32_t pg_num, pgp_num;
+	/* what they are moving to (pg_pool_t pg_num_target, pgp_num_target,
+	 * Ceph 14+): `osd pool set` sets these, and rebalance - crushfs's
+	 * DaemonServer::adjust_pgs - walks pg_num and pgp_num to them
+	 * (adjust_pgs.c).  Equal to pg_num / pgp_num when nothing is under
+	 * way. */
+	uint32_t pg_num_target, pgp_num_target;
 	int crush_rule;
 	uint32_t object_size, stripe_unit, stripe_count;
 	/* `osd pool set-quota`: 0 = none (Ceph's quota_max_bytes/objects) */
@@ -195,8 +203,12 @@ int cfs_ec_profile_rm(cfs_cluster *c, const char *name);
  * 1..10 (and at most CFS_MAX_REP), min_size 1..size, the crush rule must
  * exist, be replicated and accept the size.  A size change sets min_size
  * to Ceph's default for it (size - size/2) unless min_size changes too.
- * pgp_num 1..pg_num (placement only: backfill follows); pg_num changes go
- * through cfs_pool_set_pg_num.
+ * pgp_num_target 1..pg_num_target (Ceph's `pgp_num`: rebalance steps
+ * pgp_num to it), pgp_num 1..pg_num (Ceph's `pgp_num_actual`: placement
+ * at once, backfill follows; a later rebalance steps it back to the
+ * target when they differ); pg_num changes go through
+ * cfs_pool_set_pg_num.  A dry run shows the map pgp_num_target leads to
+ * (the steps' end).
  */
 int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 		    char *why, size_t whylen);
@@ -295,19 +307,52 @@ void cfs_pg_layout_exclusive(cfs_cluster *c);
 void cfs_pg_layout_release(cfs_cluster *c);
 
 /*
- * `osd pool set NAME pg_num N` (pgsplit.c) on any pool that can hold
- * objects: PG split or merge as Ceph's
- * stable_mod assigns objects, on a clean cluster, the caller holding the
- * PG layout gate exclusively (objlayer's ol_set_pg_num); a merge needs
- * pgp_num <= N first (and the PGs co-located).  pgp_num stays (lowered to
- * N on a merge): `pgp_num` then spreads the new PGs.  Crash-safe: an
- * interrupted change is finished by the next open for writing.  -EALREADY
- * when pg_num is N already; -EBUSY / -ERANGE with the reason in why.
+ * `osd pool set NAME pg_num N` done at once (pgsplit.c) on any pool that
+ * can hold objects: PG split or merge as Ceph's stable_mod assigns
+ * objects, on a clean cluster, the caller holding the PG layout gate
+ * exclusively (objlayer's ol_set_pg_num); a merge needs pgp_num <= N
+ * first (and the PGs co-located).  pgp_num stays: the same epoch sets
+ * pg_num_target to N and, when pgp_num_target followed pg_num_target,
+ * pgp_num_target too (OSDMonitor::prepare_command_pool_set), so that
+ * rebalance then spreads the new PGs step by step.  Crash-safe: an
+ * interrupted change is finished by the next open for writing.
+ * -EALREADY when pg_num is N already; -EBUSY / -ERANGE with the reason
+ * in why (-EBUSY: cfs_pool_set_pg_num_target leaves it to rebalance).
+ * cfs_pool_step_pg_num is the same change without the targets: one of
+ * rebalance's steps towards them (Ceph's `pg_num_actual`).
  */
 int cfs_pool_set_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
 			char *why, size_t whylen);
+int cfs_pool_step_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
+			 char *why, size_t whylen);
+/*
+ * `osd pool set NAME pg_num N` when the change waits (the pool not clean,
+ * a merge whose PGs are not yet co-located): as Ceph 14+'s monitor, only
+ * pg_num_target = N (and pgp_num_target with it when it followed), one
+ * epoch (none when pg_num_target is N already); rebalance splits or
+ * merges once it can.  -EALREADY when both pg_num and pg_num_target are
+ * N; -ERANGE outside 1..65536.
+ */
+int cfs_pool_set_pg_num_target(cfs_cluster *c, int64_t pool, uint32_t pg_num,
+			       char *why, size_t whylen);
+/*
+ * One pgp_num step of rebalance (Ceph's mgr sends `pgp_num_actual`): the
+ * pool's pgp_num from `expect` to n, one epoch; -EAGAIN when pgp_num is no
+ * longer `expect` (a command changed it meanwhile), -EINVAL when n is not
+ * 1..pg_num.
+ */
+int cfs_pool_step_pgp_num(cfs_cluster *c, int64_t pool, uint32_t expect,
+			  uint32_t n, char *why, size_t whylen);
+/*
+ * Ceph's mgr clears the upmap entries of the PGs a merge joins (the
+ * source would not be co-located with its target otherwise): the entries
+ * of pool's PGs >= to and of those they merge into, one epoch; returns
+ * how many went (0: none, no epoch).
+ */
+int cfs_pool_merge_clear_upmaps(cfs_cluster *c, int64_t pool, uint32_t to);
 /* What that change would do, changing nothing: the same refusals, and
- * how many objects (of how many) stable_mod files into another PG. */
+ * how many objects (of how many) stable_mod files into another PG
+ * (counted also when the change would wait, -EBUSY). */
 struct cfs_pg_num_plan {
 	uint32_t from, to;
 	uint64_t objects, bytes;   /* every object of the pool */
@@ -320,9 +365,10 @@ int cfs_pool_pg_num_plan(cfs_cluster *c, int64_t pool, uint32_t pg_num,
 /* ---- options (config.c), as `ceph config set WHO KEY VALUE`:
  * mon_allow_pool_delete (false), mon_max_pg_per_osd (250),
  * osd_op_complaint_time (30 s), rados_osd_op_timeout (0: ops on an
- * inactive PG wait for ever).  Kept in DIR/config.json; not osdmap state
- * (no epoch). */
-#define CFS_CONFIG_NOPTS 4
+ * inactive PG wait for ever), target_max_misplaced_ratio (0.05: the
+ * misplaced share rebalance's pgp_num steps stay under).  Kept in
+ * DIR/config.json; not osdmap state (no epoch). */
+#define CFS_CONFIG_NOPTS 5
 struct cfs_config_entry {
 	const char *name, *desc;
 	char value[32];
@@ -336,5 +382,43 @@ int cfs_config_set(cfs_cluster *c, const char *name, const char *value,
 		   char *why, size_t whylen);
 /* Every option (CFS_CONFIG_NOPTS entries); returns their count. */
 int cfs_config_list(cfs_cluster *c, struct cfs_config_entry *out);
+/* A floating-point option's value (0 for an option crushfs lacks). */
+double cfs_config_double(cfs_cluster *c, const char *name);
+/* The Ceph daemon an option belongs to, as `config dump` shows it:
+ * "mon", "mgr", "osd" or "client". */
+const char *cfs_config_section(const char *name);
+
+/*
+ * ---- pgp_num and pg_num steps (adjust_pgs.c): Ceph's
+ * DaemonServer::adjust_pgs (16.2), which rebalance runs between backfill
+ * passes ----
+ * One pool at one moment: its numbers, its object count, and the
+ * cluster's recovery ratios (PGMap::get_recovery_stats: misplaced and
+ * degraded object copies over all copies, inactive PGs over all PGs).
+ */
+struct cfs_pgp_adjust {
+	uint32_t pg_num, pgp_num, pg_num_target, pgp_num_target;
+	uint64_t objects;	/* the pool's (pool_stat_t num_objects) */
+	double misplaced_ratio, degraded_ratio, inactive_ratio;
+	double max_misplaced;	/* target_max_misplaced_ratio */
+};
+enum cfs_pgp_verdict {
+	CFS_PGP_DONE = 0,	  /* pgp_num is where it should be */
+	CFS_PGP_STEP,		  /* *next is the next pgp_num */
+	CFS_PGP_WAIT_UNHEALTHY,	  /* inactive or degraded PGs: wait */
+	CFS_PGP_WAIT_MISPLACED,	  /* misplaced_ratio > max_misplaced */
+	CFS_PGP_WAIT_MERGE,	  /* following a merge: pg_num first */
+};
+/* The next pgp_num of the pool (CFS_PGP_STEP), or why none. */
+enum cfs_pgp_verdict cfs_pgp_next(const struct cfs_pgp_adjust *a,
+				  uint32_t *next);
+/* Where a pg_num change goes now: a split to pg_num_target at once
+ * (crushfs splits in one go, files renamed on their OSDs), a merge down
+ * to max(pg_num_target, pgp_num) (Ceph merges only PGs below pgp_num,
+ * one at a time; crushfs merges them together).  Returns pg_num itself
+ * when nothing can change. */
+uint32_t cfs_pg_num_next(const struct cfs_pgp_adjust *a);
+/* One line on why pgp_num does not move, for a verdict that waits. */
+const char *cfs_pgp_verdict_str(enum cfs_pgp_verdict v);
 
 #endif

@@ -259,11 +259,14 @@ static int pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 {
 	struct cfs_osdmap *n;
 	struct cfs_xpool *x;
+	uint32_t old_target = 0;
 	int r = osdmap_update_begin(c, &n);
 
 	if (r)
 		return r;
 	x = want->id == n->pool.id ? NULL : xpool_find(n, want->id);
+	if (x || want->id == n->pool.id)
+		old_target = x ? x->info.pgp_num_target : n->pool.pgp_num_target;
 	if (want->id != n->pool.id && !x)
 		r = -ENOENT;
 	else if (x && want->pg_num != x->info.pg_num &&
@@ -287,6 +290,14 @@ static int pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 	if (r) {
 		osdmap_update_abort(c, n);
 		return r;
+	}
+	if (dry_on && want->pgp_num_target != old_target) {
+		/* a dry run of `pgp_num N` shows where rebalance's steps
+		 * end (adjust_pgs.c), not the unchanged map of this epoch */
+		struct cfs_pool_info *p = x ? &x->info : &n->pool;
+
+		p->pgp_num = p->pgp_num_target < p->pg_num ? p->pgp_num_target
+							    : p->pg_num;
 	}
 	return osdmap_update_commit(c, n);
 }

@@ -43,6 +43,14 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 		"object_size", (json_int_t)m->pool.object_size, "stripe_unit",
 		(json_int_t)m->pool.stripe_unit, "stripe_count",
 		(json_int_t)m->pool.stripe_count);
+	/* a change under way (adjust_pgs.c); absent: the target is the
+	 * value itself, as in clusters made before targets were kept */
+	if (m->pool.pg_num_target != m->pool.pg_num)
+		json_object_set_new(pool, "pg_num_target",
+				    json_integer(m->pool.pg_num_target));
+	if (m->pool.pgp_num_target != m->pool.pgp_num)
+		json_object_set_new(pool, "pgp_num_target",
+				    json_integer(m->pool.pgp_num_target));
 	if (m->pool.quota_max_bytes)
 		json_object_set_new(pool, "quota_max_bytes",
 				    json_integer((json_int_t)
@@ -291,6 +299,20 @@ static int pool_from_json(struct cfs_osdmap *m, json_t *root,
 	FIELD(jget_int(pool, "pgp_num", 1, m->pool.pg_num, &v),
 	      "pool.pgp_num");
 	m->pool.pgp_num = (uint32_t)v;
+	/* the targets: absent when nothing is under way (and in clusters
+	 * made before they were kept) */
+	m->pool.pg_num_target = m->pool.pg_num;
+	m->pool.pgp_num_target = m->pool.pgp_num;
+	if (json_object_get(pool, "pg_num_target")) {
+		FIELD(jget_int(pool, "pg_num_target", 1, 65536, &v),
+		      "pool.pg_num_target");
+		m->pool.pg_num_target = (uint32_t)v;
+	}
+	if (json_object_get(pool, "pgp_num_target")) {
+		FIELD(jget_int(pool, "pgp_num_target", 1, 65536, &v),
+		      "pool.pgp_num_target");
+		m->pool.pgp_num_target = (uint32_t)v;
+	}
 	FIELD(jget_int(pool, "crush_rule", 0, PL_MAX_RULES - 1, &v),
 	      "pool.crush_rule");
 	m->pool.crush_rule = (int)v;

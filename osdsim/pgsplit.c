@@ -8,8 +8,11 @@
  * is the parent's, stable_mod(ps, pgp_num)), and Ceph merges only PGs that
  * are clean and co-located (pgp_num lowered first, backfill done).  So a
  * change is a rename of object files between PG folders of the same OSD;
- * spreading the new PGs is then `osd pool set pgp_num`, an ordinary map
- * change that backfill (rebalance) follows.
+ * spreading the new PGs is then pgp_num's move to pgp_num_target, which
+ * rebalance makes step by step (adjust_pgs.c), each step an ordinary map
+ * change that backfill follows.  The command sets the targets in the same
+ * epoch as the change (cfs_pool_set_pg_num); rebalance's own splits and
+ * merges towards them leave them be (cfs_pool_step_pg_num).
  *
  * Crash safety: the new pg_num is committed first with a marker
  * (pg_num_change_from in cluster.json), then the files move, the folders
@@ -199,8 +202,9 @@ static int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
 
 	(void)m;
 	if (*o->ntemps) {
-		snprintf(why, whylen, "%d PG(s) are remapped: run rebalance "
-			 "first (pg_num changes on a clean pool)", *o->ntemps);
+		snprintf(why, whylen, "%d PG(s) are remapped (pg_num changes "
+			 "on a clean pool: rebalance backfills them first)",
+			 *o->ntemps);
 		return -EBUSY;
 	}
 	for (uint32_t ps = 0; ps < o->info->pg_num; ps++) {
@@ -210,9 +214,9 @@ static int pgsplit_check_clean(cfs_cluster *c, const struct cfs_osdmap *m,
 			ok = held_clean(c, pool, &o->pgs[ps], ps, sh, width);
 		if (!ok) {
 			snprintf(why, whylen, "pg %lld.%x is not clean (copies "
-				 "off its acting set, or missing): run "
-				 "rebalance first (pg_num changes on a clean "
-				 "pool)",
+				 "off its acting set, or missing; pg_num "
+				 "changes on a clean pool: rebalance backfills "
+				 "it first)",
 				 (long long)pool, ps);
 			return -EBUSY;
 		}
@@ -244,10 +248,10 @@ static int pgsplit_check_colocated(const struct pool_ovr *o, uint32_t to,
 		}
 		if (!same) {
 			snprintf(why, whylen, "pg %lld.%x would merge into "
-				 "%lld.%x on other OSDs: set pgp_num to %u "
-				 "and rebalance first",
+				 "%lld.%x on other OSDs: they must be "
+				 "backfilled to the same ones first",
 				 (long long)o->info->id, q,
-				 (long long)o->info->id, p, to);
+				 (long long)o->info->id, p);
 			return -EBUSY;
 		}
 	}
@@ -280,9 +284,10 @@ static int pg_num_check(cfs_cluster *c, const struct cfs_osdmap *cur,
 							     whylen);
 	if (!r && pg_num < from) {
 		if (o.info->pgp_num > pg_num) {
-			snprintf(why, whylen, "set pgp_num to %u and rebalance "
-				 "first: Ceph merges PGs once they are on the "
-				 "same OSDs", pg_num);
+			snprintf(why, whylen, "pgp_num %u is above %u: Ceph "
+				 "merges PGs once pgp_num is lowered and they "
+				 "are on the same OSDs", o.info->pgp_num,
+				 pg_num);
 			r = -EBUSY;
 		} else {
 			r = pgsplit_check_colocated(&o, pg_num, why, whylen);
@@ -330,17 +335,25 @@ int cfs_pool_pg_num_plan(cfs_cluster *c, int64_t pool, uint32_t pg_num,
 	plan->from = p->pg_num;
 	plan->to = pg_num;
 	r = pg_num_check(c, cur, pool, pg_num, why, whylen);
-	if (!r) {
+	/* a change that waits (-EBUSY: rebalance makes it later) re-files
+	 * the same objects then */
+	if (!r || r == -EBUSY) {
+		int e;
+
 		f = (struct refile){ plan->from, pl_pg_mask(plan->from),
 				     pg_num, pl_pg_mask(pg_num), plan };
-		r = cfs_index_foreach(c, pool, "", 0, count_refiled, &f);
+		e = cfs_index_foreach(c, pool, "", 0, count_refiled, &f);
+		if (e)
+			r = e;
 	}
 	cfs_osdmap_put(cur);
 	return r;
 }
 
-int cfs_pool_set_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
-			char *why, size_t whylen)
+/* The change; command: `osd pool set pg_num`, which sets the targets too
+ * (else one of rebalance's steps towards them). */
+static int change_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
+			 int command, char *why, size_t whylen)
 {
 	struct cfs_osdmap *n;
 	struct pool_ovr o;
@@ -365,7 +378,17 @@ int cfs_pool_set_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
 		return r;
 	}
 	/* n is this change's own copy */
-	((struct cfs_pool_info *)o.info)->pg_num = pg_num;
+	{
+		struct cfs_pool_info *p = (struct cfs_pool_info *)o.info;
+
+		p->pg_num = pg_num;
+		/* OSDMonitor::prepare_command_pool_set: pgp_num_target
+		 * follows pg_num_target when it was equal to it */
+		if (command && p->pg_num_target == p->pgp_num_target)
+			p->pgp_num_target = pg_num;
+		if (command)
+			p->pg_num_target = pg_num;
+	}
 	*o.pg_num_from = from;
 	for (int i = 0; i < *o.nupmaps; i++)
 		if ((*o.upmaps)[i].ps >= pg_num)
@@ -434,6 +457,18 @@ int cfs_pool_set_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
 				 "sets: %s", cfs_strerror(r));
 	}
 	return r;
+}
+
+int cfs_pool_set_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
+			char *why, size_t whylen)
+{
+	return change_pg_num(c, pool, pg_num, 1, why, whylen);
+}
+
+int cfs_pool_step_pg_num(cfs_cluster *c, int64_t pool, uint32_t pg_num,
+			 char *why, size_t whylen)
+{
+	return change_pg_num(c, pool, pg_num, 0, why, whylen);
 }
 
 /* One pool's interrupted change, finished. */

@@ -84,6 +84,12 @@ json_t *xpools_to_json(const struct cfs_osdmap *m)
 			json_object_set_new(o, "fs_data", json_true());
 		if (o && p->ec_overwrites)
 			json_object_set_new(o, "ec_overwrites", json_true());
+		if (o && p->pg_num_target != p->pg_num)
+			json_object_set_new(o, "pg_num_target",
+					    json_integer(p->pg_num_target));
+		if (o && p->pgp_num_target != p->pgp_num)
+			json_object_set_new(o, "pgp_num_target",
+					    json_integer(p->pgp_num_target));
 		if (o && m->xpools[i].pg_num_from)
 			json_object_set_new(
 				o, "pg_num_change_from",
@@ -154,6 +160,21 @@ int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		if (!bad && jget_int(o, "pgp_num", 1, p->pg_num, &v))
 			bad = "pgp_num";
 		p->pgp_num = (uint32_t)v;
+		/* a pg_num / pgp_num change under way (adjust_pgs.c) */
+		p->pg_num_target = p->pg_num;
+		p->pgp_num_target = p->pgp_num;
+		if (!bad && json_object_get(o, "pg_num_target")) {
+			if (jget_int(o, "pg_num_target", 1, 65536, &v))
+				bad = "pg_num_target";
+			else
+				p->pg_num_target = (uint32_t)v;
+		}
+		if (!bad && json_object_get(o, "pgp_num_target")) {
+			if (jget_int(o, "pgp_num_target", 1, 65536, &v))
+				bad = "pgp_num_target";
+			else
+				p->pgp_num_target = (uint32_t)v;
+		}
 		if (!bad && jget_int(o, "crush_rule", 0, PL_MAX_RULES - 1, &v))
 			bad = "crush_rule";
 		p->crush_rule = (int)v;
@@ -404,7 +425,8 @@ int xpool_check_create(const struct cfs_osdmap *m,
 
 /*
  * `osd pool set` on any pool, checked as OSDMonitor::prepare_command_pool_set
- * checks it: pgp_num 1..pg_num (placement only), size 1..10 on a rule that
+ * checks it: pgp_num_target 1..pg_num_target, pgp_num 1..pg_num (placement
+ * only), size 1..10 on a rule that
  * takes it (never for an erasure pool), min_size 1..size (reset to Ceph's
  * default size - size/2 when the size changes alone), a crush rule of the
  * pool's type that takes its size, the quotas.  pg_num only when
@@ -447,9 +469,32 @@ int pool_check_change(const struct cfs_osdmap *m,
 		p.pg_num = want->pg_num;
 		if (p.pgp_num > p.pg_num) /* a merge takes pgp_num down */
 			p.pgp_num = p.pg_num;
+		/* nothing to move: done at once, targets and all (pgp_num's
+		 * following pg_num's as the monitor has it) */
+		if (want->pgp_num_target == cur->pgp_num_target &&
+		    cur->pg_num_target == cur->pgp_num_target)
+			p.pgp_num_target = p.pg_num;
+		p.pg_num_target = p.pg_num;
+	}
+	if (want->pgp_num_target != cur->pgp_num_target) {
+		/* OSDMonitor's `pgp_num` (Nautilus on): the target, at most
+		 * pg_num_target; rebalance steps pgp_num to it */
+		if (want->pgp_num_target == 0 ||
+		    want->pgp_num_target > (uint32_t)INT32_MAX) {
+			snprintf(why, whylen, "specified pgp_num must > 0, but "
+				 "you set to %d", (int)want->pgp_num_target);
+			return -EINVAL;
+		}
+		if (want->pgp_num_target > p.pg_num_target) {
+			snprintf(why, whylen, "specified pgp_num %u > pg_num %u",
+				 want->pgp_num_target, p.pg_num_target);
+			return -EINVAL;
+		}
+		p.pgp_num_target = want->pgp_num_target;
 	}
 	if (want->pgp_num != cur->pgp_num) {
-		/* OSDMonitor: placement only, at most pg_num */
+		/* OSDMonitor's `pgp_num_actual`: placement at once, at most
+		 * pg_num */
 		if (want->pgp_num == 0 || want->pgp_num > (uint32_t)INT32_MAX) {
 			snprintf(why, whylen, "specified pgp_num must > 0, but "
 				 "you set to %d", (int)want->pgp_num);
@@ -549,6 +594,9 @@ int xpool_add(struct cfs_osdmap *m, const struct cfs_pool_info *p,
 	n[m->nxpools].info.stripe_count = 0;
 	n[m->nxpools].info.fs_data = 0;
 	n[m->nxpools].info.ec_overwrites = 0;
+	/* nothing under way in a new pool */
+	n[m->nxpools].info.pg_num_target = p->pg_num;
+	n[m->nxpools].info.pgp_num_target = p->pgp_num;
 	n[m->nxpools].info.id = ++m->pool_max;
 	*id = m->pool_max;
 	m->nxpools++;

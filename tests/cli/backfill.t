@@ -149,7 +149,7 @@ and more capacity lets the next rebalance finish:
   [WRN] PG_BACKFILL_FULL: Low space hindering backfill (add storage if this doesn't resolve itself): 1 pgs backfill_toofull
       pg 1.d is active+remapped+backfill_toofull, acting [7,6,0]
   $ crushfs --cluster t -f json rebalance 2> err; echo "exit $?"
-  {"objects_moved":0,"bytes_moved":0,"old_copies_removed":0,"bytes_freed":0,"pgs_changed":1,"pgs_backfill_toofull":1,"pgs_blocked":0,"errors":0}
+  {"objects_moved":0,"bytes_moved":0,"old_copies_removed":0,"bytes_freed":0,"pgs_changed":1,"pgs_backfill_toofull":1,"pgs_blocked":0,"errors":0,"pgp_num_steps":0,"pg_num_changes":0,"pools_pending":0,"pending":""}
   exit 1
   $ crushfs --cluster t osd set-capacity 5 64M > /dev/null
   $ crushfs --cluster t pg ls backfill_toofull | wc -l

@@ -87,7 +87,7 @@ change seen as misplaced objects, rebalance, and the listings.
   $ crushfs --cluster cl osd in 4
   marked in osd.4.
   $ crushfs --cluster cl -f json rebalance
-  {"objects_moved":1,"bytes_moved":1800000,"old_copies_removed":1,"bytes_freed":1800000,"pgs_changed":1,"pgs_backfill_toofull":0,"pgs_blocked":0,"errors":0}
+  {"objects_moved":1,"bytes_moved":1800000,"old_copies_removed":1,"bytes_freed":1800000,"pgs_changed":1,"pgs_backfill_toofull":0,"pgs_blocked":0,"errors":0,"pgp_num_steps":0,"pg_num_changes":0,"pools_pending":0,"pending":""}
   $ crushfs --cluster cl osd df
   ID  WEIGHT   REWEIGHT  SIZE     USE      AVAIL    %USE  VAR   PGS  OBJECTS  STATUS  %USE GRAPH
    0  0.00099   1.00000   64 MiB  1.7 MiB   62 MiB  2.68  1.14    2        2      up  [#...................]

@@ -66,12 +66,12 @@ A pool holding objects splits its PGs as the first data pool does
 filesystem until it is empty; the first data pool never leaves:
 
   $ crushfs --cluster p osd pool set fast pg_num 32 --dry-run
-  dry run of 'osd pool set fast pg_num 32': pg_num 16 -> 32, pgp_num 16
+  dry run of 'osd pool set fast pg_num 32': pg_num 16 -> 32, pgp_num 16 (pgp_num_target 32)
   split: 16 new PGs, each born on its parent's OSDs
   1 of 1 objects (3 B of 3 B) change PG; they stay on their OSDs: nothing moves between OSDs
-  then 'osd pool set fast pgp_num 32 --dry-run' shows what spreading them moves
+  then `rebalance` steps pgp_num to 32; 'osd pool set fast pgp_num 32 --dry-run' shows what that moves
   $ crushfs --cluster p osd pool set fast pg_num 32
-  set pool 2 pg_num to 32 (pgp_num 16)
+  set pool 2 pg_num to 32 (pgp_num 16; `rebalance` steps it to 32)
   $ crushfs --cluster p osd map fast o1
   osdmap e8 pool 'fast' (2) object 'o1' -> pg 2.cf0d001e (2.1e) -> up ([1,2,3], p1) acting ([1,2,3], p1)
   $ crushfs --cluster p rados -p fast get o1 -
@@ -93,13 +93,20 @@ filesystem until it is empty; the first data pool never leaves:
   $ crushfs --cluster p fs rm_data_pool crushfs crushfs_data
   crushfs: fs rm_data_pool: cannot remove default data pool
   [1]
+
+A merge waits for pgp_num to come down (Ceph merges only co-located
+PGs): the command keeps the targets, and rebalance lowers pgp_num, then
+merges:
+
   $ crushfs --cluster p osd pool set fast pg_num 8
-  crushfs: osd pool set: set pgp_num to 8 and rebalance first: Ceph merges PGs once they are on the same OSDs
-  [1]
-  $ crushfs --cluster p osd pool set fast pgp_num 8 > /dev/null
-  $ crushfs --cluster p rebalance > /dev/null
+  set pool 2 pg_num to 8 (pg_num 32, pgp_num 16 for now: `rebalance` lowers pgp_num to 8 step by step, then merges)
+  $ crushfs --cluster p osd pool ls detail | grep -o "'fast'.*pgp_num_target [0-9]*"
+  'fast' replicated size 3 min_size 2 crush_rule 0 object_hash rjenkins pg_num 32 pgp_num 16 pg_num_target 8 pgp_num_target 8
+  $ crushfs --cluster p rebalance
+  rebalance: moved 0 objects (0 B), removed 0 old copies (0 B), 1 pgs changed
+  rebalance: pool 'fast' pg_num 32 -> 8, pgp_num 16 -> 8
   $ crushfs --cluster p osd pool set fast pg_num 8
-  set pool 2 pg_num to 8 (pgp_num 8)
+  pool 'fast' pg_num is already 8
   $ crushfs --cluster p pg ls-by-pool fast | wc -l
   9
   $ crushfs --cluster p check

@@ -42,7 +42,7 @@ to its default):
   $ crushfs --cluster c osd pool set crushfs_data size 3
   set pool 1 size to 3
   $ crushfs --cluster c osd pool set crushfs_data pg_num 32
-  set pool 1 pg_num to 32 (pgp_num 16)
+  set pool 1 pg_num to 32 (pgp_num 16; `rebalance` steps it to 32)
   $ crushfs --cluster c osd pool set crushfs_data pgp_num 33
   crushfs: osd pool set: specified pgp_num 33 > pg_num 32
   [1]
@@ -51,7 +51,7 @@ to its default):
   $ crushfs --cluster c osd pool set crushfs_data pg_num 16
   pool 'crushfs_data' pg_num is already 16
   $ crushfs --cluster c osd pool set crushfs_data stripe_width 8
-  crushfs: osd pool set: unrecognized variable 'stripe_width' (crushfs sets size, min_size, pg_num, pgp_num, crush_rule, allow_ec_overwrites)
+  crushfs: osd pool set: unrecognized variable 'stripe_width' (crushfs sets size, min_size, pg_num, pgp_num, pgp_num_actual, crush_rule, allow_ec_overwrites)
   [1]
   $ crushfs --cluster c osd pool set nope size 2
   crushfs: osd pool set: unrecognized pool 'nope'
@@ -188,23 +188,25 @@ between OSDs until pgp_num follows, whose own dry run says what then moves.
   $ for i in $(seq 1 60); do crushfs --cluster d osd map crushfs_data o$i; done > before
   $ crushfs --cluster d osd pool set crushfs_data pg_num 64 --dry-run > plan
   $ cat plan | sed 's/[0-9]* of 60 objects/N of 60 objects/'
-  dry run of 'osd pool set crushfs_data pg_num 64': pg_num 16 -> 64, pgp_num 16
+  dry run of 'osd pool set crushfs_data pg_num 64': pg_num 16 -> 64, pgp_num 16 (pgp_num_target 64)
   split: 48 new PGs, each born on its parent's OSDs
-  N of 60 objects (* of 240 KiB) change PG; they stay on their OSDs: nothing moves between OSDs (glob)
-  then 'osd pool set crushfs_data pgp_num 64 --dry-run' shows what spreading them moves
+  N of 60 objects (192 KiB of 240 KiB) change PG; they stay on their OSDs: nothing moves between OSDs
+  then `rebalance` steps pgp_num to 64; 'osd pool set crushfs_data pgp_num 64 --dry-run' shows what that moves
   $ crushfs --cluster d osd pool get crushfs_data pg_num
   pg_num: 16
   $ crushfs --cluster d osd pool set crushfs_data pg_num 64
-  set pool 1 pg_num to 64 (pgp_num 16)
+  set pool 1 pg_num to 64 (pgp_num 16; `rebalance` steps it to 64)
   $ for i in $(seq 1 60); do crushfs --cluster d osd map crushfs_data o$i; done > after
   $ changed=$(paste -d'|' before after | awk -F'|' '{split($1, a, " "); split($2, b, " "); if (a[11] != b[11]) n++} END {print n + 0}')
   $ grep -q "^$changed of 60 objects" plan && echo "dry run counted the $changed re-filed"
-  dry run counted the * re-filed (glob)
+  dry run counted the 48 re-filed
   $ paste -d'|' before after | awk -F'|' '{split($1, a, "->"); split($2, b, "->"); sub(/.*up /, "", a[3]); sub(/.*up /, "", b[3]); if (a[3] != b[3]) n++} END {print n + 0, "objects changed OSDs"}'
   0 objects changed OSDs
   $ crushfs --cluster d osd pool set crushfs_data pg_num 8 --dry-run
-  crushfs: osd pool set: set pgp_num to 8 and rebalance first: Ceph merges PGs once they are on the same OSDs
-  [1]
+  dry run of 'osd pool set crushfs_data pg_num 8': pg_num 64 -> 8, pgp_num 16 (pgp_num_target 8)
+  not now (pgp_num 16 is above 8: Ceph merges PGs once pgp_num is lowered and they are on the same OSDs): pg_num_target 8 is kept, and `rebalance` lowers pgp_num step by step, then merges
+  54 of 60 objects (216 KiB of 240 KiB) change PG; they stay on their OSDs: nothing moves between OSDs
+  then `rebalance` steps pgp_num to 8; 'osd pool set crushfs_data pgp_num 8 --dry-run' shows what that moves
   $ crushfs --cluster d osd pool set crushfs_data pg_num 64 --dry-run
   pool 'crushfs_data' pg_num is already 64
   $ crushfs --cluster d osd pool set crushfs_data pg_num 0 --dry-run

@@ -103,7 +103,7 @@ The monitor's refusals:
 split, as the data pool's), with the same checks:
 
   $ crushfs --cluster p osd pool set rbd pg_num 64
-  set pool 2 pg_num to 64 (pgp_num 32)
+  set pool 2 pg_num to 64 (pgp_num 32; `rebalance` steps it to 64)
   $ crushfs --cluster p osd pool set rbd size 2
   set pool 2 size to 2
   $ crushfs --cluster p osd pool get rbd min_size

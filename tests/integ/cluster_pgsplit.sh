@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # PG split and merge (issue 10 item 4): `osd pool set pg_num` moves each
-# object into the PG stable_mod picks, on the OSDs that hold it; then
-# `pgp_num` spreads the new PGs (a map change: pg_temp, then rebalance).
+# object into the PG stable_mod picks, on the OSDs that hold it, and sets
+# pgp_num_target; then rebalance steps pgp_num there, spreading the new
+# PGs (each step a map change: pg_temp, then backfill).  A merge waits for
+# pgp_num (issue 20): the command keeps the targets, rebalance lowers
+# pgp_num and merges.
 # The cluster maps as osdmaptool does for the new pg_num/pgp_num; an
 # interrupted change (the new pg_num committed, files not moved yet) is
 # refused by read-only commands and finished by the next writing one;
@@ -42,19 +45,22 @@ cf "$CL" osd pool set crushfs_data pg_num 64 >/dev/null || fail "split to 64"
 	fail "not 64 PGs"
 same_as_osdmaptool 64 16
 verify "split 16 -> 64"
-cf "$CL" osd pool set crushfs_data pgp_num 64 >/dev/null || fail "pgp_num 64"
+cf "$CL" osd pool get crushfs_data pgp_num | grep -qx 'pgp_num: 16' || fail "pgp_num moved before rebalance"
+cf "$CL" osd pool ls detail | grep -q 'pg_num 64 pgp_num 16 pgp_num_target 64 ' || fail "no pgp_num_target 64"
+cf "$CL" rebalance >"$T/o" 2>&1 || fail "rebalance: $(cat "$T/o")"
+grep -q "pgp_num 16 -> 64" "$T/o" || fail "rebalance did not step pgp_num: $(cat "$T/o")"
 same_as_osdmaptool 64 64
-cf "$CL" rebalance >/dev/null || fail rebalance
-verify "pgp_num 64 and rebalance"
-ok "split 16 -> 64 in place, pgp_num 64 spread by rebalance: data intact, maps as osdmaptool"
+verify "pgp_num stepped to 64 by rebalance"
+ok "split 16 -> 64 in place, pgp_num stepped to 64 by rebalance: data intact, maps as osdmaptool"
 
-cf "$CL" osd pool set crushfs_data pg_num 32 2>"$T/e" && fail "a merge with pgp_num 64 went through"
-grep -q 'set pgp_num to 32 and rebalance first' "$T/e" || fail "$(cat "$T/e")"
-cf "$CL" osd pool set crushfs_data pgp_num 32 >/dev/null && cf "$CL" rebalance >/dev/null || fail "pgp_num 32"
-cf "$CL" osd pool set crushfs_data pg_num 32 >/dev/null || fail "merge to 32"
+cf "$CL" osd pool set crushfs_data pg_num 32 >"$T/o" 2>&1 || fail "merge to 32: $(cat "$T/o")"
+grep -q 'lowers pgp_num to 32 step by step, then merges' "$T/o" || fail "$(cat "$T/o")"
+cf "$CL" osd pool get crushfs_data pg_num | grep -qx 'pg_num: 64' || fail "merged before pgp_num came down"
+cf "$CL" rebalance >"$T/o" 2>&1 || fail "rebalance merging: $(cat "$T/o")"
+grep -q "pg_num 64 -> 32, pgp_num 64 -> 32" "$T/o" || fail "$(cat "$T/o")"
 same_as_osdmaptool 32 32
 verify "merge 64 -> 32"
-ok "merge 64 -> 32 once co-located (refused before, with the reason)"
+ok "merge 64 -> 32 through the targets: rebalance lowers pgp_num, then merges"
 
 # an interrupted change, as a crash right after the commit leaves it
 py "

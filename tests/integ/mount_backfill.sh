@@ -65,13 +65,25 @@ check_locate clean >/dev/null || fail "after rebalance ($(tr '\n' ' ' <"$T/rb"))
 C pg ls remapped | grep -q '^1\.' && fail "remapped PGs left: $(C pg ls remapped)"
 ok "rebalance through the daemon: acting = up, every copy in place ($(cat "$T/rb"))"
 
-# pgp_num is a map change like the others (pg_temp, then rebalance)
+# pgp_num is a map change like the others (pg_temp, then rebalance):
+# `pgp_num` sets the target (nothing moves yet), `pgp_num_actual` (the
+# mgr's step, issue 20) changes it at once
 C osd pool set crushfs_data pgp_num 16 >/dev/null || fail "pgp_num 16"
-check_locate pgtemp >/dev/null || fail "pgp_num 16: nothing remapped"
+check_locate clean >/dev/null || fail "pgp_num 16 moved something before rebalance"
+C osd pool set crushfs_data pgp_num_actual 16 >/dev/null || fail "pgp_num_actual 16"
+check_locate pgtemp >/dev/null || fail "pgp_num_actual 16: nothing remapped"
 (cd "$M/d" && sha256sum -c --quiet "$T/sums") || fail "read after pgp_num 16"
 C rebalance >/dev/null 2>&1 || fail "rebalance after pgp_num"
 check_locate clean >/dev/null || fail "after pgp_num 16 and rebalance"
 ok "mounted: pgp_num 16 remaps and rebalance settles it"
+
+# and back up to 32 in steps, through the daemon
+C osd pool set crushfs_data pgp_num 32 >/dev/null || fail "pgp_num 32"
+C rebalance >"$T/rb" 2>&1 || fail "rebalance stepping pgp_num: $(cat "$T/rb")"
+grep -q "pgp_num 16 -> 32" "$T/rb" || fail "rebalance did not step: $(cat "$T/rb")"
+check_locate clean >/dev/null || fail "after the steps to pgp_num 32"
+(cd "$M/d" && sha256sum -c --quiet "$T/sums") || fail "read after the steps"
+ok "mounted: rebalance steps pgp_num 16 -> 32 ($(tail -1 "$T/rb"))"
 
 "$CRUSHFS" umount "$M" >/dev/null || fail "umount"
 mount_fg "$CL" "$M"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # PG split and merge while mounted (issue 10 item 4): `osd pool set
 # pg_num` through the daemon holds I/O off while the objects move (the PG
-# layout gate), so a copy running meanwhile just waits; pgp_num and
-# rebalance spread the new PGs online; a kill -9 of the daemon in the
+# layout gate), so a copy running meanwhile just waits; rebalance steps
+# pgp_num to spread the new PGs online (and merges back through the
+# targets, issue 20); a kill -9 of the daemon in the
 # middle of a split is finished by the next mount, nothing lost.
 . "$(dirname "$0")/lib/mount_common.sh"
 
@@ -32,13 +33,16 @@ for k in 1 2 3 4 5 6; do cmp -s "$T/big" "$M/d/big$k" || fail "big$k differs"; d
 C check --deep >"$T/ck" 2>&1 || fail "check --deep: $(cat "$T/ck")"
 ok "split 16 -> 64 under a running copy: $(cat "$T/out")"
 
-C osd pool set crushfs_data pgp_num 64 >/dev/null || fail "pgp_num 64"
-C rebalance >/dev/null 2>&1 || fail "rebalance"
-C osd pool set crushfs_data pgp_num 32 >/dev/null && C rebalance >/dev/null 2>&1 || fail "pgp_num 32"
+# the split set pgp_num_target 64: rebalance steps pgp_num there; a
+# merge keeps its target and rebalance lowers pgp_num, then merges
+C rebalance >"$T/rb" 2>&1 || fail "rebalance: $(cat "$T/rb")"
+grep -q "pgp_num 16 -> 64" "$T/rb" || fail "rebalance did not step pgp_num: $(cat "$T/rb")"
 C osd pool set crushfs_data pg_num 32 >/dev/null || fail "merge to 32"
+[ "$(npgs)" = 64 ] || fail "merged before pgp_num came down"
+C rebalance >"$T/rb" 2>&1 || fail "rebalance merging: $(cat "$T/rb")"
 (cd "$M/d" && sha256sum -c --quiet "$T/sums") || fail "files after the merge"
 [ "$(npgs)" = 32 ] || fail "not 32 PGs"
-ok "pgp_num 64 spread by rebalance, then a merge back to 32, all online"
+ok "pgp_num stepped to 64 by rebalance, then a merge back to 32 through the targets, all online"
 
 # kill -9 of the daemon while it splits: the next mount finishes it
 "$CRUSHFS" --cluster "$CL" osd pool set crushfs_data pg_num 128 >/dev/null 2>&1 &

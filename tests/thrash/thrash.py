@@ -32,7 +32,9 @@ One run (one seed):
              repair must fix it), and kill -9 of the daemon then a
              remount (after which only fsync'ed state is guaranteed).
   quiesce    writers stop; every OSD up, in, reweight 1, capacity back;
-             damage repaired; pgp_num = pg_num; rebalance until it moves
+             damage repaired; pgp_num = pg_num (the target: rebalance
+             steps pgp_num there and makes the merges still waiting,
+             as Ceph 14+'s mgr does); rebalance until it moves
              nothing; then the invariants: every file equals the model,
              every PG active+clean with acting == up, a deep scrub finds
              nothing, usage accounting equals the disk (`check`), health
@@ -700,6 +702,17 @@ class Run:
 
     def check_invariants(self, when):
         self.check_files(when)
+        # pg_num and pgp_num where the thrasher's last commands asked
+        # (rebalance walked them there: issue 20), pgp_num = pg_num
+        rc, d, err = self.cli_json("osd", "pool", "ls", "detail")
+        for p in d or []:
+            name = p.get("pool_name")
+            want = self.pg_num.get(name)
+            got = (p["pg_num"], p["pg_placement_num"], p["pg_num_target"],
+                   p["pg_placement_num_target"])
+            if want is not None and got != (want, want, want, want):
+                self.violation("pg-num", f"{when}: pool {name}: pg_num, pgp_num and their "
+                               f"targets are {got}, not all {want}")
         # PG states
         rc, d, err = self.cli_json("pg", "dump")
         bad = {}
@@ -1805,7 +1818,21 @@ class Thrasher:
     def do_balancer(self):
         self.act("balancer", "optimize", "--max", self.rng.choice([3, 10]), "--apply")
 
+    def targets(self, pool):
+        """The pool's (pg_num_target, pgp_num_target): what `osd pool set`
+        asked for; pg_num and pgp_num get there on rebalance (Ceph 14+'s
+        mgr steps; crushfs issue 20)."""
+        rc, d, _ = self.run.cli_json("osd", "pool", "ls", "detail")
+        for p in d or []:
+            if p.get("pool_name") == pool:
+                return p["pg_num_target"], p["pg_placement_num_target"]
+        return None, None
+
     def do_pg_num(self):
+        """pg_num up or down: a split is made at once when the pool is
+        clean; a merge, or a split of an unclean pool, only sets the
+        targets, and a later rebalance lowers pgp_num and merges (as Ceph's
+        monitor takes the target and its mgr does the rest)."""
         r = self.rng
         run = self.run
         pool = r.choice(sorted(run.pg_num))
@@ -1814,12 +1841,12 @@ class Thrasher:
         ok, _, _ = self.act("osd", "pool", "set", pool, "pg_num", new, timeout=600)
         if ok:
             run.pg_num[pool] = new
-            rc, out, _ = run.cli("osd", "pool", "get", pool, "pgp_num", quiet=True)
-            m = re.search(r"pgp_num: (\d+)", out)
-            if m:
-                run.pgp_num[pool] = int(m.group(1))
+            pgt, pgpt = self.targets(pool)
+            if pgpt is not None:
+                run.pgp_num[pool] = pgpt
 
     def do_pgp_num(self):
+        """pgp_num_target (the monitor's `pgp_num`); rebalance steps to it."""
         r = self.rng
         run = self.run
         pool = r.choice(sorted(run.pg_num))
@@ -2017,14 +2044,11 @@ class Thrasher:
             self.do_repair()
         for pool in sorted(run.pg_num):
             if run.pgp_num.get(pool) != run.pg_num[pool]:
-                # refused while PGs are remapped: rebalance first
-                for _ in range(3):
-                    ok, _, _ = self.act("osd", "pool", "set", pool, "pgp_num",
-                                        run.pg_num[pool], timeout=600)
-                    if ok:
-                        run.pgp_num[pool] = run.pg_num[pool]
-                        break
-                    self.act("rebalance", timeout=600)
+                # the target; the quiesce's rebalance steps pgp_num there
+                ok, _, _ = self.act("osd", "pool", "set", pool, "pgp_num",
+                                    run.pg_num[pool], timeout=600)
+                if ok:
+                    run.pgp_num[pool] = run.pg_num[pool]
 
 
 # ---------------------------------------------------------------------------
