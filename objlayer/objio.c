@@ -894,7 +894,7 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 			cfs_pg_mark_missing(c, op.pid, op.ps, t[i], name);
 			cfs_log(CFS_LOG_ERR,
 				"pg %s: write of '%s' on osd.%d failed: %s",
-				op.pgid, name, t[i], cfs_strerror(r));
+				op.pgid, name, t[i], cfs_strerror(cerr[i]));
 		} else {
 			cfs_pg_clear_missing(c, op.pid, op.ps, t[i], name);
 		}
