@@ -567,10 +567,17 @@ static int change_once(struct ecx *x, int exists,
 					    : cfs_osdmap_write_limit(
 						      x->op->m, x->osd[i]));
 		if (r) {
+			char why[256];
+
+			cfs_osd_refusal_text(x->c, x->osd[i],
+					     cfs_osdmap_write_limit(x->op->m,
+								    x->osd[i]),
+					     why, sizeof(why));
 			cfs_log(CFS_LOG_INFO,
 				"pg %ss%d: osd.%d is too full for a write of "
-				"%" PRIu64 " bytes to '%s': refused",
-				x->op->pgid, i, x->osd[i], resv[i], x->name);
+				"%" PRIu64 " bytes to '%s' (%s): refused",
+				x->op->pgid, i, x->osd[i], resv[i], x->name,
+				why);
 			cfs_osd_note_refused(x->c, x->osd[i], x->op->pid,
 					     sps_of(x, i), resv[i]);
 			resv[i] = 0;

@@ -435,15 +435,15 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 		r = cfs_osd_reserve(c, t[i], resv[i],
 				    cfs_osdmap_write_limit(op.m, t[i]));
 		if (r) {
-			struct cfs_osd_usage u;
+			char why[256];
 
-			cfs_osd_usage(c, t[i], &u);
+			cfs_osd_refusal_text(c, t[i],
+					     cfs_osdmap_write_limit(op.m, t[i]),
+					     why, sizeof(why));
 			cfs_log(CFS_LOG_INFO,
 				"pg %s: osd.%d is too full for a write of "
-				"%" PRIu64 " bytes to '%s' (%" PRIu64
-				" used, limit %" PRIu64 "): refused",
-				op.pgid, t[i], resv[i], name, u.used,
-				cfs_osdmap_write_limit(op.m, t[i]));
+				"%" PRIu64 " bytes to '%s' (%s): refused",
+				op.pgid, t[i], resv[i], name, why);
 			cfs_osd_note_refused(c, t[i], op.pid, op.ps, resv[i]);
 			for (int k = 0; k < i; k++)
 				cfs_osd_unreserve(c, t[k], resv[k]);

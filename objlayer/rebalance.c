@@ -468,13 +468,18 @@ again:
 					ol_note_toofull(ol, pool, ps, t, grow);
 					ol_op_end(&op);
 					pthread_rwlock_unlock(lk);
+					char why[256];
+
+					cfs_osd_refusal_text(
+						c, t,
+						cfs_osdmap_backfillfull_limit(
+							m, t),
+						why, sizeof(why));
 					cfs_log(CFS_LOG_INFO,
 						"rebalance: osd.%d is "
-						"backfillfull, leaving pg "
-						"%lld.%x",
-						t,
-						(long long)pool,
-						ps);
+						"backfillfull (%s), leaving "
+						"pg %lld.%x",
+						t, why, (long long)pool, ps);
 					continue;
 				}
 				r = ol_recover_copy(ol, &op, name, &oi, t, cand,

@@ -545,6 +545,7 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 	pthread_mutex_init(&c->dirty_lock, NULL);
 	pthread_mutex_init(&c->refused_lock, NULL);
 	pthread_mutex_init(&c->slow_lock, NULL);
+	pthread_mutex_init(&c->disk_lock, NULL);
 	pthread_mutex_init(&c->toofull_lock, NULL);
 	{
 		/* waits for a new epoch have monotonic deadlines */
@@ -709,6 +710,8 @@ void cfs_cluster_close(cfs_cluster *c)
 	pthread_mutex_destroy(&c->update_lock);
 	free(c->slow);
 	free(c->toofull);
+	disk_guards_free(c);
+	pthread_mutex_destroy(&c->disk_lock);
 	pthread_mutex_destroy(&c->dirty_lock);
 	free(c->dir);
 	free(c);

@@ -14,7 +14,8 @@
 #include "osdsim_i.h"
 #include "util.h"
 
-enum { T_BOOL, T_UINT, T_FLOAT };
+/* T_RATIO: a T_FLOAT that must lie in (0, 1] */
+enum { T_BOOL, T_UINT, T_FLOAT, T_RATIO };
 
 static const struct {
 	const char *name;
@@ -27,6 +28,12 @@ static const struct {
 	{ "mon_max_pg_per_osd", T_UINT, "250",
 	  "max number of PGs per OSD the cluster will allow (osd pool "
 	  "create, osd pool set pg_num)" },
+	/* OSDService::check_failsafe_full: past it an OSD's device takes
+	 * no more writes (disk.c applies it to the filesystem under the
+	 * OSD folders) */
+	{ "osd_failsafe_full_ratio", T_RATIO, "0.970000",
+	  "osd will refuse writes when the filesystem under it is fuller "
+	  "than this" },
 	{ "osd_op_complaint_time", T_UINT, "30",
 	  "seconds an op may wait before it counts as slow (SLOW_OPS)" },
 	{ "rados_osd_op_timeout", T_UINT, "0",
@@ -67,7 +74,7 @@ static int parse(int i, const char *v, char *out, size_t outlen, char *why,
 			 "boolean (true or false)", v);
 		return -EINVAL;
 	}
-	if (opts[i].type == T_FLOAT) {
+	if (opts[i].type == T_FLOAT || opts[i].type == T_RATIO) {
 		/* Ceph's strict_strtod, printed as Ceph prints a double
 		 * option ("0.050000"); Ceph sets no bounds on this one, but
 		 * crushfs refuses what is not a number at all (nan, inf) */
@@ -80,6 +87,11 @@ static int parse(int i, const char *v, char *out, size_t outlen, char *why,
 			snprintf(why, whylen, "error parsing value: "
 				 "strict_strtod: expected double, got: '%s'",
 				 v);
+			return -EINVAL;
+		}
+		if (opts[i].type == T_RATIO && !(x > 0 && x <= 1)) {
+			snprintf(why, whylen, "error parsing value: '%s' is "
+				 "not a ratio in (0, 1]", v);
 			return -EINVAL;
 		}
 		if ((size_t)snprintf(out, outlen, "%f", x) >= outlen) {

@@ -226,10 +226,23 @@ static int refused_of(cfs_cluster *c, const cfs_osdmap *m,
 			continue;
 		o = &h->osd[all[i].osd];
 		lim = cfs_osdmap_write_limit(m, all[i].osd);
-		if (!o->info.exists || !o->info.up ||
-		    o->fullness == CFS_FULLNESS_FULL ||
-		    (o->used < lim && all[i].bytes <= lim - o->used))
+		if (!o->info.exists || !o->info.up)
 			continue;
+		if (all[i].disk) {
+			/* stands while the filesystem still lacks room */
+			const struct cfs_disk *d;
+			uint64_t room;
+
+			if (o->disk < 0)
+				continue;
+			d = &h->disks[o->disk];
+			room = d->avail > d->margin ? d->avail - d->margin : 0;
+			if (room > 0 && all[i].bytes <= room)
+				continue;
+		} else if (o->fullness == CFS_FULLNESS_FULL ||
+			   (o->used < lim && all[i].bytes <= lim - o->used)) {
+			continue;
+		}
 		h->refused[h->nrefused++] = all[i];
 	}
 	return 0;
@@ -300,6 +313,18 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 		h->objects += o->objects;
 		if (o->in_rule)
 			h->rule_used += o->used;
+	}
+	{
+		int *od = calloc((size_t)m->max_osd + 1, sizeof(*od));
+
+		if (!od) {
+			r = -ENOMEM;
+			goto out;
+		}
+		h->ndisks = cfs_disks(c, m, used, h->disks, CFS_MAX_DISKS, od);
+		for (int id = 0; id < m->max_osd; id++)
+			h->osd[id].disk = od[id];
+		free(od);
 	}
 	h->raw_avail = h->total > h->used ? h->total - h->used : 0;
 	h->max_avail = max_avail_of(m, used, NULL);

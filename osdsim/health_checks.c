@@ -189,7 +189,7 @@ static void refused_checks(struct hc *x, const cfs_osdmap *m)
 {
 	const struct cfs_health *h = x->h;
 	struct cfs_health_check *c;
-	char a[32], b[32], d[32];
+	char a[32], b[32], d[32], e[32];
 
 	if (!h->nrefused)
 		return;
@@ -197,7 +197,22 @@ static void refused_checks(struct hc *x, const cfs_osdmap *m)
 	summary(c, "%d osd(s) too full for a write", h->nrefused);
 	for (int i = 0; i < h->nrefused; i++) {
 		const struct cfs_refused *r = &h->refused[i];
+		int di = h->osd[r->osd].disk;
 
+		if (r->disk && di >= 0) {
+			const struct cfs_disk *d = &h->disks[di];
+
+			detail(x, c, "osd.%d refused a write to pg %lld.%x: "
+				     "the writes in flight needed %s on the "
+				     "filesystem under it (%s), which has %s "
+				     "free and takes writes down to %s free "
+				     "(osd_failsafe_full_ratio)",
+			       r->osd, (long long)r->pool, r->ps,
+			       cfs_format_size(r->bytes, a, sizeof(a)), d->path,
+			       cfs_format_size(d->avail, b, sizeof(b)),
+			       cfs_format_size(d->margin, e, sizeof(e)));
+			continue;
+		}
 		detail(x, c, "osd.%d refused a write of %s to pg %lld.%x: %s "
 			     "used, writes refused past %s (%s)",
 		       r->osd, cfs_format_size(r->bytes, a, sizeof(a)),
@@ -208,6 +223,78 @@ static void refused_checks(struct hc *x, const cfs_osdmap *m)
 		       cfs_osdmap_full_policy(m) == CFS_FULL_POOL
 			       ? "its capacity"
 			       : "full_ratio");
+	}
+}
+
+/* An OSD list for a detail line: "osd.0, osd.1 and 4 more". */
+static void osd_list(const struct cfs_disk *d, char *buf, size_t len)
+{
+	size_t o = 0;
+	int shown = d->nosds < 8 ? d->nosds : 8;
+
+	buf[0] = 0;
+	for (int i = 0; i < shown && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%sosd.%d",
+				      i ? ", " : "", d->osds[i]);
+	if (d->nosds > shown && o < len)
+		snprintf(buf + o, len - o, " and %d more", d->nosds - shown);
+}
+
+/* Not Ceph's codes: Ceph's OSDs each own a device, crushfs's share the
+ * filesystems under the cluster folder (disk.c).  OSD_FAILSAFE_FULL: one
+ * is at its failsafe margin, and the OSDs on it refuse writes whatever
+ * their capacity says (Ceph logs "failsafe engaged" and drops them);
+ * OSD_DISK_OVERCOMMITTED: the OSDs on one may still take more than it
+ * holds above that margin, so it fills before they do. */
+static void disk_checks(struct hc *x)
+{
+	const struct cfs_health *h = x->h;
+	struct cfs_health_check *c = NULL;
+	char a[32], b[32], m[32], osds[160];
+	int n = 0;
+
+	for (int i = 0; i < h->ndisks; i++)
+		n += h->disks[i].failsafe;
+	for (int i = 0; n && i < h->ndisks; i++) {
+		const struct cfs_disk *d = &h->disks[i];
+
+		if (!d->failsafe)
+			continue;
+		if (!c) {
+			c = add(x, "OSD_FAILSAFE_FULL", CFS_HEALTH_ERR, n);
+			summary(c, "%d filesystem(s) under OSDs at the failsafe "
+				   "margin: writes refused", n);
+		}
+		osd_list(d, osds, sizeof(osds));
+		detail(x, c, "%s has %s free of %s, writes stop at %s free "
+			     "(osd_failsafe_full_ratio); %s refuse writes",
+		       d->path, cfs_format_size(d->avail, a, sizeof(a)),
+		       cfs_format_size(d->size, b, sizeof(b)),
+		       cfs_format_size(d->margin, m, sizeof(m)), osds);
+	}
+	n = 0;
+	c = NULL;
+	for (int i = 0; i < h->ndisks; i++)
+		n += h->disks[i].overcommitted && !h->disks[i].failsafe;
+	for (int i = 0; n && i < h->ndisks; i++) {
+		const struct cfs_disk *d = &h->disks[i];
+		uint64_t room = d->avail > d->margin ? d->avail - d->margin : 0;
+
+		if (!d->overcommitted || d->failsafe)
+			continue;
+		if (!c) {
+			c = add(x, "OSD_DISK_OVERCOMMITTED", CFS_HEALTH_WARN, n);
+			summary(c, "%d filesystem(s) under OSDs hold less than "
+				   "their capacities", n);
+		}
+		osd_list(d, osds, sizeof(osds));
+		detail(x, c, "%s: %s may still take %s before they are full, "
+			     "the filesystem has %s free above its failsafe "
+			     "margin (%s): it fills first",
+		       d->path, osds,
+		       cfs_format_size(d->promised, a, sizeof(a)),
+		       cfs_format_size(room, b, sizeof(b)),
+		       cfs_format_size(d->margin, m, sizeof(m)));
 	}
 }
 
@@ -426,6 +513,7 @@ int health_checks(struct cfs_health *h, const cfs_osdmap *m,
 	h->status = CFS_HEALTH_OK;
 	osd_checks(&x, m);
 	refused_checks(&x, m);
+	disk_checks(&x);
 	ratio_checks(&x, m);
 	pool_checks(&x, m);
 	pg_checks(&x, pgs, npgs, tot);

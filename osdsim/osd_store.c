@@ -271,6 +271,7 @@ int store_open(cfs_cluster *c, int osd, struct osd_store **out)
 	}
 	s->id = osd;
 	s->dirfd = fd;
+	s->disk = disk_guard_for(c, fd);
 	pthread_mutex_lock(&c->map_lock);
 	if (c->cur && osd < c->cur->max_osd)
 		s->prefill = c->cur->osds[osd].prefill;
@@ -371,17 +372,51 @@ int cfs_osd_reserve(cfs_cluster *c, int osd, uint64_t bytes, uint64_t limit)
 		return -ENOENT;
 	pthread_mutex_lock(&s->lock);
 	{
-		uint64_t now = s->used + s->prefill + s->reserved;
+		uint64_t now = s->used + s->prefill + s->reserved, need;
 
 		/* at or over the limit: refuse even an overwrite (a full OSD
-		 * takes no writes); otherwise refuse what would cross it */
-		if (now >= limit || bytes > limit - now)
+		 * takes no writes); otherwise refuse what would cross it.
+		 * Then the real disk: limit UINT64_MAX is a change that
+		 * frees space (a truncate's rebuilt copy), which may use
+		 * the failsafe margin as deletes do */
+		if (now >= limit || bytes > limit - now) {
+			s->refused_disk = 0;
 			r = -ENOSPC;
-		else
+		} else if (disk_reserve(c, s->disk, bytes,
+					limit != UINT64_MAX, &need)) {
+			s->refused_disk = 1;
+			s->refused_need = need;
+			r = -ENOSPC;
+		} else {
 			s->reserved += bytes;
+		}
 	}
 	pthread_mutex_unlock(&s->lock);
 	return r;
+}
+
+void cfs_osd_refusal_text(cfs_cluster *c, int osd, uint64_t limit, char *buf,
+			  size_t len)
+{
+	struct osd_store *s = store_get(c, osd);
+	char a[32], b[32];
+	uint64_t used;
+	int disk;
+
+	if (!s) {
+		snprintf(buf, len, "no such OSD");
+		return;
+	}
+	pthread_mutex_lock(&s->lock);
+	used = s->used + s->prefill;
+	disk = s->refused_disk;
+	pthread_mutex_unlock(&s->lock);
+	if (disk)
+		disk_refusal_text(c, s->disk, buf, len);
+	else
+		snprintf(buf, len, "%s used, limit %s",
+			 cfs_format_size(used, a, sizeof(a)),
+			 cfs_format_size(limit, b, sizeof(b)));
 }
 
 void cfs_osd_unreserve(cfs_cluster *c, int osd, uint64_t bytes)
@@ -393,6 +428,7 @@ void cfs_osd_unreserve(cfs_cluster *c, int osd, uint64_t bytes)
 	pthread_mutex_lock(&s->lock);
 	s->reserved = bytes > s->reserved ? 0 : s->reserved - bytes;
 	pthread_mutex_unlock(&s->lock);
+	disk_unreserve(s->disk, bytes);
 }
 
 /* Scan one PG folder (d, closed here). */

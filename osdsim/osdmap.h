@@ -364,11 +364,13 @@ int cfs_pool_pg_num_plan(cfs_cluster *c, int64_t pool, uint32_t pg_num,
 
 /* ---- options (config.c), as `ceph config set WHO KEY VALUE`:
  * mon_allow_pool_delete (false), mon_max_pg_per_osd (250),
- * osd_op_complaint_time (30 s), rados_osd_op_timeout (0: ops on an
+ * osd_failsafe_full_ratio (0.97: writes stop while the filesystem
+ * under an OSD is fuller, disk.c), osd_op_complaint_time (30 s),
+ * rados_osd_op_timeout (0: ops on an
  * inactive PG wait for ever), target_max_misplaced_ratio (0.05: the
  * misplaced share rebalance's pgp_num steps stay under).  Kept in
  * DIR/config.json; not osdmap state (no epoch). */
-#define CFS_CONFIG_NOPTS 5
+#define CFS_CONFIG_NOPTS 6
 struct cfs_config_entry {
 	const char *name, *desc;
 	char value[32];

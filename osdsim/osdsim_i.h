@@ -88,9 +88,27 @@ struct cfs_osdmap {
 };
 
 /* One OSD's object store. */
+/* One filesystem under the cluster (disk.c): the failsafe margin's
+ * bookkeeping, shared by the OSD folders on it. */
+struct disk_guard {
+	dev_t dev;
+	int fd; /* a directory on it, for fstatvfs */
+	pthread_mutex_t lock;
+	uint64_t inflight; /* reserved on its OSDs, not yet unreserved */
+	/* the last statvfs: bytes, when (CLOCK_MONOTONIC ms), and what was
+	 * reserved since */
+	uint64_t size, avail, margin, since;
+	int64_t when;
+};
+
 struct osd_store {
 	int id;
 	int dirfd; /* DIR/osd.N/current */
+	struct disk_guard *disk; /* the filesystem it is on; NULL: unknown */
+	/* the last refusal was the disk's, which lacked room for this
+	 * (under lock) */
+	int refused_disk;
+	uint64_t refused_need;
 	pthread_mutex_t lock;
 	uint64_t used, objects, reserved;
 	uint64_t prefill; /* the map's, set when the store opens */
@@ -235,6 +253,10 @@ struct cfs_cluster {
 	pthread_mutex_t toofull_lock;
 	struct cfs_toofull *toofull;
 	int ntoofull, toofull_loaded;
+	/* the filesystems under the OSD folders (disk.c) */
+	pthread_mutex_t disk_lock;
+	struct disk_guard *disks[CFS_MAX_DISKS];
+	int ndisks;
 	/* ops waiting for an inactive PG (slowops.c) */
 	pthread_mutex_t slow_lock;
 	struct cfs_slow_op *slow;
@@ -378,6 +400,20 @@ int nameset_find(const struct name_set *s, const char *name, size_t *pos);
 int nameset_add(struct name_set *s, const char *name);
 int nameset_del(struct name_set *s, const char *name);
 void nameset_free(struct name_set *s);
+
+/* disk.c: the guard of the filesystem fd is on (made at the first
+ * call; NULL past CFS_MAX_DISKS or on error: unguarded) */
+struct disk_guard *disk_guard_for(cfs_cluster *c, int fd);
+void disk_guards_free(cfs_cluster *c);
+/* Count bytes as in flight on g; with check, -ENOSPC (nothing counted)
+ * when they do not fit above the failsafe margin, *need then being what
+ * the filesystem lacked room for: bytes and the writes in flight. */
+int disk_reserve(cfs_cluster *c, struct disk_guard *g, uint64_t bytes,
+		 int check, uint64_t *need);
+void disk_unreserve(struct disk_guard *g, uint64_t bytes);
+/* Why g refused: its free space against the margin, one phrase. */
+void disk_refusal_text(cfs_cluster *c, struct disk_guard *g, char *buf,
+		       size_t len);
 
 /* refused.c: DIR/refused.json into c (absent: nothing refused) */
 int refused_load(cfs_cluster *c, char *err, size_t errlen);

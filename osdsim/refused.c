@@ -60,12 +60,13 @@ static int persist(cfs_cluster *c)
 		const struct cfs_refused *x = &c->refused[i];
 
 		json_array_append_new(
-			arr, json_pack("{s:i, s:I, s:I, s:I, s:I, s:I}", "osd",
-				       x->osd, "pool", (json_int_t)x->pool,
-				       "ps", (json_int_t)x->ps, "bytes",
+			arr, json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:b}",
+				       "osd", x->osd, "pool",
+				       (json_int_t)x->pool, "ps",
+				       (json_int_t)x->ps, "bytes",
 				       (json_int_t)x->bytes, "used",
 				       (json_int_t)x->used, "time",
-				       (json_int_t)x->when));
+				       (json_int_t)x->when, "disk", x->disk));
 	}
 	json_object_set_new(root, "refused", arr);
 	text = json_dumps(root, JSON_INDENT(1));
@@ -84,18 +85,33 @@ void cfs_osd_note_refused(cfs_cluster *c, int osd, int64_t pool,
 	struct cfs_osd_usage u;
 	struct cfs_refused *x;
 	time_t now = time(NULL);
-	int write;
+	int write, disk = 0;
 
 	if (c->rdonly)
 		return;
 	cfs_osd_usage(c, osd, &u);
+	{
+		struct osd_store *s = store_get(c, osd);
+
+		if (s) {
+			pthread_mutex_lock(&s->lock);
+			disk = s->refused_disk;
+			/* what the filesystem lacked room for: this write
+			 * and the others in flight on it */
+			if (disk && s->refused_need > bytes)
+				bytes = s->refused_need;
+			pthread_mutex_unlock(&s->lock);
+		}
+	}
 	pthread_mutex_lock(&c->refused_lock);
 	x = slot(c, osd, 1);
 	if (!x) {
 		pthread_mutex_unlock(&c->refused_lock);
 		return;
 	}
-	write = x->when != (int64_t)now || x->bytes != bytes;
+	write = x->when != (int64_t)now || x->bytes != bytes ||
+		x->disk != disk;
+	x->disk = disk;
 	x->pool = pool;
 	x->ps = ps;
 	x->bytes = bytes;
@@ -171,6 +187,8 @@ int refused_load(cfs_cluster *c, char *err, size_t errlen)
 		x->bytes = (uint64_t)bytes;
 		x->used = (uint64_t)used;
 		x->when = (int64_t)when;
+		/* written before the disk was a limit too: the OSD's */
+		x->disk = json_is_true(json_object_get(e, "disk"));
 	}
 	json_decref(root);
 	return 0;

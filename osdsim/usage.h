@@ -13,6 +13,39 @@
 
 #include "osdmap.h"
 
+/*
+ * ---- the filesystems under the cluster (disk.c) ----
+ * OSD capacities are virtual; the disk under their folders is not.  A
+ * reservation also needs room above a failsafe margin there (Ceph's
+ * osd_failsafe_full_ratio, 0.97): (1 - ratio) of the filesystem, at least
+ * CFS_DISK_META_RESERVE (what the two RocksDB stores may write at once: a
+ * 16 MiB memtable flushed and a new ~18 MiB write-ahead log each), at most
+ * half of it.
+ */
+#define CFS_DISK_META_RESERVE (64ull << 20)
+#define CFS_MAX_DISKS 16
+uint64_t cfs_disk_margin(uint64_t size, double failsafe_ratio);
+struct cfs_disk {
+	char path[256];	  /* the cluster folder, or an OSD folder on it */
+	uint64_t size, avail; /* statvfs: f_blocks, f_bavail in bytes */
+	uint64_t margin;      /* writes stop when avail reaches it */
+	uint64_t promised;    /* what its OSDs may still take: write limit
+			       * less use, summed */
+	int nosds;
+	int osds[8];	      /* the first of them */
+	int failsafe;	      /* OSDs on it and avail <= margin */
+	int overcommitted;    /* promised > avail - margin */
+};
+/* The filesystems of the cluster folder (first) and of m's OSD folders;
+ * used[id] is each OSD's use (for promised), osd_disk[id] (max_osd
+ * entries, or NULL) gets each OSD's index.  Returns the count. */
+int cfs_disks(cfs_cluster *c, const cfs_osdmap *m, const uint64_t *used,
+	      struct cfs_disk *out, int max, int *osd_disk);
+/* Why osd refused its last reservation, one phrase: "N used, limit L"
+ * against limit, or the disk's free space against its margin. */
+void cfs_osd_refusal_text(cfs_cluster *c, int osd, uint64_t limit, char *buf,
+			  size_t len);
+
 /* ---- OSD usage (osd_store.c) ---- */
 struct cfs_osd_usage {
 	uint64_t used;	  /* bytes of object data held (sum of file sizes) */
@@ -46,9 +79,12 @@ struct cfs_refused {
 	int osd;
 	int64_t pool;
 	uint32_t ps;	/* the PG written to */
-	uint64_t bytes; /* what the write needed on the OSD */
+	uint64_t bytes; /* what the write needed on the OSD (disk: on the
+			 * filesystem, with the writes in flight there) */
 	uint64_t used;	/* the OSD's use when it refused */
 	int64_t when;
+	int disk;	/* refused by the filesystem under it (disk.c), not
+			 * by its capacity */
 };
 /* A write refused with -ENOSPC because osd lacked room (the caller's
  * cfs_osd_reserve against cfs_osdmap_write_limit failed): kept per OSD
@@ -127,6 +163,7 @@ struct cfs_pg_totals {
 
 struct cfs_osd_snap {
 	struct cfs_osd_info info; /* info.exists 0: no such OSD id */
+	int disk;		  /* index in cfs_health.disks, -1: none */
 	int in;			  /* reweight > 0 */
 	int in_rule;		  /* under the pool rule's take roots */
 	uint64_t used, objects;	  /* the one read of its usage */
@@ -171,6 +208,9 @@ struct cfs_health {
 	 * osd_op_complaint_time (SLOW_OPS), oldest first */
 	struct cfs_slow_op *slow;
 	int nslow;
+	/* the filesystems under the cluster (cfs_disks) */
+	struct cfs_disk disks[CFS_MAX_DISKS];
+	int ndisks;
 };
 /* Take a snapshot on m (which the caller keeps referenced); pgs may be
  * NULL with npgs 0, tot NULL.  -ENOMEM; free with cfs_health_free(). */
