@@ -1,17 +1,24 @@
 /*
  * cmd_dashboard.c - `crushfs dashboard [--listen ADDR:PORT]
- * [--allow-remote]`: the report page (report/), live, over HTTP, served by
- * libmicrohttpd.  Each request runs `crushfs report` / `osd df -f json` /
- * `status -f json` for the cluster, so a mounted cluster answers through
- * its daemon's admin socket as every other command does, and the page
- * follows a copy as it happens (it reloads itself every 2 s).
+ * [--password-file FILE] [--user NAME]`: the report page (report/), live,
+ * over HTTP, served by libmicrohttpd.  Each request runs `crushfs report` /
+ * `osd df -f json` / `status -f json` for the cluster, so a mounted
+ * cluster answers through its daemon's admin socket as every other command
+ * does, and the page follows a copy as it happens (it reloads itself every
+ * 2 s).
  *
  * Read-only: GET of /, /api/df and /api/status only; nothing a request
- * carries reaches a command line.  Bound to loopback unless
- * --allow-remote says otherwise.
+ * carries reaches a command line.  Bound to 127.0.0.1 unless --listen
+ * names another address, and then only with a password (issue 21): Ceph's
+ * dashboard never serves without a login (`ceph dashboard ac-user-create
+ * NAME -i FILE`, the password read from a file so that it is not in
+ * `ps`).  With a password every request, loopback too, needs HTTP Basic
+ * auth (or `Authorization: Bearer PASSWORD`, for scripts); anything else
+ * gets 401 and no figure of the cluster.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -19,15 +26,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
 
+/* the longest password file line we take; Ceph's has no limit we know */
+#define DASH_PASS_MAX 1024
+
 struct dash {
 	char exe[PATH_MAX];
 	const char *cluster;
+	const char *user;	/* the Basic auth user, "admin" as Ceph's */
+	char pass[DASH_PASS_MAX + 1];	/* empty: no auth (loopback only) */
+	size_t pass_len;
 };
 
 static volatile sig_atomic_t stop;
@@ -127,6 +142,72 @@ static enum MHD_Result text(struct MHD_Connection *c, unsigned code,
 	return b ? reply(c, code, "text/plain", b, strlen(b)) : MHD_NO;
 }
 
+/*
+ * Whether GIVEN equals SECRET, in a time that depends on SECRET's length
+ * only: no early exit at the first differing byte, which would let a
+ * client find the password a byte at a time by timing its 401s.
+ */
+static int same(const char *given, size_t glen, const char *secret,
+		size_t slen)
+{
+	volatile unsigned char d = glen != slen;
+
+	for (size_t i = 0; i < slen; i++)
+		d |= (unsigned char)((i < glen ? given[i] : 0) ^ secret[i]);
+	return d == 0;
+}
+
+/*
+ * The request carries the password: Basic USER:PASS, or Bearer PASS for
+ * scripts.  (Ceph's REST API takes `Bearer` with a token that POST
+ * /api/auth hands out; with no login endpoint here, the token is the
+ * password itself.)
+ */
+static int authorized(const struct dash *d, struct MHD_Connection *c)
+{
+	const char *h = MHD_lookup_connection_value(
+		c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	char *user, *pass = NULL;
+	int ok;
+
+	if (!d->pass_len)
+		return 1;
+	if (h && !strncasecmp(h, "Bearer ", 7)) {
+		h += 7;
+		return same(h, strlen(h), d->pass, d->pass_len);
+	}
+	user = MHD_basic_auth_get_username_password(c, &pass);
+	if (!user || !pass) {
+		MHD_free(user);
+		MHD_free(pass);
+		return 0;
+	}
+	/* & rather than &&: both compared whatever the user name */
+	ok = same(user, strlen(user), d->user, strlen(d->user)) &
+	     same(pass, strlen(pass), d->pass, d->pass_len);
+	MHD_free(user);
+	explicit_bzero(pass, strlen(pass));
+	MHD_free(pass);
+	return ok;
+}
+
+/* 401 with `WWW-Authenticate: Basic realm="crushfs"`, and nothing else */
+static enum MHD_Result ask_auth(struct MHD_Connection *c)
+{
+	static const char msg[] = "authentication required\n";
+	struct MHD_Response *r = MHD_create_response_from_buffer(
+		sizeof(msg) - 1, (void *)msg, MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", "text/plain");
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	ret = MHD_queue_basic_auth_fail_response(c, "crushfs", r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 			      const char *url, const char *method,
 			      const char *version, const char *upload,
@@ -145,6 +226,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 	(void)upload;
 	(void)upload_len;
 	(void)state;
+	if (!authorized(d, c))
+		return ask_auth(c);
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 			    "read-only: GET only\n");
@@ -186,45 +269,175 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 	return reply(c, MHD_HTTP_OK, type, body, len);
 }
 
+/* ADDR:PORT, or [ADDR6]:PORT for IPv6 (as a URL writes it) */
 static int parse_listen(struct cli_ctx *ctx, const char *s,
-			struct sockaddr_in *sa)
+			struct sockaddr_storage *ss)
 {
-	char host[64];
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	char host[INET6_ADDRSTRLEN];
 	const char *colon = strrchr(s, ':');
+	const char *h = s;
+	size_t hl;
 	char *end;
 	long port;
 
-	if (!colon || (size_t)(colon - s) >= sizeof(host))
-		return cli_err(ctx, "--listen: expected ADDR:PORT, got '%s'",
-			       s);
-	memcpy(host, s, (size_t)(colon - s));
-	host[colon - s] = 0;
+	if (!colon)
+		goto bad;
+	hl = (size_t)(colon - s);
+	if (*s == '[') {
+		if (hl < 2 || s[hl - 1] != ']')
+			goto bad;
+		h = s + 1;
+		hl -= 2;
+	}
+	if (hl >= sizeof(host))
+		goto bad;
+	memcpy(host, h, hl);
+	host[hl] = 0;
 	port = strtol(colon + 1, &end, 10);
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	if (!colon[1] || *end || port < 0 || port > 65535 ||
-	    inet_pton(AF_INET, host, &sa->sin_addr) != 1)
-		return cli_err(ctx, "--listen: expected an IPv4 ADDR:PORT, "
-			       "got '%s'", s);
-	sa->sin_port = htons((uint16_t)port);
+	if (!colon[1] || *end || port < 0 || port > 65535)
+		goto bad;
+	memset(ss, 0, sizeof(*ss));
+	if (*s != '[' && inet_pton(AF_INET, host, &sin->sin_addr) == 1) {
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons((uint16_t)port);
+		return 0;
+	}
+	if (*s == '[' && inet_pton(AF_INET6, host, &sin6->sin6_addr) == 1) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons((uint16_t)port);
+		return 0;
+	}
+bad:
+	return cli_err(ctx, "--listen: expected ADDR:PORT (IPv4) or "
+		       "[ADDR]:PORT (IPv6), got '%s'", s);
+}
+
+/* 127.0.0.0/8, ::1, or ::ffff:127.x.y.z: reachable from this host only */
+static int loopback(const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)ss;
+
+	if (ss->ss_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr)
+			>> 24) == 127;
+	if (IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr))
+		return 1;
+	return IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr) &&
+	       sin6->sin6_addr.s6_addr[12] == 127;
+}
+
+/*
+ * The password: the first line of FILE, which only its owner may read or
+ * write, as ssh insists for a private key ("permissions 0644 ... are too
+ * open"); Ceph's ac-user-create reads it from a file (-i) too, so that it
+ * is not on a command line that `ps` shows.  Checked on the open file, not
+ * the path, so that the file checked is the file read.
+ */
+static int read_password(struct cli_ctx *ctx, const char *path,
+			 struct dash *d)
+{
+	char buf[DASH_PASS_MAX + 2];
+	const char *err = NULL;
+	struct stat st;
+	size_t n = 0, len;
+	ssize_t r;
+	char *nl;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cli_err(ctx, "--password-file %s: %s", path,
+			       strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return cli_err(ctx, "--password-file %s: not a regular file",
+			       path);
+	}
+	if (st.st_mode & 077) {
+		close(fd);
+		return cli_err(ctx, "--password-file %s: %s by others (mode "
+			       "%04o): chmod 600 it, as ssh asks of a key",
+			       path, st.st_mode & 044 ? "readable" :
+			       st.st_mode & 022 ? "writable" : "executable",
+			       (unsigned)(st.st_mode & 07777));
+	}
+	while (n < sizeof(buf)) {
+		r = read(fd, buf + n, sizeof(buf) - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			close(fd);
+			explicit_bzero(buf, sizeof(buf));
+			return cli_err(ctx, "--password-file %s: %s", path,
+				       strerror(e));
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	nl = memchr(buf, '\n', n);
+	len = nl ? (size_t)(nl - buf) : n;
+	if (len && buf[len - 1] == '\r')
+		len--;
+	if (len > DASH_PASS_MAX)
+		err = "the first line is too long (1024 bytes at most)";
+	else if (!len)
+		err = "the first line is empty";
+	else if (memchr(buf, 0, len))
+		err = "the first line holds a NUL byte";
+	if (err) {
+		explicit_bzero(buf, sizeof(buf));
+		return cli_err(ctx, "--password-file %s: %s", path, err);
+	}
+	memcpy(d->pass, buf, len);
+	d->pass[len] = 0;
+	d->pass_len = len;
+	explicit_bzero(buf, sizeof(buf));
 	return 0;
 }
 
 int cmd_dashboard(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct dash d = { .cluster = ctx->cluster };
+	struct dash d;
 	const char *listen = "127.0.0.1:7480";
-	struct sockaddr_in sa;
+	const char *pass_file = NULL, *user = NULL;
+	char host[INET6_ADDRSTRLEN];
+	struct sockaddr_storage ss;
 	struct MHD_Daemon *md;
 	const union MHD_DaemonInfo *info;
-	int remote = 0;
+	unsigned port;
+	int local;
 	ssize_t n;
 
+	memset(&d, 0, sizeof(d));
+	d.cluster = ctx->cluster;
+	d.user = "admin"; /* Ceph's dashboard's first user, as its docs name it */
 	for (int i = 0; i < argc; i++) {
+		if (cli_flag(argv[i], "-h") || cli_flag(argv[i], "--help")) {
+			cli_usage_line(stdout, ctx->entry);
+			printf("%s\n", ctx->entry->help);
+			return 0;
+		}
 		if (!strcmp(argv[i], "--listen") && i + 1 < argc)
 			listen = argv[++i];
+		else if (!strcmp(argv[i], "--password-file") && i + 1 < argc)
+			pass_file = argv[++i];
+		else if (!strcmp(argv[i], "--user") && i + 1 < argc)
+			user = argv[++i];
 		else if (!strcmp(argv[i], "--allow-remote"))
-			remote = 1;
+			/*
+			 * Gone (issue 21): it opened the cluster to anyone
+			 * who could reach the port.  Naming the address is
+			 * the choice now, and a password its condition.
+			 */
+			return cli_err(ctx, "--allow-remote is gone: a "
+				       "non-loopback --listen needs "
+				       "--password-file FILE");
 		else if (!strncmp(argv[i], "--cluster=", 10))
 			d.cluster = argv[i] + 10;
 		else if (!strcmp(argv[i], "--cluster") && i + 1 < argc)
@@ -233,12 +446,23 @@ int cmd_dashboard(struct cli_ctx *ctx, int argc, char **argv)
 			return cli_err(ctx, "unexpected argument '%s'",
 				       argv[i]);
 	}
-	if (parse_listen(ctx, listen, &sa))
+	if (parse_listen(ctx, listen, &ss))
 		return 1;
-	if (!remote && (ntohl(sa.sin_addr.s_addr) >> 24) != 127)
-		return cli_err(ctx, "--listen %s is not a loopback address: "
-			       "add --allow-remote to serve the cluster's "
-			       "figures to the network", listen);
+	if (user && !pass_file)
+		return cli_err(ctx, "--user goes with --password-file FILE");
+	/* RFC 7617: a user-id containing a colon cannot be sent */
+	if (user && (!*user || strchr(user, ':')))
+		return cli_err(ctx, "--user: a name without ':' (got '%s')",
+			       user);
+	if (user)
+		d.user = user;
+	local = loopback(&ss);
+	if (!local && !pass_file)
+		return cli_err(ctx, "refusing to listen on %s without a "
+			       "password: give --password-file FILE (or "
+			       "listen on 127.0.0.1)", listen);
+	if (pass_file && read_password(ctx, pass_file, &d))
+		return 1;
 	n = readlink("/proc/self/exe", d.exe, sizeof(d.exe) - 1);
 	if (n <= 0)
 		return cli_err(ctx, "cannot find my own binary: %s",
@@ -247,25 +471,51 @@ int cmd_dashboard(struct cli_ctx *ctx, int argc, char **argv)
 	if (access(d.cluster, F_OK))
 		return cli_err(ctx, "%s: no cluster there", d.cluster);
 	md = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-				      MHD_USE_ERROR_LOG,
+				      MHD_USE_ERROR_LOG |
+				      (ss.ss_family == AF_INET6 ?
+					       MHD_USE_IPv6 : 0),
 			      0, NULL, NULL, handle, &d, MHD_OPTION_SOCK_ADDR,
-			      (struct sockaddr *)&sa,
+			      (struct sockaddr *)&ss,
 			      MHD_OPTION_CONNECTION_LIMIT, 16u,
 			      MHD_OPTION_CONNECTION_TIMEOUT, 30u,
 			      MHD_OPTION_END);
-	if (!md)
+	if (!md) {
+		explicit_bzero(d.pass, sizeof(d.pass));
 		return cli_err(ctx, "cannot listen on %s: %s", listen,
 			       strerror(errno ? errno : EADDRINUSE));
+	}
 	info = MHD_get_daemon_info(md, MHD_DAEMON_INFO_BIND_PORT);
-	printf("dashboard of %s on http://%s:%u/ (JSON: /api/df, "
-	       "/api/status); Ctrl-C stops it\n",
-	       d.cluster, inet_ntoa(sa.sin_addr),
-	       info ? (unsigned)info->port : (unsigned)ntohs(sa.sin_port));
+	if (ss.ss_family == AF_INET6) {
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr,
+			  host, sizeof(host));
+		port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	} else {
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr,
+			  host, sizeof(host));
+		port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	}
+	printf("dashboard of %s on http://%s%s%s:%u/ (JSON: /api/df, "
+	       "/api/status)%s%s%s; Ctrl-C stops it\n",
+	       d.cluster, ss.ss_family == AF_INET6 ? "[" : "", host,
+	       ss.ss_family == AF_INET6 ? "]" : "",
+	       info ? (unsigned)info->port : port,
+	       d.pass_len ? "; HTTP Basic auth as user '" : "",
+	       d.pass_len ? d.user : "", d.pass_len ? "'" : "");
 	fflush(stdout);
+	/*
+	 * No TLS: Ceph's dashboard serves HTTPS unless mgr/dashboard/ssl is
+	 * false; here the password and the figures cross the network as
+	 * they are, which the user should know before trusting the network.
+	 */
+	if (!local)
+		fprintf(stderr, "crushfs: dashboard: note: plain HTTP, no "
+			"TLS: the password and the cluster's figures cross "
+			"the network unencrypted\n");
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	while (!stop)
 		pause();
 	MHD_stop_daemon(md);
+	explicit_bzero(d.pass, sizeof(d.pass));
 	return 0;
 }

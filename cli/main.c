@@ -65,8 +65,9 @@ static const struct cli_command commands[] = {
 	  "[--overrides FILE]",
 	  "PGs per OSD against their crush-weight target", 0 },
 	{ "dashboard", cmd_dashboard,
-	  "[--listen ADDR:PORT] [--allow-remote]",
-	  "serve the report live over HTTP (loopback, read-only)", 0 },
+	  "[--listen ADDR:PORT] [--password-file FILE] [--user NAME]",
+	  "serve the report live over HTTP (read-only; 127.0.0.1:7480, "
+	  "another address only with a password)", 0 },
 	{ "mount", cmd_mount, "MNT [-f] [-d] [-o OPTS]",
 	  "mount the filesystem (daemonizes unless -f)", 0 },
 	{ "umount", cmd_umount, "[--timeout S] MNT",
