@@ -233,7 +233,8 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 	found = r.orphans_purged + r.dangling_dentries + r.bad_nlink +
 		r.bad_parent + r.lost_inodes + r.orphan_objects +
 		r.beyond_eof + r.bad_replicas + r.usage_drift +
-		r.cluster_problems + r.bad_backtraces + r.count_drift;
+		r.cluster_problems + r.bad_backtraces + r.count_drift +
+		r.index_no_copy;
 	printf("checked %" PRIu64 " inodes, %" PRIu64 " entries, %" PRIu64
 	       " objects\n",
 	       r.inodes, r.dentries, r.objects);
@@ -250,6 +251,12 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 	if (r.bad_backtraces)
 		printf("  backtraces missing, damaged or stale %" PRIu64
 		       " (of %" PRIu64 ")\n", r.bad_backtraces, r.backtraces);
+	if (r.index_no_copy)
+		printf("  index entries of objects that never reached an OSD "
+		       "%" PRIu64 "\n", r.index_no_copy);
+	if (r.lost_objects)
+		printf("  objects lost (no copy on any OSD) %" PRIu64 "\n",
+		       r.lost_objects);
 	if (r.adopted)
 		printf("  %" PRIu64 " inode(s) remade in /lost+found from "
 		       "objects no inode owned\n", r.adopted);

@@ -112,18 +112,18 @@ static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 	else
 		t = cc_table_new(9, heads, right);
 	/* every pool's PGs (read from the OSDs), pool by pool */
-	for (int pi = 0; pi < cfs_osdmap_npools(m) && !r; pi++)
-	for (uint32_t ps = 0; ps < cfs_osdmap_pool_at(m, pi)->pg_num && !r;
-	     ps++) {
-		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, pi);
-		struct ol_pg_stat g;
+	for (int pi = 0; pi < cfs_osdmap_npools(m) && !r; pi++) {
+	const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, pi);
+	struct ol_pg_stat *all;
+
+	if (only && q != only)
+		continue;
+	all = calloc(q->pg_num + 1, sizeof(*all));
+	r = all ? ol_pool_pg_stats(ctx->ol, m, q->id, all) : -ENOMEM;
+	for (uint32_t ps = 0; ps < q->pg_num && !r; ps++) {
+		const struct ol_pg_stat g = all[ps];
 		char st[128], a[128];
 
-		if (only && q != only)
-			break;
-		r = ol_pg_stat(ctx->ol, m, q->id, ps, &g);
-		if (r)
-			break;
 		if ((by == BY_OSD && !cfs_in_set(g.up, g.nup, want) &&
 		     !cfs_in_set(g.acting, g.nacting, want)) ||
 		    (by == BY_PRIMARY && g.acting_primary != want))
@@ -146,6 +146,8 @@ static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 		cc_table_cell(t, "%s", a);
 		set_str(a, sizeof(a), g.acting, g.nacting, g.acting_primary);
 		cc_table_cell(t, "%s", a);
+	}
+	free(all);
 	}
 	cfs_osdmap_put(m);
 	if (r) {

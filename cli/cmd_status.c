@@ -42,13 +42,12 @@ static int gather(struct cmd_ctx *ctx, const cfs_osdmap *m, struct pgsum *s)
 	/* every pool's PGs, the data pool first (osdsim's order) */
 	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
 		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
+		int r = ol_pool_pg_stats(ctx->ol, m, q->id, &s->pg[k]);
 
+		if (r)
+			return r;
 		for (uint32_t ps = 0; ps < q->pg_num; ps++, k++) {
 			struct ol_pg_stat *g = &s->pg[k];
-			int r = ol_pg_stat(ctx->ol, m, q->id, ps, g);
-
-			if (r)
-				return r;
 			s->t.objects += g->objects;
 			s->t.copies += g->objects * (uint64_t)q->size;
 			s->bytes += g->bytes;

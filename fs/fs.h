@@ -154,6 +154,10 @@ struct fs_fsck_report {
 	uint64_t usage_drift;		/* OSDs whose accounting is off */
 	uint64_t cluster_problems;	/* stray files, misfiled objects */
 	uint64_t count_drift;		/* stored inode count (statfs) off */
+	uint64_t index_no_copy;		/* index entries on no OSD that no
+					 * file holds: cleared */
+	uint64_t lost_objects;		/* objects of a file on no OSD
+					 * (unfound): counted in errors */
 	uint64_t repaired;
 	int errors;			/* problems that could not be fixed */
 	/* what could not be checked: objects of PGs with fewer OSDs than

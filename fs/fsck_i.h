@@ -52,6 +52,12 @@ struct fck {
 	int64_t pool; /* the pool whose objects are being checked */
 };
 
+/* Where a file's object bytes may end: its size, or its preallocated
+ * end (fallocate with KEEP_SIZE). */
+uint64_t fsck_data_end(struct fck *f, const struct mds_inode *rec);
+/* pass 5 (fsck_objects.c) */
+void fsck_check_objects(struct fck *f);
+
 void fsck_say(struct fck *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 struct fent *fsck_find(struct fck *f, uint64_t ino);

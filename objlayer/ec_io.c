@@ -1055,7 +1055,7 @@ static int ec_name_add(const char *name, void *arg)
 
 int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 	       const struct cfs_pool_info *p, uint32_t ps,
-	       struct ol_pg_stat *st)
+	       const struct ol_names *idx, struct ol_pg_stat *st)
 {
 	cfs_cluster *c = ol->c;
 	const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, p->id, ps);
@@ -1063,6 +1063,7 @@ int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 	int width = p->size, k = kk ? atoi(kk) : 2, backfill = 0;
 	struct ol_names all = { 0 };
 	uint64_t damaged = 0;
+	size_t j = 0;
 
 	/* the sets and the state an empty PG of them has */
 	ol_pg_stat_placed(m, p, ps, st);
@@ -1098,9 +1099,14 @@ int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 		return all.err;
 	}
 	ol_names_sort_unique(&all);
-	for (size_t q = 0; q < all.n; q++) {
+	for (size_t q = 0; q <= all.n; q++) {
 		struct cfs_objinfo oi;
 		int good = 0;
+
+		ol_pg_index_only(c, p->id, idx, &j, q < all.n ? all.v[q] : NULL,
+				 st);
+		if (q == all.n)
+			break;
 
 		if (cfs_index_get(c, p->id, all.v[q], &oi))
 			continue; /* removed; old shard files linger */

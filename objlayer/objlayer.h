@@ -247,6 +247,11 @@ struct ol_pg_stat {
  * folders (a pool that holds no objects: ol_pg_stat_placed). */
 int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
 	       struct ol_pg_stat *st);
+/* Stats of every PG of pool (st: pg_num entries), with one scan of the
+ * object index: objects it holds that no OSD has a file of count as
+ * unfound there (ol_pg_stat alone cannot see them). */
+int ol_pool_pg_stats(objlayer *ol, const cfs_osdmap *m, int64_t pool,
+		     struct ol_pg_stat *st);
 /* A PG of a pool holding no object of crushfs's (any but the data pool):
  * its sets, and the state its acting OSDs give an empty PG. */
 void ol_pg_stat_placed(const cfs_osdmap *m, const struct cfs_pool_info *p,

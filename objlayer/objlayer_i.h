@@ -238,7 +238,13 @@ int ec_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 /* ol_pg_stat of an erasure pool's PG: objects, degraded shards, states. */
 int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 	       const struct cfs_pool_info *p, uint32_t ps,
-	       struct ol_pg_stat *st);
+	       const struct ol_names *idx, struct ol_pg_stat *st);
+/* pgstats.c: count idx's names from *j up to name (NULL: the end) that
+ * the index still holds though no OSD has a file of them (unfound), and
+ * step *j past name. */
+void ol_pg_index_only(cfs_cluster *c, int64_t pool,
+		      const struct ol_names *idx, size_t *j, const char *name,
+		      struct ol_pg_stat *st);
 /* A change of it cut short (an intent of op CFS_INTENT_*): undone (a
  * write, by its undo record) or finished (a remove). */
 int ec_settle_object(objlayer *ol, const struct objop *op, const char *name,

@@ -10,7 +10,9 @@
 
 #include "objlayer_i.h"
 #include "ol_scan.h"
+#include "objstore.h"
 #include "osdmap.h"
+#include "pgstate.h"
 
 int ol_scrub_object(objlayer *ol, int64_t pool, const char *name, int deep,
 		    int repair, struct ol_scrub *s)
@@ -38,4 +40,38 @@ int ol_scrub_object(objlayer *ol, int64_t pool, const char *name, int deep,
 	s->repaired = (int)st.repaired;
 	/* no good copy anywhere is reported by the caller as a failure */
 	return r == -EIO && st.unfound ? -EIO : r == -EIO ? 0 : r;
+}
+
+int ol_obj_has_copy(objlayer *ol, int64_t pool, const char *name)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool);
+	int width, found = 0;
+	uint32_t ps;
+
+	if (!p || cfs_pool_object_to_pg(m, pool, name, NULL, &ps)) {
+		cfs_osdmap_put(m);
+		return -ENOENT;
+	}
+	width = p->erasure ? p->size : 1;
+	/* any version on any holder of any shard: a stale copy is still
+	 * something a repair or an operator could work from */
+	for (int i = 0; i < width && !found; i++) {
+		uint32_t sps = p->erasure ? cfs_shard_ps(ps, width, i) : ps;
+		int h[256], nh;
+
+		cfs_pg_lock(ol->c, pool, sps);
+		nh = cfs_pg_holders(ol->c, pool, sps, h, 256);
+		for (int k = 0; k < nh && !found; k++) {
+			cfs_obj *o;
+
+			if (!cfs_obj_open(ol->c, h[k], pool, sps, name, 0, &o)) {
+				found = 1;
+				cfs_obj_put(o);
+			}
+		}
+		cfs_pg_unlock(ol->c, pool, sps);
+	}
+	cfs_osdmap_put(m);
+	return found;
 }

@@ -28,4 +28,9 @@ struct ol_scrub {
 int ol_scrub_object(objlayer *ol, int64_t pool, const char *name, int deep,
 		    int repair, struct ol_scrub *s);
 
+/* 1 when some OSD holding the object's PG (any shard) has a file of it,
+ * whatever its version; 0 when none has: every copy lost, or an index
+ * entry of a write that never reached a copy. */
+int ol_obj_has_copy(objlayer *ol, int64_t pool, const char *name);
+
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "objlayer_i.h"
+#include "objindex.h"
 #include "osdmap.h"
 #include "pgstate.h"
 #include "placement.h"
@@ -33,7 +34,7 @@ static int member(const int *v, int n, int x)
 
 static int pg_stat(objlayer *ol, const cfs_osdmap *m,
 		   const struct cfs_pool_info *pool, uint32_t ps,
-		   struct ol_pg_stat *st);
+		   const struct ol_names *idx, struct ol_pg_stat *st);
 
 void ol_pg_stat_placed(const cfs_osdmap *m, const struct cfs_pool_info *p,
 		       uint32_t ps, struct ol_pg_stat *st)
@@ -67,8 +68,93 @@ void ol_pg_stat_placed(const cfs_osdmap *m, const struct cfs_pool_info *p,
 		st->state = OL_PGS_ACTIVE | OL_PGS_CLEAN;
 }
 
+/* The stats of one PG; idx (or NULL) the names the index holds in it,
+ * sorted, so that an object no OSD has a file of counts too. */
+static int one_pg(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
+		  const struct ol_names *idx, struct ol_pg_stat *st);
+
 int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
 	       struct ol_pg_stat *st)
+{
+	return one_pg(ol, m, pool, ps, NULL, st);
+}
+
+struct by_pg {
+	const cfs_osdmap *m;
+	int64_t pool;
+	uint32_t pg_num;
+	struct ol_names *v; /* pg_num */
+};
+
+static int by_pg_add(const char *name, const struct cfs_objinfo *oi, int op,
+		     void *arg)
+{
+	struct by_pg *b = arg;
+	uint32_t ps;
+
+	(void)oi;
+	(void)op;
+	if (cfs_pool_object_to_pg(b->m, b->pool, name, NULL, &ps) ||
+	    ps >= b->pg_num)
+		return 0;
+	ol_names_add(&b->v[ps], name);
+	return b->v[ps].err;
+}
+
+int ol_pool_pg_stats(objlayer *ol, const cfs_osdmap *m, int64_t pool,
+		     struct ol_pg_stat *st)
+{
+	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool);
+	struct by_pg b = { m, pool, 0, NULL };
+	int r = 0;
+
+	if (!p)
+		return -ENOENT;
+	b.pg_num = p->pg_num;
+	/* one scan of the index for the whole pool: an object whose every
+	 * copy is gone shows nowhere else (the RADOS backend's index is
+	 * the cluster's own) */
+	if (!ol->rb) {
+		b.v = calloc(b.pg_num, sizeof(*b.v));
+		if (!b.v)
+			return -ENOMEM;
+		r = cfs_index_foreach(ol->c, pool, "", 0, by_pg_add, &b);
+	}
+	for (uint32_t ps = 0; ps < b.pg_num && !r; ps++)
+		r = one_pg(ol, m, pool, ps, b.v ? &b.v[ps] : NULL, &st[ps]);
+	for (uint32_t ps = 0; b.v && ps < b.pg_num; ps++)
+		ol_names_free(b.v[ps].v, b.v[ps].n);
+	free(b.v);
+	return r;
+}
+
+/* idx's names from *j up to (not including) name, or to the end when name
+ * is NULL, that are still objects though no holder has a file of them:
+ * every copy lost, or never written (fsck clears those) - unfound.  Each
+ * is read again from the index: one removed since the scan is not
+ * counted. */
+void ol_pg_index_only(cfs_cluster *c, int64_t pool,
+		      const struct ol_names *idx, size_t *j, const char *name,
+		      struct ol_pg_stat *st)
+{
+	for (; idx && *j < idx->n; (*j)++) {
+		struct cfs_objinfo oi;
+		int d = name ? strcmp(idx->v[*j], name) : -1;
+
+		if (d >= 0) {
+			*j += d == 0;
+			return;
+		}
+		if (cfs_index_get(c, pool, idx->v[*j], &oi))
+			continue;
+		st->objects++;
+		st->bytes += oi.size;
+		st->unfound++;
+	}
+}
+
+static int one_pg(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
+		  const struct ol_names *idx, struct ol_pg_stat *st)
 {
 	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool), *now;
 	const cfs_osdmap *cur;
@@ -89,8 +175,8 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
 	cur = cfs_osdmap_get(ol->c);
 	now = cfs_osdmap_pool_by_id(cur, pool);
 	r = !now || now->pg_num != p->pg_num ? -EAGAIN
-	    : p->erasure			? ec_pg_stat(ol, m, p, ps, st)
-						: pg_stat(ol, m, p, ps, st);
+	    : p->erasure ? ec_pg_stat(ol, m, p, ps, idx, st)
+			 : pg_stat(ol, m, p, ps, idx, st);
 	cfs_osdmap_put(cur);
 	cfs_pg_layout_release(ol->c);
 	return r;
@@ -98,7 +184,7 @@ int ol_pg_stat(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
 
 static int pg_stat(objlayer *ol, const cfs_osdmap *m,
 		   const struct cfs_pool_info *pool, uint32_t ps,
-		   struct ol_pg_stat *st)
+		   const struct ol_names *idx, struct ol_pg_stat *st)
 {
 	cfs_cluster *c = ol->c;
 	const int64_t pid = pool->id;
@@ -107,6 +193,7 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m,
 	struct cfs_pg_copies pc;
 	int size = pool->size, undersized, backfill = 0, toofull = 0;
 	int recovery = 0;
+	size_t j = 0;
 
 	if (!pg)
 		return -ENOENT;
@@ -136,6 +223,13 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m,
 		int any_current = 0, current_has = 0, good = 0, stray = 0;
 		int up_current = 0, h;
 		uint64_t osize = 0, missing, mis;
+		struct cfs_objinfo oi;
+
+		ol_pg_index_only(c, pid, idx, &j, pc.name, st);
+		/* files of a name the index does not hold are no object: the
+		 * leftover of a removal, or of a write no copy took */
+		if (cfs_index_get(c, pid, pc.name, &oi))
+			continue;
 
 		for (int i = 0; i < nh; i++) {
 			h = pc.osd[i];
@@ -176,6 +270,7 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m,
 		st->misplaced += mis;
 		st->degraded += missing - mis;
 	}
+	ol_pg_index_only(c, pid, idx, &j, NULL, st);
 	/* up or acting OSDs that still lack objects (backfill targets) */
 	for (int i = 0; i < pg->nup + pg->nacting; i++) {
 		int a = i < pg->nup ? pg->up[i] : pg->acting[i - pg->nup];
