@@ -54,31 +54,19 @@ static void kv_free(struct kv *p)
 		free(p->own[i]);
 }
 
-/* a positive decimal integer, or -1 */
-static long num(const char *s)
+/* The plugin's init: defaults in, values checked as Ceph's plugin and
+ * monitor check them (osdsim's cfs_ec_profile_check); 0 or the exit
+ * status after one error line. */
+static int complete(struct cmd_ctx *ctx, const char *name, struct kv *p,
+		    int force)
 {
-	char *end;
-	long v;
+	const char *plugin;
+	char why[256];
 
-	if (!s || !*s)
-		return -1;
-	v = strtol(s, &end, 10);
-	return *end || v < 0 ? -1 : v;
-}
-
-/* The plugin's init: defaults in, values checked; 0 or the exit status
- * after one error line. */
-static int complete(struct cmd_ctx *ctx, struct kv *p)
-{
-	const char *plugin, *tech;
-	long k, m;
-
+	if (cfs_ec_profile_name_check(name, why, sizeof(why)))
+		return cc_err(ctx, "%s", why);
 	put_default(p, "plugin", "jerasure");
 	plugin = get(p, "plugin");
-	if (strcmp(plugin, "jerasure") && strcmp(plugin, "isa"))
-		return cc_err(ctx, "failed to load plugin using profile: "
-			      "plugin=%s (crushfs has jerasure and isa)",
-			      plugin);
 	put_default(p, "k", "2");
 	put_default(p, "m", "2");
 	put_default(p, "technique", "reed_sol_van");
@@ -89,25 +77,11 @@ static int complete(struct cmd_ctx *ctx, struct kv *p)
 		put_default(p, "w", "8");
 		put_default(p, "jerasure-per-chunk-alignment", "false");
 	}
-	k = num(get(p, "k"));
-	m = num(get(p, "m"));
-	/* ErasureCode::sanity_check_k_m */
-	if (k < 2)
-		return cc_err(ctx, "k=%s must be >= 2", get(p, "k"));
-	if (m < 1)
-		return cc_err(ctx, "m=%s must be >= 1", get(p, "m"));
-	if (k + m > 32)
-		return cc_err(ctx, "k=%ld and m=%ld: crushfs's Reed-Solomon "
-			      "(GF(2^8) Vandermonde) takes k + m <= 32",
-			      k, m);
-	tech = get(p, "technique");
-	if (strcmp(tech, "reed_sol_van"))
-		return cc_err(ctx, "technique=%s is not supported (crushfs "
-			      "encodes reed_sol_van)", tech);
-	if (!strcmp(plugin, "jerasure") && strcmp(get(p, "w"), "8") &&
-	    strcmp(get(p, "w"), "16") && strcmp(get(p, "w"), "32"))
-		return cc_err(ctx, "ReedSolomonVandermonde: w=%s must be one "
-			      "of {8, 16, 32}", get(p, "w"));
+	if (cfs_ec_profile_check(name, p->k, p->v, p->n,
+				 CFS_ECP_CEPH | CFS_ECP_ENCODE |
+					 (force ? 0 : CFS_ECP_PERF),
+				 why, sizeof(why)))
+		return cc_err(ctx, "%s", why);
 	return 0;
 }
 
@@ -151,7 +125,7 @@ int ccmd_osd_ec_profile_set(struct cmd_ctx *ctx, int argc, char **argv)
 		p.own[p.n] = dup;
 		p.n++;
 	}
-	if (complete(ctx, &p)) {
+	if (complete(ctx, argv[0], &p, force)) {
 		kv_free(&p);
 		return 1;
 	}

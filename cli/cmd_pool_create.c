@@ -58,6 +58,22 @@ static int int_of(const cfs_osdmap *m, const char *prof, const char *key,
 	return v && *v ? atoi(v) : dflt;
 }
 
+/* The profile as the pool will use it: a plugin and technique crushfs
+ * encodes, k, m and stripe_unit as the plugin parses them. */
+static int profile_ok(const cfs_osdmap *m, const char *prof, char *why,
+		      size_t whylen)
+{
+	const char *k[64], *v[64];
+	int n = cfs_ec_profile_keys(m, prof, k, v, 64);
+
+	if (n > 64) {
+		snprintf(why, whylen, "more than 64 keys");
+		return -EINVAL;
+	}
+	return cfs_ec_profile_check(prof, k, v, n < 0 ? 0 : n,
+				    CFS_ECP_ENCODE, why, whylen);
+}
+
 int ccmd_osd_pool_create(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct cfs_pool_info want;
@@ -72,9 +88,8 @@ int ccmd_osd_pool_create(struct cmd_ctx *ctx, int argc, char **argv)
 		return cc_usage(ctx, "takes NAME [PG_NUM [PGP_NUM]] "
 				     "[replicated [RULE] | erasure [PROFILE "
 				     "[RULE]]]");
-	if (strlen(argv[0]) >= sizeof(want.name) || !*argv[0])
-		return cc_err(ctx, "pool name '%s' is empty or too long",
-			      argv[0]);
+	if (cfs_pool_name_check(argv[0], why, sizeof(why)))
+		return cc_err(ctx, "%s", why);
 	snprintf(want.name, sizeof(want.name), "%s", argv[0]);
 	want.pg_num = DEFAULT_PG_NUM;
 	if (a < argc && argv[a][0] >= '0' && argv[a][0] <= '9') {
@@ -125,6 +140,13 @@ int ccmd_osd_pool_create(struct cmd_ctx *ctx, int argc, char **argv)
 			cfs_osdmap_put(m);
 			return cc_err(ctx, "specified erasure code profile %s "
 				      "doesn't exist", prof);
+		}
+		/* a profile from an import or an older crushfs: one
+		 * line now rather than EIO at the pool's first write */
+		if (profile_ok(m, prof, why, sizeof(why))) {
+			cfs_osdmap_put(m);
+			return cc_err(ctx, "erasure code profile %s: %s", prof,
+				      why);
 		}
 		k = int_of(m, prof, "k", 2);
 		mm = int_of(m, prof, "m", 2);

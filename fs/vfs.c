@@ -32,8 +32,12 @@ void vfs_fill_stat(const struct mds_inode *r, struct stat *st)
 	st->st_uid = r->uid;
 	st->st_gid = r->gid;
 	st->st_rdev = r->rdev;
-	st->st_size = S_ISDIR(r->mode) ? 4096 : (off_t)r->size;
-	st->st_blocks = (st->st_size + 511) / 512;
+	/* a record past the largest size (never written by vfs, but the
+	 * store is read back) shows as that size, not a negative one */
+	st->st_size = S_ISDIR(r->mode)		 ? 4096 :
+		      r->size > VFS_MAX_FILE_SIZE ? (off_t)VFS_MAX_FILE_SIZE :
+						    (off_t)r->size;
+	st->st_blocks = vfs_blocks_of((uint64_t)st->st_size);
 	st->st_blksize = 4096;
 	if (S_ISREG(r->mode) && r->layout.object_size)
 		st->st_blksize = r->layout.object_size > (4u << 20) ?
@@ -44,13 +48,22 @@ void vfs_fill_stat(const struct mds_inode *r, struct stat *st)
 	st->st_ctim = r->ctime;
 }
 
+/* 512-byte units, rounded up, without the (size + 511) that overflows
+ * off_t for a file of VFS_MAX_FILE_SIZE bytes (issue 21: UBSan aborted
+ * the daemon there, the release build showed 0 blocks).  Any uint64_t
+ * fits: UINT64_MAX / 512 + 1 is far below INT64_MAX. */
+blkcnt_t vfs_blocks_of(uint64_t bytes)
+{
+	return (blkcnt_t)(bytes / 512 + (bytes % 512 != 0));
+}
+
 void vfs_fill_blocks(vfs *v, struct stat *st)
 {
 	uint64_t bytes;
 
 	if (S_ISREG(st->st_mode) && v->d->allocated &&
 	    v->d->allocated(v->dctx, st->st_ino, &bytes) == 0)
-		st->st_blocks = (blkcnt_t)((bytes + 511) / 512);
+		st->st_blocks = vfs_blocks_of(bytes);
 }
 
 void fill_entry(struct vnode *vn, struct vfs_entry *e)

@@ -124,6 +124,24 @@ int vfs_getattr(vfs *v, uint64_t ino, struct stat *st);
 /* st_blocks of a regular file from what its objects hold, not its size
  * (a sparse file's du is its data), as a local filesystem reports it. */
 void vfs_fill_blocks(vfs *v, struct stat *st);
+/*
+ * The largest file: no byte at or past this offset (EFBIG for a write,
+ * truncate or fallocate that would put one there, as CephFS's
+ * Client::_write and Client::_setattr refuse a size past the MDS map's
+ * max_file_size).  CephFS defaults to 1 TiB because its MDS walks object
+ * numbers up to the size to recover a file's size and to purge it; here
+ * the object index lists the objects a file has, so neither depends on
+ * the size (tests/integ/mount_sparse.sh: a 1 PiB file; pjdfstest's
+ * 999,999,999,999,999 bytes), and the limit is what the layout and the
+ * names can address: off_t's maximum, which is also the FUSE kernel
+ * client's s_maxbytes (MAX_LFS_FILESIZE).  Every layout addresses it:
+ * with the smallest object (64 KiB, cfs_layout_check) the last object
+ * number is below 2^47, 12 hex digits of the "%llx.%08llx" name, and
+ * the striper's uint64_t sums of offset and length cannot wrap below it.
+ */
+#define VFS_MAX_FILE_SIZE ((uint64_t)INT64_MAX)
+/* st_blocks (512-byte units, rounded up) of `bytes`, without overflow. */
+blkcnt_t vfs_blocks_of(uint64_t bytes);
 /* to_set: VFS_SET_* bits; st supplies the values; the result in out. */
 #define VFS_SET_MODE (1 << 0)
 #define VFS_SET_UID (1 << 1)

@@ -257,10 +257,15 @@ ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
 		off = vn->rec.size;
 		pthread_mutex_unlock(&vn->m);
 	}
-	if (off > VFS_MAX_FILE_SIZE || len > VFS_MAX_FILE_SIZE - off) {
+	/* Linux's generic_write_check_limits(): nothing fits at or past
+	 * the largest size (EFBIG), a write across it is cut short there
+	 * (POSIX: "only as many bytes as there is room for") */
+	if (off >= VFS_MAX_FILE_SIZE) {
 		n = -EFBIG;
 		goto out;
 	}
+	if (len > VFS_MAX_FILE_SIZE - off)
+		len = (size_t)(VFS_MAX_FILE_SIZE - off);
 	/* the committed writeable range must cover the bytes first */
 	n = wr_prepare(v, vn, off, off + len, &excl);
 	if (n)

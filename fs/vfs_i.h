@@ -208,8 +208,6 @@ uint64_t vn_data_end(vfs *v, const struct mds_inode *r);
 int vn_trim_prealloc(vfs *v, struct vnode *vn, uint64_t size);
 
 #define VFS_LINK_MAX 65000
-/* Files may not end past this offset (ext4's s_maxbytes is smaller). */
-#define VFS_MAX_FILE_SIZE ((uint64_t)INT64_MAX)
 
 static inline void now(struct timespec *ts)
 {

@@ -13,6 +13,9 @@
 
 #include "osdsim_i.h"
 
+/* keys a profile may have (the CLI's MAX_KEYS too) */
+#define ECP_MAX_KEYS 64
+
 json_t *ecprofile_defaults(void)
 {
 	/* OSDMonitor's osd_pool_default_erasure_code_profile */
@@ -21,11 +24,13 @@ json_t *ecprofile_defaults(void)
 			 "reed_sol_van");
 }
 
-int ecprofile_from_json(struct cfs_osdmap *m, json_t *root, char *err,
-			size_t errlen)
+int ecprofile_from_json(struct cfs_osdmap *m, json_t *root, int how,
+			char *err, size_t errlen)
 {
 	json_t *p = json_object_get(root, "erasure_code_profiles"), *kv, *v;
-	const char *name, *key;
+	const char *name, *key, *keys[ECP_MAX_KEYS], *vals[ECP_MAX_KEYS];
+	char why[256];
+	int n;
 
 	json_decref(m->ec_profiles);
 	if (!p) {
@@ -38,17 +43,32 @@ int ecprofile_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		return -EINVAL;
 	}
 	json_object_foreach(p, name, kv) {
+		char q[96];
+
+		cfs_name_quote(name, q, sizeof(q));
 		if (!json_is_object(kv) || !*name) {
-			snprintf(err, errlen, "erasure_code_profiles.%s", name);
+			snprintf(err, errlen, "erasure_code_profiles.%s", q);
 			return -EINVAL;
 		}
-		json_object_foreach(kv, key, v)
-			if (!json_is_string(v)) {
+		n = 0;
+		json_object_foreach(kv, key, v) {
+			if (!json_is_string(v) || n == ECP_MAX_KEYS) {
 				snprintf(err, errlen,
-					 "erasure_code_profiles.%s.%s", name,
+					 "erasure_code_profiles.%s.%s", q,
 					 key);
 				return -EINVAL;
 			}
+			keys[n] = key;
+			vals[n++] = json_string_value(v);
+		}
+		/* what a pool of it will need, so that a bad value is one
+		 * line here, not an EIO at the pool's first write */
+		if (cfs_ec_profile_check(name, keys, vals, n, how, why,
+					 sizeof(why))) {
+			snprintf(err, errlen, "erasure_code_profiles.%s: %s", q,
+				 why);
+			return -EINVAL;
+		}
 	}
 	m->ec_profiles = json_deep_copy(p);
 	return m->ec_profiles ? 0 : -ENOMEM;

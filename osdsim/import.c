@@ -184,6 +184,33 @@ static json_t *df_node(json_t *df, int id)
 	return NULL;
 }
 
+/* osd_df.json's node.key in KiB (0 when absent: a down OSD reports no
+ * size), refused past max bytes: kb << 10 wrapped for a kb of 2^62 and
+ * the OSD showed full with a capacity of 0 (issue 21). */
+static int df_kb(struct imp *im, json_t *node, const char *key, int id,
+		 uint64_t max, uint64_t *out)
+{
+	json_t *v = json_object_get(node, key);
+	json_int_t kb;
+
+	*out = 0;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v))
+		return fail(im, CFS_ECORRUPT,
+			    "%s/osd_df.json: osd.%d: %s is not an integer",
+			    im->dir, id, key);
+	kb = json_integer_value(v);
+	if (kb < 0 || (uint64_t)kb > max >> 10)
+		return fail(im, CFS_ECORRUPT,
+			    "%s/osd_df.json: osd.%d: %s %lld is out of range "
+			    "(0 to %llu KiB, under 128 TiB a device)",
+			    im->dir, id, key, (long long)kb,
+			    (unsigned long long)(max >> 10));
+	*out = (uint64_t)kb;
+	return 0;
+}
+
 /* The crush weight of device id (its first parent's entry), 16.16 */
 static uint32_t crush_weight(const pl_map *cm, int id)
 {
@@ -218,6 +245,7 @@ static int load_osds(struct imp *im, struct cfs_osdmap *m, json_t *dump,
 		double w, aff;
 		json_t *u = json_object_get(x, "uuid"), *n;
 		struct cfs_osd_state *s;
+		uint64_t kb = 0, kb_used = 0;
 
 		if (jget_int(x, "osd", 0, max_osd - 1, &id) ||
 		    jget_int(x, "up", 0, 1, &up) || jget_int(x, "in", 0, 1, &in) ||
@@ -242,26 +270,36 @@ static int load_osds(struct imp *im, struct cfs_osdmap *m, json_t *dump,
 		/* capacity: what the OSD reports (a down one reports 0),
 		 * else its crush weight in TiB, else --osd-size */
 		n = df_node(df, (int)id);
+		if (n && (df_kb(im, n, "kb", (int)id, CFS_MAX_OSD_CAPACITY,
+				&kb) ||
+			  df_kb(im, n, "kb_used", (int)id,
+				CFS_MAX_OSD_CAPACITY, &kb_used)))
+			return CFS_ECORRUPT;
 		if (o->osd_size_set) {
 			s->capacity = o->osd_size;
-		} else if (n && json_integer_value(json_object_get(n, "kb")) >
-					0) {
-			s->capacity =
-				(uint64_t)json_integer_value(
-					json_object_get(n, "kb")) << 10;
+		} else if (n && kb > 0) {
+			s->capacity = kb << 10;
 		} else if (crush_weight(m->crush, (int)id)) {
 			s->capacity = (uint64_t)crush_weight(m->crush, (int)id)
 				      << 24;
+			if (s->capacity > CFS_MAX_OSD_CAPACITY)
+				return fail(im, CFS_ECORRUPT,
+					    "%s/crushmap.bin: osd.%d: crush "
+					    "weight %.4f, a capacity of %.4f "
+					    "TiB, is past 128 TiB a device "
+					    "(no size in osd_df.json)",
+					    im->dir, (int)id,
+					    crush_weight(m->crush, (int)id) /
+						    65536.0,
+					    crush_weight(m->crush, (int)id) /
+						    65536.0);
 			down_nocap++;
 		} else {
 			s->capacity = o->osd_size;
 			down_nocap++;
 		}
 		if (o->prefill && n) {
-			json_int_t kb = json_integer_value(
-				json_object_get(n, "kb_used"));
-
-			s->prefill = kb > 0 ? (uint64_t)kb << 10 : 0;
+			s->prefill = kb_used << 10;
 			if (s->prefill > s->capacity)
 				s->prefill = s->capacity;
 		}
@@ -331,6 +369,9 @@ static int load_pool(struct imp *im, struct cfs_osdmap *m, json_t *x,
 			    "invalid",
 			    im->dir, i, bad);
 	p->id = id;
+	if (cfs_pool_name_check(json_string_value(name), why, sizeof(why)))
+		return fail(im, -EINVAL, "%s/osd_dump.json: pool %lld: %s",
+			    im->dir, (long long)id, why);
 	snprintf(p->name, sizeof(p->name), "%s", json_string_value(name));
 	if (type != 1 && type != 3)
 		return fail(im, -EINVAL,
@@ -608,7 +649,7 @@ int import_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
 	json_t *dump = NULL, *df = NULL, *fsid;
 	double full, bf, nf;
 	int64_t epoch;
-	char sub[200];
+	char sub[320];
 	int r;
 
 	if (o->warnings && o->warnlen)
@@ -643,7 +684,8 @@ int import_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
 	m->nearfull_ratio = nf;
 	m->full_policy = o->full_policy;
 	/* Ceph's shapes, read by cluster.json's own readers */
-	r = ecprofile_from_json(m, dump, sub, sizeof(sub));
+	r = ecprofile_from_json(m, dump, CFS_ECP_CEPH, sub,
+				sizeof(sub));
 	if (r && r != -ENOMEM)
 		r = fail(&im, CFS_ECORRUPT, "%s/osd_dump.json: %s", im.dir,
 			 sub);
@@ -674,100 +716,4 @@ out:
 	}
 	*out = m;
 	return 0;
-}
-
-/* ---- following the live cluster (the RADOS backend) ---- */
-
-int cfs_import_refresh(cfs_cluster *c, const char *snapdir, int layout_held,
-		       int *changed, char *err, size_t errlen)
-{
-	const struct cfs_osdmap *cur;
-	struct cfs_mkfs_opts o;
-	struct cfs_osdmap *n = NULL;
-	char pool[64];
-	int r;
-
-	*changed = 0;
-	if (c->rdonly)
-		return -EROFS;
-	pthread_mutex_lock(&c->update_lock);
-	cur = c->cur;
-	cfs_mkfs_opts_init(&o);
-	snprintf(pool, sizeof(pool), "%s", cur->pool.name);
-	o.from_ceph = snapdir;
-	o.data_pool = pool;
-	o.object_size = cur->pool.object_size;
-	o.stripe_unit = cur->pool.stripe_unit;
-	o.stripe_count = cur->pool.stripe_count;
-	o.full_policy = cur->full_policy;
-	for (int id = 0; id < cur->max_osd; id++)
-		o.prefill |= cur->osds[id].prefill != 0;
-	r = import_map(&o, &n, err, errlen);
-	if (r)
-		goto out;
-	if (n->epoch == cur->epoch) {
-		osdmap_free(n);
-		goto out;
-	}
-	if (n->pool.id != c->pool_id) {
-		snprintf(err, errlen,
-			 "pool '%s' was deleted and made again on the live "
-			 "cluster (id %lld -> %lld): the filesystem's objects "
-			 "went with the old one", pool, (long long)c->pool_id,
-			 (long long)n->pool.id);
-		osdmap_free(n);
-		r = -EBUSY;
-		goto out;
-	}
-	if (n->pool.pg_num != cur->pool.pg_num && !layout_held) {
-		osdmap_free(n);
-		r = -EAGAIN;
-		goto out;
-	}
-	/* an OSD new to the cluster gets its (empty) store folder */
-	for (int id = 0; id < n->max_osd && !r; id++) {
-		struct osd_store *s;
-
-		if (!n->osds[id].exists || store_get(c, id))
-			continue;
-		r = osd_store_create(c->dir, id, n->osds[id].uuid);
-		if (!r)
-			r = store_open(c, id, &s);
-	}
-	if (!r)
-		r = osdmap_persist(c->dir, n);
-	if (r) {
-		snprintf(err, errlen, "%s: cannot keep the new osdmap: %s",
-			 c->dir, cfs_strerror(r));
-		osdmap_free(n);
-		goto out;
-	}
-	for (int id = 0; id < n->max_osd; id++) {
-		struct osd_store *s = n->osds[id].exists ? store_get(c, id)
-							 : NULL;
-
-		if (s) {
-			pthread_mutex_lock(&s->lock);
-			s->prefill = n->osds[id].prefill;
-			pthread_mutex_unlock(&s->lock);
-		}
-	}
-	/* a pg_num change (Ceph splits or merges the PGs itself; the
-	 * objects are RADOS's, none is local): the per-PG state follows */
-	if (n->pool.pg_num != cur->pool.pg_num) {
-		r = pgstate_reload(c, n->pool.id, n->pool.pg_num, err, errlen);
-		if (r) {
-			c->rdonly = 1;
-			if (!*err)
-				snprintf(err, errlen, "following pg_num %u: %s",
-					 n->pool.pg_num, cfs_strerror(r));
-			osdmap_free(n);
-			goto out;
-		}
-	}
-	osdmap_install(c, n);
-	*changed = 1;
-out:
-	pthread_mutex_unlock(&c->update_lock);
-	return r;
 }

@@ -27,6 +27,11 @@ typedef struct cfs_osdmap cfs_osdmap;
 typedef struct pl_map pl_map; /* placement.h */
 
 #define CFS_MAX_OSD 65536 /* OSD ids are 0 .. CFS_MAX_OSD-1 */
+/* The largest OSD capacity, whole KiB: the sum over CFS_MAX_OSD of
+ * them stays an int64_t (raw totals, df's and osd df's JSON integers),
+ * so just under 2^63 / 2^16 = 128 TiB, past the largest devices made
+ * (about 100 TB). */
+#define CFS_MAX_OSD_CAPACITY (((uint64_t)INT64_MAX / CFS_MAX_OSD) & ~1023ULL)
 #define CFS_MAX_REP 16	  /* pool size limit (and ol_placement's arrays) */
 #define CFS_WEIGHT_ONE 0x10000 /* 16.16 fixed point 1.0 */
 
@@ -193,6 +198,25 @@ int cfs_ec_profile_set(cfs_cluster *c, const char *name,
 		       const char *const *keys, const char *const *vals,
 		       int n, int force, char *why, size_t whylen);
 int cfs_ec_profile_rm(cfs_cluster *c, const char *name);
+
+/* ---- names and profiles as Ceph checks them (ecprofile_check.c) ----
+ * Each returns 0 or -EINVAL with one line in why. */
+/* What cfs_ec_profile_check adds to what crushfs itself needs (k, m,
+ * k + m <= 32, a stripe_unit that parses, is positive and fits): */
+#define CFS_ECP_CEPH 1	 /* Ceph's: the name's characters, w, the
+			  * stripe_unit's alignment */
+#define CFS_ECP_PERF 2	 /* stripe_unit a multiple of 4096 (what
+			  * --force lifts) */
+#define CFS_ECP_ENCODE 4 /* a plugin and technique crushfs encodes */
+int cfs_ec_profile_check(const char *name, const char *const *keys,
+			 const char *const *vals, int n, int how, char *why,
+			 size_t whylen);
+/* Ceph's goodchars for a profile name, [A-Za-z0-9-_.], and its length */
+int cfs_ec_profile_name_check(const char *name, char *why, size_t whylen);
+/* Non-empty, no control character, fits cfs_pool_info's name. */
+int cfs_pool_name_check(const char *name, char *why, size_t whylen);
+/* name with control bytes as \xNN, cut to len */
+void cfs_name_quote(const char *name, char *buf, size_t len);
 
 /* ---- changing the map (osdmap_change.c): each call is one new epoch,
  * persisted ---- */

@@ -218,7 +218,7 @@ static int bad(char *err, size_t errlen, const char *path, const char *what)
 static int bad_field(char *err, size_t errlen, const char *path,
 		     const char *name)
 {
-	char what[320];
+	char what[400];
 
 	snprintf(what, sizeof(what), "field '%s' is missing or invalid", name);
 	return bad(err, errlen, path, what);
@@ -452,11 +452,11 @@ static int crush_from_json(struct cfs_osdmap *m, json_t *root,
 static int pools_from_json(struct cfs_osdmap *m, json_t *root,
 			   const char *path, char *err, size_t errlen)
 {
-	char why[160];
+	char why[320];
 	int64_t v;
 	int r;
 
-	r = ecprofile_from_json(m, root, why, sizeof(why));
+	r = ecprofile_from_json(m, root, 0, why, sizeof(why));
 	if (r == -ENOMEM)
 		return r;
 	FIELD(r, why);

@@ -436,8 +436,11 @@ int import_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
 
 /* ecprofile.c */
 json_t *ecprofile_defaults(void);
-int ecprofile_from_json(struct cfs_osdmap *m, json_t *root, char *err,
-			size_t errlen);
+/* The profiles of an osd dump / cluster.json, each checked with
+ * cfs_ec_profile_check(how) (cluster.json: 0, what crushfs needs; an
+ * import: CFS_ECP_CEPH too). */
+int ecprofile_from_json(struct cfs_osdmap *m, json_t *root, int how,
+			char *err, size_t errlen);
 
 /* pools.c: the pools beside the data pool */
 void xpools_free(struct cfs_osdmap *m);

@@ -132,6 +132,36 @@ static void test_too_small_and_invalid(void **state)
 	assert_int_equal(ol_file_to_extents(&l, UINT64_MAX, 2, e, 2), -EINVAL);
 }
 
+/* The last byte of the largest file (INT64_MAX bytes, fs/vfs.h's
+ * VFS_MAX_FILE_SIZE) under the smallest objects and the widest stripe:
+ * the striper's sums do not wrap, the object number is what the formula
+ * says, and its name fits a 40-byte buffer whole (issue 21). */
+static void test_largest_file(void **state)
+{
+	const uint64_t last = (uint64_t)INT64_MAX - 1;
+	struct ol_layout small = { 64 << 10, 1, 64 << 10, 1 };
+	struct ol_layout wide = { 64 << 10, 65536, 64 << 10, 1 };
+	struct ol_extent e[2];
+	char name[40];
+
+	(void)state;
+	assert_int_equal(ol_file_to_extents(&small, last, 1, e, 2), 1);
+	assert_int_equal(e[0].objectno, last >> 16);
+	assert_int_equal(e[0].obj_off, 0xffff - 1);
+	assert_int_equal(e[0].file_off, last);
+	assert_int_equal(ol_object_count(&small, last + 1), (last >> 16) + 1);
+	assert_int_equal(ol_object_bytes(&small, last >> 16, last + 1),
+			 0xffff);
+	assert_int_equal(ol_file_to_extents(&wide, last, 1, e, 2), 1);
+	assert_int_equal(e[0].objectno, last >> 16);
+	ol_object_name(0xffffffffffffffffULL, e[0].objectno, name,
+		       sizeof(name));
+	assert_string_equal(name, "ffffffffffffffff.7fffffffffff");
+	/* a range ending past UINT64_MAX is refused, never wrapped */
+	assert_int_equal(ol_file_to_extents(&small, last, UINT64_MAX, e, 2),
+			 -EINVAL);
+}
+
 /* CephFS's file_layout_t::is_valid (src/common/fs_types.cc): 64 KiB
  * multiples, object size a multiple of the unit, count >= 1; plus our
  * bounds: count <= 65536, objects <= 1 GiB. */
@@ -275,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_small_units),
 		cmocka_unit_test(test_count_one_quirk),
 		cmocka_unit_test(test_too_small_and_invalid),
+		cmocka_unit_test(test_largest_file),
 		cmocka_unit_test(test_layout_rules),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_object_count),

@@ -715,6 +715,74 @@ static void test_setattr(void **state)
 	assert_true(out.st_mtim.tv_sec > 2000);
 }
 
+/* Sizes at the largest file (issue 21): st_blocks without the (size +
+ * 511) that overflowed off_t and aborted the sanitized daemon, EFBIG for
+ * a truncate, write or fallocate past VFS_MAX_FILE_SIZE, a write across
+ * it cut short there (generic_write_check_limits), and the file's bytes
+ * still read. */
+static void test_max_file_size(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "huge");
+	const uint64_t max = VFS_MAX_FILE_SIZE;
+	struct stat in, out;
+	vfs_file *fh;
+	char buf[8];
+
+	assert_int_equal(max, (uint64_t)INT64_MAX);
+	assert_int_equal(vfs_blocks_of(0), 0);
+	assert_int_equal(vfs_blocks_of(1), 1);
+	assert_int_equal(vfs_blocks_of(512), 1);
+	assert_int_equal(vfs_blocks_of(513), 2);
+	assert_int_equal(vfs_blocks_of(max), max / 512 + 1);
+	assert_int_equal(vfs_blocks_of(UINT64_MAX), UINT64_MAX / 512 + 1);
+	assert_true(vfs_blocks_of(UINT64_MAX) > 0);
+
+	write_all(f, a, 0, "hello", 5);
+	memset(&in, 0, sizeof(in));
+	in.st_size = (off_t)max;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_SIZE, &out), 0);
+	assert_int_equal((uint64_t)out.st_size, max);
+	assert_int_equal(out.st_blocks, max / 512 + 1);
+	assert_int_equal(vfs_getattr(f->v, a, &out), 0);
+	assert_int_equal((uint64_t)out.st_size, max);
+	assert_true(out.st_blocks > 0);
+	assert_int_equal(read_at(f, a, 0, buf, 5), 5);
+	assert_memory_equal(buf, "hello", 5);
+	assert_int_equal(read_at(f, a, max - 3, buf, 8), 3);
+	assert_memory_equal(buf, "\0\0\0", 3);
+
+	assert_int_equal(vfs_open(f->v, a, O_RDWR, &fh), 0);
+	/* nothing fits at the end; across it, what fits */
+	assert_int_equal(vfs_write(f->v, NULL, fh, max, "x", 1), -EFBIG);
+	assert_int_equal(vfs_write(f->v, NULL, fh, UINT64_MAX, "x", 1),
+			 -EFBIG);
+	assert_int_equal(vfs_write(f->v, NULL, fh, max - 2, "tail", 4), 2);
+	assert_int_equal(read_at(f, a, max - 2, buf, 8), 2);
+	assert_memory_equal(buf, "ta", 2);
+	assert_int_equal(vfs_fallocate(f->v, NULL, fh, 0, max - 1, 2), -EFBIG);
+	assert_int_equal(vfs_fallocate(f->v, NULL, fh, 0, UINT64_MAX, 1),
+			 -EFBIG);
+	assert_int_equal(vfs_fallocate(f->v, NULL, fh, 0, 1, UINT64_MAX),
+			 -EFBIG);
+	assert_int_equal(vfs_release(f->v, fh), 0);
+	/* past it an off_t is negative: EINVAL, as ftruncate(2) says */
+	in.st_size = (off_t)(max + 1);
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_SIZE, &out),
+			 -EINVAL);
+	assert_int_equal(vfs_getattr(f->v, a, &out), 0);
+	assert_int_equal((uint64_t)out.st_size, max);
+	/* CephFS's default max_file_size, and past it: sizes like others */
+	in.st_size = (off_t)(1ULL << 40) + 1;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_SIZE, &out), 0);
+	assert_int_equal(out.st_blocks, (1ULL << 31) + 1);
+	assert_int_equal(read_at(f, a, 0, buf, 5), 5);
+	assert_memory_equal(buf, "hello", 5);
+	in.st_size = 0;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &in, VFS_SET_SIZE, &out), 0);
+	assert_int_equal(out.st_blocks, 0);
+}
+
 static int count_cb(uint64_t ino, void *arg)
 {
 	(void)ino;
@@ -2021,6 +2089,7 @@ int main(void)
 		BOTH(test_read_write_sparse_big),
 		BOTH(test_append_and_trunc),
 		BOTH(test_setattr),
+		BOTH(test_max_file_size),
 		BOTH(test_unlinked_open_file),
 		BOTH(test_unmount_closes_unreleased_handles),
 		BOTH(test_crash_leaves_orphan_purged_at_mount),
