@@ -497,7 +497,19 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 
 	cfs_pg_lock(c, op.pid, op.ps);
 	for (int i = 0; i < nt; i++) {
-		if (failed[i]) {
+		if (!nok && !exists) {
+			/* no copy took the first write of the object: it
+			 * never was, and what the failed copies left is no
+			 * copy of anything (the disk filled mid-write) */
+			cfs_obj_remove(c, t[i], op.pid, op.ps, name);
+			cfs_pg_clear_missing(c, op.pid, op.ps, t[i], name);
+			if (failed[i])
+				cfs_log(CFS_LOG_WARN,
+					"pg %s: first write of '%s' on osd.%d "
+					"failed: %s",
+					op.pgid, name, t[i],
+					cfs_strerror(cerr[i]));
+		} else if (failed[i]) {
 			/* this copy is in an unknown state now */
 			cfs_pg_mark_missing(c, op.pid, op.ps, t[i], name);
 			cfs_log(CFS_LOG_ERR,

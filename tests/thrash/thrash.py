@@ -1762,8 +1762,13 @@ class Thrasher:
 
     def do_squeeze(self):
         """An OSD's capacity just above what it holds: towards full (nearfull,
-        backfillfull, full); writes that need it may get ENOSPC meanwhile."""
+        backfillfull, full); writes that need it may get ENOSPC meanwhile.
+        Or, one time in three, the disk under the cluster: its failsafe
+        margin raised to just under what is free (issue 21), so that every
+        OSD on it refuses writes soon, whatever its capacity."""
         run = self.run
+        if self.rng.random() < 1 / 3 and self.squeeze_disk():
+            return
         rc, d, _ = run.cli_json("osd", "df")
         if not d:
             return
@@ -1783,9 +1788,38 @@ class Thrasher:
             with run.lock:
                 run.squeeze_seq += 1
 
+    def squeeze_disk(self):
+        run = self.run
+        v = os.statvfs(run.cl)
+        size, avail = v.f_blocks * v.f_frsize, v.f_bavail * v.f_frsize
+        # crushfs's margin: (1 - ratio) of the filesystem, at most half
+        margin = avail - self.rng.choice([0, 2, 8, 24]) * MiB
+        if margin <= 64 * MiB or margin > size // 2:
+            return False
+        ratio = 1 - margin / size
+        with run.lock:
+            run.squeeze_seq += 1
+        ok, _, _ = self.act("config", "set", "osd", "osd_failsafe_full_ratio",
+                            f"{ratio:.6f}")
+        if ok:
+            self.squeezed = "disk"
+            self.event(f"(the disk's failsafe margin {margin >> 20} MiB, "
+                       f"{avail >> 20} MiB free)")
+        else:
+            with run.lock:
+                run.squeeze_seq += 1
+        return True
+
     def do_unsqueeze(self):
         run = self.run
         o = self.squeezed
+        if o == "disk":
+            ok, _, _ = self.act("config", "rm", "osd", "osd_failsafe_full_ratio")
+            if ok:
+                self.squeezed = None
+                with run.lock:
+                    run.squeeze_seq += 1
+            return
         ok, _, _ = self.act("osd", "set-capacity", o, run.capacity[o])
         if ok:
             self.squeezed = None
