@@ -133,9 +133,35 @@ static int pool_full_osd_of(const cfs_osdmap *m, const uint64_t *used)
 	return -1;
 }
 
+/* MAX AVAIL no larger than what the filesystems under the OSDs still
+ * hold above their failsafe margins (disk.c), as the pool stores it: a
+ * df of the mount must not promise the virtual capacities of OSDs on a
+ * smaller disk. */
+static uint64_t disk_capped(const cfs_osdmap *m, const struct cfs_disk *d,
+			    int n, uint64_t avail)
+{
+	const struct cfs_pool_info *p = &m->pool;
+	uint64_t room = 0;
+
+	for (int i = 0; i < n; i++)
+		if (d[i].nosds && d[i].avail > d[i].margin)
+			room += d[i].avail - d[i].margin;
+	if (p->size > 0)
+		room /= (uint64_t)p->size;
+	if (p->erasure) {
+		const char *k = cfs_ec_profile_get(m, p->ec_profile, "k");
+		int kk = k ? atoi(k) : 0;
+
+		if (kk > 0 && kk <= p->size)
+			room *= (uint64_t)kk;
+	}
+	return room < avail ? room : avail;
+}
+
 uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m)
 {
 	uint64_t *used = calloc((size_t)m->max_osd + 1, sizeof(*used));
+	struct cfs_disk d[CFS_MAX_DISKS];
 	uint64_t r;
 
 	if (!used)
@@ -143,7 +169,8 @@ uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m)
 	read_usage(c, m, used, NULL);
 	r = max_avail_of(m, used, NULL);
 	free(used);
-	return r;
+	return disk_capped(m, d, cfs_disks(c, m, NULL, d, CFS_MAX_DISKS, NULL),
+			   r);
 }
 
 uint64_t cfs_pool_max_avail_with(const cfs_osdmap *m, const uint64_t *used,
@@ -327,7 +354,8 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 		free(od);
 	}
 	h->raw_avail = h->total > h->used ? h->total - h->used : 0;
-	h->max_avail = max_avail_of(m, used, NULL);
+	h->max_avail = disk_capped(m, h->disks, h->ndisks,
+				   max_avail_of(m, used, NULL));
 	h->pool_full_osd = pool_full_osd_of(m, used);
 	h->pool_full = h->pool_full_osd >= 0;
 	{
