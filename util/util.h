@@ -17,6 +17,7 @@
 #define CFS_ECORRUPT (-(CFS_ERR_BASE + 2))    /* damaged cluster files */
 #define CFS_ENOCLUSTER (-(CFS_ERR_BASE + 3))  /* no cluster at DIR */
 #define CFS_ELIVE (-(CFS_ERR_BASE + 4))       /* the map is a live cluster's */
+#define CFS_EUNTRUSTED (-(CFS_ERR_BASE + 5))  /* a socket not to talk to */
 const char *cfs_strerror(int err); /* err is 0 or negative */
 
 /* Logging: one hook; the daemon points it at its log, the CLI at stderr. */
