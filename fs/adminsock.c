@@ -397,12 +397,50 @@ static void *listen_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * Bind the socket to a->path with mode 0600.  Not under umask(0077):
+ * the umask is the process's, and the daemon's other threads may be
+ * creating files meanwhile.  The socket is bound in a fresh folder
+ * (mkdtemp: 0700 by construction, so nobody else can reach it between
+ * bind and chmod), made 0600, as Ceph chmods its admin socket to
+ * admin_socket_mode once bound (common_init_finish), then renamed into
+ * place: at once, and over any socket left by a daemon that died (we
+ * hold the cluster's exclusive lock).
+ */
+static int bind_private(struct asok *a)
+{
+	char tmpdir[4096], tmp[4096 + 32];
+	struct sockaddr_un sa;
+	int dirfd = -1, rc;
+
+	if (snprintf(tmpdir, sizeof(tmpdir), "%s/.asok-XXXXXX",
+		     a->d->cluster_dir) >= (int)sizeof(tmpdir))
+		return -ENAMETOOLONG;
+	if (!mkdtemp(tmpdir))
+		return -errno;
+	snprintf(tmp, sizeof(tmp), "%s/crushfs.asok", tmpdir);
+	rc = sock_addr(tmp, &sa, &dirfd);
+	if (rc)
+		goto out;
+	if (bind(a->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (chmod(tmp, 0600) < 0 || rename(tmp, a->path) < 0)
+		rc = -errno;
+out:
+	if (rc)
+		unlink(tmp);
+	if (dirfd >= 0)
+		close(dirfd);
+	rmdir(tmpdir);
+	return rc;
+}
+
 int asok_start(struct fsd *d, struct asok **out)
 {
 	struct asok *a = calloc(1, sizeof(*a));
-	struct sockaddr_un sa;
-	int dirfd, rc;
-	mode_t old;
+	int rc;
 
 	if (!a)
 		return -ENOMEM;
@@ -412,43 +450,28 @@ int asok_start(struct fsd *d, struct asok **out)
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->idle, NULL);
 	fs_admin_path(d->cluster_dir, a->path, sizeof(a->path));
-	rc = sock_addr(a->path, &sa, &dirfd);
-	if (rc)
-		goto err;
-	/* We hold the cluster's exclusive lock: any socket there is left
-	 * over from a daemon that died. */
-	unlink(a->path);
 	a->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (a->lfd < 0) {
 		rc = -errno;
-		goto err_dir;
+		goto err;
 	}
-	old = umask(0077);
-	rc = bind(a->lfd, (struct sockaddr *)&sa, sizeof(sa));
-	umask(old);
-	if (rc < 0 || listen(a->lfd, 16) < 0) {
+	rc = bind_private(a);
+	if (rc)
+		goto err_sock;
+	if (listen(a->lfd, 16) < 0 || pipe2(a->stop, O_CLOEXEC) < 0) {
 		rc = -errno;
-		goto err_dir;
-	}
-	if (pipe2(a->stop, O_CLOEXEC) < 0) {
-		rc = -errno;
-		goto err_dir;
+		goto err_bound;
 	}
 	rc = -pthread_create(&a->th, NULL, listen_thread, a);
 	if (rc)
-		goto err_dir;
-	if (dirfd >= 0)
-		close(dirfd);
+		goto err_bound;
 	*out = a;
 	return 0;
-err_dir:
-	if (dirfd >= 0)
-		close(dirfd);
+err_bound:
+	unlink(a->path);
+err_sock:
+	close(a->lfd);
 err:
-	if (a->lfd >= 0) {
-		close(a->lfd);
-		unlink(a->path);
-	}
 	if (a->stop[0] >= 0) {
 		close(a->stop[0]);
 		close(a->stop[1]);
