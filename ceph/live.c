@@ -120,7 +120,7 @@ static int save(const char *dir, const char *name, const char *data,
 	int r = cfs_pathf(p, sizeof(p), "%s/%s", dir, name);
 
 	if (!r)
-		r = cfs_write_atomic(p, data, len);
+		r = cfs_write_atomic_mode(p, data, len, 0644);
 	if (r)
 		snprintf(err, errlen, "%s/%s: cannot write: %s", dir, name,
 			 cfs_strerror(r));
@@ -150,6 +150,8 @@ int ceph_snapshot(ceph_conn *c, const char *dir, char *err, size_t errlen)
 				   "\"json\"}", 0 },
 	};
 	const size_t n = sizeof(cmds) / sizeof(cmds[0]);
+	/* the user's folder (--save DIR) or a private mkdtemp one: the
+	 * user's files, made as any tool makes them (umask applies) */
 	int r = cfs_mkdirs(dir, 0755);
 
 	if (r) {

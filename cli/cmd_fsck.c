@@ -204,7 +204,7 @@ int cmd_fsck(struct cli_ctx *ctx, int argc, char **argv)
 		int fd;
 
 		snprintf(path, sizeof(path), "%s/usage.dirty", ctx->cluster);
-		fd = open(path, O_WRONLY | O_CREAT, 0644);
+		fd = open(path, O_WRONLY | O_CREAT, CFS_FILE_MODE);
 		if (fd >= 0)
 			close(fd);
 		if (open_cluster(ctx, &c, &ol))

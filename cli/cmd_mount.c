@@ -8,6 +8,7 @@
  *   crushfs umount [--timeout S] MNT
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <limits.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "cluster_cmds.h"
 #include "cmd_fs.h"
 #include "fs.h"
+#include "util.h"
 
 /* ---- mount / umount ---- */
 
@@ -170,7 +172,9 @@ int cli_forward(struct cli_ctx *ctx, int argc, char **argv, int *status)
 	int n = 0, rc;
 
 	fs_admin_path(ctx->cluster, path, sizeof(path));
-	if (access(path, F_OK) != 0)
+	/* a symbolic link there is refused by fs_admin_call_io, dangling
+	 * or not */
+	if (faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW) != 0)
 		return 0;
 	words = strdup(ctx->cmd ? ctx->cmd : "");
 	fargv = calloc((size_t)argc + 16, sizeof(*fargv));
@@ -213,6 +217,12 @@ int cli_forward(struct cli_ctx *ctx, int argc, char **argv, int *status)
 	free(fargv);
 	if (rc == -ENOENT || rc == -ECONNREFUSED)
 		return 0; /* a socket left by a dead daemon */
+	if (rc == CFS_EUNTRUSTED) {
+		/* said in one line; neither forwarded nor run here, where
+		 * the user believes a daemon holds the cluster */
+		*status = 1;
+		return 1;
+	}
 	if (rc) {
 		*status = cli_err(ctx, "%s: the mounted daemon did not answer: "
 				  "%s", path, strerror(-rc));

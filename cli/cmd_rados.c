@@ -219,6 +219,7 @@ int ccmd_rados_get(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!buf)
 		return cc_err(ctx, "out of memory");
 	if (strcmp(file, "-")) {
+		/* the user's file, not the cluster's: 0644, umask applies */
 		fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			free(buf);

@@ -85,8 +85,9 @@ int cli_report_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 	if (!file || !strcmp(file, "-")) {
 		r = fwrite(html, 1, len, env->out) == len ? 0 : -EIO;
 	} else {
-		/* write beside, then rename: never a half page in its place */
-		r = cfs_write_atomic(file, html, len);
+		/* write beside, then rename: never a half page in its place;
+		 * the user's file, not the cluster's: 0644, umask applies */
+		r = cfs_write_atomic_mode(file, html, len, 0644);
 	}
 	free(html);
 	if (r) {

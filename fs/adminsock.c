@@ -17,7 +17,8 @@
  * Each connection runs in a thread of its own with a private working
  * directory (unshare(CLONE_FS)), the client's, so relative paths in
  * arguments mean what the user meant.  The socket is 0600: the daemon
- * acts with its own rights.
+ * acts with its own rights.  The client, in turn, talks only to a
+ * listener that runs as root or as itself (admin_connect).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -396,12 +397,50 @@ static void *listen_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * Bind the socket to a->path with mode 0600.  Not under umask(0077):
+ * the umask is the process's, and the daemon's other threads may be
+ * creating files meanwhile.  The socket is bound in a fresh folder
+ * (mkdtemp: 0700 by construction, so nobody else can reach it between
+ * bind and chmod), made 0600, as Ceph chmods its admin socket to
+ * admin_socket_mode once bound (common_init_finish), then renamed into
+ * place: at once, and over any socket left by a daemon that died (we
+ * hold the cluster's exclusive lock).
+ */
+static int bind_private(struct asok *a)
+{
+	char tmpdir[4096], tmp[4096 + 32];
+	struct sockaddr_un sa;
+	int dirfd = -1, rc;
+
+	if (snprintf(tmpdir, sizeof(tmpdir), "%s/.asok-XXXXXX",
+		     a->d->cluster_dir) >= (int)sizeof(tmpdir))
+		return -ENAMETOOLONG;
+	if (!mkdtemp(tmpdir))
+		return -errno;
+	snprintf(tmp, sizeof(tmp), "%s/crushfs.asok", tmpdir);
+	rc = sock_addr(tmp, &sa, &dirfd);
+	if (rc)
+		goto out;
+	if (bind(a->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (chmod(tmp, 0600) < 0 || rename(tmp, a->path) < 0)
+		rc = -errno;
+out:
+	if (rc)
+		unlink(tmp);
+	if (dirfd >= 0)
+		close(dirfd);
+	rmdir(tmpdir);
+	return rc;
+}
+
 int asok_start(struct fsd *d, struct asok **out)
 {
 	struct asok *a = calloc(1, sizeof(*a));
-	struct sockaddr_un sa;
-	int dirfd, rc;
-	mode_t old;
+	int rc;
 
 	if (!a)
 		return -ENOMEM;
@@ -411,43 +450,28 @@ int asok_start(struct fsd *d, struct asok **out)
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->idle, NULL);
 	fs_admin_path(d->cluster_dir, a->path, sizeof(a->path));
-	rc = sock_addr(a->path, &sa, &dirfd);
-	if (rc)
-		goto err;
-	/* We hold the cluster's exclusive lock: any socket there is left
-	 * over from a daemon that died. */
-	unlink(a->path);
 	a->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (a->lfd < 0) {
 		rc = -errno;
-		goto err_dir;
+		goto err;
 	}
-	old = umask(0077);
-	rc = bind(a->lfd, (struct sockaddr *)&sa, sizeof(sa));
-	umask(old);
-	if (rc < 0 || listen(a->lfd, 16) < 0) {
+	rc = bind_private(a);
+	if (rc)
+		goto err_sock;
+	if (listen(a->lfd, 16) < 0 || pipe2(a->stop, O_CLOEXEC) < 0) {
 		rc = -errno;
-		goto err_dir;
-	}
-	if (pipe2(a->stop, O_CLOEXEC) < 0) {
-		rc = -errno;
-		goto err_dir;
+		goto err_bound;
 	}
 	rc = -pthread_create(&a->th, NULL, listen_thread, a);
 	if (rc)
-		goto err_dir;
-	if (dirfd >= 0)
-		close(dirfd);
+		goto err_bound;
 	*out = a;
 	return 0;
-err_dir:
-	if (dirfd >= 0)
-		close(dirfd);
+err_bound:
+	unlink(a->path);
+err_sock:
+	close(a->lfd);
 err:
-	if (a->lfd >= 0) {
-		close(a->lfd);
-		unlink(a->path);
-	}
 	if (a->stop[0] >= 0) {
 		close(a->stop[0]);
 		close(a->stop[1]);
@@ -486,6 +510,91 @@ void asok_stop(struct asok *a)
 
 /* ---- client ---- */
 
+static const char *file_kind(mode_t m)
+{
+	return S_ISLNK(m)  ? "a symbolic link" :
+	       S_ISREG(m)  ? "a regular file" :
+	       S_ISDIR(m)  ? "a directory" :
+	       S_ISFIFO(m) ? "a fifo" :
+			     "a device";
+}
+
+/*
+ * Connect to the daemon's socket at path, after making sure it is one to
+ * talk to.  The path is in the cluster folder, and whoever may write
+ * there may put a listener of their own in its place: it would get our
+ * stdin, stdout and stderr (root's, when root runs the CLI) and could
+ * answer "done" to a command it never ran.  Ceph's daemons keep their
+ * admin sockets where only the daemon's user may write (/var/run/ceph);
+ * a cluster folder may be anyone's, so we look at what we reach:
+ *  - the path must be a socket itself, not a symbolic link that leads to
+ *    another daemon's socket (another cluster's): it is opened O_PATH |
+ *    O_NOFOLLOW and connected to through /proc/self/fd, so the socket
+ *    checked is the socket reached (and sun_path's 108 bytes never
+ *    limit the path);
+ *  - its listener must run as root or as us: SO_PEERCRED gives the
+ *    credentials it had when it called listen().
+ * A refusal is said in one line (cfs_log) and is CFS_EUNTRUSTED; nothing
+ * has been sent then.  -ENOENT / -ECONNREFUSED: no daemon there (a
+ * socket left by a dead one).
+ */
+static int admin_connect(const char *path, int *out)
+{
+	struct sockaddr_un sa;
+	struct ucred cr;
+	socklen_t crlen = sizeof(cr);
+	struct stat st;
+	int pfd, fd = -1, rc = 0;
+
+	*out = -1;
+	pfd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		return errno == ENOTDIR ? -ENOENT : -errno;
+	if (fstat(pfd, &st) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		cfs_log(CFS_LOG_ERR, "%s: %s, not a socket: not talking to it",
+			path, file_kind(st.st_mode));
+		rc = CFS_EUNTRUSTED;
+		goto out;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d", pfd);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		rc = -errno;
+		/* a stale socket file of a dead daemon */
+		if (rc == -ECONNREFUSED || rc == -ENOENT)
+			rc = rc == -ENOENT ? -ENOENT : -ECONNREFUSED;
+		goto out;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (cr.uid != 0 && cr.uid != geteuid()) {
+		cfs_log(CFS_LOG_ERR, "%s: the process listening there runs as "
+			"uid %u, not root or you (uid %u): not talking to it",
+			path, (unsigned)cr.uid, (unsigned)geteuid());
+		rc = CFS_EUNTRUSTED;
+		goto out;
+	}
+	*out = fd;
+	fd = -1;
+out:
+	if (fd >= 0)
+		close(fd);
+	close(pfd);
+	return rc;
+}
+
 int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
 		  FILE *out, FILE *err, int *status)
 {
@@ -497,28 +606,15 @@ int fs_admin_call_io(const char *cluster_dir, int argc, char *const *argv,
 		     int in_fd, int out_fd, FILE *out, FILE *err, int *status)
 {
 	char path[4096], cwd[4096], magic[4], *o = NULL, *e = NULL;
-	struct sockaddr_un sa;
 	uint32_t st = 1, olen = 0, elen = 0;
-	int fd, dirfd, rc, npass = 0;
+	int fd, rc, npass = 0;
 	int pass[3] = { in_fd, out_fd, err ? fileno(err) : -1 };
 	int closed = -1;
 
 	fs_admin_path(cluster_dir, path, sizeof(path));
-	rc = sock_addr(path, &sa, &dirfd);
+	rc = admin_connect(path, &fd);
 	if (rc)
 		return rc;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		rc = -errno;
-		goto out_dir;
-	}
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		rc = -errno;
-		/* a stale socket file of a dead daemon */
-		if (rc == -ECONNREFUSED || rc == -ENOENT || rc == -ENOTSOCK)
-			rc = rc == -ENOENT ? -ENOENT : -ECONNREFUSED;
-		goto out;
-	}
 	if (!getcwd(cwd, sizeof(cwd)))
 		strcpy(cwd, "/");
 	if (in_fd >= 0 || out_fd >= 0) {
@@ -573,12 +669,8 @@ int fs_admin_call_io(const char *cluster_dir, int argc, char *const *argv,
 	}
 	free(o);
 	free(e);
-out:
 	close(fd);
 	if (closed >= 0)
 		close(closed);
-out_dir:
-	if (dirfd >= 0)
-		close(dirfd);
 	return rc;
 }

@@ -706,8 +706,9 @@ int fs_mount(const struct fs_mount_opts *o)
 		close(p[0]);
 		setsid();
 		snprintf(logpath, sizeof(logpath), "%s/crushfs.log", dir);
+		/* the log names files and commands: the cluster's owner's */
 		log_fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-			      0644);
+			      CFS_FILE_MODE);
 		if (log_fd < 0)
 			log_fd = 2;
 		log_echo = 1;

@@ -73,7 +73,10 @@ typedef int (*fs_admin_fn)(cfs_cluster *c, objlayer *ol, fs_meta *meta,
 
 /* Run argv in the daemon serving cluster_dir.  On success *status is the
  * command's exit status and its output went to out/err.  -ENOENT /
- * -ECONNREFUSED: no live daemon (run the command locally). */
+ * -ECONNREFUSED: no live daemon (run the command locally).
+ * CFS_EUNTRUSTED: the path is not a socket, or the process listening
+ * there runs as neither root nor our euid; it was said in one line
+ * (cfs_log) and nothing was sent to it. */
 int fs_admin_call(const char *cluster_dir, int argc, char *const *argv,
 		  FILE *out, FILE *err, int *status);
 /* The same, handing the daemon in_fd and out_fd as the command's stdin

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rocksdb/c.h>
 
@@ -262,6 +263,16 @@ static int open_rocks(const char *path, int create, int rdonly, kv **out,
 	rocksdb_writeoptions_set_sync(r->wo_sync, 1);
 	/* read-only: no LOCK taken, so a reader can look while a writer
 	 * elsewhere holds the store (it sees what was flushed) */
+	/* RocksDB makes a missing folder 0755 (CreateDirIfMissing) and its
+	 * files 0644: the folder made here first, 0700, is what keeps the
+	 * metadata (names, xattrs) and the object index from other users */
+	if (create && !rdonly && mkdir(path, CFS_DIR_MODE) < 0 &&
+	    errno != EEXIST) {
+		rc = -errno;
+		if (msg)
+			snprintf(msg, msglen, "%s: %s", path, strerror(errno));
+		goto err;
+	}
 	r->db = rdonly ? rocksdb_open_for_read_only(r->opts, path, 0, &err)
 		       : rocksdb_open(r->opts, path, &err);
 	if (err) {

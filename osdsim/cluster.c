@@ -313,7 +313,7 @@ static int write_tree(const char *tmp, const struct cfs_osdmap *m,
 	r = cfs_pathf(p, sizeof(p), "%s/pgstate", tmp);
 	if (r)
 		return r;
-	r = cfs_mkdirs(p, 0755);
+	r = cfs_mkdirs(p, CFS_DIR_MODE);
 	if (r)
 		return r;
 	/* an empty object index: its absence later means it was lost */
@@ -415,6 +415,7 @@ int cfs_mkfs(const char *dir_in, const struct cfs_mkfs_opts *o, char *err,
 		return r;
 
 	r = parent_of(dir, parent, sizeof(parent));
+	/* the folders above the cluster are the user's: as mkdir -p */
 	if (!r)
 		r = cfs_mkdirs(parent, 0755);
 	if (r) {
@@ -428,7 +429,8 @@ int cfs_mkfs(const char *dir_in, const struct cfs_mkfs_opts *o, char *err,
 		return msg(err, errlen, r, "%s: cannot create: %s", tmp,
 			   cfs_strerror(r));
 	}
-	chmod(tmp, 0755);
+	/* mkdtemp made it CFS_DIR_MODE (0700): the cluster's top folder
+	 * stays so, and nothing beneath is reachable by other users */
 	r = write_tree(tmp, m, o->backend_json);
 	if (r) {
 		msg(err, errlen, r, "%s: cannot write the new cluster: %s", tmp,
@@ -491,7 +493,7 @@ static int take_lock(cfs_cluster *c, char *err, size_t errlen)
 			   (c->rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
 	if (c->lockfd < 0 && errno == ENOENT && !c->rdonly)
 		c->lockfd = openat(c->dirfd, "cluster.lock",
-				   O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+				   O_RDWR | O_CREAT | O_CLOEXEC, CFS_FILE_MODE);
 	if (c->lockfd < 0) {
 		if (errno == ENOENT && c->rdonly)
 			return 0; /* read-only over an old tree: no lock */
@@ -520,6 +522,32 @@ static int take_lock(cfs_cluster *c, char *err, size_t errlen)
 		   "%s: the cluster is in use by another crushfs process "
 		   "(mounted, or a command is running)",
 		   c->dir);
+}
+
+/*
+ * A cluster made by an older crushfs has 0755 folders and 0644 files:
+ * every local user could read its objects and metadata around the
+ * mount's permissions (issue 21).  Making the top folder 0700 is enough,
+ * nothing beneath can then be reached.  Done when the cluster is opened
+ * to be written (a mount, a command that changes it), under its lock;
+ * said once, as the next open finds it done.  A user who may write the
+ * cluster but does not own its folder cannot: that is said, each time.
+ */
+static void tighten_top(const cfs_cluster *c)
+{
+	struct stat st;
+
+	if (fstat(c->dirfd, &st) < 0 || !(st.st_mode & 077))
+		return;
+	if (fchmod(c->dirfd, st.st_mode & 07700) < 0) {
+		cfs_log(CFS_LOG_WARN, "%s: the cluster folder is %04o, readable "
+			"by other users; cannot make it 0700: %s", c->dir,
+			(unsigned)(st.st_mode & 07777), strerror(errno));
+		return;
+	}
+	cfs_log(CFS_LOG_WARN, "%s: made the cluster folder 0700 (it was %04o): "
+		"its objects and metadata were readable by every local user",
+		c->dir, (unsigned)(st.st_mode & 07777));
 }
 
 int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
@@ -577,6 +605,8 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 	r = take_lock(c, err, errlen);
 	if (r)
 		goto fail;
+	if (!c->rdonly)
+		tighten_top(c);
 	c->live = faccessat(c->dirfd, "backend.json", F_OK, 0) == 0;
 	snprintf(path, sizeof(path), "%s/cluster.json", dir);
 	r = cfs_read_file(path, &text, &len);

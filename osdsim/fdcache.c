@@ -213,7 +213,7 @@ static int open_retry(struct fdcache *fc, int dirfd, const char *rel,
 		      int flags)
 {
 	for (int tries = 0;; tries++) {
-		int fd = openat(dirfd, rel, flags, 0644);
+		int fd = openat(dirfd, rel, flags, CFS_FILE_MODE);
 
 		if (fd >= 0 || (errno != EMFILE && errno != ENFILE) ||
 		    tries > 2)

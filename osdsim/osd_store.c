@@ -230,7 +230,7 @@ int osd_store_create(const char *dir, int id, const char *uuid)
 		if (nonempty)
 			return -EEXIST;
 	}
-	r = cfs_mkdirs(path, 0755);
+	r = cfs_mkdirs(path, CFS_DIR_MODE);
 	if (r)
 		return r;
 	snprintf(path, sizeof(path), "%s/osd.%d/whoami", dir, id);
@@ -504,7 +504,7 @@ int usage_mark_dirty(cfs_cluster *c)
 	pthread_mutex_lock(&c->dirty_lock);
 	if (!atomic_load(&c->usage_dirty)) {
 		int fd = openat(c->dirfd, "usage.dirty",
-				O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+				O_WRONLY | O_CREAT | O_CLOEXEC, CFS_FILE_MODE);
 
 		if (fd < 0)
 			r = -errno;
@@ -754,7 +754,7 @@ int cfs_obj_copy(cfs_cluster *c, int src, int dst, int64_t pool, uint32_t ps,
 		goto out;
 	unlinkat(ds->dirfd, tmp, 0);
 	tfd = openat(ds->dirfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
-		     0644);
+		     CFS_FILE_MODE);
 	if (tfd < 0) {
 		r = errno == ENOENT ? -ESTALE : -errno; /* no PG folder */
 		goto out;

@@ -96,7 +96,7 @@ static int move_folder(cfs_cluster *c, struct osd_store *s, int64_t pool,
 			continue;
 		folder(pool, np, shard, dst, sizeof(dst));
 		n = (int)strlen(dst);
-		if (!touched[np] && mkdirat(s->dirfd, dst, 0755) < 0 &&
+		if (!touched[np] && mkdirat(s->dirfd, dst, CFS_DIR_MODE) < 0 &&
 		    errno != EEXIST) {
 			r = -errno;
 			break;

@@ -278,7 +278,7 @@ static int pgstate_persist(cfs_cluster *c, int64_t pool, uint32_t ps)
 		char d[PATH_MAX];
 
 		snprintf(d, sizeof(d), "%s/pgstate", c->dir);
-		r = cfs_mkdirs(d, 0755);
+		r = cfs_mkdirs(d, CFS_DIR_MODE);
 	}
 	if (!r)
 		r = cfs_write_atomic(path, text, strlen(text));
@@ -582,7 +582,7 @@ int cfs_pg_add_holder(cfs_cluster *c, int64_t pool, uint32_t ps, int osd,
 	pg_folder(c, pool, ps, pgd, sizeof(pgd));
 	/* not fsynced: a folder lost to a power loss held nothing durable,
 	 * and its missing set (if any) was written first */
-	if (mkdirat(s->dirfd, pgd, 0755) < 0 && errno != EEXIST) {
+	if (mkdirat(s->dirfd, pgd, CFS_DIR_MODE) < 0 && errno != EEXIST) {
 		r = -errno;
 		goto undo;
 	}

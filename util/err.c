@@ -20,6 +20,8 @@ const char *cfs_strerror(int err)
 	case CFS_ELIVE:
 		return "The osdmap is a live Ceph cluster's (RADOS backend): "
 		       "change it with ceph commands";
+	case CFS_EUNTRUSTED:
+		return "Not a socket of root's or yours: not talking to it";
 	default:
 		break;
 	}

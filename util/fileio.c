@@ -97,7 +97,7 @@ int cfs_write_full(int fd, const void *buf, size_t len, int64_t off)
 }
 
 static int write_replace(const char *path, const void *data, size_t len,
-			 int durable)
+			 int durable, mode_t mode)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX];
 	int fd, err;
@@ -108,7 +108,7 @@ static int write_replace(const char *path, const void *data, size_t len,
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
 	    (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -errno;
 	err = cfs_write_full(fd, data, len, -1);
@@ -144,12 +144,18 @@ DIR *cfs_opendirat(int dirfd, const char *rel, int *err)
 
 int cfs_write_atomic(const char *path, const void *data, size_t len)
 {
-	return write_replace(path, data, len, 1);
+	return write_replace(path, data, len, 1, CFS_FILE_MODE);
+}
+
+int cfs_write_atomic_mode(const char *path, const void *data, size_t len,
+			  unsigned mode)
+{
+	return write_replace(path, data, len, 1, (mode_t)mode);
 }
 
 int cfs_write_replace(const char *path, const void *data, size_t len)
 {
-	return write_replace(path, data, len, 0);
+	return write_replace(path, data, len, 0, CFS_FILE_MODE);
 }
 
 int cfs_read_file(const char *path, char **out, size_t *len)

@@ -17,6 +17,7 @@
 #define CFS_ECORRUPT (-(CFS_ERR_BASE + 2))    /* damaged cluster files */
 #define CFS_ENOCLUSTER (-(CFS_ERR_BASE + 3))  /* no cluster at DIR */
 #define CFS_ELIVE (-(CFS_ERR_BASE + 4))       /* the map is a live cluster's */
+#define CFS_EUNTRUSTED (-(CFS_ERR_BASE + 5))  /* a socket not to talk to */
 const char *cfs_strerror(int err); /* err is 0 or negative */
 
 /* Logging: one hook; the daemon points it at its log, the CLI at stderr. */
@@ -26,8 +27,23 @@ void cfs_log_set(cfs_log_fn fn, int max_level);
 void cfs_log(int level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Write data to path atomically: tmp file, fsync, rename, fsync dir. */
+/*
+ * What crushfs creates inside a cluster folder is its owner's only (issue
+ * 21): the objects of a file that is 0600 in the mount are bytes in files
+ * there, and anything looser lets every local user read them around the
+ * mount's permissions (Ceph's OSD and mon data folders are 0700 and
+ * owned by the daemon's user).  Files the user names on the command line
+ * (outputs) are the user's own: created 0644, the umask applies.
+ */
+#define CFS_DIR_MODE 0700
+#define CFS_FILE_MODE 0600
+
+/* Write data to path atomically: tmp file, fsync, rename, fsync dir.
+ * A new file is CFS_FILE_MODE (cluster files); _mode gives the mode, the
+ * umask applied (a file the user named). */
 int cfs_write_atomic(const char *path, const void *data, size_t len);
+int cfs_write_atomic_mode(const char *path, const void *data, size_t len,
+			  unsigned mode);
 /* The same without the fsyncs: a reader (or a process crash) still sees
  * the old or the new content; after a power loss the file may be the old
  * one, or empty if the filesystem did not order the data before the
