@@ -49,6 +49,13 @@ ok "health warns before a byte is written: $(sed -n 3p "$T/h0")"
 mount_fg "$CL" "$M"
 head -c 4M /dev/urandom >"$T/src"
 
+# df of the mount promises what the disk holds, not the OSDs' 6 GiB
+mavail=$(( $(stat -f -c '%a * %S' "$M") ))
+davail=$(( $(stat -f -c '%a * %S' "$DISK") ))
+[ "$mavail" -le $((davail / 3)) ] ||
+	fail "df of the mount says $mavail bytes free, the disk holds $davail for 3 copies"
+ok "df of the mount: $((mavail >> 20)) MiB free (the disk: $((davail >> 20)) MiB for 3 copies)"
+
 # write 4 MiB files (one object each) until well past the margin; every
 # errno is recorded
 py "
