@@ -19,22 +19,8 @@ mount -t tmpfs -o size=200M tmpfs "$DISK" || {
 	echo "SKIP: cannot mount a tmpfs here"
 	exit 77
 }
-cleanup_disk() {
-	local rc=$?
-	set +e
-	for m in "${MOUNTS[@]}"; do
-		fusermount3 -u -z "$m" 2>/dev/null
-	done
-	for p in "${PIDS[@]}"; do
-		kill "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	umount -l "$DISK"
-	rmdir "$DISK"
-	(exit $rc)
-	cleanup
-}
-trap cleanup_disk EXIT
+# the tmpfs goes once the daemons that use it are gone
+AFTER+=("umount -l '$DISK'; rmdir '$DISK'")
 
 CL=$DISK/cluster
 M=$T/mnt

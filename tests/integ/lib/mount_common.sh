@@ -31,6 +31,7 @@ chmod 755 "$T"
 MOUNTS=()   # mount points to clean up
 PIDS=()     # daemons started with -f
 LOGS=()
+AFTER=()    # commands run once the mounts and daemons are gone
 
 cleanup() {
 	local rc=$?
@@ -43,6 +44,9 @@ cleanup() {
 	done
 	for p in "${PIDS[@]}"; do
 		wait "$p" 2>/dev/null
+	done
+	for a in "${AFTER[@]}"; do
+		eval "$a"
 	done
 	if [ $rc -ne 0 ]; then
 		for l in "${LOGS[@]}"; do
