@@ -456,6 +456,54 @@ static int popcount64(uint64_t v)
  * set names it, or the OSD is a backfill target still catching up):
  * they are neither read nor changed, recovery rebuilds them.  Makes each
  * usable OSD a holder of its shard PG. */
+/*
+ * Shard i's PG has no holder at all while its sibling shards hold
+ * objects: every OSD of position i was down (or none was mapped) when
+ * they were written.  The new holder lacks them all; ol_ensure_holder,
+ * which knows only the PG's own holders, would take the PG for new and
+ * empty, and a partial write would then make a shard of zeros current.
+ * The siblings' names (each under its own PG lock) go missing on it.
+ */
+static int first_shard_holder(objlayer *ol, int64_t pool, uint32_t ps,
+			      int width, int i, int osd)
+{
+	uint32_t sps = cfs_shard_ps(ps, width, i);
+	struct ol_names a = { 0 };
+	int h[1], r = 0, none;
+
+	cfs_pg_lock(ol->c, pool, sps);
+	none = !cfs_pg_is_holder(ol->c, pool, sps, osd) &&
+	       cfs_pg_holders(ol->c, pool, sps, h, 1) == 0;
+	cfs_pg_unlock(ol->c, pool, sps);
+	if (!none)
+		return 0;
+	for (int j = 0; j < width && !r && !a.err; j++) {
+		uint32_t js = cfs_shard_ps(ps, width, j);
+		char **names = NULL;
+		size_t n = 0;
+
+		if (j == i)
+			continue;
+		cfs_pg_lock(ol->c, pool, js);
+		r = ol_pg_all_names(ol, pool, js, &names, &n);
+		cfs_pg_unlock(ol->c, pool, js);
+		for (size_t k = 0; !r && k < n; k++)
+			ol_names_add(&a, names[k]);
+		ol_names_free(names, n);
+	}
+	if (!r)
+		r = a.err;
+	if (!r && a.n) {
+		ol_names_sort_unique(&a);
+		cfs_pg_lock(ol->c, pool, sps);
+		if (cfs_pg_holders(ol->c, pool, sps, h, 1) == 0)
+			r = cfs_pg_add_holder(ol->c, pool, sps, osd, a.v, a.n);
+		cfs_pg_unlock(ol->c, pool, sps);
+	}
+	ol_names_free(a.v, a.n);
+	return r;
+}
+
 static int stale_shards(struct ecx *x, uint64_t *stale)
 {
 	int r = 0;
@@ -466,6 +514,10 @@ static int stale_shards(struct ecx *x, uint64_t *stale)
 
 		if (x->osd[i] < 0)
 			continue;
+		r = first_shard_holder(x->ol, x->op->pid, x->op->ps, x->width,
+				       i, x->osd[i]);
+		if (r)
+			break;
 		cfs_pg_lock(x->c, x->op->pid, sps);
 		r = ol_ensure_holder(x->ol, x->op->pid, sps, x->osd[i]);
 		if (!r && (cfs_pg_is_missing(x->c, x->op->pid, sps, x->osd[i],
