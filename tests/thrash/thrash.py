@@ -1613,6 +1613,14 @@ class Thrasher:
                 if self.run.stop.is_set():
                     break
                 self.step()
+            # writers still in flight may wait for the down OSD (an EC
+            # object with fewer than k shards up, a PG below min_size:
+            # Ceph's ops wait, they do not fail); like thrashosds at its
+            # end, revive it, so they finish before the harness joins them
+            if self.run.down is not None:
+                self.event(f"(the stop: osd.{self.run.down} back up for the "
+                           f"writers waiting on it)")
+                self.do_up()
         except Abort as e:
             self.error = str(e)
             self.run.stop.set()
