@@ -192,6 +192,27 @@ void disk_refusal_text(cfs_cluster *c, struct disk_guard *g, char *buf,
 		 cfs_config_double(c, "osd_failsafe_full_ratio"));
 }
 
+int64_t disk_room_guarded(cfs_cluster *c)
+{
+	uint64_t room = 0;
+	int n;
+
+	pthread_mutex_lock(&c->disk_lock);
+	n = c->ndisks;
+	for (int i = 0; i < n; i++) {
+		struct disk_guard *g = c->disks[i];
+		uint64_t left = 0;
+
+		pthread_mutex_lock(&g->lock);
+		if (room_for(c, g, 0, &left) == -ENOSPC)
+			left = 0;
+		room += left > g->inflight ? left - g->inflight : 0;
+		pthread_mutex_unlock(&g->lock);
+	}
+	pthread_mutex_unlock(&c->disk_lock);
+	return n ? (int64_t)(room > INT64_MAX ? INT64_MAX : room) : -1;
+}
+
 /* ---- what health and df see ---- */
 
 static int disk_of(int n, const dev_t *devs, dev_t dev)

@@ -137,15 +137,21 @@ static int pool_full_osd_of(const cfs_osdmap *m, const uint64_t *used)
  * hold above their failsafe margins (disk.c), as the pool stores it: a
  * df of the mount must not promise the virtual capacities of OSDs on a
  * smaller disk. */
-static uint64_t disk_capped(const cfs_osdmap *m, const struct cfs_disk *d,
-			    int n, uint64_t avail)
+static uint64_t disks_room(const struct cfs_disk *d, int n)
 {
-	const struct cfs_pool_info *p = &m->pool;
 	uint64_t room = 0;
 
 	for (int i = 0; i < n; i++)
 		if (d[i].nosds && d[i].avail > d[i].margin)
 			room += d[i].avail - d[i].margin;
+	return room;
+}
+
+static uint64_t disk_capped(const cfs_osdmap *m, uint64_t room,
+			    uint64_t avail)
+{
+	const struct cfs_pool_info *p = &m->pool;
+
 	if (p->size > 0)
 		room /= (uint64_t)p->size;
 	if (p->erasure) {
@@ -161,7 +167,7 @@ static uint64_t disk_capped(const cfs_osdmap *m, const struct cfs_disk *d,
 uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m)
 {
 	uint64_t *used = calloc((size_t)m->max_osd + 1, sizeof(*used));
-	struct cfs_disk d[CFS_MAX_DISKS];
+	int64_t room;
 	uint64_t r;
 
 	if (!used)
@@ -169,8 +175,16 @@ uint64_t cfs_pool_max_avail(cfs_cluster *c, const cfs_osdmap *m)
 	read_usage(c, m, used, NULL);
 	r = max_avail_of(m, used, NULL);
 	free(used);
-	return disk_capped(m, d, cfs_disks(c, m, NULL, d, CFS_MAX_DISKS, NULL),
-			   r);
+	/* statfs and fallocate ask this: the guards of the open stores
+	 * know their filesystems; a command that opened none looks */
+	room = disk_room_guarded(c);
+	if (room < 0) {
+		struct cfs_disk d[CFS_MAX_DISKS];
+
+		room = (int64_t)disks_room(
+			d, cfs_disks(c, m, NULL, d, CFS_MAX_DISKS, NULL));
+	}
+	return disk_capped(m, (uint64_t)room, r);
 }
 
 uint64_t cfs_pool_max_avail_with(const cfs_osdmap *m, const uint64_t *used,
@@ -354,7 +368,7 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 		free(od);
 	}
 	h->raw_avail = h->total > h->used ? h->total - h->used : 0;
-	h->max_avail = disk_capped(m, h->disks, h->ndisks,
+	h->max_avail = disk_capped(m, disks_room(h->disks, h->ndisks),
 				   max_avail_of(m, used, NULL));
 	h->pool_full_osd = pool_full_osd_of(m, used);
 	h->pool_full = h->pool_full_osd >= 0;

@@ -411,6 +411,11 @@ void disk_guards_free(cfs_cluster *c);
 int disk_reserve(cfs_cluster *c, struct disk_guard *g, uint64_t bytes,
 		 int check, uint64_t *need);
 void disk_unreserve(struct disk_guard *g, uint64_t bytes);
+/* Room above the failsafe margins of the filesystems the open stores are
+ * on, less what is in flight there (statvfs at most once a second while
+ * far from a margin): what df needs, without a look at every OSD folder;
+ * -1 while no store is open. */
+int64_t disk_room_guarded(cfs_cluster *c);
 /* Why g refused: its free space against the margin, one phrase. */
 void disk_refusal_text(cfs_cluster *c, struct disk_guard *g, char *buf,
 		       size_t len);
