@@ -35,6 +35,13 @@ void cli_usage_line(FILE *f, const struct cli_command *c)
 		c->args && *c->args ? " " : "", c->args ? c->args : "");
 }
 
+void cli_help(FILE *f, const struct cli_command *c)
+{
+	cli_usage_line(f, c);
+	if (c->help && *c->help)
+		fprintf(f, "%s\n", c->help);
+}
+
 /* ---- numbers ---- */
 
 int cli_match_words(const char *name, int argc, char **argv)

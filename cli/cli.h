@@ -29,6 +29,9 @@ struct cli_ctx {
 
 /* Command flags. */
 #define CLI_JSON 0x1 /* the command can print -f json */
+/* the command answers -h/--help itself (it explains its options); main.c
+ * answers for the others with cli_help() */
+#define CLI_OWNHELP 0x2
 
 /*
  * One row of the dispatch table in main.c.  name is one or more words
@@ -60,6 +63,8 @@ int cli_err(const struct cli_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Prints the command's synopsis ("usage: crushfs NAME ARGS") to f. */
 void cli_usage_line(FILE *f, const struct cli_command *c);
+/* --help: the synopsis, then the one-line description. */
+void cli_help(FILE *f, const struct cli_command *c);
 
 /* ---- strict numbers (args.c) ----
  * Decimal only: an optional '-', then digits, nothing else (no spaces, no

@@ -49,6 +49,7 @@ typedef int (*cluster_cmd_fn)(struct cmd_ctx *ctx, int argc, char **argv);
 
 #define CCMD_WRITE 0x1 /* may change the cluster: exclusive lock */
 #define CCMD_DRYRUN 0x2 /* takes --dry-run (whatif.c) */
+#define CCMD_NOJSON 0x4 /* has no -f json form (main.c refuses it) */
 
 struct cluster_cmd {
 	const char *name; /* "osd df" */

@@ -167,10 +167,10 @@ const struct cluster_cmd cluster_cmds[] = {
 	  "replicas agree)" },
 	{ "rados put", ccmd_rados_put, CCMD_WRITE, "NAME FILE|-",
 	  "store a file as an object" },
-	{ "rados get", ccmd_rados_get, 0, "NAME FILE|-",
+	{ "rados get", ccmd_rados_get, CCMD_NOJSON, "NAME FILE|-",
 	  "fetch an object into a file" },
 	{ "rados stat", ccmd_rados_stat, 0, "NAME", "an object's size" },
-	{ "rados rm", ccmd_rados_rm, CCMD_WRITE, "NAME", "remove an object" },
+	{ "rados rm", ccmd_rados_rm, CCMD_WRITE | CCMD_NOJSON, "NAME", "remove an object" },
 	{ "rados ls", ccmd_rados_ls, 0, "", "list the pool's objects" },
 	{ "rados bench", ccmd_rados_bench, CCMD_WRITE,
 	  "write|read [--total SIZE] [--object-size SIZE] [--threads N] "

@@ -62,7 +62,7 @@ int cmd_mount(struct cli_ctx *ctx, int argc, char **argv)
 			strcpy(m + n, v);
 			opts = m;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_usage_line(stdout, ctx->entry);
+			cli_help(stdout, ctx->entry);
 			puts("  -f        stay in the foreground (log to stderr)\n"
 			     "  -d        foreground with a FUSE request trace\n"
 			     "  -o OPTS   mount options: FUSE's (allow_other, ro, "
@@ -113,7 +113,7 @@ int cmd_umount(struct cli_ctx *ctx, int argc, char **argv)
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || cli_flag(argv[i], "--help")) {
-			cli_usage_line(stdout, ctx->entry);
+			cli_help(stdout, ctx->entry);
 			puts("  --timeout S  wait at most S seconds for the daemon "
 			     "to finish (default: as\n"
 			     "               long as it takes, with progress "

@@ -10,7 +10,10 @@
  * `crushfs osd df -f json` works), except where a command gives a letter a
  * meaning of its own (mount's -f).
  *
- * Adding a command: write cmd_NAME.c with an `int cmd_x(struct cli_ctx *,
+ * Adding a command: a cluster command (one that opens the cluster, and
+ * that a mounted daemon runs for the CLI) is one row of cluster_cmds[] in
+ * cmd_cluster.c, and nothing here: main.c lists those rows after its own.
+ * Any other command: write cmd_NAME.c with an `int cmd_x(struct cli_ctx *,
  * int argc, char **argv)` handler, declare it in cli.h (or its family's
  * header), add one row below.  The longest row name matching the leading
  * words wins ("osd crush reweight" over a shorter "osd ..."); set CLI_JSON
@@ -69,9 +72,10 @@ static const struct cli_command commands[] = {
 	  "serve the report live over HTTP (read-only; 127.0.0.1:7480, "
 	  "another address only with a password)", 0 },
 	{ "mount", cmd_mount, "MNT [-f] [-d] [-o OPTS]",
-	  "mount the filesystem (daemonizes unless -f)", 0 },
+	  "mount the filesystem (daemonizes unless -f)", CLI_OWNHELP },
 	{ "umount", cmd_umount, "[--timeout S] MNT",
-	  "unmount a crushfs mount and wait for its daemon to exit", 0 },
+	  "unmount a crushfs mount and wait for its daemon to exit",
+	  CLI_OWNHELP },
 	{ "locate", cmd_locate, "PATH",
 	  "every object of a file: PG, up/acting OSDs, paths on disk",
 	  CLI_JSON },
@@ -85,85 +89,41 @@ static const struct cli_command commands[] = {
 	  "its metadata from the objects", 0 },
 	{ "mkfs", cmd_mkfs, "[--osds N] [--hosts H] [--osd-size SIZE] [--pg-num N] [--pgp-num N] [--size R] [--min-size R] [--object-size SIZE] [--stripe-unit SIZE] [--stripe-count N] [--crush-map FILE] [--crush-rule N] [--full-policy osd|pool] [--pool-name NAME] [--force] | --backend rados --pool NAME [--ceph-conf FILE] [--id CLIENT] [--object-size SIZE] [--stripe-unit SIZE] [--stripe-count N] [--force] | --from-ceph SNAPDIR [--data-pool NAME] [--prefill] [--osd-size SIZE] [--object-size SIZE] [--stripe-unit SIZE] [--stripe-count N] [--full-policy osd|pool] [--force]", "create a cluster; on a live Ceph cluster's pool (--backend rados: file data in RADOS, placement followed live); or import a live Ceph cluster's osdmap from SNAPDIR (osd_dump.json, crushmap.bin, osd_df.json, df.json); refuses to replace a cluster without --force", CLI_JSON },
 	{ "import-ceph", cmd_import_ceph, "--live [--conf FILE] [--id NAME] [--save SNAPDIR] [--data-pool NAME] [--prefill] [--osd-size SIZE] [--object-size SIZE] [--stripe-unit SIZE] [--stripe-count N] [--full-policy osd|pool] [--force]", "create the cluster from a live Ceph cluster's osdmap, read through librados (read-only commands), as mkfs --from-ceph", CLI_JSON },
-	{ "status", cmd_cluster, "", "cluster summary and health, as `ceph status`", CLI_JSON },
-	{ "health", cmd_cluster, "[detail]", "health and its reasons, as `ceph health [detail]`", CLI_JSON },
-	{ "df", cmd_cluster, "", "raw and pool space with MAX AVAIL, as `ceph df`", CLI_JSON },
-	{ "osd df", cmd_cluster, "[tree]", "per-OSD usage, as `ceph osd df [tree]`, with objects and a usage bar", CLI_JSON },
-	{ "osd tree", cmd_cluster, "", "the crush tree with OSD states, as `ceph osd tree`", CLI_JSON },
-	{ "pg dump", cmd_cluster, "", "every PG: objects, bytes, state, up and acting sets", CLI_JSON },
-	{ "pg ls", cmd_cluster, "[STATE...]", "the PGs, or those in one of the states, as `ceph pg ls`", CLI_JSON },
-	{ "pg ls-by-osd", cmd_cluster, "OSD [STATE...]", "the PGs with the OSD in their up or acting set", CLI_JSON },
-	{ "pg ls-by-primary", cmd_cluster, "OSD [STATE...]", "the PGs whose acting primary is the OSD", CLI_JSON },
-	{ "pg ls-by-pool", cmd_cluster, "POOL [STATE...]", "the PGs of a pool", CLI_JSON },
-	{ "osd ls", cmd_cluster, "", "the ids of the OSDs, as `ceph osd ls`", CLI_JSON },
-	{ "osd find", cmd_cluster, "ID", "where an OSD is: host, crush location, folder (JSON)", CLI_JSON },
-	{ "pg scrub", cmd_cluster, "PGID", "check every copy of a PG's objects: presence, version, size", CLI_JSON },
-	{ "pg deep-scrub", cmd_cluster, "PGID", "scrub, and check every block against its checksum", CLI_JSON },
-	{ "pg repair", cmd_cluster, "PGID", "deep-scrub, and rebuild bad copies from the authoritative one", CLI_JSON },
-	{ "scrub", cmd_cluster, "[--deep] [--repair]", "scrub every PG, with progress", CLI_JSON },
-	{ "osd map", cmd_cluster, "[POOL] OBJECT", "where an object goes, as `ceph osd map`", CLI_JSON },
-	{ "osd out", cmd_cluster, "ID", "mark an OSD out", CLI_JSON },
-	{ "osd in", cmd_cluster, "ID", "mark an OSD in", CLI_JSON },
-	{ "osd down", cmd_cluster, "ID", "mark an OSD down", CLI_JSON },
-	{ "osd up", cmd_cluster, "ID", "mark an OSD up", CLI_JSON },
-	{ "osd reweight", cmd_cluster, "ID WEIGHT", "set an OSD's reweight (0..1)", CLI_JSON },
-	{ "osd crush reweight", cmd_cluster, "ID WEIGHT", "set an OSD's crush weight", CLI_JSON },
-	{ "osd primary-affinity", cmd_cluster, "ID WEIGHT", "set an OSD's primary affinity (0..1)", CLI_JSON },
-	{ "osd dump", cmd_cluster, "", "the osdmap, as `ceph osd dump`", CLI_JSON },
-	{ "osd pool create", cmd_cluster, "NAME [PG_NUM [PGP_NUM]] [replicated [RULE] | erasure [PROFILE [RULE]]]", "a pool beside the filesystem's (placed, holding no data of crushfs's)", CLI_JSON },
-	{ "osd pool rm", cmd_cluster, "NAME NAME --yes-i-really-really-mean-it", "remove a pool", CLI_JSON },
-	{ "osd pool ls", cmd_cluster, "[detail]", "the pools, as `ceph osd pool ls [detail]`", CLI_JSON },
-	{ "osd pool get", cmd_cluster, "POOL KEY|all", "a pool's size, min_size, pg_num, pgp_num or crush_rule", CLI_JSON },
-	{ "osd pool set", cmd_cluster, "POOL KEY VALUE", "set a pool's size, min_size, pg_num, pgp_num or crush_rule", CLI_JSON },
-	{ "osd pool set-quota", cmd_cluster, "POOL max_bytes|max_objects N", "a pool quota (0: none); past it writes get EDQUOT", CLI_JSON },
-	{ "osd pool get-quota", cmd_cluster, "POOL", "a pool's quotas and current use", CLI_JSON },
-	{ "osd crush rule ls", cmd_cluster, "", "the crush rules' names", CLI_JSON },
-	{ "osd crush rule dump", cmd_cluster, "[NAME]", "the crush rules as JSON, as `ceph osd crush rule dump`", CLI_JSON },
-	{ "osd crush rule create-replicated", cmd_cluster, "NAME ROOT TYPE [CLASS]", "add a replicated rule (take ROOT, chooseleaf firstn 0 type TYPE)", CLI_JSON },
-	{ "osd crush rule create-erasure", cmd_cluster, "NAME [PROFILE]", "add the rule Ceph makes for an erasure-code profile (indep)", CLI_JSON },
-	{ "osd erasure-code-profile set", cmd_cluster, "NAME [KEY=VALUE...] [--force]", "set an erasure-code profile (k, m, plugin, crush-failure-domain...)", CLI_JSON },
-	{ "osd erasure-code-profile get", cmd_cluster, "NAME", "an erasure-code profile's keys and values", CLI_JSON },
-	{ "osd erasure-code-profile ls", cmd_cluster, "", "the erasure-code profiles", CLI_JSON },
-	{ "osd erasure-code-profile rm", cmd_cluster, "NAME", "remove an erasure-code profile", CLI_JSON },
-	{ "fs ls", cmd_cluster, "", "the filesystem and its data pools", CLI_JSON },
-	{ "fs add_data_pool", cmd_cluster, "FS POOL", "let file layouts use a replicated pool (ceph.dir.layout.pool)", CLI_JSON },
-	{ "fs rm_data_pool", cmd_cluster, "FS POOL", "take a data pool back (refused while it holds objects)", CLI_JSON },
-	{ "config set", cmd_cluster, "WHO KEY VALUE", "set an option (mon_allow_pool_delete, mon_max_pg_per_osd, target_max_misplaced_ratio, ...)", CLI_JSON },
-	{ "config get", cmd_cluster, "WHO KEY", "an option's value", CLI_JSON },
-	{ "config rm", cmd_cluster, "WHO KEY", "an option back to its default", CLI_JSON },
-	{ "config dump", cmd_cluster, "", "the options set", CLI_JSON },
-	{ "analyze", cmd_cluster, "[--pool P]", "data per OSD against the weights; what fills first, and when", CLI_JSON },
-	{ "balancer eval", cmd_cluster, "[POOL]", "PGs per OSD against their crush-weight targets (every pool, or one)", CLI_JSON },
-	{ "balancer optimize", cmd_cluster, "[--max N] [--deviation D] [--pool P] [--apply]", "the upmap balancer's plan (Ceph's calc_pg_upmaps, pool by pool); --apply sets it", CLI_JSON },
-	{ "osd test-reweight-by-utilization", cmd_cluster, "[OVERLOAD [MAX_CHANGE [MAX_OSDS]]] [--no-increasing]", "what reweight-by-utilization would do (Ceph's formula)", CLI_JSON },
-	{ "osd reweight-by-utilization", cmd_cluster, "[OVERLOAD [MAX_CHANGE [MAX_OSDS]]] [--no-increasing]", "lower the reweight of the fullest OSDs", CLI_JSON },
-	{ "osd test-reweight-by-pg", cmd_cluster, "[OVERLOAD [MAX_CHANGE [MAX_OSDS]]] [--no-increasing]", "what reweight-by-pg would do (PGs per crush weight)", CLI_JSON },
-	{ "osd reweight-by-pg", cmd_cluster, "[OVERLOAD [MAX_CHANGE [MAX_OSDS]]] [--no-increasing]", "reweight the OSDs with the most PGs per crush weight", CLI_JSON },
-	{ "osd setcrushmap", cmd_cluster, "-i FILE", "install a crush map (text or binary), as `ceph osd setcrushmap -i`", CLI_JSON },
-	{ "osd pg-upmap", cmd_cluster, "PGID OSD...", "map a PG to these OSDs, as `ceph osd pg-upmap`", CLI_JSON },
-	{ "osd pg-upmap-items", cmd_cluster, "PGID FROM TO [FROM TO...]", "replace OSDs in a PG's set, as `ceph osd pg-upmap-items`", CLI_JSON },
-	{ "osd rm-pg-upmap", cmd_cluster, "PGID", "drop a PG's pg-upmap entry", CLI_JSON },
-	{ "osd rm-pg-upmap-items", cmd_cluster, "PGID", "drop a PG's pg-upmap-items entry", CLI_JSON },
-	{ "osd set-capacity", cmd_cluster, "ID SIZE", "set an OSD's (virtual) capacity", CLI_JSON },
-	{ "osd add", cmd_cluster, "--host HOST [--size SIZE]", "add an OSD under a host bucket", CLI_JSON },
-	{ "set-full-ratio", cmd_cluster, "RATIO", "set the full ratio", CLI_JSON },
-	{ "osd set-full-ratio", cmd_cluster, "RATIO", "set the full ratio (Ceph's spelling)", CLI_JSON },
-	{ "osd set-backfillfull-ratio", cmd_cluster, "RATIO", "set the backfillfull ratio (Ceph's spelling)", CLI_JSON },
-	{ "osd set-nearfull-ratio", cmd_cluster, "RATIO", "set the nearfull ratio (Ceph's spelling)", CLI_JSON },
-	{ "set-backfillfull-ratio", cmd_cluster, "RATIO", "set the backfillfull ratio", CLI_JSON },
-	{ "set-nearfull-ratio", cmd_cluster, "RATIO", "set the nearfull ratio", CLI_JSON },
-	{ "set-full-policy", cmd_cluster, "osd|pool", "what a full OSD refuses: its PGs' writes, or the pool's", CLI_JSON },
-	{ "rebalance", cmd_cluster, "", "move objects to where the map puts them now", CLI_JSON },
-	{ "check", cmd_cluster, "[--deep]", "prove the OSD usage accounting equals the disk", CLI_JSON },
-	{ "rados put", cmd_cluster, "NAME FILE|-", "store a file as an object", CLI_JSON },
-	{ "rados get", cmd_cluster, "NAME FILE|-", "fetch an object into a file", 0 },
-	{ "rados stat", cmd_cluster, "NAME", "an object's size and mtime", CLI_JSON },
-	{ "rados rm", cmd_cluster, "NAME", "remove an object", 0 },
-	{ "rados ls", cmd_cluster, "", "list the pool's objects", CLI_JSON },
-	{ "rados bench", cmd_cluster, "write|read [--total SIZE] [--object-size SIZE] [--threads N] [--prefix NAME] [--no-cleanup] [--no-sync]", "write or read objects in one process, report the bandwidth", CLI_JSON },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NLOCAL (sizeof(commands) / sizeof(commands[0]))
+
+/*
+ * The whole table: the rows above, then every cluster command of
+ * cmd_cluster.c's cluster_cmds[] (run through cmd_cluster), so a cluster
+ * command is written once, there.  A row above wins over a cluster row of
+ * the same name.
+ */
+static struct cli_command *cmds;
+static size_t ncmds;
+
+static int build_table(void)
+{
+	cmds = calloc(NLOCAL + (size_t)cluster_ncmds, sizeof(*cmds));
+	if (!cmds)
+		return -ENOMEM;
+	memcpy(cmds, commands, sizeof(commands));
+	ncmds = NLOCAL;
+	for (int k = 0; k < cluster_ncmds; k++) {
+		const struct cluster_cmd *cc = &cluster_cmds[k];
+		size_t c;
+
+		for (c = 0; c < ncmds && strcmp(cmds[c].name, cc->name); c++)
+			;
+		if (c < ncmds)
+			continue;
+		cmds[ncmds++] = (struct cli_command){
+			cc->name, cmd_cluster, cc->args, cc->help,
+			(cc->flags & CCMD_NOJSON) ? 0u : CLI_JSON
+		};
+	}
+	return 0;
+}
 
 static void usage(FILE *f)
 {
@@ -184,8 +144,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "commands:\n",
 	      f);
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-26s %s\n", commands[i].name, commands[i].help);
+	for (size_t i = 0; i < ncmds; i++)
+		fprintf(f, "  %-26s %s\n", cmds[i].name, cmds[i].help);
 }
 
 static void version(void)
@@ -195,51 +155,129 @@ static void version(void)
 	       *CRUSHFS_GIT ? ")" : "");
 }
 
-/* The commands of a group ("osd"), one per line. */
+/* Does command name c start with the words of group g ("osd crush")? */
+static int in_group(const char *c, const char *g)
+{
+	size_t len = strlen(g);
+
+	return !len || (!strncmp(c, g, len) && c[len] == ' ');
+}
+
+/* The commands of a group ("osd crush"), one per line. */
 static void list_group(FILE *f, const char *group)
 {
-	size_t len = strlen(group);
-
 	fprintf(f, "'%s' commands:\n", group);
-	for (size_t c = 0; c < NCOMMANDS; c++)
-		if (strncmp(commands[c].name, group, len) == 0 &&
-		    commands[c].name[len] == ' ')
-			fprintf(f, "  crushfs %s %s\n    %s\n",
-				commands[c].name, commands[c].args,
-				commands[c].help);
+	for (size_t c = 0; c < ncmds; c++)
+		if (in_group(cmds[c].name, group))
+			fprintf(f, "  crushfs %s%s%s\n    %s\n",
+				cmds[c].name, *cmds[c].args ? " " : "",
+				cmds[c].args, cmds[c].help);
 }
 
-/* "unknown command": one line, with the likely intended one if any
- * (then returns 2, else 1). */
-static int unknown(int argc, char **argv, int words)
+/*
+ * The longest run of leading words of argv that some command name starts
+ * with and goes on after ("osd crush" for `osd crush frobnicate`): the
+ * group the first unknown word was typed in.  Its words are joined into
+ * group (empty: the top level); returns how many there are.
+ */
+static int find_group(int argc, char **argv, char *group, size_t len)
 {
-	const char *names[NCOMMANDS];
+	int best = 0;
+
+	group[0] = 0;
+	for (int n = 1; n <= argc; n++) {
+		char g[256] = "";
+		size_t o = 0;
+		int found = 0;
+
+		for (int w = 0; w < n; w++) {
+			int k = snprintf(g + o, sizeof(g) - o, "%s%s",
+					 w ? " " : "", argv[w]);
+
+			if (k < 0 || (size_t)k >= sizeof(g) - o)
+				return best;
+			o += (size_t)k;
+		}
+		for (size_t c = 0; c < ncmds && !found; c++)
+			found = in_group(cmds[c].name, g);
+		if (!found)
+			break;
+		best = n;
+		snprintf(group, len, "%s", g);
+	}
+	return best;
+}
+
+/*
+ * A word that is no command in its group: one line naming it.  "Did you
+ * mean" only for a near spelling of a word that exists at that place
+ * (`osd dff` -> `osd df`); a real but absent command (`osd set` when
+ * there is none) gets no guess, as git's help.c guesses only close typos.
+ */
+static int unknown(int argc, char **argv)
+{
+	char group[256], cand[256];
+	const char *words[512];
+	int nw = 0, gw = find_group(argc, argv, group, sizeof(group));
 	const char *s;
 
-	for (size_t c = 0; c < NCOMMANDS; c++)
-		names[c] = commands[c].name;
-	s = cli_suggest(names, (int)NCOMMANDS, argc, argv);
-	if (words == 2)
-		fprintf(stderr, "crushfs: unknown command '%s %s'", argv[0],
-			argv[1]);
+	if (gw >= argc) {
+		/* `crushfs osd`: a group without its command */
+		fprintf(stderr, "crushfs: %s: missing command (see crushfs %s "
+				"--help)\n", group, group);
+		return 1;
+	}
+	/* the distinct words that may follow the group */
+	for (size_t c = 0; c < ncmds && nw < 512; c++) {
+		const char *w;
+		size_t wl;
+		int dup = 0;
+
+		if (!in_group(cmds[c].name, group))
+			continue;
+		w = cmds[c].name + (gw ? strlen(group) + 1 : 0);
+		wl = strcspn(w, " ");
+		for (int k = 0; k < nw && !dup; k++)
+			dup = !strncmp(words[k], w, wl) &&
+			      strcspn(words[k], " ") == wl;
+		if (!dup)
+			words[nw++] = w;
+	}
+	for (int k = 0; k < nw; k++) {
+		/* words[k] runs on to the end of its name: cut at a space */
+		size_t wl = strcspn(words[k], " ");
+		char *copy = malloc(wl + 1);
+
+		if (!copy)
+			return 1;
+		memcpy(copy, words[k], wl);
+		copy[wl] = 0;
+		words[k] = copy;
+	}
+	s = cli_suggest(words, nw, 1, argv + gw);
+	if (gw)
+		fprintf(stderr, "crushfs: unknown command '%s %s'", group,
+			argv[gw]);
 	else
 		fprintf(stderr, "crushfs: unknown command '%s'", argv[0]);
-	if (s)
-		fprintf(stderr, "; did you mean '%s'?\n", s);
-	else
+	if (s) {
+		snprintf(cand, sizeof(cand), "%s%s%s", group, gw ? " " : "", s);
+		fprintf(stderr, "; did you mean '%s'?\n", cand);
+	} else if (gw) {
+		fprintf(stderr, " (see crushfs %s --help)\n", group);
+	} else {
 		fputs(" (see crushfs --help)\n", stderr);
-	return s ? 2 : 1;
+	}
+	for (int k = 0; k < nw; k++)
+		free((char *)words[k]);
+	return 1;
 }
 
-/* Is argv[0] the first word of some command (so "crush" alone can list the
- * commands it starts)? */
-static int is_prefix_word(const char *w)
+/* -h/--help among a command's arguments (before a "--")? */
+static int wants_help(int argc, char **argv)
 {
-	size_t len = strlen(w);
-
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (strncmp(commands[i].name, w, len) == 0 &&
-		    commands[i].name[len] == ' ')
+	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
+		if (cli_flag(argv[i], "-h") || cli_flag(argv[i], "--help"))
 			return 1;
 	return 0;
 }
@@ -277,6 +315,8 @@ int main(int argc, char **argv)
 	char *status_argv[] = { status_word, NULL };
 
 	hold_std_fds();
+	if (build_table())
+		return cli_err(NULL, "out of memory");
 	ctx.cluster = getenv("CRUSHFS_CLUSTER");
 	if (!ctx.cluster || !*ctx.cluster)
 		ctx.cluster = "./cluster";
@@ -296,12 +336,12 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if (cli_flag(argv[i], "--man")) {
-			cli_print_man(stdout, commands, NCOMMANDS,
+			cli_print_man(stdout, cmds, ncmds,
 				      CRUSHFS_VERSION);
 			return 0;
 		}
 		if (cli_flag(argv[i], "--bash-completion")) {
-			cli_print_completion(stdout, commands, NCOMMANDS);
+			cli_print_completion(stdout, cmds, ncmds);
 			return 0;
 		}
 		if (strcmp(argv[i], "-s") == 0) {
@@ -361,36 +401,35 @@ int main(int argc, char **argv)
 		argv[i + 1] = argv[i + 2];
 		argv[i + 2] = opt;
 	}
-	for (size_t c = 0; c < NCOMMANDS; c++) {
-		int n = cli_match_words(commands[c].name, argc - i, argv + i);
+	for (size_t c = 0; c < ncmds; c++) {
+		int n = cli_match_words(cmds[c].name, argc - i, argv + i);
 
 		if (n > best_n) {
 			best_n = n;
-			best = &commands[c];
+			best = &cmds[c];
 		}
 	}
 	if (!best) {
-		if (is_prefix_word(argv[i])) {
-			if (i + 1 < argc && (cli_flag(argv[i + 1], "-h") ||
-					     cli_flag(argv[i + 1], "--help"))) {
-				list_group(stdout, argv[i]);
-				return 0;
-			}
-			if (i + 1 < argc) {
-				if (unknown(argc - i, argv + i, 2) == 2)
-					return 1;
-			} else {
-				cli_err(NULL, "%s: missing subcommand", argv[i]);
-			}
-			list_group(stderr, argv[i]);
-			return 1;
-		}
-		unknown(argc - i, argv + i, 1);
-		return 1;
-	}
+		char group[256];
+		int gw = find_group(argc - i, argv + i, group, sizeof(group));
 
+		/* `crushfs osd crush --help`: the group's commands */
+		if (gw && i + gw < argc && (cli_flag(argv[i + gw], "-h") ||
+					    cli_flag(argv[i + gw], "--help"))) {
+			list_group(stdout, group);
+			return 0;
+		}
+		return unknown(argc - i, argv + i);
+	}
 	ctx.cmd = best->name;
 	ctx.entry = best;
+	/* every command answers --help the same way: its synopsis and what
+	 * it does (those with CLI_OWNHELP explain their options too) */
+	if (!(best->flags & CLI_OWNHELP) &&
+	    wants_help(argc - i - best_n, argv + i + best_n)) {
+		cli_help(stdout, best);
+		return 0;
+	}
 	if (cli_check_format(&ctx))
 		return 1;
 	return best->fn(&ctx, argc - i - best_n, argv + i + best_n);

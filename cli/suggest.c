@@ -71,8 +71,11 @@ const char *cli_suggest(const char *const *names, int nnames, int argc,
 		}
 		d = osa_distance(typed, names[k]);
 		/* close enough to be a slip, not another word: at most 2
-		 * edits, and fewer than a third of the name */
-		if (d == 0 || d > 2 || d * 3 > (int)strlen(names[k]))
+		 * edits, and at most a third of the longer of the two
+		 * (`dff` is `df`; `set` is not `out`) */
+		if (d == 0 || d > 2 ||
+		    d * 3 > (int)(len > strlen(names[k]) ? len
+							  : strlen(names[k])))
 			continue;
 		if (!best || d < best_d) {
 			best = names[k];

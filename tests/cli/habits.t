@@ -24,7 +24,7 @@ A group's help lists its commands, on stdout, exit 0:
 
   $ crushfs pg --help
   'pg' commands:
-    crushfs pg dump 
+    crushfs pg dump
       every PG: objects, bytes, state, up and acting sets
     crushfs pg ls [STATE...]
       the PGs, or those in one of the states, as `ceph pg ls`
@@ -139,7 +139,7 @@ The man page and the bash completion come from the command table:
   every-command
   $ crushfs --man | grep -A1 'fBosd df\\fR'
   \fBosd df\fR [tree]
-  per\-OSD usage, as `ceph osd df [tree]`, with objects and a usage bar
+  per\-OSD usage, as `ceph osd df [tree]`
   $ crushfs --bash-completion > comp.bash && bash -n comp.bash && echo ok
   ok
   $ complete_words() { bash -c 'source comp.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _crushfs; echo "${COMPREPLY[*]}"' _ "$@"; }

@@ -48,19 +48,10 @@ Unknown commands and options.
   crushfs: unknown command 'frobnicate' (see crushfs --help)
   [1]
   $ crushfs crush
-  crushfs: crush: missing subcommand
-  'crush' commands:
-    crushfs crush test -i MAP.txt [--rule N] [--num-rep N] [--min-x N] [--max-x N] [--x N] [--weight OSD W]... [--pool-id N] [--show-mappings] [--show-bad-mappings] [--show-statistics] [--show-utilization] [--show-utilization-all] [--show-choose-tries]
-      map a range of inputs with a crush map, as `crushtool --test`
-    crushfs crush compare -i A.txt --compare B.txt [--rule N] [--num-rep N] [--min-x N] [--max-x N] [--x N] [--weight OSD W]... [--show-statistics]
-      count the mappings two crush maps disagree on, as `crushtool --compare`
-    crushfs crush compile MAP.txt -o MAP.bin
-      write the binary crush map, byte-identical to `crushtool -c`
-    crushfs crush decompile MAP.bin [-o MAP.txt]
-      print a (binary or text) crush map as `crushtool -d` does
+  crushfs: crush: missing command (see crushfs crush --help)
   [1]
   $ crushfs osdmap test-map-pg 1.0 2>&1 | head -1
-  crushfs: unknown command 'osdmap test-map-pg' (see crushfs --help)
+  crushfs: unknown command 'osdmap test-map-pg' (see crushfs osdmap --help)
   $ crushfs --verbose crush test
   crushfs: unknown option '--verbose' (see crushfs --help)
   [1]
