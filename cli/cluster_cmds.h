@@ -202,6 +202,17 @@ int ccmd_rados_rm(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_rados_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_rados_bench(struct cmd_ctx *ctx, int argc, char **argv);
 
+/* cmd_crush_tree.c, cmd_pgmap.c */
+int ccmd_osd_crush_tree(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_crush_ls(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_crush_dump(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_getcrushmap(struct cmd_ctx *ctx, int argc, char **argv);
+/* main.c's row: -o FILE made the standard output, then cmd_cluster */
+int cmd_osd_getcrushmap(struct cli_ctx *ctx, int argc, char **argv);
+int ccmd_pg_map(struct cmd_ctx *ctx, int argc, char **argv);
+/* CrushWrapper::dump_rule's JSON of rule r (cmd_rule.c) */
+struct json_t *cc_rule_json(const pl_map *cm, int r);
+
 /* ---- helpers shared by the cmd_*.c files of the cluster commands ---- */
 /* "crushfs: CMD: msg" on ctx->err; returns 1. */
 int cc_err(struct cmd_ctx *ctx, const char *fmt, ...)

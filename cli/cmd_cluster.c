@@ -72,6 +72,18 @@ const struct cluster_cmd cluster_cmds[] = {
 	  "a pool quota (0: none); past it writes get EDQUOT" },
 	{ "osd pool get-quota", ccmd_osd_pool_get_quota, 0, "POOL",
 	  "a pool's quotas and current use" },
+	/* cmd_crush_tree.c, cmd_pgmap.c */
+	{ "osd crush tree", ccmd_osd_crush_tree, 0, "[--show-shadow]",
+	  "the crush hierarchy with device classes, as `ceph osd crush tree`" },
+	{ "osd crush ls", ccmd_osd_crush_ls, 0, "NODE",
+	  "the items of a crush bucket, as `ceph osd crush ls`" },
+	{ "osd crush dump", ccmd_osd_crush_dump, 0, "",
+	  "the crush map as JSON, as `ceph osd crush dump`" },
+	{ "osd getcrushmap", ccmd_osd_getcrushmap, CCMD_NOJSON, "[-o FILE]",
+	  "the binary crush map (`crushtool -d` reads it); its version on "
+	  "stderr" },
+	{ "pg map", ccmd_pg_map, 0, "PGID",
+	  "a PG's up and acting sets, as `ceph pg map`" },
 	{ "osd crush rule ls", ccmd_osd_crush_rule_ls, 0, "",
 	  "the crush rules' names" },
 	{ "osd crush rule dump", ccmd_osd_crush_rule_dump, 0, "[NAME]",

@@ -68,7 +68,7 @@ static const char *op_name(uint32_t op)
 }
 
 /* CrushWrapper::dump_rule */
-static json_t *rule_json(const pl_map *cm, int r)
+json_t *cc_rule_json(const pl_map *cm, int r)
 {
 	json_t *steps = json_array();
 	const char *n = pl_map_rule_name(cm, r);
@@ -129,12 +129,12 @@ int ccmd_osd_crush_rule_dump(struct cmd_ctx *ctx, int argc, char **argv)
 			cfs_osdmap_put(m);
 			return cc_err(ctx, "unknown crush rule '%s'", argv[0]);
 		}
-		out = rule_json(cm, one);
+		out = cc_rule_json(cm, one);
 	} else {
 		out = json_array();
 		for (int r = 0; r < pl_map_max_rules(cm); r++)
 			if (pl_map_rule_exists(cm, r))
-				json_array_append_new(out, rule_json(cm, r));
+				json_array_append_new(out, cc_rule_json(cm, r));
 	}
 	cfs_osdmap_put(m);
 	/* `ceph osd crush rule dump` prints JSON whatever the format */

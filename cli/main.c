@@ -71,6 +71,10 @@ static const struct cli_command commands[] = {
 	  "[--listen ADDR:PORT] [--password-file FILE] [--user NAME]",
 	  "serve the report live over HTTP (read-only; 127.0.0.1:7480, "
 	  "another address only with a password)", 0 },
+	/* -o FILE is its standard output, then it runs as a cluster command */
+	{ "osd getcrushmap", cmd_osd_getcrushmap, "[-o FILE]",
+	  "the binary crush map (`crushtool -d` reads it); its version on "
+	  "stderr, as `ceph osd getcrushmap -o FILE`", 0 },
 	{ "mount", cmd_mount, "MNT [-f] [-d] [-o OPTS]",
 	  "mount the filesystem (daemonizes unless -f)", CLI_OWNHELP },
 	{ "umount", cmd_umount, "[--timeout S] MNT",

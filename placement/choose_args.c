@@ -274,3 +274,45 @@ const pl_choose_args *pl_map_choose_args_for(const pl_map *m, int64_t id)
 
 	return ca ? ca : pl_cargs_find(m, PL_DEFAULT_CHOOSE_ARGS);
 }
+
+static const struct pl_choose_arg *entry_of(const pl_choose_args *ca,
+					    int bucket)
+{
+	uint32_t b = (uint32_t)(-1 - bucket);
+
+	if (!ca || bucket >= 0 || b >= ca->size)
+		return NULL;
+	return &ca->args[b];
+}
+
+int pl_choose_args_entry(const pl_choose_args *ca, int bucket, int *npos,
+			 int *nw, int *nids)
+{
+	const struct pl_choose_arg *a = entry_of(ca, bucket);
+
+	*npos = a && a->weight_set ? (int)a->weight_set_positions : 0;
+	*nw = *npos ? (int)a->weight_set[0].size : 0;
+	*nids = a && a->ids ? (int)a->ids_size : 0;
+	return *npos || *nids;
+}
+
+uint32_t pl_choose_args_weight(const pl_choose_args *ca, int bucket, int pos,
+			       int k)
+{
+	const struct pl_choose_arg *a = entry_of(ca, bucket);
+
+	if (!a || !a->weight_set || pos < 0 ||
+	    (uint32_t)pos >= a->weight_set_positions || k < 0 ||
+	    (uint32_t)k >= a->weight_set[pos].size)
+		return 0;
+	return a->weight_set[pos].weights[k];
+}
+
+int pl_choose_args_id(const pl_choose_args *ca, int bucket, int k)
+{
+	const struct pl_choose_arg *a = entry_of(ca, bucket);
+
+	if (!a || !a->ids || k < 0 || (uint32_t)k >= a->ids_size)
+		return 0;
+	return a->ids[k];
+}

@@ -233,6 +233,18 @@ int pl_map_choose_args_count(const pl_map *m);
 int64_t pl_map_choose_args_id(const pl_map *m, int i);
 /* The set with exactly this id, or NULL. */
 const pl_choose_args *pl_map_choose_args(const pl_map *m, int64_t id);
+/*
+ * A set's entry for a bucket (read-only, for dumps as
+ * CrushWrapper::dump_choose_args): *npos weight-set positions of *nw
+ * weights each, and *nids replacement ids; 0 when the set has no entry
+ * for the bucket (all three 0).
+ */
+int pl_choose_args_entry(const pl_choose_args *ca, int bucket, int *npos,
+			 int *nw, int *nids);
+/* Weight k of position pos (16.16), and replacement id k, of that entry. */
+uint32_t pl_choose_args_weight(const pl_choose_args *ca, int bucket, int pos,
+			       int k);
+int pl_choose_args_id(const pl_choose_args *ca, int bucket, int k);
 /* CrushWrapper::choose_args_get_with_fallback: id's set, else the default
  * set, else NULL (plain weights).  OSDMap maps a PG with its pool's id;
  * crushtool --test with id 0. */

@@ -25,8 +25,9 @@ synopsis and its one-line description:
 
 Groups list their commands with --help, and only then:
 
-  $ crushfs osd --help | head -3
+  $ crushfs osd --help | head -1
   'osd' commands:
+  $ crushfs osd --help | grep -A1 '^  crushfs osd df '
     crushfs osd df [tree]
       per-OSD usage, as `ceph osd df [tree]`
   $ crushfs osd crush --help | grep -c '^  crushfs osd crush '
