@@ -40,6 +40,9 @@ struct cmd_ctx {
 	 * client's connection: transfers stop when it goes away
 	 * (cfs_read_watch / cfs_write_watch). */
 	int in_fd, out_fd, watch_fd;
+	/* run by the mounted daemon for a client (its filesystem is up:
+	 * `fs status` shows its MDS) */
+	int mounted;
 	/* `rados -p POOL`: the pool the rados commands work on (cmd_rados.c
 	 * sets it; the data pool by default) */
 	int64_t pool;
@@ -210,6 +213,8 @@ int ccmd_osd_getcrushmap(struct cmd_ctx *ctx, int argc, char **argv);
 /* main.c's row: -o FILE made the standard output, then cmd_cluster */
 int cmd_osd_getcrushmap(struct cli_ctx *ctx, int argc, char **argv);
 int ccmd_pg_map(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_fsstatus.c */
+int ccmd_fs_status(struct cmd_ctx *ctx, int argc, char **argv);
 /* CrushWrapper::dump_rule's JSON of rule r (cmd_rule.c) */
 struct json_t *cc_rule_json(const pl_map *cm, int r);
 

@@ -104,6 +104,8 @@ const struct cluster_cmd cluster_cmds[] = {
 	  "the erasure-code profiles" },
 	{ "osd erasure-code-profile rm", ccmd_osd_ec_profile_rm, CCMD_WRITE,
 	  "NAME", "remove an erasure-code profile" },
+	{ "fs status", ccmd_fs_status, 0, "[FS]",
+	  "the filesystem, its MDS and its pools, as `ceph fs status`" },
 	{ "fs ls", ccmd_fs_ls, 0, "",
 	  "the filesystem and its data pools" },
 	{ "fs add_data_pool", ccmd_fs_add_data_pool, CCMD_WRITE, "FS POOL",

@@ -11,7 +11,13 @@
  *
  * PATH is a path in the mounted filesystem (the CLI asks the daemon,
  * which knows the inode), or, when the cluster is not mounted, a path from
- * the filesystem's root ("/dir/file").
+ * the filesystem's root ("/dir/file").  A path on a crushfs mount is
+ * answered only by the cluster that serves it: the CLI reads the mount's
+ * ceph.cluster_fsid vxattr (the kernel asks the daemon serving the path)
+ * and the cluster compares it with its own, so `--cluster A locate
+ * /mnt/B/f` is refused instead of showing A's inode of the same number.
+ * A path that exists here but on no crushfs mount is refused too, unless
+ * the cluster is not mounted and its filesystem has that path.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -72,9 +79,9 @@ static json_t *int_array(const int *v, int n)
 int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 		   char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *fsid = NULL;
 	uint64_t ino = 0, nobj;
-	int have_ino = 0, json, rc, maxosd;
+	int have_ino = 0, off_mount = 0, json, rc, maxosd;
 	struct fs_inode_info fi;
 	struct osd_count *counts = NULL;
 	const cfs_osdmap *map;
@@ -93,6 +100,12 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 			have_ino = 1;
 		} else if (!strcmp(argv[i], "--name") && i + 1 < argc) {
 			path = argv[++i];
+		} else if (!strcmp(argv[i], "--fsid") && i + 1 < argc) {
+			/* the fsid of the mount PATH is on (cmd_locate) */
+			fsid = argv[++i];
+		} else if (!strcmp(argv[i], "--off-mount")) {
+			/* PATH exists on this machine, on no crushfs mount */
+			off_mount = 1;
 		} else if (!strcmp(argv[i], "-f") && i + 1 < argc) {
 			ctx->format = strncmp(argv[++i], "json", 4) ?
 					      CLI_FMT_PLAIN :
@@ -113,8 +126,29 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 			    "PATH)");
 	if (!env->meta)
 		return lerr(ctx, env->err, "no filesystem metadata");
+	if (fsid) {
+		char own[64];
+
+		ol_cluster_fsid(env->c, own, sizeof(own));
+		if (strcmp(fsid, own))
+			return lerr(ctx, env->err, "%s is on the mount of "
+				    "another cluster (fsid %s), not of %s "
+				    "(fsid %s)", path ? path : "the path", fsid,
+				    ol_cluster_dir(env->c), own);
+	}
+	if (off_mount && fs_meta_mountpoint(env->meta))
+		return lerr(ctx, env->err, "%s is not on a crushfs mount (%s "
+			    "is mounted on %s)", path ? path : "the path",
+			    ol_cluster_dir(env->c),
+			    fs_meta_mountpoint(env->meta));
 	if (!have_ino) {
 		rc = fs_meta_resolve(env->meta, path, &ino);
+		if (rc == -ENOENT && off_mount)
+			return lerr(ctx, env->err, "%s is not on a crushfs "
+				    "mount, nor in the filesystem of %s (it is "
+				    "not mounted: give the path from the "
+				    "filesystem's root)", path,
+				    ol_cluster_dir(env->c));
 		if (rc)
 			return lerr(ctx, env->err, "%s: %s%s", path,
 				    cfs_strerror(rc),
@@ -322,7 +356,7 @@ int cli_locate_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 int cmd_locate(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const char *path = NULL;
-	char **fargv, buf[64];
+	char **fargv, buf[64], fsid[64];
 	int n = 0, status;
 
 	for (int i = 0; i < argc; i++) {
@@ -337,7 +371,7 @@ int cmd_locate(struct cli_ctx *ctx, int argc, char **argv)
 		cli_usage_line(stderr, ctx->entry);
 		return 1;
 	}
-	fargv = calloc((size_t)argc + 4, sizeof(*fargv));
+	fargv = calloc((size_t)argc + 8, sizeof(*fargv));
 	if (!fargv)
 		return cli_err(ctx, "out of memory");
 	/* A path in the mount: the daemon is told the inode (symlinks and
@@ -346,13 +380,23 @@ int cmd_locate(struct cli_ctx *ctx, int argc, char **argv)
 		struct statfs sf;
 		struct stat st;
 
+		ssize_t fl = -1;
+
 		if (lstat(path, &st) == 0 && statfs(path, &sf) == 0 &&
-		    sf.f_type == FUSE_SUPER_MAGIC) {
+		    sf.f_type == FUSE_SUPER_MAGIC)
+			fl = lgetxattr(path, "ceph.cluster_fsid", fsid,
+				       sizeof(fsid) - 1);
+		if (fl > 0) {
+			fsid[fl] = 0;
 			snprintf(buf, sizeof(buf), "%llu",
 				 (unsigned long long)st.st_ino);
+			fargv[n++] = "--fsid";
+			fargv[n++] = fsid;
 			fargv[n++] = "--ino";
 			fargv[n++] = buf;
 			fargv[n++] = "--name";
+		} else if (lstat(path, &st) == 0) {
+			fargv[n++] = "--off-mount";
 		}
 	}
 	for (int i = 0; i < argc; i++)
@@ -361,10 +405,12 @@ int cmd_locate(struct cli_ctx *ctx, int argc, char **argv)
 		free(fargv);
 		return status;
 	}
-	free(fargv);
 
-	/* Not mounted: read the metadata ourselves. */
-	return cli_run_offline(ctx, cli_locate_run, argc, argv);
+	/* Not mounted: read the metadata ourselves (the mount a path is
+	 * on, if any, is another cluster's: the fsid check says so). */
+	status = cli_run_offline(ctx, cli_locate_run, n, fargv);
+	free(fargv);
+	return status;
 }
 
 int cli_run_offline(struct cli_ctx *ctx,

@@ -314,6 +314,7 @@ int cli_admin_run(cfs_cluster *c, objlayer *ol, fs_meta *meta, int argc,
 		cc.in_fd = io->in_fd;
 		cc.out_fd = io->out_fd;
 		cc.watch_fd = io->watch_fd;
+		cc.mounted = 1;
 		r = cc_run(cbest, &cc, argc - i - best_n, argv + i + best_n);
 		fflush(out);
 		return r;

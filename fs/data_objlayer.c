@@ -142,7 +142,13 @@ static int ol_allocated_cb(void *ctx, uint64_t ino, uint64_t *bytes)
 	return ol_file_bytes(ctx, ino, bytes);
 }
 
+static void ol_fsid_cb(void *ctx, char *buf, size_t len)
+{
+	ol_fsid(ctx, buf, len);
+}
+
 const struct vfs_data_ops vfs_objlayer_ops = {
+	.fsid = ol_fsid_cb,
 	.allocated = ol_allocated_cb,
 	.write = ol_write_cb,
 	.read = ol_read_cb,

@@ -83,6 +83,8 @@ struct vfs_data_ops {
 			 uint64_t off, uint64_t len, enum ol_falloc_mode mode);
 	/* bytes the file's objects hold (ol_file_bytes); NULL: size */
 	int (*allocated)(void *ctx, uint64_t ino, uint64_t *bytes);
+	/* optional: the cluster's fsid (the ceph.cluster_fsid vxattr) */
+	void (*fsid)(void *ctx, char *buf, size_t len);
 };
 extern const struct vfs_data_ops vfs_objlayer_ops;
 

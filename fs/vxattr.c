@@ -14,6 +14,7 @@
  *                             (the older spelling, kept)
  *   crushfs.placement         one line per object of the file:
  *                              "NAME -> PGID -> up [..] acting [..]"
+ *   ceph.cluster_fsid         the cluster's fsid, on every inode
  *
  * They are not listed by listxattr (like CephFS's).  The rules are
  * CephFS's: a file layout changes only while the file is empty
@@ -209,6 +210,12 @@ ssize_t vxattr_get(vfs *v, const struct mds_inode *in, const char *name,
 			layout_line(v, &l, 1, s, sizeof(s));
 		else if ((rc = layout_field(v, &l, f, 1, s, sizeof(s))))
 			return rc;
+		return put_value(s, strlen(s), buf, size);
+	}
+	/* CephFS (Octopus and later) answers the cluster's fsid on every
+	 * inode: `locate` tells by it which cluster serves a path */
+	if (!strcmp(name, "ceph.cluster_fsid") && v->d->fsid) {
+		v->d->fsid(v->dctx, s, sizeof(s));
 		return put_value(s, strlen(s), buf, size);
 	}
 	if (strncmp(name, VX_PREFIX, strlen(VX_PREFIX)))

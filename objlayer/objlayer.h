@@ -315,6 +315,9 @@ void ol_cluster_close(cfs_cluster *c);
 const char *ol_cluster_dir(const cfs_cluster *c);
 /* The cluster's fsid into buf (37 bytes hold it). */
 void ol_cluster_fsid(cfs_cluster *c, char *buf, size_t len);
+/* The same for the cluster an object layer sits on (the mount's
+ * ceph.cluster_fsid vxattr). */
+void ol_fsid(objlayer *ol, char *buf, size_t len);
 /* What the cluster check finds wrong in the OSD folders (copies are not
  * compared: fsck does that through the object layer). */
 struct ol_cluster_report {

@@ -38,6 +38,11 @@ void ol_cluster_fsid(cfs_cluster *c, char *buf, size_t len)
 	cfs_osdmap_put(m);
 }
 
+void ol_fsid(objlayer *ol, char *buf, size_t len)
+{
+	ol_cluster_fsid(ol->c, buf, len);
+}
+
 int ol_cluster_check(cfs_cluster *c, struct ol_cluster_report *r,
 		     void (*msg)(const char *line, void *arg), void *arg)
 {
