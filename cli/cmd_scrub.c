@@ -31,10 +31,36 @@ static void line(const char *l, void *arg)
 	cli_progress_line(&o->pr, l);
 }
 
-static int report(struct cmd_ctx *ctx, const char *what,
-		  const struct ol_scrub_stats *st, int flags)
+/* "1 copy", "3 copies": counts are written as Ceph writes them
+ * ("1 scrub error", "3 scrub errors"), not "cop(ies)" */
+static const char *pl(uint64_t n, const char *one, const char *many)
 {
-	int left = st->errors > st->repaired || st->unfound;
+	return n == 1 ? one : many;
+}
+
+/* The PGs a scrub left damaged, for the line that says what to run. */
+struct bad_pgs {
+	char ids[8][24];
+	int n, more;
+};
+
+static void bad_add(struct bad_pgs *b, int64_t pool, uint32_t ps)
+{
+	if (b->n < 8)
+		snprintf(b->ids[b->n++], sizeof(b->ids[0]), "%lld.%x",
+			 (long long)pool, ps);
+	else
+		b->more++;
+}
+
+static int report(struct cmd_ctx *ctx, const char *what,
+		  const struct ol_scrub_stats *st, int flags,
+		  const struct bad_pgs *bad)
+{
+	uint64_t left = st->errors > st->repaired ? st->errors - st->repaired
+						  : 0;
+	char pgs[256] = "";
+	size_t o = 0;
 
 	if (ctx->json) {
 		cc_json_out(ctx,
@@ -50,21 +76,52 @@ static int report(struct cmd_ctx *ctx, const char *what,
 				      "stray", (json_int_t)st->stray));
 	} else {
 		fprintf(ctx->out,
-			"%s%s: %u pg(s), %llu object(s), %llu error(s), %llu "
-			"repaired, %llu unfound\n",
+			"%s%s: %u %s, %llu %s, %llu %s, %llu repaired, %llu "
+			"unfound\n",
 			what, flags & OL_SCRUB_REPAIR ? " (repair)" : "",
-			st->pgs, (unsigned long long)st->objects,
+			st->pgs, pl(st->pgs, "pg", "pgs"),
+			(unsigned long long)st->objects,
+			pl(st->objects, "object", "objects"),
 			(unsigned long long)st->errors,
+			pl(st->errors, "error", "errors"),
 			(unsigned long long)st->repaired,
 			(unsigned long long)st->unfound);
 	}
-	if (left)
-		return cc_err(ctx,
-			      "%llu inconsistent cop(ies) left%s: run 'crushfs "
-			      "pg repair PGID' or 'crushfs scrub --repair'",
-			      (unsigned long long)(st->errors - st->repaired),
-			      st->unfound ? ", objects with no good copy" : "");
-	return 0;
+	if (!left && !st->unfound)
+		return 0;
+	for (int i = 0; i < bad->n && o < sizeof(pgs); i++)
+		o += (size_t)snprintf(pgs + o, sizeof(pgs) - o, "%s%s",
+				      i ? ", " : "", bad->ids[i]);
+	if (bad->more && o < sizeof(pgs))
+		snprintf(pgs + o, sizeof(pgs) - o, " and %d more", bad->more);
+	if (left && !(flags & OL_SCRUB_REPAIR)) {
+		/* what to run, the PGs named: each one's repair when they
+		 * are few, else the whole pass */
+		char run[256] = "";
+		int npg = bad->n + bad->more;
+
+		o = 0;
+		for (int i = 0; npg <= 3 && i < bad->n && o < sizeof(run); i++)
+			o += (size_t)snprintf(run + o, sizeof(run) - o,
+					      "%s'crushfs pg repair %s'",
+					      i ? ", " : "", bad->ids[i]);
+		if (npg > 1 && o < sizeof(run))
+			snprintf(run + o, sizeof(run) - o, "%s'crushfs scrub "
+				 "--repair'", o ? " or " : "");
+		return cc_err(ctx, "%llu inconsistent %s in %s %s%s: run %s",
+			      (unsigned long long)left,
+			      pl(left, "copy", "copies"),
+			      pl((uint64_t)npg, "pg", "pgs"), pgs,
+			      st->unfound ? " (and objects with no good copy)"
+					  : "",
+			      run);
+	}
+	/* a repair that could not repair: no good copy to rebuild from */
+	return cc_err(ctx, "%llu %s with no good copy in %s %s%s",
+		      (unsigned long long)st->unfound,
+		      pl(st->unfound, "object", "objects"),
+		      pl((uint64_t)(bad->n + bad->more), "pg", "pgs"), pgs,
+		      left ? "; their copies could not be rebuilt" : "");
 }
 
 static int pg_cmd(struct cmd_ctx *ctx, int argc, char **argv, int flags,
@@ -89,7 +146,12 @@ static int pg_cmd(struct cmd_ctx *ctx, int argc, char **argv, int flags,
 	r = ol_scrub_pg(ctx->ol, pool, ps, flags, &st, line, &o);
 	if (r)
 		return cc_err(ctx, "pg %s: %s", argv[0], cfs_strerror(r));
-	return report(ctx, what, &st, flags);
+	{
+		struct bad_pgs bad = { .n = 0 };
+
+		bad_add(&bad, pool, ps);
+		return report(ctx, what, &st, flags, &bad);
+	}
 }
 
 int ccmd_pg_scrub(struct cmd_ctx *ctx, int argc, char **argv)
@@ -113,6 +175,7 @@ int ccmd_scrub(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct ol_scrub_stats st = { 0 };
 	struct scrub_out o = { ctx, { 0 } };
+	struct bad_pgs bad = { .n = 0 };
 	const cfs_osdmap *m;
 	uint32_t pg_num = 0, done = 0;
 	int flags = 0, r = 0;
@@ -138,8 +201,12 @@ int ccmd_scrub(struct cmd_ctx *ctx, int argc, char **argv)
 		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
 
 		for (uint32_t ps = 0; ps < q->pg_num && !r; ps++) {
+			uint64_t was = st.errors - st.repaired + st.unfound;
+
 			r = ol_scrub_pg(ctx->ol, q->id, ps, flags, &st, line,
 					&o);
+			if (st.errors - st.repaired + st.unfound > was)
+				bad_add(&bad, q->id, ps);
 			cli_progress_update(&o.pr, ++done, pg_num, st.bytes);
 		}
 	}
@@ -148,5 +215,5 @@ int ccmd_scrub(struct cmd_ctx *ctx, int argc, char **argv)
 	if (r)
 		return cc_err(ctx, "%s", cfs_strerror(r));
 	return report(ctx, flags & OL_SCRUB_DEEP ? "deep-scrub" : "scrub",
-		      &st, flags);
+		      &st, flags, &bad);
 }

@@ -112,9 +112,11 @@ static void vec_str(char *buf, size_t len, const int *v, int n)
 	size_t o = 0;
 
 	o += (size_t)snprintf(buf, len, "[");
+	/* PGMap.cc pg_vector_string: an empty EC slot is NONE in text */
 	for (int i = 0; i < n && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%d", i ? "," : "",
-				      v[i]);
+		o += (size_t)(v[i] == 0x7fffffff ?
+			snprintf(buf + o, len - o, "%sNONE", i ? "," : "") :
+			snprintf(buf + o, len - o, "%s%d", i ? "," : "", v[i]));
 	if (o < len)
 		snprintf(buf + o, len - o, "]");
 }

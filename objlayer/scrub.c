@@ -669,9 +669,11 @@ int ol_settle(objlayer *ol)
 	cfs_osdmap_put(m);
 	if (settled)
 		cfs_log(CFS_LOG_INFO,
-			"settled %zu object change(s) left in flight: %" PRIu64
-			" cop(ies) rebuilt, %" PRIu64 " unfound",
-			settled, st.repaired, st.unfound);
+			"settled %zu object %s left in flight: %" PRIu64
+			" %s rebuilt, %" PRIu64 " unfound",
+			settled, settled == 1 ? "change" : "changes",
+			st.repaired, st.repaired == 1 ? "copy" : "copies",
+			st.unfound);
 	return r;
 }
 

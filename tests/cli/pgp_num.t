@@ -56,7 +56,7 @@ sixteen steps, each a new epoch backfilled before the next:
   $ crushfs --cluster c check --deep
   check: 12 osds, 180 object copies, 720 KiB on disk: usage matches the disk, replicas agree
   $ crushfs --cluster c scrub --deep | tail -1
-  deep-scrub: 32 pg(s), 60 object(s), 0 error(s), 0 repaired, 0 unfound
+  deep-scrub: 32 pgs, 60 objects, 0 errors, 0 repaired, 0 unfound
   $ for i in $(seq 1 60); do crushfs --cluster c rados get o$i - | cmp -s - small || echo "o$i differs"; done
   $ crushfs --cluster c rebalance
   rebalance: moved 0 objects (0 B), removed 0 old copies (0 B), 0 pgs changed

@@ -202,7 +202,7 @@ Scrub works on an erasure pool's PGs too (shard by shard; this one is
 empty):
 
   $ crushfs --cluster p pg deep-scrub 4.0
-  deep-scrub: 1 pg(s), 0 object(s), 0 error(s), 0 repaired, 0 unfound
+  deep-scrub: 1 pg, 0 objects, 0 errors, 0 repaired, 0 unfound
 
 The upmap balancer works on every pool, as the mgr's does in upmap mode
 (calc_pg_upmaps pool after pool, --max the budget of all); an erasure

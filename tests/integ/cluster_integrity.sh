@@ -56,12 +56,15 @@ ok "rotten primary copy: never returned, logged, repaired from a replica"
 # it over the good ones
 flip "$(path "$rep")" 1000
 cf "$CL" pg scrub "$pg" >"$T/s" 2>&1 || fail "shallow scrub: $(cat "$T/s")"
-grep -q "0 error(s)" "$T/s" || fail "shallow scrub saw data: $(cat "$T/s")"
+grep -q " 0 errors," "$T/s" || fail "shallow scrub saw data: $(cat "$T/s")"
 rc=0
 cf "$CL" pg deep-scrub "$pg" >"$T/s" 2>&1 || rc=$?
 [ $rc = 1 ] || fail "deep-scrub with a bad copy exited $rc"
 grep -q "osd.$rep: data does not match its checksums" "$T/s" ||
 	fail "deep-scrub did not name the copy: $(cat "$T/s")"
+# what to run names the PG (issue 22), counted as Ceph counts
+grep -qx "crushfs: pg deep-scrub: 1 inconsistent copy in pg $pg: run 'crushfs pg repair $pg'" "$T/s" ||
+	fail "deep-scrub did not say what to run: $(cat "$T/s")"
 cf "$CL" health detail >"$T/h" || fail "health detail: $(cat "$T/h")"
 grep -q "OSD_SCRUB_ERRORS" "$T/h" && grep -q "Possible data damage: 1 pg inconsistent" "$T/h" ||
 	fail "health: $(cat "$T/h")"
@@ -73,7 +76,7 @@ for o in $(acting "$CL" obj | tr , ' '); do
 done
 healthy
 cf "$CL" scrub --deep >"$T/s" 2>&1 || fail "clean cluster deep scrub: $(cat "$T/s")"
-grep -q "0 error(s)" "$T/s" || fail "scrub after repair: $(cat "$T/s")"
+grep -q " 0 errors," "$T/s" || fail "scrub after repair: $(cat "$T/s")"
 ok "rotten replica: deep-scrub finds it, health ERR + pg inconsistent, repair fixes it"
 
 # 4. two copies rotten the same way cannot outvote the good one: copies
