@@ -32,6 +32,8 @@ struct cli_ctx {
 /* the command answers -h/--help itself (it explains its options); main.c
  * answers for the others with cli_help() */
 #define CLI_OWNHELP 0x2
+/* internal (`__complete`): runs, but no list or document shows it */
+#define CLI_HIDDEN 0x4
 
 /*
  * One row of the dispatch table in main.c.  name is one or more words

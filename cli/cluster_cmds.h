@@ -53,6 +53,7 @@ typedef int (*cluster_cmd_fn)(struct cmd_ctx *ctx, int argc, char **argv);
 #define CCMD_WRITE 0x1 /* may change the cluster: exclusive lock */
 #define CCMD_DRYRUN 0x2 /* takes --dry-run (whatif.c) */
 #define CCMD_NOJSON 0x4 /* has no -f json form (main.c refuses it) */
+#define CCMD_HIDDEN 0x8 /* not in --help, the man page or completion */
 
 struct cluster_cmd {
 	const char *name; /* "osd df" */
@@ -213,6 +214,10 @@ int ccmd_osd_getcrushmap(struct cmd_ctx *ctx, int argc, char **argv);
 /* main.c's row: -o FILE made the standard output, then cmd_cluster */
 int cmd_osd_getcrushmap(struct cli_ctx *ctx, int argc, char **argv);
 int ccmd_pg_map(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_complete.c: `__complete KIND`, the words the bash completion offers */
+int ccmd_complete(struct cmd_ctx *ctx, int argc, char **argv);
+/* the state words `pg ls` takes, NULL-terminated (cmd_pgls.c) */
+const char *const *cc_pg_state_words(void);
 /* cmd_fsstatus.c */
 int ccmd_fs_status(struct cmd_ctx *ctx, int argc, char **argv);
 /* CrushWrapper::dump_rule's JSON of rule r (cmd_rule.c) */

@@ -72,6 +72,10 @@ const struct cluster_cmd cluster_cmds[] = {
 	  "a pool quota (0: none); past it writes get EDQUOT" },
 	{ "osd pool get-quota", ccmd_osd_pool_get_quota, 0, "POOL",
 	  "a pool's quotas and current use" },
+	/* the bash completion's word lists (cmd_complete.c) */
+	{ "__complete", ccmd_complete, CCMD_HIDDEN,
+	  "osds|pools|pgs|states|profiles|nodes|rules",
+	  "the words completion offers, one a line" },
 	/* cmd_crush_tree.c, cmd_pgmap.c */
 	{ "osd crush tree", ccmd_osd_crush_tree, 0, "[--show-shadow]",
 	  "the crush hierarchy with device classes, as `ceph osd crush tree`" },

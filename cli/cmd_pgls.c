@@ -63,6 +63,11 @@ static const char *const state_words[] = {
 	"peered",     "unfound",	 "inconsistent",  NULL
 };
 
+const char *const *cc_pg_state_words(void)
+{
+	return state_words;
+}
+
 static int pg_ls(struct cmd_ctx *ctx, int argc, char **argv,
 		 enum pg_filter by)
 {

@@ -123,7 +123,8 @@ static int build_table(void)
 			continue;
 		cmds[ncmds++] = (struct cli_command){
 			cc->name, cmd_cluster, cc->args, cc->help,
-			(cc->flags & CCMD_NOJSON) ? 0u : CLI_JSON
+			((cc->flags & CCMD_NOJSON) ? 0u : CLI_JSON) |
+				((cc->flags & CCMD_HIDDEN) ? CLI_HIDDEN : 0u)
 		};
 	}
 	return 0;
@@ -149,7 +150,9 @@ static void usage(FILE *f)
 	      "commands:\n",
 	      f);
 	for (size_t i = 0; i < ncmds; i++)
-		fprintf(f, "  %-26s %s\n", cmds[i].name, cmds[i].help);
+		if (!(cmds[i].flags & CLI_HIDDEN))
+			fprintf(f, "  %-26s %s\n", cmds[i].name,
+				cmds[i].help);
 }
 
 static void version(void)
@@ -172,7 +175,8 @@ static void list_group(FILE *f, const char *group)
 {
 	fprintf(f, "'%s' commands:\n", group);
 	for (size_t c = 0; c < ncmds; c++)
-		if (in_group(cmds[c].name, group))
+		if (in_group(cmds[c].name, group) &&
+		    !(cmds[c].flags & CLI_HIDDEN))
 			fprintf(f, "  crushfs %s%s%s\n    %s\n",
 				cmds[c].name, *cmds[c].args ? " " : "",
 				cmds[c].args, cmds[c].help);
@@ -237,7 +241,8 @@ static int unknown(int argc, char **argv)
 		size_t wl;
 		int dup = 0;
 
-		if (!in_group(cmds[c].name, group))
+		if (!in_group(cmds[c].name, group) ||
+		    (cmds[c].flags & CLI_HIDDEN))
 			continue;
 		w = cmds[c].name + (gw ? strlen(group) + 1 : 0);
 		wl = strcspn(w, " ");
