@@ -206,7 +206,7 @@ int ccmd_rados_rm(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_rados_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_rados_bench(struct cmd_ctx *ctx, int argc, char **argv);
 
-/* cmd_crush_tree.c, cmd_pgmap.c */
+/* cmd_crush_tree.c, cmd_crush_dump.c, cmd_pgmap.c */
 int ccmd_osd_crush_tree(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_crush_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_crush_dump(struct cmd_ctx *ctx, int argc, char **argv);

@@ -76,7 +76,7 @@ const struct cluster_cmd cluster_cmds[] = {
 	{ "__complete", ccmd_complete, CCMD_HIDDEN,
 	  "osds|pools|pgs|states|profiles|nodes|rules",
 	  "the words completion offers, one a line" },
-	/* cmd_crush_tree.c, cmd_pgmap.c */
+	/* cmd_crush_tree.c, cmd_crush_dump.c, cmd_pgmap.c */
 	{ "osd crush tree", ccmd_osd_crush_tree, 0, "[--show-shadow]",
 	  "the crush hierarchy with device classes, as `ceph osd crush tree`" },
 	{ "osd crush ls", ccmd_osd_crush_ls, 0, "NODE",
