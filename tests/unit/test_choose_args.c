@@ -175,6 +175,36 @@ static void test_ids(void **state)
 	pl_map_destroy(other);
 }
 
+/* The read-only accessors the dumps use (osd crush dump / tree) give back
+ * what the text set: positions, weights (16.16) and ids; a bucket without
+ * an entry, a device id or an absent set has none. */
+static void test_accessors(void **state)
+{
+	pl_map *m = parse("choose_args 1 { { bucket_id -1 weight_set [\n"
+			  "  [ 0.5 1 2 ] [ 3 0 1.25 ] ] ids [ -7 9 1000 ] } }\n");
+	const pl_choose_args *ca = pl_map_choose_args(m, 1);
+	int npos, nw, nids;
+
+	(void)state;
+	assert_non_null(ca);
+	assert_int_equal(pl_choose_args_entry(ca, -1, &npos, &nw, &nids), 1);
+	assert_int_equal(npos, 2);
+	assert_int_equal(nw, 3);
+	assert_int_equal(nids, 3);
+	assert_int_equal(pl_choose_args_weight(ca, -1, 0, 0), 0x8000);
+	assert_int_equal(pl_choose_args_weight(ca, -1, 0, 2), 0x20000);
+	assert_int_equal(pl_choose_args_weight(ca, -1, 1, 2), 0x14000);
+	assert_int_equal(pl_choose_args_weight(ca, -1, 2, 0), 0);
+	assert_int_equal(pl_choose_args_id(ca, -1, 0), -7);
+	assert_int_equal(pl_choose_args_id(ca, -1, 2), 1000);
+	assert_int_equal(pl_choose_args_entry(ca, -2, &npos, &nw, &nids), 0);
+	assert_int_equal(npos + nw + nids, 0);
+	assert_int_equal(pl_choose_args_entry(ca, 0, &npos, &nw, &nids), 0);
+	assert_int_equal(pl_choose_args_entry(NULL, -1, &npos, &nw, &nids),
+			 0);
+	pl_map_destroy(m);
+}
+
 /* A list bucket ignores its args (only straw2 reads them), and crushtool
  * -d does not print them (Ceph's decoder drops them). */
 static void test_non_straw2_ignored(void **state)
@@ -263,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_non_straw2_ignored),
+		cmocka_unit_test(test_accessors),
 		cmocka_unit_test(test_binary),
 	};
 
