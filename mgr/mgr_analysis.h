@@ -80,6 +80,12 @@ uint64_t mgr_writable_by_share(int n, const double *share,
 			       const uint64_t *used, const uint64_t *limit,
 			       int *first);
 
+/* The health snapshot on m with every pool's PG states (PG_DEGRADED,
+ * PG_AVAILABILITY, ... with their detail lines), as `health detail` has
+ * them; ol NULL: the OSD checks only.  Free with cfs_health_free. */
+int mgr_analysis_health(cfs_cluster *c, objlayer *ol, const cfs_osdmap *m,
+			struct cfs_health *h);
+
 /* The OSDs sorted by PGs over what the weights predict (most over first,
  * then by id), all pools summed: out gets up to max ids, returns the
  * count. */
