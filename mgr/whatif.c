@@ -33,66 +33,19 @@ static const char *crossing(const cfs_osdmap *m, int osd, uint64_t before,
 	return NULL;
 }
 
-/* The other pools: how many of their PGs change their up set, and the
- * object copies that would move with them, per pool in both maps. */
-static int other_pools(objlayer *ol, const cfs_osdmap *old,
-		       const cfs_osdmap *new, struct mgr_whatif *w)
-{
-	int np = cfs_osdmap_npools(new);
-
-	w->others = calloc((size_t)np + 1, sizeof(*w->others));
-	if (!w->others)
-		return -ENOMEM;
-	for (int i = 0; i < np; i++) {
-		const struct cfs_pool_info *p = cfs_osdmap_pool_at(new, i);
-		const struct cfs_pool_info *op;
-		struct mgr_whatif_pool *o;
-
-		if (p == cfs_osdmap_pool(new))
-			continue;
-		op = cfs_osdmap_pool_by_id(old, p->id);
-		o = &w->others[w->nothers++];
-		o->pool = p;
-		for (uint32_t ps = 0; ps < p->pg_num; ps++) {
-			const struct cfs_pg_mapping *a =
-				op ? cfs_osdmap_pool_pg(old, op->id, ps) : NULL;
-			const struct cfs_pg_mapping *b =
-				cfs_osdmap_pool_pg(new, p->id, ps);
-			struct ol_pg_stat st;
-			int joins = 0;
-
-			if (a && b && a->nup == b->nup &&
-			    !memcmp(a->up, b->up, sizeof(int) * (size_t)a->nup))
-				continue;
-			o->pgs_changed++;
-			for (int k = 0; a && b && k < b->nup; k++)
-				joins += !cfs_in_set(a->acting, a->nacting,
-						     b->up[k]);
-			if (a && ps < op->pg_num &&
-			    !ol_pg_stat(ol, old, op->id, ps, &st)) {
-				o->copies += st.objects * (uint64_t)joins;
-				o->bytes += st.bytes * (uint64_t)joins;
-			}
-		}
-	}
-	return 0;
-}
-
 static int valid(const struct mgr_whatif *w, int osd)
 {
 	return osd >= 0 && osd < w->max_osd;
 }
 
-/* One PG of the data pool that changes: its moves into the tallies. */
+/* One PG that changes: its moves into the OSDs' tallies, and into g
+ * (the data pool's list) unless NULL. */
 static void move_pg(struct mgr_whatif *w, const struct cfs_pg_mapping *o,
 		    const struct cfs_pg_mapping *n, const struct ol_pg_stat *st,
-		    int joins)
+		    struct mgr_whatif_pg *g)
 {
-	struct mgr_whatif_pg *g = &w->pgs[w->pgs_changed - 1];
 	int src = -1;
 
-	w->copies += st->objects * (uint64_t)joins;
-	w->bytes += st->bytes * (uint64_t)joins;
 	/* the sender: the acting primary now */
 	for (int i = 0; i < o->nacting && src < 0; i++)
 		if (valid(w, o->acting[i]))
@@ -115,6 +68,8 @@ static void move_pg(struct mgr_whatif *w, const struct cfs_pg_mapping *o,
 		w->osd[s].after -= st->bytes < w->osd[s].after ?
 					   st->bytes : w->osd[s].after;
 	}
+	if (!g)
+		return;
 	memcpy(g->pgid, st->pgid, sizeof(g->pgid));
 	g->nbefore = o->nacting < 16 ? o->nacting : 16;
 	memcpy(g->before, o->acting, sizeof(int) * (size_t)g->nbefore);
@@ -122,6 +77,54 @@ static void move_pg(struct mgr_whatif *w, const struct cfs_pg_mapping *o,
 	memcpy(g->after, n->up, sizeof(int) * (size_t)g->nafter);
 	g->objects = st->objects;
 	g->bytes = st->bytes;
+}
+
+/*
+ * Every PG of pool p (id in both maps) whose acting set changes: its
+ * moves into the tallies; the data pool's PGs listed in w->pgs, the
+ * others counted in o.  A pool new in the map moves nothing.
+ */
+static int pool_moves(struct mgr_whatif *w, objlayer *ol,
+		      const cfs_osdmap *old, const cfs_osdmap *new,
+		      const struct cfs_pool_info *p, struct mgr_whatif_pool *o)
+{
+	const struct cfs_pool_info *op = cfs_osdmap_pool_by_id(old, p->id);
+
+	for (uint32_t ps = 0; op && ps < p->pg_num && ps < op->pg_num; ps++) {
+		const struct cfs_pg_mapping *a =
+			cfs_osdmap_pool_pg(old, p->id, ps);
+		const struct cfs_pg_mapping *b =
+			cfs_osdmap_pool_pg(new, p->id, ps);
+		struct ol_pg_stat st;
+		int joins = 0, moved = 0, r;
+
+		if (!a || !b)
+			continue;
+		for (int i = 0; i < b->nup; i++)
+			joins += !cfs_in_set(a->acting, a->nacting, b->up[i]);
+		for (int i = 0; i < a->nacting; i++)
+			moved |= !cfs_in_set(b->up, b->nup, a->acting[i]);
+		if (!joins && !moved && a->nacting == b->nup)
+			continue;
+		r = ol_pg_stat(ol, old, p->id, ps, &st);
+		if (r && o) { /* another pool's PG: counted, not read */
+			o->pgs_changed++;
+			continue;
+		}
+		if (r)
+			return r;
+		if (o) {
+			o->pgs_changed++;
+			o->copies += st.objects * (uint64_t)joins;
+			o->bytes += st.bytes * (uint64_t)joins;
+			move_pg(w, a, b, &st, NULL);
+		} else {
+			w->copies += st.objects * (uint64_t)joins;
+			w->bytes += st.bytes * (uint64_t)joins;
+			move_pg(w, a, b, &st, &w->pgs[w->pgs_changed++]);
+		}
+	}
+	return 0;
 }
 
 /* Fills first by the PG mapping for the data pool of map m with use u. */
@@ -181,24 +184,23 @@ int mgr_whatif_compute(cfs_cluster *c, objlayer *ol, const cfs_osdmap *old,
 			cfs_osd_usage(c, osd, &u);
 		w->osd[osd].before = w->osd[osd].after = u.used;
 	}
-	for (uint32_t ps = 0; ps < p->pg_num; ps++) {
-		const struct cfs_pg_mapping *o = cfs_osdmap_pg(old, ps);
-		const struct cfs_pg_mapping *n = cfs_osdmap_pg(new, ps);
-		struct ol_pg_stat st;
-		int joins = 0, moved = 0;
+	r = pool_moves(w, ol, old, new, p, NULL);
+	w->others = calloc((size_t)cfs_osdmap_npools(new) + 1,
+			   sizeof(*w->others));
+	if (!r && !w->others)
+		r = -ENOMEM;
+	for (int i = 0; !r && i < cfs_osdmap_npools(new); i++) {
+		const struct cfs_pool_info *q = cfs_osdmap_pool_at(new, i);
+		struct mgr_whatif_pool *o;
 
-		for (int i = 0; i < n->nup; i++)
-			joins += !cfs_in_set(o->acting, o->nacting, n->up[i]);
-		for (int i = 0; i < o->nacting; i++)
-			moved |= !cfs_in_set(n->up, n->nup, o->acting[i]);
-		if (!joins && !moved && o->nacting == n->nup)
+		if (q->id == p->id)
 			continue;
-		r = ol_pg_stat(ol, old, p->id, ps, &st);
-		if (r)
-			goto out;
-		w->pgs_changed++;
-		move_pg(w, o, n, &st, joins);
+		o = &w->others[w->nothers++];
+		o->pool = q;
+		r = pool_moves(w, ol, old, new, q, o);
 	}
+	if (r)
+		goto out;
 	for (int osd = 0; osd < w->max_osd; osd++) {
 		struct mgr_whatif_osd *x = &w->osd[osd];
 		struct cfs_osd_info oi = { 0 };
@@ -225,7 +227,6 @@ int mgr_whatif_compute(cfs_cluster *c, objlayer *ol, const cfs_osdmap *old,
 				     &w->pg_first_before);
 	w->pg_full_after = pg_first(new, w->max_osd, after,
 				    &w->pg_first_after);
-	r = other_pools(ol, old, new, w);
 out:
 	free(before);
 	free(after);
