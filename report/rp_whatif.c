@@ -77,6 +77,20 @@ static void moves(struct buf *b, const struct mgr_whatif *w)
 	free(v);
 }
 
+/* "under 1 s", "42 s", "12.5 min", "3.2 h" */
+static const char *span(double s, char *out, size_t n)
+{
+	if (s < 1)
+		snprintf(out, n, "under 1 s");
+	else if (s < 60)
+		snprintf(out, n, "about %.0f s", s);
+	else if (s < 3600)
+		snprintf(out, n, "about %.1f min", s / 60);
+	else
+		snprintf(out, n, "about %.1f h", s / 3600);
+	return out;
+}
+
 static void side(struct buf *b, const char *id, const char *title,
 		 uint64_t avail, int wfirst, int pfirst, uint64_t pfull)
 {
@@ -101,7 +115,7 @@ int rp_whatif_html(cfs_cluster *c, objlayer *ol, const cfs_osdmap *old,
 	struct rp_page pg = { 0 }, apg = { 0 };
 	struct buf b = { 0 };
 	double *after = NULL, sec;
-	char s1[32], s2[32], s3[32];
+	char s1[32], s2[32], s3[32], s4[32];
 	int r;
 
 	memset(&h, 0, sizeof(h));
@@ -166,14 +180,19 @@ int rp_whatif_html(cfs_cluster *c, objlayer *ol, const cfs_osdmap *old,
 	}
 	put(&b, "<p id=\"backfill\" data-seconds=\"%.3f\" data-rate=\"%" PRIu64
 		"\" data-max-backfills=\"%d\" data-busiest=\"%d\" data-busiest-"
-		"bytes=\"%" PRIu64 "\"><b>Backfill: about %.0f s</b> (%.1f min) "
-		"at %s/s per backfill and osd_max_backfills %d (Ceph's "
-		"default 1; set with --recovery-rate and --max-backfills): "
-		"osd.%d is the busiest, with %s to receive or send; the "
-		"others finish sooner.</p>\n",
-	    sec, rate, max_backfills, w.busiest, w.busiest_bytes, sec,
-	    sec / 60, human(rate, s2, sizeof(s2)), max_backfills, w.busiest,
-	    human(w.busiest_bytes, s3, sizeof(s3)));
+		"bytes=\"%" PRIu64 "\">",
+	    sec, rate, max_backfills, w.busiest, w.busiest_bytes);
+	if (w.busiest < 0)
+		put(&b, "<b>Backfill: nothing moves.</b></p>\n");
+	else
+		put(&b, "<b>Backfill: %s</b> at %s/s per backfill and "
+			"osd_max_backfills %d (Ceph's default 1; set with "
+			"--recovery-rate and --max-backfills): osd.%d is the "
+			"busiest, with %s to receive or send; the others "
+			"finish sooner.</p>\n",
+		    span(sec, s4, sizeof(s4)), human(rate, s2, sizeof(s2)),
+		    max_backfills, w.busiest,
+		    human(w.busiest_bytes, s3, sizeof(s3)));
 	put(&b, "<div class=\"side\">");
 	side(&b, "before", "Now", w.avail_before, w.first_before,
 	     w.pg_first_before, w.pg_full_before);
