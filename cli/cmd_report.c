@@ -115,7 +115,7 @@ int cli_report_run(struct cli_ctx *ctx, struct cli_env *env, int argc,
 		} else {
 			fprintf(env->err, "crushfs: report: unexpected argument "
 				"'%s' (usage: crushfs report [-o FILE.html] "
-				"[--osd N] [--what-if 'COMMAND' [--recovery-rate "
+				"[--osd N | --what-if 'CMD' [--recovery-rate "
 				"SIZE] [--max-backfills N]])\n", argv[i]);
 			return 1;
 		}
