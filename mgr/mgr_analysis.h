@@ -96,8 +96,10 @@ int mgr_outliers(const struct mgr_analysis *a, int *out, int max);
 struct mgr_whatif_osd {
 	int exists;	/* in the new map */
 	uint64_t capacity;
-	uint64_t before, after;	   /* used now and after the move */
-	uint64_t bytes_in, bytes_out; /* backfill it takes and sends */
+	/* used now and after the move, and the backfill it takes and sends
+	 * (as the acting primary now), every pool's PGs counted */
+	uint64_t before, after;
+	uint64_t bytes_in, bytes_out;
 	const char *crosses;	   /* "nearfull", "backfillfull", "full", NULL */
 };
 
