@@ -131,9 +131,26 @@ int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 			cfs_format_size((uint64_t)eb, b2, sizeof(b2)), bo);
 	}
 	if (osds) {
+		json_t *pools = json_array();
+
+		/* every pool's room, as the report lists them */
+		for (int k = 0; k < a.npools; k++) {
+			const struct mgr_pool_fill *q = &a.pools[k];
+
+			json_array_append_new(pools, json_pack(
+				"{s:s, s:I, s:I, s:I, s:I, s:i, s:I, s:I}",
+				"name", q->pool->name, "id",
+				(json_int_t)q->pool->id, "stored",
+				(json_int_t)q->stored, "max_avail",
+				(json_int_t)q->max_avail, "raw_used",
+				(json_int_t)q->raw_used, "fills_first",
+				q->fills_first, "before_nearfull",
+				(json_int_t)q->before_nearfull, "before_full",
+				(json_int_t)q->before_full));
+		}
 		ret = cc_json_out(ctx, json_pack(
-			"{s:o, s:{s:i, s:I, s:I}, s:{s:i, s:i, s:I, s:I}}",
-			"osds", osds, "by_weights", "fills_first",
+			"{s:o, s:o, s:{s:i, s:I, s:I}, s:{s:i, s:i, s:I, s:I}}",
+			"osds", osds, "pools", pools, "by_weights", "fills_first",
 			f->weight_first, "before_nearfull", (json_int_t)w_near,
 			"before_full", (json_int_t)f->max_avail, "by_pgs",
 			"fills_first", f->fills_first, "nearfull_first",

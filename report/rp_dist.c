@@ -4,6 +4,7 @@
  * the OSDs furthest over what their weights predict first, and the
  * per-host and per-device-class summaries.  Long lists end in "N more".
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +64,7 @@ void rp_osd_bars(struct buf *b, const struct rp_page *pg)
 	int *v = calloc((size_t)pg->n + 1, sizeof(int)), k = 0, show;
 
 	if (!v) {
-		b->err = -12;
+		b->err = -ENOMEM;
 		return;
 	}
 	for (int i = 0; i < pg->n; i++)
@@ -159,7 +160,7 @@ static void outliers(struct buf *b, const struct rp_page *pg)
 	int *v = calloc((size_t)a->max_osd + 1, sizeof(int)), k, show;
 
 	if (!v) {
-		b->err = -12;
+		b->err = -ENOMEM;
 		return;
 	}
 	k = mgr_outliers(a, v, a->max_osd);
@@ -230,7 +231,7 @@ static void groups(struct buf *b, const struct rp_page *pg, int by_class)
 	char s1[32], s2[32];
 
 	if (!g) {
-		b->err = -12;
+		b->err = -ENOMEM;
 		return;
 	}
 	for (int i = 0; i < pg->n; i++) {

@@ -6,6 +6,7 @@
  * square at any size, from 6 OSDs to 10,000; no space is taken for
  * labels, so areas stay exactly proportional.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +144,7 @@ static void bucket(struct buf *b, const struct rp_page *pg, const pl_map *cm,
 	double total = 0;
 
 	if (!v) {
-		b->err = -12;
+		b->err = -ENOMEM;
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -191,7 +192,7 @@ void rp_treemap(struct buf *b, const struct rp_page *pg, int by_capacity,
 	double total = 0;
 
 	if (!roots) {
-		b->err = -12;
+		b->err = -ENOMEM;
 		return;
 	}
 	for (int i = 0; i < maxb; i++) {

@@ -114,7 +114,7 @@ int rp_whatif_html(cfs_cluster *c, objlayer *ol, const cfs_osdmap *old,
 	struct mgr_whatif w = { 0 };
 	struct rp_page pg = { 0 }, apg = { 0 };
 	struct buf b = { 0 };
-	double *after = NULL, sec;
+	double *after = NULL, sec, th;
 	char s1[32], s2[32], s3[32], s4[32];
 	int r;
 
@@ -157,6 +157,10 @@ int rp_whatif_html(cfs_cluster *c, objlayer *ol, const cfs_osdmap *old,
 			CFS_FULLNESS_NEARFULL : CFS_FULLNESS_NONE;
 	}
 	sec = mgr_backfill_seconds(&w, rate, max_backfills);
+	/* about 300 px^2 a tile, 360 to 1400 high: 10,000 OSDs stay
+	 * visible as tiles */
+	th = h.num_osds * 300.0 / 600;
+	th = th < 360 ? 360 : th > 1400 ? 1400 : th;
 	rp_header(&b, old, &h, "crushfs what-if");
 	put(&b, "<section id=\"whatif\" data-command=\"");
 	put_text(&b, what);
@@ -196,11 +200,11 @@ int rp_whatif_html(cfs_cluster *c, objlayer *ol, const cfs_osdmap *old,
 	put(&b, "<div class=\"side\">");
 	side(&b, "before", "Now", w.avail_before, w.first_before,
 	     w.pg_first_before, w.pg_full_before);
-	rp_treemap(&b, &pg, 0, NULL, "treemap-before", 600, 360);
+	rp_treemap(&b, &pg, 0, NULL, "treemap-before", 600, th);
 	put(&b, "</div>");
 	side(&b, "after", "After the move", w.avail_after, w.first_after,
 	     w.pg_first_after, w.pg_full_after);
-	rp_treemap(&b, &apg, 0, NULL, "treemap-after", 600, 360);
+	rp_treemap(&b, &apg, 0, NULL, "treemap-after", 600, th);
 	put(&b, "</div></div></section>\n");
 	moves(&b, &w);
 	put(&b, "</body></html>\n");
