@@ -63,6 +63,24 @@ static void test_page(void **state)
 	assert_null(strstr(html, "<script"));
 	assert_null(strstr(html, "id=\"files\""));
 	free(html);
+	/* nearfull: osd.6 given 100/88 of what it holds (between nearfull
+	 * 0.85 and backfillfull 0.90): its tile outlined, its check listed */
+	{
+		struct cfs_osd_usage u;
+
+		cfs_osd_usage(f->c, 6, &u);
+		assert_true(u.used > 0);
+		assert_int_equal(cfs_osd_set_capacity(f->c, 6,
+						      u.used * 100 / 88), 0);
+		assert_int_equal(rp_html(f->c, -1, NULL, 0, &html, &len), 0);
+		/* (and flagged: its weight is a 64 MiB OSD's) */
+		assert_non_null(strstr(html, "class=\"osd-cell up nearfull "
+					     "mismatch\" data-osd=\"6\""));
+		assert_non_null(strstr(html, "data-code=\"OSD_NEARFULL\""));
+		assert_non_null(strstr(html, "class=\"osd-cell up\" "
+					     "data-osd=\"4\""));
+		free(html);
+	}
 	/* down: its check with its detail line, its tile marked */
 	assert_int_equal(cfs_osd_mark_down(f->c, 7), 0);
 	assert_int_equal(rp_html(f->c, -1, NULL, 0, &html, &len), 0);
