@@ -238,6 +238,26 @@ static void legend(struct buf *b, const struct rp_page *pg)
 	    pg->full_pct);
 }
 
+/* an OSD of crush weight 0 has no area in the weight view: name it */
+static void zero_weight(struct buf *b, const struct rp_page *pg)
+{
+	int n = 0;
+
+	for (int i = 0; i < pg->n; i++) {
+		if (!pg->osd[i].exists || pg->osd[i].weight)
+			continue;
+		if (n < RP_LIST_MAX)
+			put(b, "%sosd.%d", n ? ", " : "<p class=\"legend\" "
+			    "id=\"zero-weight\">crush weight 0, no tile in this "
+			    "view: ", i);
+		n++;
+	}
+	if (n > RP_LIST_MAX)
+		put(b, " and %d more", n - RP_LIST_MAX);
+	if (n)
+		put(b, "</p>");
+}
+
 void rp_tree_section(struct buf *b, const struct rp_page *pg)
 {
 	/* about 900 px^2 a tile, within 1200 x 360..1400 */
@@ -257,6 +277,7 @@ void rp_tree_section(struct buf *b, const struct rp_page *pg)
 	       "<label for=\"tmv-c\">by capacity</label>\n<div class=\"tmv "
 	       "tmv-w\">");
 	rp_treemap(b, pg, 0, NULL, "treemap-weight", W, H);
+	zero_weight(b, pg);
 	put(b, "</div>\n<div class=\"tmv tmv-c\">");
 	rp_treemap(b, pg, 1, NULL, "treemap-capacity", W, H);
 	put(b, "</div></div></section>\n");

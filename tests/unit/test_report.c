@@ -156,6 +156,17 @@ static void test_tiles_and_pools(void **state)
 		assert_true(ratio[i] > ratio[0] * 0.99 &&
 			    ratio[i] < ratio[0] * 1.01);
 	free(html);
+	/* weight 0: no area, named under the view */
+	assert_int_equal(cfs_osd_crush_reweight(f->c, 11, 0), 0);
+	assert_int_equal(rp_html(f->c, -1, NULL, 0, &html, &len), 0);
+	p = strstr(html, "id=\"treemap-weight\"");
+	end = strstr(html, "id=\"treemap-capacity\"");
+	assert_true(p && end && p < end);
+	assert_true(!strstr(p, "data-osd=\"11\"") ||
+		    strstr(p, "data-osd=\"11\"") > end);
+	assert_non_null(strstr(html, "id=\"zero-weight\">crush weight 0, "
+				     "no tile in this view: osd.11<"));
+	free(html);
 	fx_free(f);
 }
 
