@@ -17,6 +17,7 @@
 #ifndef CRUSHFS_CLUSTER_CMDS_H
 #define CRUSHFS_CLUSTER_CMDS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -95,6 +96,20 @@ int cc_rados_prepare(struct cli_ctx *ctx, struct cfs_mkfs_opts *o,
 /* Run cmd, or with --dry-run among argv, what it would do (whatif.c). */
 int cc_run(const struct cluster_cmd *cmd, struct cmd_ctx *ctx, int argc,
 	   char **argv);
+/* The map now and the map cmd (with argv) would install, nothing
+ * changed (osdsim's dry run); *what gets the command line.  0, or 1
+ * after the error line.  The caller puts both maps. */
+int cc_dry_run_maps(const struct cluster_cmd *cmd, struct cmd_ctx *ctx,
+		    int argc, char **argv, char *what, size_t wlen,
+		    const cfs_osdmap **oldp, const cfs_osdmap **newp);
+/* --recovery-rate SIZE / --max-backfills N at argv[*i]: 1 taken (*i on
+ * its value), 0 not such an option, -1 bad value (error printed). */
+int cc_recovery_opt(struct cmd_ctx *ctx, int argc, char **argv, int *i,
+		    uint64_t *rate, int *max_backfills);
+/* The backfill estimate line of a what-if (mgr_backfill_seconds). */
+struct mgr_whatif;
+int cc_backfill_line(char *buf, size_t len, const struct mgr_whatif *w,
+		     uint64_t rate, int max_backfills);
 
 /* ---- the commands ---- */
 int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv);

@@ -8,7 +8,8 @@
  *   - by the PGs: objects hash evenly over the pool's PGs, so each OSD
  *     takes new data in proportion to the PGs it holds (what happens once
  *     CRUSH has placed the PGs, however close to the weights it came).
- * Each names the OSD that fills first.
+ * Each names the OSD that fills first.  The figures are mgr/'s
+ * (mgr_analysis.h); this file parses and prints.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,67 +20,41 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
+#include "mgr_analysis.h"
 #include "osdmap.h"
 #include "upmap.h"
 #include "usage.h"
 #include "util.h"
 
-/* bytes writable until the first OSD reaches `ratio` of its capacity if
- * each gets share[i] of every byte written (raw, all replicas) */
-static uint64_t writable_by_share(const struct cfs_health *h,
-				  const double *share, double ratio, int size,
-				  int *first)
-{
-	double best = -1;
-
-	*first = -1;
-	for (int i = 0; i < h->max_osd; i++) {
-		const struct cfs_osd_snap *s = &h->osd[i];
-		double limit, room, raw;
-
-		if (!s->info.exists || !s->in || share[i] <= 0)
-			continue;
-		limit = (double)s->info.capacity * ratio;
-		room = limit > (double)s->used ? limit - (double)s->used : 0;
-		raw = room / share[i];
-		if (best < 0 || raw < best) {
-			best = raw;
-			*first = i;
-		}
-	}
-	return best < 0 ? 0 : (uint64_t)(best / size);
-}
-
 int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
 	const struct cfs_pool_info *pi = cfs_osdmap_pool(m);
-	int n = cfs_osdmap_max_osd(m), *count = NULL, r, ret = 1;
-	float *target = NULL;
-	double *wshare = NULL, *dshare = NULL, tw = 0, pgsum = 0;
-	uint64_t *used = NULL, rule_used = 0;
+	const struct mgr_pool_fill *f = NULL;
+	struct mgr_analysis a = { 0 };
 	struct cfs_health h;
-	int fw_near, fw_full, fd_near, fd_full;
-	uint64_t w_near, w_full, d_near, d_full;
+	int r, ret = 1, fw_near = -1;
+	uint64_t w_near = 0, *used = NULL, rule_used = 0;
+	double tw = 0;
 	char b1[32], b2[32], b3[32];
 	json_t *osds = NULL;
 
 	memset(&h, 0, sizeof(h));
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--pool") && i + 1 < argc) {
-			if (cc_other_pool(m, argv[i + 1])) {
-				cc_err(ctx, "pool '%s' is not the "
-				       "filesystem's first data pool: analyze "
-				       "looks at '%s' only", argv[i + 1],
-				       pi->name);
-				goto out;
-			}
-			if (strcmp(argv[i + 1], pi->name) &&
-			    strtoll(argv[i + 1], NULL, 10) != pi->id) {
+			const struct cfs_pool_info *q =
+				cfs_osdmap_pool_by_name(m, argv[i + 1]);
+			char *end;
+			long long id = strtoll(argv[i + 1], &end, 10);
+
+			if (!q && !*end && end != argv[i + 1])
+				q = cfs_osdmap_pool_by_id(m, id);
+			if (!q) {
 				cc_err(ctx, "pool '%s' does not exist",
 				       argv[i + 1]);
 				goto out;
 			}
+			pi = q;
 			i++;
 		} else {
 			cc_usage(ctx, "unexpected argument '%s'", argv[i]);
@@ -87,57 +62,53 @@ int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 	}
 	r = cfs_health_take(ctx->cluster, m, NULL, 0, NULL, &h);
-	count = calloc((size_t)n + 1, sizeof(int));
-	target = calloc((size_t)n + 1, sizeof(float));
-	wshare = calloc((size_t)n + 1, sizeof(double));
-	dshare = calloc((size_t)n + 1, sizeof(double));
-	used = calloc((size_t)n + 1, sizeof(uint64_t));
-	if (r || !count || !target || !wshare || !dshare || !used ||
-	    cfs_osdmap_pg_spread(m, cfs_osdmap_pool(m)->id, count, target)) {
-		cc_err(ctx, "%s", cfs_strerror(r ? r : -ENOMEM));
+	if (!r)
+		r = mgr_analysis_take(ctx->cluster, m, &h, &a);
+	used = calloc((size_t)a.max_osd + 1, sizeof(*used));
+	if (!r && !used)
+		r = -ENOMEM;
+	if (r) {
+		cc_err(ctx, "%s", cfs_strerror(r));
 		goto out;
 	}
-	for (int i = 0; i < n && i < h.max_osd; i++) {
+	for (int k = 0; k < a.npools; k++)
+		if (a.pools[k].pool == pi)
+			f = &a.pools[k];
+	for (int i = 0; i < a.max_osd && i < h.max_osd; i++) {
 		used[i] = h.osd[i].used;
-		if (target[i] > 0) {
-			tw += target[i];
-			pgsum += count[i];
-			rule_used += h.osd[i].used;
+		if (f->expected[i] > 0) {
+			tw += f->expected[i];
+			rule_used += used[i];
 		}
 	}
-	for (int i = 0; i < n; i++) {
-		wshare[i] = tw > 0 ? target[i] / tw : 0;
-		dshare[i] = pgsum > 0 && target[i] > 0 ? count[i] / pgsum : 0;
-	}
-	w_near = cfs_pool_avail_before(m, used, cfs_osdmap_nearfull_ratio(m),
-				       &fw_near);
-	w_full = cfs_pool_avail_before(m, used, cfs_osdmap_full_ratio(m),
-				       &fw_full);
-	d_near = writable_by_share(&h, dshare, cfs_osdmap_nearfull_ratio(m),
-				   pi->size, &fd_near);
-	d_full = writable_by_share(&h, dshare, cfs_osdmap_full_ratio(m),
-				   pi->size, &fd_full);
+	/* the data pool's nearfull line by the weights (osdsim knows its
+	 * rule's shares) */
+	if (pi == cfs_osdmap_pool(m))
+		w_near = cfs_pool_avail_before(m, used,
+					       cfs_osdmap_nearfull_ratio(m),
+					       &fw_near);
 	if (ctx->json)
 		osds = json_array();
 	else
 		fprintf(ctx->out,
-			"pool '%s' (%lld): %u PGs x %d copies on %d OSDs, %s "
+			"pool '%s' (%lld): %u PGs x %d %s on %d OSDs, %s "
 			"stored (raw %s)\n\n"
 			"%-8s %6s %8s %8s %10s %10s %8s %7s\n",
 			pi->name, (long long)pi->id, pi->pg_num, pi->size,
-			h.num_osds, cfs_format_size(rule_used / (uint64_t)pi->size,
-						    b1, sizeof(b1)),
-			cfs_format_size(rule_used, b2, sizeof(b2)), "OSD",
+			pi->erasure ? "shards" : "copies", h.num_osds,
+			cfs_format_size(f->stored, b1, sizeof(b1)),
+			cfs_format_size(f->raw_used, b2, sizeof(b2)), "OSD",
 			"WEIGHT", "PGS", "EXP", "OVER/UNDER", "BYTES", "EXP",
 			"OVER");
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < a.max_osd; i++) {
 		double ew, pgo, eb, bo;
+		int cnt = f->up_pgs[i];
+		float t = f->expected[i];
 
-		if (target[i] <= 0 && !count[i])
+		if (t <= 0 && !cnt)
 			continue;
-		ew = wshare[i];
-		pgo = target[i] > 0 ? 100.0 * (count[i] - target[i]) / target[i]
-				    : 0;
+		ew = tw > 0 ? t / tw : 0;
+		pgo = t > 0 ? 100.0 * (cnt - t) / t : 0;
 		eb = ew * (double)rule_used;
 		bo = eb > 0 ? 100.0 * ((double)used[i] - eb) / eb : 0;
 		if (fabs(pgo) < 0.05)
@@ -147,50 +118,69 @@ int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 		if (osds) {
 			json_array_append_new(osds, json_pack(
 				"{s:i, s:f, s:i, s:f, s:f, s:I, s:f, s:f}",
-				"osd", i, "weight_share", ew, "pgs", count[i],
-				"expected_pgs", (double)target[i],
-				"pgs_over_pct", pgo, "bytes",
-				(json_int_t)used[i], "expected_bytes", eb,
-				"bytes_over_pct", bo));
+				"osd", i, "weight_share", ew, "pgs", cnt,
+				"expected_pgs", (double)t, "pgs_over_pct", pgo,
+				"bytes", (json_int_t)used[i],
+				"expected_bytes", eb, "bytes_over_pct", bo));
 			continue;
 		}
 		fprintf(ctx->out,
 			"osd.%-4d %5.1f%% %8d %8.1f %+9.1f%% %10s %10s %+6.1f%%\n",
-			i, 100 * ew, count[i], target[i], pgo,
+			i, 100 * ew, cnt, t, pgo,
 			cfs_format_size(used[i], b1, sizeof(b1)),
 			cfs_format_size((uint64_t)eb, b2, sizeof(b2)), bo);
 	}
 	if (osds) {
+		json_t *pools = json_array();
+
+		/* every pool's room, as the report lists them */
+		for (int k = 0; k < a.npools; k++) {
+			const struct mgr_pool_fill *q = &a.pools[k];
+
+			json_array_append_new(pools, json_pack(
+				"{s:s, s:I, s:I, s:I, s:I, s:i, s:I, s:I}",
+				"name", q->pool->name, "id",
+				(json_int_t)q->pool->id, "stored",
+				(json_int_t)q->stored, "max_avail",
+				(json_int_t)q->max_avail, "raw_used",
+				(json_int_t)q->raw_used, "fills_first",
+				q->fills_first, "before_nearfull",
+				(json_int_t)q->before_nearfull, "before_full",
+				(json_int_t)q->before_full));
+		}
 		ret = cc_json_out(ctx, json_pack(
-			"{s:o, s:{s:i, s:I, s:I}, s:{s:i, s:I, s:I}}", "osds",
-			osds, "by_weights", "fills_first", fw_full,
-			"before_nearfull", (json_int_t)w_near, "before_full",
-			(json_int_t)w_full, "by_pgs", "fills_first",
-			fd_full, "before_nearfull", (json_int_t)d_near,
-			"before_full", (json_int_t)d_full));
+			"{s:o, s:o, s:{s:i, s:I, s:I}, s:{s:i, s:i, s:I, s:I}}",
+			"osds", osds, "pools", pools, "by_weights", "fills_first",
+			f->weight_first, "before_nearfull", (json_int_t)w_near,
+			"before_full", (json_int_t)f->max_avail, "by_pgs",
+			"fills_first", f->fills_first, "nearfull_first",
+			f->nearfull_first, "before_nearfull",
+			(json_int_t)f->before_nearfull, "before_full",
+			(json_int_t)f->before_full));
 		goto out;
 	}
 	fprintf(ctx->out, "\nwritable (stored bytes) before the first OSD is "
 		"nearfull / full:\n");
-	fprintf(ctx->out, "  as the crush weights predict: %s / %s; osd.%d "
-		"fills first (MAX AVAIL %s)\n",
-		cfs_format_size(w_near, b1, sizeof(b1)),
-		cfs_format_size(w_full, b2, sizeof(b2)), fw_full,
-		cfs_format_size(h.max_avail, b3, sizeof(b3)));
+	if (pi == cfs_osdmap_pool(m))
+		fprintf(ctx->out, "  as the crush weights predict: %s / %s; "
+			"osd.%d fills first (MAX AVAIL %s)\n",
+			cfs_format_size(w_near, b1, sizeof(b1)),
+			cfs_format_size(f->max_avail, b2, sizeof(b2)),
+			f->weight_first,
+			cfs_format_size(f->max_avail, b3, sizeof(b3)));
+	else
+		fprintf(ctx->out, "  as the crush weights predict: MAX AVAIL "
+			"%s\n", cfs_format_size(f->max_avail, b1, sizeof(b1)));
 	fprintf(ctx->out, "  as the PGs are spread:        %s / %s; osd.%d "
 		"fills first\n",
-		cfs_format_size(d_near, b1, sizeof(b1)),
-		cfs_format_size(d_full, b2, sizeof(b2)), fd_full);
-	(void)fw_near;
-	(void)fd_near;
+		cfs_format_size(f->before_nearfull, b1, sizeof(b1)),
+		cfs_format_size(f->before_full, b2, sizeof(b2)),
+		f->fills_first);
 	ret = 0;
 out:
+	mgr_analysis_free(&a);
 	cfs_health_free(&h);
 	cfs_osdmap_put(m);
-	free(count);
-	free(target);
-	free(wshare);
-	free(dshare);
 	free(used);
 	return ret;
 }

@@ -83,8 +83,10 @@ static const struct cli_command commands[] = {
 	{ "locate", cmd_locate, "PATH",
 	  "every object of a file: PG, up/acting OSDs, paths on disk",
 	  CLI_JSON },
-	{ "report", cmd_report, "[-o FILE.html] [--osd N]",
-	  "the spread as one self-contained HTML page", 0 },
+	{ "report", cmd_report, "[-o FILE.html] [--osd N | --what-if 'CMD' "
+	  "[--recovery-rate SIZE] [--max-backfills N]]",
+	  "the cluster as one self-contained HTML page; --what-if: what a "
+	  "placement change would move, and the backfill's time", 0 },
 	{ "ls-by-osd", cmd_ls_by_osd, "OSD [PATH]",
 	  "the files with an object copy on the OSD (what dies with it)",
 	  CLI_JSON },

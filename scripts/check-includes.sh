@@ -33,5 +33,20 @@ if [ -n "$bad" ]; then
 	echo "$bad"
 	fail=1
 fi
+# mgr/ reads objlayer/ and osdsim/ (and what they read), never the layers
+# above it: fs/, report/, cli/
+above_h=$(cd "$top" && for d in fs report cli; do
+	for h in "$d"/*.h; do [ -e "$h" ] && basename "$h"; done; done |
+	while read -r h; do [ -e "$top/mgr/$h" ] || echo "$h"; done |
+	sed 's/\./\\./' | paste -sd'|')
+if [ -d "$top/mgr" ] && [ -n "$above_h" ]; then
+	bad=$(grep -nE "#include +[\"<]((fs|report|cli)/)?($above_h)[\">]" \
+		"$top"/mgr/*.c "$top"/mgr/*.h 2>/dev/null)
+	if [ -n "$bad" ]; then
+		echo "mgr/ includes a header of a layer above it (fs/, report/, cli/):"
+		echo "$bad"
+		fail=1
+	fi
+fi
 [ $fail -eq 0 ] && echo "includes: ok"
 exit $fail

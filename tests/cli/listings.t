@@ -79,7 +79,29 @@ renders it in Chromium):
   crushfs: report: nosuchdir/rep.html: No such file or directory
   [1]
   $ crushfs --cluster rep report --html
-  crushfs: report: unexpected argument '--html' (usage: crushfs report [-o FILE.html] [--osd N])
+  crushfs: report: unexpected argument '--html' (usage: crushfs report [-o FILE.html] [--osd N | --what-if 'CMD' [--recovery-rate SIZE] [--max-backfills N]])
+  [1]
+
+The what-if page of a placement change (tests/integ/report_browser.sh
+checks it in a browser); nothing changes:
+
+  $ crushfs --cluster rep report --what-if 'osd out 3' -o wi.html
+  report written to wi.html (* bytes) (glob)
+  $ grep -o 'data-command="osd out 3"' wi.html
+  data-command="osd out 3"
+  $ crushfs --cluster rep osd tree | grep -c ' osd.3 .* up   1.00000'
+  1
+  $ crushfs --cluster rep report --what-if 'status'
+  crushfs: report: --what-if: 'status' is not a command that changes placement (e.g. 'osd out 3', 'osd reweight 3 0.5', 'osd crush reweight osd.3 0')
+  [1]
+  $ crushfs --cluster rep report --what-if 'osd out 99'
+  crushfs: report --what-if: osd.99 does not exist
+  [1]
+  $ crushfs --cluster rep report --what-if 'osd out 3' --recovery-rate 0
+  crushfs: report: --recovery-rate: '0' is not a size per second (e.g. 100M)
+  [1]
+  $ crushfs --cluster rep report --what-if 'osd out 3' --osd 3
+  crushfs: report: --what-if and --osd make different pages: give one
   [1]
 
 `osd dump` as Ceph prints it (upmap entries: upmap.t):

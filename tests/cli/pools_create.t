@@ -241,9 +241,14 @@ pool's shards keep their positions:
   $ crushfs --cluster p balancer eval nosuch
   crushfs: balancer eval: pool 'nosuch' does not exist
   [1]
-  $ crushfs --cluster p analyze --pool ecp
-  crushfs: analyze: pool 'ecp' is not the filesystem's first data pool: analyze looks at 'crushfs_data' only
-  [1]
+  $ crushfs --cluster p analyze --pool ecp | sed -n '1p;/^osd.1 /p;$p'
+  pool 'ecp' (3): 16 PGs x 4 shards on 12 OSDs, 0 B stored (raw 0 B)
+  osd.1      8.3%        6      5.3     +12.5%        0 B        0 B   +0.0%
+    as the PGs are spread:        1.1 GiB / 1.3 GiB; osd.1 fills first
+  $ crushfs --cluster p -f json analyze > an.json
+  $ crushfs --cluster p -f json df > df.json
+  $ python3 -c 'import json; a = {p["name"]: p["max_avail"] for p in json.load(open("an.json"))["pools"]}; d = {p["name"]: p["stats"]["max_avail"] for p in json.load(open("df.json"))["pools"]}; print(sorted(a), a == d)'
+  ['crushfs_data', 'ecp', 'rbd2', 'wide'] True
   $ crushfs --cluster p pg ls-by-pool wide | head -2 | cut -c1-60 | sed "s/ *$//"
   PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES  STATE
   4.0        0         0          0        0      0  undersize

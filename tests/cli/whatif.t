@@ -14,6 +14,17 @@ makes.
   object copies to move: 10 (2.9 MiB)
   $ grep -c 'osd.2: 2.9 MiB -> 0 B' dry.txt
   1
+
+The backfill takes as long as the busiest OSD needs (osd.5 receives all
+2.9 MiB; 3,000,000 B at 2 x 100 KiB/s is 14.6 s):
+
+  $ tail -1 dry.txt
+  backfill: under 1 s at 100 MiB/s per backfill, osd_max_backfills 1 (osd.5 is the busiest: 2.9 MiB in or out)
+  $ crushfs --cluster c osd out 2 --dry-run --recovery-rate 100K --max-backfills 2 | tail -1
+  backfill: about 15 s at 100 KiB/s per backfill, osd_max_backfills 2 (osd.5 is the busiest: 2.9 MiB in or out)
+  $ crushfs --cluster c osd out 2 --dry-run --recovery-rate fast
+  crushfs: osd out: --recovery-rate: 'fast' is not a size per second (e.g. 100M)
+  [1]
   $ cmp c/cluster.json before.json && echo unchanged
   unchanged
 
