@@ -201,6 +201,20 @@ int ccmd_rados_rm(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_rados_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_rados_bench(struct cmd_ctx *ctx, int argc, char **argv);
 
+/* ---- mgr/'s answers (cmd_status.c, cmd_osd_df.c, cmd_pgstat.c) ---- */
+int ccmd_osd_stat(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_pg_stat(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_pg_dump_stuck(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_pool_stats(struct cmd_ctx *ctx, int argc, char **argv);
+struct mgr_snap;
+/* mgr_snap_take on ctx's cluster (MGR_SNAP_* flags): 0, or the exit
+ * status after one error line */
+int cc_snap(struct cmd_ctx *ctx, unsigned flags, struct mgr_snap *s);
+/* OSDMap::print_summary's "6 osds: 5 up, 6 in; 3 remapped pgs" */
+void cc_osd_summary(FILE *f, const struct mgr_snap *s);
+/* Ceph's si_u_t: "999", "12.3k" */
+const char *cc_si_u(char *buf, size_t len, uint64_t v);
+
 /* ---- helpers shared by the cmd_*.c files of the cluster commands ---- */
 /* "crushfs: CMD: msg" on ctx->err; returns 1. */
 int cc_err(struct cmd_ctx *ctx, const char *fmt, ...)

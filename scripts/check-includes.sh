@@ -33,5 +33,16 @@ if [ -n "$bad" ]; then
 	echo "$bad"
 	fail=1
 fi
+# mgr/ sits beside the data path: it reads objlayer/ and osdsim/ (and
+# placement/, util/), never fs/, report/ or cli/
+up_h=$(cd "$top" && ls fs/*.h report/*.h cli/*.h | sed 's|.*/||; s/\./\\./' |
+	sort -u | paste -sd'|')
+bad=$(grep -nE "#include +[\"<](fs/|report/|cli/)?($up_h)[\">]" \
+	"$top"/mgr/*.c "$top"/mgr/*.h 2>/dev/null)
+if [ -n "$bad" ]; then
+	echo "mgr/ includes a header of a layer above it (fs/, report/, cli/):"
+	echo "$bad"
+	fail=1
+fi
 [ $fail -eq 0 ] && echo "includes: ok"
 exit $fail
