@@ -201,7 +201,7 @@ static const char *objects_of(char *buf, size_t len, uint64_t n,
 
 /* PGMapDigest::print_summary's "pgs:" lines: the PGs not active, the
  * objects degraded, misplaced and unfound, then the count of each state,
- * the counts right-aligned. */
+ * each count padded to the widest, on the left (setf(ios::left)). */
 static void pgs_lines(FILE *f, const struct mgr_snap *s,
 		      const struct mgr_pg_state *sc, int nst)
 {
@@ -242,7 +242,7 @@ static void pgs_lines(FILE *f, const struct mgr_snap *s,
 			w = l;
 	}
 	for (int i = 0; i < nst; i++) {
-		fprintf(f, "%s%*d %s\n", first ? "" : pad, w, sc[i].count,
+		fprintf(f, "%s%-*d %s\n", first ? "" : pad, w, sc[i].count,
 			sc[i].name);
 		first = 0;
 	}
