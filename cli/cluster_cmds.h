@@ -210,8 +210,9 @@ struct mgr_snap;
 /* mgr_snap_take on ctx's cluster (MGR_SNAP_* flags): 0, or the exit
  * status after one error line */
 int cc_snap(struct cmd_ctx *ctx, unsigned flags, struct mgr_snap *s);
-/* OSDMap::print_summary's "6 osds: 5 up, 6 in; 3 remapped pgs" */
-void cc_osd_summary(FILE *f, const struct mgr_snap *s);
+/* OSDMap::print_summary's "6 osds: 5 up, 6 in; 3 remapped pgs" (epoch:
+ * with "; epoch: eN" as `osd stat` has it) */
+void cc_osd_summary(FILE *f, const struct mgr_snap *s, int epoch);
 /* Ceph's si_u_t: "999", "12.3k" */
 const char *cc_si_u(char *buf, size_t len, uint64_t v);
 

@@ -275,12 +275,15 @@ static void recovery_lines(FILE *f, const struct ol_rebalance_progress *rp,
 		(unsigned long long)rp->objects_todo);
 }
 
-/* OSDMap::print_summary: "6 osds: 5 up, 6 in; 3 remapped pgs" (crushfs
- * keeps no time of the last up/in change: no "(since ...)") */
-void cc_osd_summary(FILE *f, const struct mgr_snap *s)
+/* OSDMap::print_summary: "6 osds: 5 up, 6 in; 3 remapped pgs"; with
+ * epoch (`osd stat`) "; epoch: e12" before the remapped PGs.  crushfs
+ * keeps no time of the last up/in change: no "(since ...)". */
+void cc_osd_summary(FILE *f, const struct mgr_snap *s, int epoch)
 {
 	fprintf(f, "%d osds: %d up, %d in", s->h.num_osds, s->h.num_up,
 		s->h.num_in);
+	if (epoch)
+		fprintf(f, "; epoch: e%u", cfs_osdmap_epoch(s->m));
 	if (s->ntemp)
 		fprintf(f, "; %d remapped pgs", s->ntemp);
 }
@@ -324,7 +327,7 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 	for (int i = 0; i < s.h.nchecks; i++)
 		fprintf(f, "            %s\n", s.h.checks[i].summary);
 	fprintf(f, " \n  services:\n    osd: ");
-	cc_osd_summary(f, &s);
+	cc_osd_summary(f, &s, 0);
 	fprintf(f, "\n \n  data:\n    pools:   %d pools, %u pgs\n",
 		cfs_osdmap_npools(s.m), s.npg);
 	fprintf(f, "    objects: %s objects, %s\n",

@@ -53,12 +53,18 @@ const struct ol_pg_stat *mgr_snap_pool_pgs(const struct mgr_snap *s,
 
 struct mgr_pg_state {
 	char name[128]; /* "active+undersized+degraded" */
+	unsigned state; /* OL_PGS_* */
 	int count;
 };
 /* The PGs by state, most first then by name (PGMapDigest's
  * num_pg_by_state as `ceph -s` lists it); *out malloc'ed.  Returns the
  * count of states, or -ENOMEM. */
 int mgr_pg_states(const struct mgr_snap *s, struct mgr_pg_state **out);
+/* Sort them as Ceph's num_pg_by_state map is (`pg stat`): by the state's
+ * value in Ceph's PG_STATE_* bits (osd_types.h, Ceph 16.2). */
+void mgr_pg_states_ceph_order(struct mgr_pg_state *sc, int n);
+/* OL_PGS_* state as Ceph's PG_STATE_* bits */
+uint64_t mgr_pg_state_ceph_bits(unsigned state);
 
 /* Ceph's PGMap::get_stuck_stats kinds (`pg dump_stuck`). */
 #define MGR_STUCK_INACTIVE 0x1

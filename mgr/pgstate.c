@@ -36,6 +36,7 @@ int mgr_pg_states(const struct mgr_snap *s, struct mgr_pg_state **out)
 				break;
 		if (k == n) {
 			snprintf(sc[n].name, sizeof(sc[n].name), "%s", st);
+			sc[n].state = s->pg[i].state;
 			sc[n++].count = 0;
 		}
 		sc[k].count++;
@@ -43,6 +44,50 @@ int mgr_pg_states(const struct mgr_snap *s, struct mgr_pg_state **out)
 	qsort(sc, (size_t)n, sizeof(*sc), cmp_state);
 	*out = sc;
 	return n;
+}
+
+uint64_t mgr_pg_state_ceph_bits(unsigned f)
+{
+	/* PG_STATE_* of Ceph 16.2 src/osd/osd_types.h for the states
+	 * objlayer models */
+	static const struct {
+		unsigned ol;
+		uint64_t ceph;
+	} bits[] = {
+		{ OL_PGS_ACTIVE, 1ULL << 1 },
+		{ OL_PGS_CLEAN, 1ULL << 2 },
+		{ OL_PGS_DOWN, 1ULL << 4 },
+		{ OL_PGS_UNFOUND, 1ULL << 5 },	   /* recovery_unfound */
+		{ OL_PGS_DEGRADED, 1ULL << 10 },
+		{ OL_PGS_INCONSISTENT, 1ULL << 11 },
+		{ OL_PGS_BACKFILL_WAIT, 1ULL << 15 },
+		{ OL_PGS_REMAPPED, 1ULL << 18 },
+		{ OL_PGS_BACKFILL_TOOFULL, 1ULL << 21 },
+		{ OL_PGS_RECOVERY_WAIT, 1ULL << 22 },
+		{ OL_PGS_UNDERSIZED, 1ULL << 23 },
+		{ OL_PGS_PEERED, 1ULL << 25 },
+	};
+	uint64_t b = 0;
+
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (f & bits[i].ol)
+			b |= bits[i].ceph;
+	return b;
+}
+
+static int cmp_ceph(const void *a, const void *b)
+{
+	uint64_t x = mgr_pg_state_ceph_bits(
+			 ((const struct mgr_pg_state *)a)->state),
+		 y = mgr_pg_state_ceph_bits(
+			 ((const struct mgr_pg_state *)b)->state);
+
+	return x < y ? -1 : x > y;
+}
+
+void mgr_pg_states_ceph_order(struct mgr_pg_state *sc, int n)
+{
+	qsort(sc, (size_t)n, sizeof(*sc), cmp_ceph);
 }
 
 /*

@@ -1,0 +1,122 @@
+The commands an operator types to see the cluster at a glance, answered by
+mgr/ from one snapshot in Ceph 16.2's form: `status` as `ceph -s` (one line
+per health check, the details stay in `health detail`), `osd stat`,
+`pg stat`, `pg dump_stuck`, `osd pool stats`, `df detail`.
+
+  $ crushfs --cluster c mkfs --osds 6 --hosts 3 --osd-size 64M --pg-num 16 > /dev/null
+  $ for i in 1 2 3 4 5 6; do head -c $((i * 100000)) /dev/zero | tr '\0' "$i" > f$i; crushfs --cluster c rados put obj$i f$i; done
+
+A healthy cluster:
+
+  $ crushfs --cluster c status | grep -v ' id: '
+    cluster:
+      health: HEALTH_OK
+   
+    services:
+      osd: 6 osds: 6 up, 6 in
+   
+    data:
+      pools:   1 pools, 16 pgs
+      objects: 6 objects, 2.0 MiB
+      usage:   6.0 MiB used, 378 MiB / 384 MiB avail
+      pgs:     16 active+clean
+   
+  $ crushfs --cluster c osd stat
+  6 osds: 6 up, 6 in; epoch: e1
+  $ crushfs --cluster c pg stat
+  16 pgs: 16 active+clean; 2.0 MiB data, 6.0 MiB used, 378 MiB / 384 MiB avail
+  $ crushfs --cluster c pg dump_stuck
+  ok
+  $ crushfs --cluster c osd pool stats
+  pool crushfs_data id 1
+    nothing is going on
+  
+  $ crushfs --cluster c df detail
+  --- RAW STORAGE ---
+  CLASS  SIZE     AVAIL    USED     RAW USED  %RAW USED
+  TOTAL  384 MiB  378 MiB  6.0 MiB   6.0 MiB       1.56
+  
+  --- POOLS ---
+  POOL          ID  PGS  STORED   (DATA)   (OMAP)  OBJECTS  USED     (DATA)   (OMAP)  %USED  MAX AVAIL  QUOTA OBJECTS  QUOTA BYTES  DIRTY  USED COMPR  UNDER COMPR
+  crushfs_data   1   16  2.0 MiB  2.0 MiB     0 B        6  6.0 MiB  6.0 MiB     0 B   1.65    119 MiB            N/A          N/A      6         0 B          0 B
+
+An OSD goes down: its PGs are undersized and degraded.  `status` says so in
+one line per check; the PGs are listed by `health detail` and
+`pg dump_stuck`:
+
+  $ crushfs --cluster c osd down 2
+  marked down osd.2.
+  $ crushfs --cluster c status | grep -v ' id: '
+    cluster:
+      health: HEALTH_WARN
+              1 osds down
+              Degraded data redundancy: 2/18 objects degraded (11.111%), 7 pgs degraded, 7 pgs undersized
+   
+    services:
+      osd: 6 osds: 5 up, 6 in
+   
+    data:
+      pools:   1 pools, 16 pgs
+      objects: 6 objects, 2.0 MiB
+      usage:   6.0 MiB used, 378 MiB / 384 MiB avail
+      pgs:     2/18 objects degraded (11.111%)
+               9 active+clean
+               7 active+undersized+degraded
+   
+  $ crushfs --cluster c health detail | wc -l
+  11
+  $ crushfs --cluster c osd stat
+  6 osds: 5 up, 6 in; epoch: e2
+  $ crushfs --cluster c pg stat
+  16 pgs: 9 active+clean, 7 active+undersized+degraded; 2.0 MiB data, 6.0 MiB used, 378 MiB / 384 MiB avail; 2/18 objects degraded (11.111%)
+  $ crushfs --cluster c pg dump_stuck degraded
+  PG_STAT  STATE                       UP     UP_PRIMARY  ACTING  ACTING_PRIMARY
+  1.0      active+undersized+degraded  [1,0]           1   [1,0]               1
+  1.2      active+undersized+degraded  [4,0]           4   [4,0]               4
+  1.3      active+undersized+degraded  [4,0]           4   [4,0]               4
+  1.5      active+undersized+degraded  [4,3]           4   [4,3]               4
+  1.6      active+undersized+degraded  [4,3]           4   [4,3]               4
+  1.b      active+undersized+degraded  [0,1]           0   [0,1]               0
+  1.d      active+undersized+degraded  [4,3]           4   [4,3]               4
+  ok
+  $ crushfs --cluster c pg dump_stuck inactive stale
+  ok
+  $ crushfs --cluster c osd pool stats crushfs_data
+  pool crushfs_data id 1
+    2/18 objects degraded (11.111%)
+  
+  $ crushfs --cluster c -f json osd pool stats | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["recovery"])'
+  {'degraded_objects': 2, 'degraded_total': 18, 'degraded_ratio': 0.1111111111111111}
+  $ crushfs --cluster c -f json pg stat | python3 -c 'import json,sys; d=json.load(sys.stdin)["pg_summary"]; print(d["num_pgs"], sum(s["num"] for s in d["num_pg_by_state"]), d["degraded_objects"], d["degraded_total"])'
+  16 16 2 18
+  $ crushfs --cluster c -f json status | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["osdmap"], d["pgmap"]["num_pools"], d["pgmap"]["degraded_objects"], sorted(d["health"]["checks"]))'
+  {'epoch': 2, 'num_osds': 6, 'num_up_osds': 5, 'num_in_osds': 6, 'num_remapped_pgs': 0} 1 2 ['OSD_DOWN', 'PG_DEGRADED']
+
+Marked out as well: the data is misplaced until rebalance moves it.
+
+  $ crushfs --cluster c osd out 2
+  marked out osd.2.
+  $ crushfs --cluster c osd stat
+  6 osds: 5 up, 5 in; epoch: e3; 2 remapped pgs
+  $ crushfs --cluster c pg stat
+  16 pgs: 14 active+clean, 2 active+undersized+degraded+remapped+backfill_wait; 2.0 MiB data, 5.1 MiB used, 315 MiB / 320 MiB avail; 2/18 objects degraded (11.111%)
+  $ crushfs --cluster c osd df | head -4
+  ID  CLASS  WEIGHT   REWEIGHT  SIZE     RAW USE  DATA     OMAP  META  AVAIL    %USE  VAR   PGS  STATUS
+   0         0.00099   1.00000   64 MiB  1.1 MiB  1.1 MiB   0 B   0 B   63 MiB  1.79  1.11    7        up
+   3         0.00099   1.00000   64 MiB  879 KiB  879 KiB   0 B   0 B   63 MiB  1.34  0.83    9        up
+   1         0.00099   1.00000   64 MiB  1.1 MiB  1.1 MiB   0 B   0 B   63 MiB  1.79  1.11    4        up
+
+Bad words get one line and a non-zero exit:
+
+  $ crushfs --cluster c pg dump_stuck clean
+  crushfs: pg dump_stuck: unknown type 'clean' (inactive, unclean, stale, undersized or degraded)
+  [1]
+  $ crushfs --cluster c osd pool stats nosuchpool
+  crushfs: osd pool stats: unrecognized pool 'nosuchpool'
+  [1]
+  $ crushfs --cluster c osd stat extra
+  crushfs: osd stat: unexpected argument 'extra' (usage: crushfs osd stat)
+  [1]
+  $ crushfs --cluster c df details
+  crushfs: df: unexpected argument 'details' (usage: crushfs df [detail])
+  [1]
