@@ -206,6 +206,16 @@ int ccmd_osd_stat(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_pg_stat(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_pg_dump_stuck(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_stats(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_pool_app.c */
+int ccmd_osd_pool_application_enable(struct cmd_ctx *ctx, int argc,
+				     char **argv);
+int ccmd_osd_pool_application_disable(struct cmd_ctx *ctx, int argc,
+				      char **argv);
+int ccmd_osd_pool_application_get(struct cmd_ctx *ctx, int argc,
+				  char **argv);
+int ccmd_osd_pool_application_set(struct cmd_ctx *ctx, int argc,
+				  char **argv);
+int ccmd_osd_pool_application_rm(struct cmd_ctx *ctx, int argc, char **argv);
 struct mgr_snap;
 /* mgr_snap_take on ctx's cluster (MGR_SNAP_* flags): 0, or the exit
  * status after one error line */
