@@ -72,7 +72,7 @@ static int too_long(struct cmd_ctx *ctx, const char *what, const char *s)
 	if (strlen(s) <= CFS_POOL_APP_LEN)
 		return 0;
 	return cc_err(ctx, "%s '%s' too long; max length %d", what, s,
-		      CFS_POOL_APP_LEN) + 1;
+		      CFS_POOL_APP_LEN);
 }
 
 int ccmd_osd_pool_application_enable(struct cmd_ctx *ctx, int argc,

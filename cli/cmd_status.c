@@ -381,6 +381,25 @@ static json_t *df_json(const struct mgr_df *df, int detail)
 				 "total_used_raw_bytes", (json_int_t)df->used,
 				 "total_used_raw_ratio", df->used_ratio,
 				 "pools");
+	json_t *cls = json_object();
+
+	/* PGMapDigest::dump_cluster_stats: stats_by_class */
+	for (int k = 0; cls && k < df->nclasses; k++) {
+		const struct mgr_df_class *c = &df->classes[k];
+
+		json_object_set_new(
+			cls, c->name,
+			json_pack("{s:I, s:I, s:I, s:I, s:f}", "total_bytes",
+				  (json_int_t)c->total, "total_avail_bytes",
+				  (json_int_t)c->avail, "total_used_bytes",
+				  (json_int_t)c->used, "total_used_raw_bytes",
+				  (json_int_t)c->used, "total_used_raw_ratio",
+				  c->used_ratio));
+	}
+	if (root)
+		json_object_set_new(root, "stats_by_class", cls);
+	else
+		json_decref(cls);
 
 	for (int i = 0; root && i < df->npools; i++) {
 		const struct mgr_pool_df *w = &df->pools[i];
@@ -478,6 +497,16 @@ int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	t = cc_table_new(6, rh, rr);
 	fprintf(ctx->out, "--- RAW STORAGE ---\n");
+	for (int k = 0; k < df.nclasses; k++) {
+		const struct mgr_df_class *c = &df.classes[k];
+
+		cc_table_cell(t, "%s", c->name);
+		cc_table_cell(t, "%s", cfs_format_size(c->total, a, sizeof(a)));
+		cc_table_cell(t, "%s", cfs_format_size(c->avail, a, sizeof(a)));
+		cc_table_cell(t, "%s", cfs_format_size(c->used, a, sizeof(a)));
+		cc_table_cell(t, "%s", cfs_format_size(c->used, a, sizeof(a)));
+		cc_table_cell(t, "%.2f", 100.0 * c->used_ratio);
+	}
 	cc_table_cell(t, "TOTAL");
 	cc_table_cell(t, "%s", cfs_format_size(df.total, a, sizeof(a)));
 	cc_table_cell(t, "%s", cfs_format_size(df.avail, a, sizeof(a)));

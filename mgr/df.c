@@ -4,10 +4,12 @@
  * src/mon/PGMap.cc).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mgr.h"
+#include "placement.h"
 
 /* MAX AVAIL of every pool but the data pool (index as
  * cfs_osdmap_pool_at), from the snapshot's one read of each OSD's use. */
@@ -27,6 +29,40 @@ static int pools_avail(const struct mgr_snap *s, uint64_t *out)
 						used);
 	free(used);
 	return 0;
+}
+
+/* PGMapDigest's osd_sum_by_class: the in OSDs' figures summed per device
+ * class, as the snapshot totals them. */
+static void by_class(const struct mgr_snap *s, struct mgr_df *df)
+{
+	const pl_map *cm = cfs_osdmap_crush(s->m);
+
+	for (int id = 0; id < s->h.max_osd; id++) {
+		const struct cfs_osd_snap *o = &s->h.osd[id];
+		const char *cls = pl_map_item_class(cm, id);
+		struct mgr_df_class *c = NULL;
+
+		if (!o->info.exists || !o->in || !cls)
+			continue;
+		for (int k = 0; k < df->nclasses && !c; k++)
+			if (!strcmp(df->classes[k].name, cls))
+				c = &df->classes[k];
+		if (!c) {
+			if (df->nclasses == MGR_DF_MAX_CLASSES)
+				continue;
+			c = &df->classes[df->nclasses++];
+			snprintf(c->name, sizeof(c->name), "%s", cls);
+		}
+		c->total += o->info.capacity;
+		c->used += o->used;
+	}
+	for (int k = 0; k < df->nclasses; k++) {
+		struct mgr_df_class *c = &df->classes[k];
+
+		c->avail = c->total > c->used ? c->total - c->used : 0;
+		c->used_ratio = c->total ? (double)c->used / (double)c->total
+					 : 0;
+	}
 }
 
 /*
@@ -62,6 +98,7 @@ int mgr_df_compute(const struct mgr_snap *s, struct mgr_df *df)
 		return r;
 	}
 	df->npools = np;
+	by_class(s, df);
 	for (int i = 0; i < np; i++) {
 		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
 		struct mgr_pool_df *w = &df->pools[i];
@@ -77,20 +114,19 @@ int mgr_df_compute(const struct mgr_snap *s, struct mgr_df *df)
 			w->misplaced += pg[ps].misplaced;
 			w->unfound += pg[ps].unfound;
 		}
-		if (q == data) {
-			w->used = s->h.rule_used;
-			w->max_avail = s->h.max_avail;
-		} else {
-			for (int o = 0; o < cfs_osdmap_max_osd(m); o++) {
-				struct cfs_osd_usage u;
+		/* the bytes of its own objects' copies on every OSD: an
+		 * imported cluster's prefill (the live cluster's use, no
+		 * object of crushfs's) is RAW USED, no pool's USED, as
+		 * STORED counts no prefill either */
+		for (int o = 0; o < cfs_osdmap_max_osd(m); o++) {
+			struct cfs_osd_usage u;
 
-				if (!cfs_osdmap_exists(m, o))
-					continue;
-				cfs_osd_pool_usage(s->c, o, q->id, &u);
-				w->used += u.used;
-			}
-			w->max_avail = avail[i];
+			if (!cfs_osdmap_exists(m, o))
+				continue;
+			cfs_osd_pool_usage(s->c, o, q->id, &u);
+			w->used += u.used;
 		}
+		w->max_avail = q == data ? s->h.max_avail : avail[i];
 		/* crushfs has no cache tiers: every object is "dirty" as
 		 * Ceph counts a base pool's (num_objects_dirty) */
 		w->dirty = w->objects;

@@ -89,9 +89,20 @@ struct mgr_pool_df {
 	uint64_t dirty;	     /* Ceph's DIRTY (cache tiers): the objects */
 	uint64_t degraded, misplaced, unfound; /* object copies */
 };
-struct mgr_df {
-	uint64_t total, avail, used; /* raw, over existing OSDs */
+/* RAW STORAGE's row of one device class */
+struct mgr_df_class {
+	char name[32];
+	uint64_t total, avail, used;
 	double used_ratio;
+};
+#define MGR_DF_MAX_CLASSES 16
+struct mgr_df {
+	uint64_t total, avail, used; /* raw, over the in OSDs */
+	double used_ratio;
+	/* by device class, in order of first OSD id (none when the crush
+	 * map has no classes) */
+	struct mgr_df_class classes[MGR_DF_MAX_CLASSES];
+	int nclasses;
 	int npools;
 	struct mgr_pool_df *pools; /* in the osdmap's order */
 };

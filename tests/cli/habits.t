@@ -24,6 +24,10 @@ A group's help lists its commands, on stdout, exit 0:
 
   $ crushfs pg --help
   'pg' commands:
+    crushfs pg stat 
+      PG states and space in one line, as `ceph pg stat`
+    crushfs pg dump_stuck [inactive|unclean|stale|undersized|degraded]...
+      the PGs in those states (unclean by default), as `ceph pg dump_stuck`
     crushfs pg dump 
       every PG: objects, bytes, state, up and acting sets
     crushfs pg ls [STATE...]
@@ -139,7 +143,7 @@ The man page and the bash completion come from the command table:
   every-command
   $ crushfs --man | grep -A1 'fBosd df\\fR'
   \fBosd df\fR [tree]
-  per\-OSD usage, as `ceph osd df [tree]`, with objects and a usage bar
+  per\-OSD usage, as `ceph osd df [tree]`
   $ crushfs --bash-completion > comp.bash && bash -n comp.bash && echo ok
   ok
   $ complete_words() { bash -c 'source comp.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _crushfs; echo "${COMPREPLY[*]}"' _ "$@"; }

@@ -120,3 +120,89 @@ Bad words get one line and a non-zero exit:
   $ crushfs --cluster c df details
   crushfs: df: unexpected argument 'details' (usage: crushfs df [detail])
   [1]
+
+Applications (`osd pool application`): the filesystem's data pool is
+tagged cephfs as `fs new` tags it; a pool gets others with Ceph's checks:
+
+  $ crushfs --cluster c osd pool application get crushfs_data
+  {
+      "cephfs": {
+          "data": "crushfs"
+      }
+  }
+  $ crushfs --cluster c osd pool create p2 8 > /dev/null
+  $ crushfs --cluster c osd pool application get p2
+  {}
+  $ crushfs --cluster c osd pool application enable p2 rbd
+  enabled application 'rbd' on pool 'p2'
+  $ crushfs --cluster c osd pool application enable p2 rbd
+  enabled application 'rbd' on pool 'p2'
+  $ crushfs --cluster c osd pool application enable p2 rgw
+  crushfs: osd pool application enable: Are you SURE? Pool 'p2' already has an enabled application; pass --yes-i-really-mean-it to proceed anyway
+  [1]
+  $ crushfs --cluster c osd pool application set p2 rbd mirror on
+  set application 'rbd' key 'mirror' to 'on' on pool 'p2'
+  $ crushfs --cluster c osd pool application get p2 rbd mirror
+  on
+  $ crushfs --cluster c osd pool application set p2 rgw k v
+  crushfs: osd pool application set: application 'rgw' is not enabled on pool 'p2'
+  [1]
+  $ crushfs --cluster c osd pool application rm p2 rbd nokey
+  application 'rbd' on pool 'p2' does not have key 'nokey'
+  $ crushfs --cluster c osd pool application rm p2 rbd mirror
+  removed application 'rbd' key 'mirror' on pool 'p2'
+  $ crushfs --cluster c osd pool application disable p2 rbd
+  crushfs: osd pool application disable: Are you SURE? Disabling an application within a pool might result in loss of application functionality; pass --yes-i-really-mean-it to proceed anyway
+  [1]
+  $ crushfs --cluster c osd pool application disable p2 rgw --yes-i-really-mean-it
+  application 'rgw' is not enabled on pool 'p2'
+  $ crushfs --cluster c osd pool application enable p2 $(printf 'a%.0s' $(seq 129)) --yes-i-really-mean-it
+  crushfs: osd pool application enable: application name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' too long; max length 128
+  [1]
+  $ crushfs --cluster c osd pool ls detail | grep -o "'.*application.*"
+  'crushfs_data' replicated size 3 min_size 2 crush_rule 0 object_hash rjenkins pg_num 16 pgp_num 16 autoscale_mode off last_change 7 flags hashpspool stripe_width 0 application cephfs
+  'p2' replicated size 3 min_size 2 crush_rule 0 object_hash rjenkins pg_num 8 pgp_num 8 autoscale_mode off last_change 7 flags hashpspool stripe_width 0 application rbd
+  $ crushfs --cluster c -f json osd pool application get p2
+  {"rbd":{}}
+  $ crushfs --cluster c fs add_data_pool crushfs p2 > /dev/null
+  added data pool 2 to fsmap
+  $ crushfs --cluster c osd pool application get p2
+  {
+      "cephfs": {
+          "data": "crushfs"
+      },
+      "rbd": {}
+  }
+
+An imported cluster keeps the applications of its osd_dump.json (rbd is
+rbd's, although crushfs's files go there), `df` lists its device classes,
+and no pool's USED counts the live cluster's use (the prefill): that is raw
+use, as STORED counts none of it either:
+
+  $ cp -r "$TESTDIR/../ceph/fixtures/import1" snap
+  $ crushfs --cluster i mkfs --from-ceph snap --prefill > /dev/null 2>&1
+  $ crushfs --cluster i osd pool ls detail | grep -o "^pool [0-9] '[a-z_]*'\|application.*"
+  pool 1 'device_health_metrics'
+  application mgr_devicehealth
+  pool 2 'rbd'
+  pool 3 'fast'
+  pool 4 'ecpool'
+  $ crushfs --cluster i df detail
+  --- RAW STORAGE ---
+  CLASS  SIZE    AVAIL    USED     RAW USED  %RAW USED
+  hdd    16 GiB   15 GiB  1.3 GiB   1.3 GiB       8.12
+  ssd     8 GiB  7.4 GiB  581 MiB   581 MiB       7.09
+  TOTAL  24 GiB   22 GiB  1.9 GiB   1.9 GiB       7.78
+  
+  --- POOLS ---
+  POOL                   ID  PGS  STORED  (DATA)  (OMAP)  OBJECTS  USED  (DATA)  (OMAP)  %USED  MAX AVAIL  QUOTA OBJECTS  QUOTA BYTES  DIRTY  USED COMPR  UNDER COMPR
+  device_health_metrics   1    1     0 B     0 B     0 B        0   0 B     0 B     0 B   0.00    6.9 GiB            N/A          N/A      0         0 B          0 B
+  rbd                     2   32     0 B     0 B     0 B        0   0 B     0 B     0 B   0.00    4.6 GiB            N/A          N/A      0         0 B          0 B
+  fast                    3   16     0 B     0 B     0 B        0   0 B     0 B     0 B   0.00    3.5 GiB            N/A          N/A      0         0 B          0 B
+  ecpool                  4   16     0 B     0 B     0 B        0   0 B     0 B     0 B   0.00    9.2 GiB            N/A          N/A      0         0 B          0 B
+  $ crushfs --cluster i -f json df | python3 -c 'import json,sys; d=json.load(sys.stdin); print(sorted(d["stats_by_class"]), [p["stats"]["bytes_used"] for p in d["pools"]])'
+  ['hdd', 'ssd'] [0, 0, 0, 0]
+  $ crushfs --cluster i osd df | head -3
+  ID  CLASS  WEIGHT   REWEIGHT  SIZE    RAW USE  DATA     OMAP  META  AVAIL    %USE  VAR   PGS  STATUS
+   0    hdd  0.00389   1.00000   4 GiB  342 MiB  342 MiB   0 B   0 B  3.7 GiB  8.34  1.07   39      up
+   1    hdd  0.00389   1.00000   4 GiB  335 MiB  335 MiB   0 B   0 B  3.7 GiB  8.17  1.05   42      up
