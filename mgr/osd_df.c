@@ -209,7 +209,8 @@ int mgr_osd_df_compute(const struct mgr_snap *s, struct mgr_osd_df *d)
 		 * metadata in the cluster's RocksDB, not on OSDs) and no
 		 * BlueStore metadata, so DATA is all of RAW USE and OMAP and
 		 * META are 0 (Ceph: used = data + omap + meta, osd_stat_t
-		 * statfs). */
+		 * statfs).  An imported OSD's prefill (the live OSD's use,
+		 * which had all three) cannot be split: it counts as DATA. */
 		w->data = w->used;
 		w->util = w->size ? 100.0 * (double)w->used / (double)w->size
 				  : 0;
