@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mgr.h"
+#include "placement.h"
 
 static int cmp_state(const void *a, const void *b)
 {
@@ -92,19 +93,23 @@ void mgr_pg_states_ceph_order(struct mgr_pg_state *sc, int n)
 
 /*
  * PGMap::get_stuck_stats: inactive = not active; unclean = not clean;
- * undersized, degraded by their flags; stale = its primary is down
- * (Ceph marks a PG stale when its primary stops reporting; here a PG with
- * no up OSD holding it: OL_PGS_DOWN).
+ * undersized, degraded by their flags; stale = no OSD reports it (Ceph
+ * marks a PG stale when its primary stops reporting; a down OSD leaves
+ * crushfs's acting sets, so: no OSD left in the acting set).
  */
 unsigned mgr_pg_stuck(const struct ol_pg_stat *g)
 {
 	unsigned f = g->state, k = 0;
+	int reporting = 0;
+
+	for (int i = 0; i < g->nacting; i++)
+		reporting |= g->acting[i] >= 0 && g->acting[i] != PL_ITEM_NONE;
 
 	if (!(f & OL_PGS_ACTIVE))
 		k |= MGR_STUCK_INACTIVE;
 	if (!(f & OL_PGS_CLEAN))
 		k |= MGR_STUCK_UNCLEAN;
-	if (f & OL_PGS_DOWN)
+	if (!reporting)
 		k |= MGR_STUCK_STALE;
 	if (f & OL_PGS_UNDERSIZED)
 		k |= MGR_STUCK_UNDERSIZED;

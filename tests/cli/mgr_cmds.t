@@ -206,3 +206,40 @@ use, as STORED counts none of it either:
   ID  CLASS  WEIGHT   REWEIGHT  SIZE    RAW USE  DATA     OMAP  META  AVAIL    %USE  VAR   PGS  STATUS
    0    hdd  0.00389   1.00000   4 GiB  342 MiB  342 MiB   0 B   0 B  3.7 GiB  8.34  1.07   39      up
    1    hdd  0.00389   1.00000   4 GiB  335 MiB  335 MiB   0 B   0 B  3.7 GiB  8.17  1.05   42      up
+
+Back to the first cluster: with two hosts' OSDs down as well, no PG has
+min_size copies: they are inactive (peered), and `ceph -s` says what share:
+
+  $ for o in 0 1 3 4; do crushfs --cluster c osd down $o > /dev/null; done
+  $ crushfs --cluster c status | sed -n '/health:/,/^ $/p;/data:/,$p'
+      health: HEALTH_WARN
+              5 osds down
+              Reduced data availability: 24 pgs inactive, 2 pgs down
+              Degraded data redundancy: 14/18 objects degraded (77.778%), 24 pgs degraded, 24 pgs undersized
+   
+    data:
+      pools:   2 pools, 24 pgs
+      objects: 6 objects, 2.0 MiB
+      usage:   5.1 MiB used, 315 MiB / 320 MiB avail
+      pgs:     100.000% pgs not active
+               14/18 objects degraded (77.778%)
+               22 undersized+degraded+peered
+               2  down+undersized+degraded+backfill_wait
+   
+  $ crushfs --cluster c pg dump_stuck inactive 2>&1 | head -3
+  PG_STAT  STATE                                   UP   UP_PRIMARY  ACTING  ACTING_PRIMARY
+  1.0      down+undersized+degraded+backfill_wait  [5]           5     [5]               5
+  1.1                  undersized+degraded+peered  [5]           5     [5]               5
+  $ crushfs --cluster c osd stat
+  6 osds: 1 up, 5 in; epoch: e12
+
+The last OSD down: no OSD reports the PGs, they are stale as well:
+
+  $ crushfs --cluster c osd down 5
+  marked down osd.5.
+  $ crushfs --cluster c pg dump_stuck stale 2>&1 | head -3
+  PG_STAT  STATE                       UP  UP_PRIMARY  ACTING  ACTING_PRIMARY
+  1.0        down+undersized+degraded  []          -1      []              -1
+  1.1        down+undersized+degraded  []          -1      []              -1
+  $ crushfs --cluster c pg dump_stuck stale 2>&1 | grep -c '^[0-9]'
+  24
