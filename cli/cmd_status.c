@@ -430,11 +430,11 @@ static json_t *df_json(const struct mgr_df *df, int detail)
 					  "compress_bytes_used", (json_int_t)0,
 					  "compress_under_bytes", (json_int_t)0,
 					  "stored_raw",
-					  (json_int_t)(w->stored *
-						       (uint64_t)q->size),
+					  (json_int_t)((double)w->stored *
+						       w->raw_rate),
 					  "avail_raw",
-					  (json_int_t)(w->max_avail *
-						       (uint64_t)q->size),
+					  (json_int_t)((double)w->max_avail *
+						       w->raw_rate),
 					  "degraded", (json_int_t)w->degraded,
 					  "misplaced",
 					  (json_int_t)w->misplaced));

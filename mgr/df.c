@@ -130,7 +130,17 @@ int mgr_df_compute(const struct mgr_snap *s, struct mgr_df *df)
 		/* crushfs has no cache tiers: every object is "dirty" as
 		 * Ceph counts a base pool's (num_objects_dirty) */
 		w->dirty = w->objects;
-		raw_max = w->max_avail * (uint64_t)q->size;
+		/* PGMap::dump_object_stat_sum: the pool's raw used rate */
+		w->raw_rate = q->size;
+		if (q->erasure) {
+			const char *k = cfs_ec_profile_get(m, q->ec_profile,
+							   "k");
+			int kk = k ? atoi(k) : 0;
+
+			if (kk > 0 && kk <= q->size)
+				w->raw_rate = (double)q->size / kk;
+		}
+		raw_max = (uint64_t)((double)w->max_avail * w->raw_rate);
 		w->percent_used = w->used + raw_max
 				  ? (double)w->used /
 					    (double)(w->used + raw_max)

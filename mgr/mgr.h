@@ -85,6 +85,8 @@ struct mgr_pool_df {
 	uint64_t objects;
 	uint64_t used;	    /* raw bytes its copies (shards) take */
 	uint64_t max_avail; /* PGMap::get_rule_avail over the raw used rate */
+	double raw_rate;     /* raw bytes per stored byte: size, or
+			      * (k + m) / k for an erasure pool */
 	double percent_used; /* used / (used + max_avail * rate), 0..1 */
 	uint64_t dirty;	     /* Ceph's DIRTY (cache tiers): the objects */
 	uint64_t degraded, misplaced, unfound; /* object copies */
