@@ -1,22 +1,22 @@
 /*
- * cmd_status.c - `status`, `health [detail]`, `df`, `pg dump`, `check` and
- * `rebalance`: the commands that look at (or move) the data as a whole.
- * Text follows Ceph 16.2 (`ceph status`, `ceph health detail`, `ceph df`,
- * `ceph pg dump pgs_brief`).
+ * cmd_status.c - `status`, `health [detail]`, `df [detail]`, `pg dump` and
+ * `check`: the commands that look at the data as a whole.  mgr/ takes the
+ * snapshot and computes the figures; this prints them as Ceph 16.2 does
+ * (`ceph -s`, `ceph health detail`, `ceph df [detail]`, `ceph pg dump
+ * pgs_brief`).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
 #include "cluster_cmds.h"
 #include "objlayer.h"
 #include "osdmap.h"
-#include "placement.h"
 #include "mgr.h"
+#include "placement.h"
 #include "progress.h"
 #include "usage.h"
 #include "util.h"
