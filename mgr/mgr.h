@@ -77,6 +77,18 @@ uint64_t mgr_pg_state_ceph_bits(unsigned state);
  * mon_pg_stuck_threshold, 60 s, first). */
 unsigned mgr_pg_stuck(const struct ol_pg_stat *g);
 
+/* ---- JSON (json.c) ---- */
+
+struct json_t;
+/* health_check_t::dump of every check, and the (empty) mutes */
+struct json_t *mgr_health_json(const struct cfs_health *h);
+/* `status -f json`: fsid, health, osdmap, pgmap (sc: mgr_pg_states),
+ * progress_events; rp (NULL: none) a rebalance running rsec seconds. */
+struct json_t *mgr_status_json(const struct mgr_snap *s,
+			       const struct mgr_pg_state *sc, int nst,
+			       const struct ol_rebalance_progress *rp,
+			       double rsec);
+
 /* ---- df (df.c) ---- */
 
 struct mgr_pool_df {
