@@ -243,3 +243,17 @@ The last OSD down: no OSD reports the PGs, they are stale as well:
   1.1        down+undersized+degraded  []          -1      []              -1
   $ crushfs --cluster c pg dump_stuck stale 2>&1 | grep -c '^[0-9]'
   24
+
+`df detail` shows the quotas (N/A for none), `-f json` Ceph's fields:
+
+  $ crushfs --cluster c osd pool set-quota p2 max_objects 1500 > /dev/null
+  $ crushfs --cluster c osd pool set-quota p2 max_bytes 10M > /dev/null
+  $ crushfs --cluster c df detail | sed -n '/POOLS/,$p'
+  --- POOLS ---
+  POOL          ID  PGS  STORED   (DATA)   (OMAP)  OBJECTS  USED     (DATA)   (OMAP)  %USED  MAX AVAIL  QUOTA OBJECTS  QUOTA BYTES  DIRTY  USED COMPR  UNDER COMPR
+  crushfs_data   1   16  2.0 MiB  2.0 MiB     0 B        6  6.0 MiB  6.0 MiB     0 B   1.65    119 MiB            N/A          N/A      6         0 B          0 B
+  p2             2    8      0 B      0 B     0 B        0      0 B      0 B     0 B   0.00    119 MiB          1.50k       10 MiB      0         0 B          0 B
+  $ crushfs --cluster c -f json df detail | python3 -c 'import json,sys; d=json.load(sys.stdin)["pools"][1]["stats"]; print(d["quota_objects"], d["quota_bytes"], d["dirty"], d["stored_omap"])'
+  1500 10485760 0 0
+  $ crushfs --cluster c -f json osd df | python3 -c 'import json,sys; n=json.load(sys.stdin)["nodes"][0]; print(sorted(k for k in n if k.startswith("kb")), n["device_class"])'
+  ['kb', 'kb_avail', 'kb_used', 'kb_used_data', 'kb_used_meta', 'kb_used_omap'] 
