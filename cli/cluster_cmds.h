@@ -237,6 +237,30 @@ const char *const *cc_pg_state_words(void);
 int ccmd_fs_status(struct cmd_ctx *ctx, int argc, char **argv);
 /* CrushWrapper::dump_rule's JSON of rule r (cmd_rule.c) */
 struct json_t *cc_rule_json(const pl_map *cm, int r);
+/* ---- mgr/'s answers (cmd_status.c, cmd_osd_df.c, cmd_pgstat.c) ---- */
+int ccmd_osd_stat(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_pg_stat(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_pg_dump_stuck(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_pool_stats(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_pool_app.c */
+int ccmd_osd_pool_application_enable(struct cmd_ctx *ctx, int argc,
+				     char **argv);
+int ccmd_osd_pool_application_disable(struct cmd_ctx *ctx, int argc,
+				      char **argv);
+int ccmd_osd_pool_application_get(struct cmd_ctx *ctx, int argc,
+				  char **argv);
+int ccmd_osd_pool_application_set(struct cmd_ctx *ctx, int argc,
+				  char **argv);
+int ccmd_osd_pool_application_rm(struct cmd_ctx *ctx, int argc, char **argv);
+struct mgr_snap;
+/* mgr_snap_take on ctx's cluster (MGR_SNAP_* flags): 0, or the exit
+ * status after one error line */
+int cc_snap(struct cmd_ctx *ctx, unsigned flags, struct mgr_snap *s);
+/* OSDMap::print_summary's "6 osds: 5 up, 6 in; 3 remapped pgs" (epoch:
+ * with "; epoch: eN" as `osd stat` has it) */
+void cc_osd_summary(FILE *f, const struct mgr_snap *s, int epoch);
+/* Ceph's si_u_t: "999", "12.3k" */
+const char *cc_si_u(char *buf, size_t len, uint64_t v);
 
 /* ---- helpers shared by the cmd_*.c files of the cluster commands ---- */
 /* "crushfs: CMD: msg" on ctx->err; returns 1. */

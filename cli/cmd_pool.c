@@ -135,8 +135,15 @@ void cc_pool_line(FILE *o, cfs_cluster *c, const cfs_osdmap *m,
 		fprintf(o, " max_bytes %" PRIu64, p->quota_max_bytes);
 	if (p->quota_max_objects)
 		fprintf(o, " max_objects %" PRIu64, p->quota_max_objects);
-	fprintf(o, " stripe_width %u%s\n", stripe_width(m, p),
-		cfs_fs_is_data_pool(m, p->id) ? " application cephfs" : "");
+	/* pg_pool_t's operator<<: " application A,B" when any */
+	{
+		char apps[CFS_POOL_APPS_LEN];
+
+		fprintf(o, " stripe_width %u%s%s\n", stripe_width(m, p),
+			cfs_pool_app_names(p, apps, sizeof(apps)) ?
+				" application " : "",
+			apps);
+	}
 }
 
 int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv)

@@ -1,111 +1,27 @@
 /*
- * cmd_status.c - `status`, `health [detail]`, `df`, `pg dump`, `check` and
- * `rebalance`: the commands that look at (or move) the data as a whole.
- * Text follows Ceph 16.2 (`ceph status`, `ceph health detail`, `ceph df`,
- * `ceph pg dump pgs_brief`).
+ * cmd_status.c - `status`, `health [detail]`, `df [detail]`, `pg dump` and
+ * `check`: the commands that look at the data as a whole.  mgr/ takes the
+ * snapshot and computes the figures; this prints them as Ceph 16.2 does
+ * (`ceph -s`, `ceph health detail`, `ceph df [detail]`, `ceph pg dump
+ * pgs_brief`).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
 #include "cluster_cmds.h"
 #include "objlayer.h"
 #include "osdmap.h"
+#include "mgr.h"
 #include "placement.h"
 #include "progress.h"
 #include "usage.h"
 #include "util.h"
 
-/* ---- gathering ---- */
-
-struct pgsum {
-	struct ol_pg_stat *pg; /* pg_num */
-	uint32_t n;
-	uint64_t bytes;
-	struct cfs_pg_totals t;
-};
-
-static int gather(struct cmd_ctx *ctx, const cfs_osdmap *m, struct pgsum *s)
-{
-	uint32_t k = 0;
-
-	memset(s, 0, sizeof(*s));
-	for (int i = 0; i < cfs_osdmap_npools(m); i++)
-		s->n += cfs_osdmap_pool_at(m, i)->pg_num;
-	s->pg = calloc(s->n + 1, sizeof(*s->pg));
-	if (!s->pg)
-		return -ENOMEM;
-	/* every pool's PGs, the data pool first (osdsim's order) */
-	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
-		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
-		int r = ol_pool_pg_stats(ctx->ol, m, q->id, &s->pg[k]);
-
-		if (r)
-			return r;
-		for (uint32_t ps = 0; ps < q->pg_num; ps++, k++) {
-			struct ol_pg_stat *g = &s->pg[k];
-			s->t.objects += g->objects;
-			s->t.copies += g->objects * (uint64_t)q->size;
-			s->bytes += g->bytes;
-			s->t.degraded += g->degraded;
-			s->t.misplaced += g->misplaced;
-			s->t.unfound += g->unfound;
-			s->t.scrub_errors += g->scrub_errors;
-		}
-	}
-	return 0;
-}
-
-/*
- * The health snapshot (osdsim computes every check from one read of the
- * OSDs' usage); the PG states objlayer gave go in as they are.
- */
-static int take_health(struct cmd_ctx *ctx, const cfs_osdmap *m,
-		       const struct pgsum *s, struct cfs_health *h)
-{
-	struct cfs_pg_health *ph = calloc(s->n + 1, sizeof(*ph));
-	int r;
-
-	if (!ph)
-		return -ENOMEM;
-	for (uint32_t ps = 0; ps < s->n; ps++) {
-		const struct ol_pg_stat *g = &s->pg[ps];
-		unsigned f = g->state;
-
-		snprintf(ph[ps].pgid, sizeof(ph[ps].pgid), "%s", g->pgid);
-		ol_pg_state_str(f, ph[ps].state, sizeof(ph[ps].state));
-		ph[ps].flags =
-			(f & OL_PGS_ACTIVE ? 0 : CFS_PGH_INACTIVE) |
-			(f & OL_PGS_DOWN ? CFS_PGH_DOWN : 0) |
-			(f & OL_PGS_DEGRADED ? CFS_PGH_DEGRADED : 0) |
-			(f & OL_PGS_UNDERSIZED ? CFS_PGH_UNDERSIZED : 0) |
-			(f & OL_PGS_BACKFILL_TOOFULL ? CFS_PGH_BACKFILL_TOOFULL
-						     : 0) |
-			(f & OL_PGS_INCONSISTENT ? CFS_PGH_INCONSISTENT : 0);
-		ph[ps].nacting = g->nacting;
-		memcpy(ph[ps].acting, g->acting,
-		       sizeof(int) * (size_t)g->nacting);
-	}
-	r = cfs_health_take(ctx->cluster, m, ph, s->n, &s->t, h);
-	free(ph);
-	return r;
-}
-
 /* ---- health ---- */
-
-/* "3/36 objects degraded (8.333%)", as ceph status words it. */
-static const char *objects_of(char *buf, size_t len, uint64_t n,
-			      uint64_t of, const char *what)
-{
-	snprintf(buf, len, "%llu/%llu objects %s (%.3f%%)",
-		 (unsigned long long)n, (unsigned long long)of, what,
-		 of ? 100.0 * (double)n / (double)of : 0.0);
-	return buf;
-}
 
 static void vec_str(char *buf, size_t len, const int *v, int n)
 {
@@ -119,33 +35,6 @@ static void vec_str(char *buf, size_t len, const int *v, int n)
 			snprintf(buf + o, len - o, "%s%d", i ? "," : "", v[i]));
 	if (o < len)
 		snprintf(buf + o, len - o, "]");
-}
-
-/* Ceph 16.2 (Monitor::get_health_status, health_check_t::dump): each
- * check has severity, summary {message, count}, detail and muted; the
- * health has the list of mutes (none here). */
-static json_t *health_json(const struct cfs_health *h)
-{
-	json_t *checks = json_object();
-
-	for (int i = 0; i < h->nchecks; i++) {
-		const struct cfs_health_check *c = &h->checks[i];
-		json_t *d = json_array();
-
-		for (int k = 0; k < c->ndetail; k++)
-			json_array_append_new(
-				d, json_pack("{s:s}", "message", c->detail[k]));
-		json_object_set_new(
-			checks, c->code,
-			json_pack("{s:s, s:{s:s, s:I}, s:o, s:b}", "severity",
-				  cfs_health_status_name(c->severity),
-				  "summary", "message", c->summary, "count",
-				  (json_int_t)c->count, "detail", d, "muted",
-				  c->muted));
-	}
-	return json_pack("{s:s, s:o, s:[]}", "status",
-			 cfs_health_status_name(h->status), "checks", checks,
-			 "mutes");
 }
 
 static void health_detail_text(FILE *f, const struct cfs_health *h)
@@ -171,452 +60,422 @@ static void health_line(FILE *f, const struct cfs_health *h)
 
 /* ---- status ---- */
 
-struct state_count {
-	char name[128];
-	int count;
-};
-
-static int cmp_state(const void *a, const void *b)
+/* Take the snapshot; 0, or the exit status after one error line. */
+int cc_snap(struct cmd_ctx *ctx, unsigned flags, struct mgr_snap *s)
 {
-	const struct state_count *x = a, *y = b;
+	int r = mgr_snap_take(ctx->cluster, ctx->ol, flags, s);
 
-	if (x->count != y->count)
-		return y->count - x->count;
-	return strcmp(x->name, y->name);
-}
-
-static int count_states(const struct pgsum *s, struct state_count *sc)
-{
-	int n = 0;
-
-	for (uint32_t ps = 0; ps < s->n; ps++) {
-		char st[128];
-		int k;
-
-		ol_pg_state_str(s->pg[ps].state, st, sizeof(st));
-		for (k = 0; k < n; k++)
-			if (!strcmp(sc[k].name, st))
-				break;
-		if (k == n) {
-			snprintf(sc[n].name, sizeof(sc[n].name), "%s", st);
-			sc[n++].count = 0;
-		}
-		sc[k].count++;
-	}
-	qsort(sc, (size_t)n, sizeof(*sc), cmp_state);
-	return n;
-}
-
-/* Gather the PGs and take the health snapshot; 0, or the exit status
- * after one error line. */
-static int load(struct cmd_ctx *ctx, const cfs_osdmap *m, struct pgsum *s,
-		struct cfs_health *h, int with_pgs)
-{
-	int r = gather(ctx, m, s);
-
-	if (r) {
-		free(s->pg);
-		s->pg = NULL;
-		return cc_err(ctx, "cannot read the PGs: %s", cfs_strerror(r));
-	}
-	r = with_pgs ? take_health(ctx, m, s, h)
-		     : cfs_health_take(ctx->cluster, m, NULL, 0, NULL, h);
-	if (r) {
-		free(s->pg);
-		s->pg = NULL;
-		return cc_err(ctx, "cannot take the health snapshot: %s",
+	if (r)
+		return cc_err(ctx, "cannot take the cluster snapshot: %s",
 			      cfs_strerror(r));
-	}
 	return 0;
 }
 
+/* Ceph's si_u_t (include/types.h format_u): counts over 1000 as "12.3k",
+ * the precision the widest that fits 5 characters. */
+const char *cc_si_u(char *buf, size_t len, uint64_t v)
+{
+	static const char *const u[] = { "", "k", "M", "G", "T", "P", "E" };
+	uint64_t n = v, mult = 1;
+	int i = 0;
+
+	while (n >= 1000 && i < 6) {
+		n /= 1000;
+		mult *= 1000;
+		i++;
+	}
+	if (i == 0 || v % mult == 0) {
+		snprintf(buf, len, "%llu%s", (unsigned long long)n, u[i]);
+		return buf;
+	}
+	for (int p = 2; p >= 0; p--)
+		if (snprintf(buf, len, "%.*f%s", p, (double)v / (double)mult,
+			     u[i]) <= 7)
+			break;
+	return buf;
+}
+
+/* "3/36 objects degraded (8.333%)", as PGMapDigest words it. */
+static const char *objects_of(char *buf, size_t len, uint64_t n,
+			      uint64_t of, const char *what)
+{
+	snprintf(buf, len, "%llu/%llu objects %s (%.3f%%)",
+		 (unsigned long long)n, (unsigned long long)of, what,
+		 of ? 100.0 * (double)n / (double)of : 0.0);
+	return buf;
+}
+
+/* PGMapDigest::print_summary's "pgs:" lines: the PGs not active, the
+ * objects degraded, misplaced and unfound, then the count of each state,
+ * each count padded to the widest, on the left (setf(ios::left)). */
+static void pgs_lines(FILE *f, const struct mgr_snap *s,
+		      const struct mgr_pg_state *sc, int nst)
+{
+	const char *pad = "             ";
+	int first = 1, w = 0, inactive = 0;
+	char ob[96];
+
+	fprintf(f, "    pgs:     ");
+	for (uint32_t i = 0; i < s->npg; i++)
+		inactive += !(s->pg[i].state & OL_PGS_ACTIVE);
+	if (inactive) {
+		fprintf(f, "%.3f%% pgs not active\n",
+			100.0 * inactive / (double)s->npg);
+		first = 0;
+	}
+	if (s->t.degraded) {
+		fprintf(f, "%s%s\n", first ? "" : pad,
+			objects_of(ob, sizeof(ob), s->t.degraded, s->t.copies,
+				   "degraded"));
+		first = 0;
+	}
+	if (s->t.misplaced) {
+		fprintf(f, "%s%s\n", first ? "" : pad,
+			objects_of(ob, sizeof(ob), s->t.misplaced,
+				   s->t.copies, "misplaced"));
+		first = 0;
+	}
+	if (s->t.unfound) {
+		fprintf(f, "%s%s\n", first ? "" : pad,
+			objects_of(ob, sizeof(ob), s->t.unfound, s->t.objects,
+				   "unfound"));
+		first = 0;
+	}
+	for (int i = 0; i < nst; i++) {
+		int l = snprintf(ob, sizeof(ob), "%d", sc[i].count);
+
+		if (l > w)
+			w = l;
+	}
+	for (int i = 0; i < nst; i++) {
+		fprintf(f, "%s%-*d %s\n", first ? "" : pad, w, sc[i].count,
+			sc[i].name);
+		first = 0;
+	}
+	if (first)
+		fputc('\n', f);
+}
+
+/* Ceph's "io: recovery" and "progress" sections of a rebalance the
+ * mounted daemon runs. */
+static void recovery_lines(FILE *f, const struct ol_rebalance_progress *rp,
+			   double rsec)
+{
+	double frac = rp->objects_todo ? (double)rp->objects_done /
+						 (double)rp->objects_todo
+				       : 0;
+	int bar = (int)(frac * 28 + 0.5);
+	char a[32];
+
+	if (rp->objects_done)
+		fprintf(f, " \n  io:\n    recovery: %s/s, %.0f objects/s\n",
+			cfs_format_size((uint64_t)(rp->bytes_done /
+						   (rsec > 0 ? rsec : 1)),
+					a, sizeof(a)),
+			(double)rp->objects_done / (rsec > 0 ? rsec : 1));
+	fprintf(f, " \n  progress:\n    Rebalance (%.0fs)\n      [", rsec);
+	for (int i = 0; i < 28; i++)
+		fputc(i < bar ? '=' : '.', f);
+	fprintf(f, "] (%llu/%llu object copies)\n",
+		(unsigned long long)rp->objects_done,
+		(unsigned long long)rp->objects_todo);
+}
+
+/* OSDMap::print_summary: "6 osds: 5 up, 6 in; 3 remapped pgs"; with
+ * epoch (`osd stat`) "; epoch: e12" before the remapped PGs.  crushfs
+ * keeps no time of the last up/in change: no "(since ...)". */
+void cc_osd_summary(FILE *f, const struct mgr_snap *s, int epoch)
+{
+	fprintf(f, "%d osds: %d up, %d in", s->h.num_osds, s->h.num_up,
+		s->h.num_in);
+	if (epoch)
+		fprintf(f, "; epoch: e%u", cfs_osdmap_epoch(s->m));
+	if (s->ntemp)
+		fprintf(f, "; %d remapped pgs", s->ntemp);
+}
+
+/*
+ * `ceph -s` (Monitor::get_cluster_status, Ceph 16.2): the health with one
+ * summary line per check (the details are `health detail`'s), the
+ * services, the data, then recovery io and progress when a rebalance
+ * runs.  Sections are separated by a line of one space, as Ceph's are.
+ * No mon or mgr line: crushfs runs neither daemon.
+ */
 int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	const cfs_osdmap *m;
-	struct pgsum s;
-	struct cfs_health h;
-	struct state_count sc[64];
-	int nst, r, ntemp, rec_active;
+	struct mgr_snap s;
+	struct mgr_pg_state *sc;
 	struct ol_rebalance_progress rp;
 	double rsec = 0;
-	char a[32], b[32], c[32], ob[96];
+	int nst, r, rec_active;
+	char a[32], b[32], c[32];
+	FILE *f = ctx->out;
 
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
-	m = cfs_osdmap_get(ctx->cluster);
-	cfs_osdmap_pg_temps(m, &ntemp);
 	/* a rebalance the mounted daemon runs meanwhile */
 	rec_active = ctx->ol && ol_recovery_progress(ctx->ol, &rp, &rsec);
-	r = load(ctx, m, &s, &h, 1);
-	if (r) {
-		cfs_osdmap_put(m);
+	r = cc_snap(ctx, MGR_SNAP_PGS | MGR_SNAP_PG_HEALTH, &s);
+	if (r)
 		return r;
+	nst = mgr_pg_states(&s, &sc);
+	if (nst < 0) {
+		mgr_snap_free(&s);
+		return cc_err(ctx, "%s", cfs_strerror(nst));
 	}
-	nst = count_states(&s, sc);
 	if (ctx->json) {
-		json_t *states = json_array();
-
-		for (int i = 0; i < nst; i++)
-			json_array_append_new(
-				states, json_pack("{s:s, s:i}", "state_name",
-						  sc[i].name, "count",
-						  sc[i].count));
-		json_t *st = json_pack(
-				"{s:s, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:o, "
-				"s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-				"s:I, s:I, s:I}, s:s}",
-				"fsid", cfs_osdmap_fsid(m), "health",
-				health_json(&h), "osdmap", "epoch",
-				(int)cfs_osdmap_epoch(m), "num_osds",
-				h.num_osds, "num_up_osds", h.num_up,
-				"num_in_osds", h.num_in, "num_remapped_pgs",
-				ntemp, "pgmap",
-				"pgs_by_state", states, "num_pgs", (int)s.n,
-				"num_pools", 1, "num_objects",
-				(json_int_t)s.t.objects, "data_bytes",
-				(json_int_t)s.bytes, "bytes_used",
-				(json_int_t)h.used, "bytes_avail",
-				(json_int_t)h.raw_avail, "bytes_total",
-				(json_int_t)h.total, "degraded_objects",
-				(json_int_t)s.t.degraded, "degraded_total",
-				(json_int_t)s.t.copies, "misplaced_objects",
-				(json_int_t)s.t.misplaced, "misplaced_total",
-				(json_int_t)s.t.copies, "unfound_objects",
-				(json_int_t)s.t.unfound, "full_policy",
-				cfs_full_policy_name(cfs_osdmap_full_policy(m)));
-		json_t *pe = json_object();
-
-		if (st && rec_active) {
-			json_t *pgmap = json_object_get(st, "pgmap");
-			double secs = rsec > 0 ? rsec : 1;
-
-			json_object_set_new(
-				pgmap, "recovering_objects_per_sec",
-				json_integer((json_int_t)(rp.objects_done / secs)));
-			json_object_set_new(
-				pgmap, "recovering_bytes_per_sec",
-				json_integer((json_int_t)(rp.bytes_done / secs)));
-			json_object_set_new(
-				pe, "rebalance",
-				json_pack("{s:s, s:f}", "message", "Rebalance",
-					  "progress",
-					  rp.objects_todo ?
-						  (double)rp.objects_done /
-							  (double)rp.objects_todo :
-						  0.0));
-		}
-		if (st)
-			json_object_set_new(st, "progress_events", pe);
-		else
-			json_decref(pe);
-		cc_json_out(ctx, st);
-	} else {
-		FILE *f = ctx->out;
-		int w = 0;
-
-		fprintf(f, "  cluster:\n    id:     %s\n    health: %s\n",
-			cfs_osdmap_fsid(m), cfs_health_status_name(h.status));
-		for (int i = 0; i < h.nchecks; i++)
-			fprintf(f, "            %s\n", h.checks[i].summary);
-		fprintf(f, "\n  services:\n    osd: %d osds: %d up, %d in; ",
-			h.num_osds, h.num_up, h.num_in);
-		/* OSDMap::print_summary: the pg_temp entries */
-		if (ntemp)
-			fprintf(f, "%d remapped pgs; ", ntemp);
-		fprintf(f, "epoch e%u\n", cfs_osdmap_epoch(m));
-		{
-			unsigned pgs = 0;
-
-			for (int i = 0; i < cfs_osdmap_npools(m); i++)
-				pgs += cfs_osdmap_pool_at(m, i)->pg_num;
-			fprintf(f, "\n  data:\n    pools:   %d pools, %u "
-				"pgs\n", cfs_osdmap_npools(m), pgs);
-		}
-		fprintf(f, "    objects: %llu objects, %s\n",
-			(unsigned long long)s.t.objects,
-			cfs_format_size(s.bytes, a, sizeof(a)));
-		fprintf(f, "    usage:   %s used, %s / %s avail\n",
-			cfs_format_size(h.used, a, sizeof(a)),
-			cfs_format_size(h.raw_avail, b, sizeof(b)),
-			cfs_format_size(h.total, c, sizeof(c)));
-		fprintf(f, "    pgs:     ");
-		{
-			int first = 1;
-
-			if (s.t.degraded) {
-				fprintf(f, "%s\n",
-					objects_of(ob, sizeof(ob), s.t.degraded,
-						   s.t.copies, "degraded"));
-				first = 0;
-			}
-			if (s.t.misplaced) {
-				fprintf(f, "%s%s\n",
-					first ? "" : "             ",
-					objects_of(ob, sizeof(ob),
-						   s.t.misplaced, s.t.copies,
-						   "misplaced"));
-				first = 0;
-			}
-			for (int i = 0; i < nst; i++) {
-				int l = snprintf(a, sizeof(a), "%d",
-						 sc[i].count);
-
-				if (l > w)
-					w = l;
-			}
-			for (int i = 0; i < nst; i++) {
-				fprintf(f, "%s%-*d %s\n",
-					first ? "" : "             ", w,
-					sc[i].count, sc[i].name);
-				first = 0;
-			}
-			if (first)
-				fputc('\n', f);
-		}
-		if (rec_active) {
-			/* Ceph's "io: recovery" and "progress" sections */
-			double frac = rp.objects_todo ?
-				(double)rp.objects_done / (double)rp.objects_todo : 0;
-			int bar = (int)(frac * 28 + 0.5);
-
-			if (rp.objects_done)
-				fprintf(f, "\n  io:\n    recovery: %s/s, %.0f objects/s\n",
-					cfs_format_size(
-						(uint64_t)(rp.bytes_done /
-							   (rsec > 0 ? rsec : 1)),
-						a, sizeof(a)),
-					(double)rp.objects_done /
-						(rsec > 0 ? rsec : 1));
-			fprintf(f, "\n  progress:\n    Rebalance (%.0fs)\n      [",
-				rsec);
-			for (int i = 0; i < 28; i++)
-				fputc(i < bar ? '=' : '.', f);
-			fprintf(f, "] (%llu/%llu object copies)\n",
-				(unsigned long long)rp.objects_done,
-				(unsigned long long)rp.objects_todo);
-		}
-		if (h.nchecks) {
-			fprintf(f, "\n");
-			health_line(f, &h);
-			health_detail_text(f, &h);
-		}
+		cc_json_out(ctx, mgr_status_json(&s, sc, nst,
+						 rec_active ? &rp : NULL,
+						 rsec));
+		goto out;
 	}
-	cfs_health_free(&h);
-	free(s.pg);
-	cfs_osdmap_put(m);
+	fprintf(f, "  cluster:\n    id:     %s\n    health: %s\n",
+		cfs_osdmap_fsid(s.m), cfs_health_status_name(s.h.status));
+	for (int i = 0; i < s.h.nchecks; i++)
+		fprintf(f, "            %s\n", s.h.checks[i].summary);
+	fprintf(f, " \n  services:\n    osd: ");
+	cc_osd_summary(f, &s, 0);
+	fprintf(f, "\n \n  data:\n    pools:   %d pools, %u pgs\n",
+		cfs_osdmap_npools(s.m), s.npg);
+	fprintf(f, "    objects: %s objects, %s\n",
+		cc_si_u(c, sizeof(c), s.t.objects),
+		cfs_format_size(s.bytes, a, sizeof(a)));
+	fprintf(f, "    usage:   %s used, %s / %s avail\n",
+		cfs_format_size(s.h.used, a, sizeof(a)),
+		cfs_format_size(s.h.raw_avail, b, sizeof(b)),
+		cfs_format_size(s.h.total, c, sizeof(c)));
+	pgs_lines(f, &s, sc, nst);
+	if (rec_active)
+		recovery_lines(f, &rp, rsec);
+	fprintf(f, " \n");
+out:
+	free(sc);
+	mgr_snap_free(&s);
 	return 0;
 }
 
 int ccmd_health(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	const cfs_osdmap *m;
-	struct pgsum s;
-	struct cfs_health h;
+	struct mgr_snap s;
 	int det = 0, r;
 
 	if (argc == 1 && !strcmp(argv[0], "detail"))
 		det = 1;
 	else if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
-	m = cfs_osdmap_get(ctx->cluster);
-	r = load(ctx, m, &s, &h, 1);
-	if (r) {
-		cfs_osdmap_put(m);
+	r = cc_snap(ctx, MGR_SNAP_PGS | MGR_SNAP_PG_HEALTH, &s);
+	if (r)
 		return r;
-	}
 	if (ctx->json) {
-		cc_json_out(ctx, health_json(&h));
+		cc_json_out(ctx, mgr_health_json(&s.h));
 	} else {
-		health_line(ctx->out, &h);
+		health_line(ctx->out, &s.h);
 		if (det)
-			health_detail_text(ctx->out, &h);
+			health_detail_text(ctx->out, &s.h);
 	}
-	cfs_health_free(&h);
-	free(s.pg);
-	cfs_osdmap_put(m);
+	mgr_snap_free(&s);
 	return 0;
 }
 
 /* ---- df ---- */
 
-/* MAX AVAIL of every pool (index as cfs_osdmap_pool_at; NULL when out
- * of memory, which prints 0 B), from one read of each OSD's use. */
-static uint64_t *other_pools_avail(struct cmd_ctx *ctx, const cfs_osdmap *m)
+static json_t *df_json(const struct mgr_df *df, int detail)
 {
-	int n = cfs_osdmap_max_osd(m), np = cfs_osdmap_npools(m);
-	uint64_t *used = calloc((size_t)n + 1, sizeof(*used));
-	uint64_t *out = calloc((size_t)np + 1, sizeof(*out));
+	json_t *root = json_pack("{s:{s:I, s:I, s:I, s:I, s:f}, s:[]}",
+				 "stats", "total_bytes", (json_int_t)df->total,
+				 "total_avail_bytes", (json_int_t)df->avail,
+				 "total_used_bytes", (json_int_t)df->used,
+				 "total_used_raw_bytes", (json_int_t)df->used,
+				 "total_used_raw_ratio", df->used_ratio,
+				 "pools");
+	json_t *cls = json_object();
 
-	if (!used || !out) {
-		free(used);
-		free(out);
-		return NULL;
-	}
-	for (int o = 0; o < n; o++) {
-		struct cfs_osd_usage u;
+	/* PGMapDigest::dump_cluster_stats: stats_by_class */
+	for (int k = 0; cls && k < df->nclasses; k++) {
+		const struct mgr_df_class *c = &df->classes[k];
 
-		if (!cfs_osdmap_exists(m, o))
-			continue;
-		cfs_osd_usage(ctx->cluster, o, &u);
-		used[o] = u.used;
+		json_object_set_new(
+			cls, c->name,
+			json_pack("{s:I, s:I, s:I, s:I, s:f}", "total_bytes",
+				  (json_int_t)c->total, "total_avail_bytes",
+				  (json_int_t)c->avail, "total_used_bytes",
+				  (json_int_t)c->used, "total_used_raw_bytes",
+				  (json_int_t)c->used, "total_used_raw_ratio",
+				  c->used_ratio));
 	}
-	for (int i = 0; i < np; i++)
-		out[i] = cfs_pool_max_avail_for(m, cfs_osdmap_pool_at(m, i),
-						used);
-	free(used);
-	return out;
+	if (root)
+		json_object_set_new(root, "stats_by_class", cls);
+	else
+		json_decref(cls);
+
+	for (int i = 0; root && i < df->npools; i++) {
+		const struct mgr_pool_df *w = &df->pools[i];
+		const struct cfs_pool_info *q = w->pool;
+		/* PGMapDigest::dump_object_stat_sum: no omap in crushfs, so
+		 * stored_data = stored and stored_omap = 0 */
+		json_t *st = json_pack(
+			"{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I}",
+			"stored", (json_int_t)w->stored, "stored_data",
+			(json_int_t)w->stored, "stored_omap", (json_int_t)0,
+			"objects", (json_int_t)w->objects, "kb_used",
+			(json_int_t)((w->used + 1023) >> 10), "bytes_used",
+			(json_int_t)w->used, "data_bytes_used",
+			(json_int_t)w->used, "omap_bytes_used", (json_int_t)0,
+			"percent_used", w->percent_used, "max_avail",
+			(json_int_t)w->max_avail);
+
+		if (st && detail) {
+			json_object_update_new(
+				st,
+				json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+					  "s:I, s:I}",
+					  "quota_objects",
+					  (json_int_t)q->quota_max_objects,
+					  "quota_bytes",
+					  (json_int_t)q->quota_max_bytes,
+					  "dirty", (json_int_t)w->dirty,
+					  "compress_bytes_used", (json_int_t)0,
+					  "compress_under_bytes", (json_int_t)0,
+					  "stored_raw",
+					  (json_int_t)((double)w->stored *
+						       w->raw_rate),
+					  "avail_raw",
+					  (json_int_t)((double)w->max_avail *
+						       w->raw_rate),
+					  "degraded", (json_int_t)w->degraded,
+					  "misplaced",
+					  (json_int_t)w->misplaced));
+		}
+		json_array_append_new(json_object_get(root, "pools"),
+				      json_pack("{s:s, s:I, s:o}", "name",
+						q->name, "id",
+						(json_int_t)q->id, "stats",
+						st));
+	}
+	return root;
 }
-
-/* One pool's line of `df`. */
-struct pool_row {
-	uint64_t stored, objects, used, max_avail;
-	double pct;
-};
 
 /*
- * Every pool's figures (PGMapDigest::dump_object_stat_sum): STORED and
- * OBJECTS from its PGs; USED its copies' raw bytes (the data pool: what
- * its rule's OSDs hold, as before several pools held data); %USED used /
- * (used + raw avail).  s->pg lists the PGs pool by pool.
+ * `ceph df [detail]` (PGMapDigest::dump_pool_stats_full, Ceph 16.2): the
+ * raw storage, then one row per pool; detail adds (DATA)/(OMAP) splits
+ * and QUOTA OBJECTS, QUOTA BYTES, DIRTY, USED COMPR, UNDER COMPR.
+ * crushfs stores no omap and compresses nothing: those read 0 B.
  */
-static void pool_rows(struct cmd_ctx *ctx, const cfs_osdmap *m,
-		      const struct pgsum *s, const struct cfs_health *h,
-		      const uint64_t *others, struct pool_row *rows)
-{
-	const struct cfs_pool_info *data = cfs_osdmap_pool(m);
-	uint32_t k = 0;
-
-	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
-		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
-		struct pool_row *w = &rows[i];
-		uint64_t raw_max;
-
-		for (uint32_t ps = 0; ps < q->pg_num && k < s->n; ps++, k++) {
-			w->stored += s->pg[k].bytes;
-			w->objects += s->pg[k].objects;
-		}
-		if (q == data) {
-			w->used = h->rule_used;
-			w->max_avail = h->max_avail;
-		} else {
-			for (int o = 0; o < cfs_osdmap_max_osd(m); o++) {
-				struct cfs_osd_usage u;
-
-				cfs_osd_pool_usage(ctx->cluster, o, q->id, &u);
-				w->used += u.used;
-			}
-			w->max_avail = others ? others[i] : 0;
-		}
-		raw_max = w->max_avail * (uint64_t)q->size;
-		w->pct = w->used + raw_max
-				 ? 100.0 * (double)w->used /
-					   (double)(w->used + raw_max)
-				 : 0;
-	}
-}
-
 int ccmd_df(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct pool_row *pools = NULL;
-	uint64_t *others;
 	static const char *const rh[] = { "CLASS", "SIZE", "AVAIL",
 					  "USED",  "RAW USED", "%RAW USED" };
 	static const int rr[] = { 0, 1, 1, 1, 1, 1 };
-	static const char *const ph[] = { "POOL",    "ID",   "PGS",
-					  "STORED",  "OBJECTS", "USED",
-					  "%USED", "MAX AVAIL" };
-	static const int pr[] = { 0, 1, 1, 1, 1, 1, 1, 1 };
-	const cfs_osdmap *m;
-	struct pgsum s;
-	struct cfs_health h;
-	double raw_pct;
+	static const char *const ph[] = {
+		"POOL",	  "ID",	    "PGS",	     "STORED",	    "(DATA)",
+		"(OMAP)", "OBJECTS", "USED",	     "(DATA)",	    "(OMAP)",
+		"%USED",  "MAX AVAIL", "QUOTA OBJECTS", "QUOTA BYTES",
+		"DIRTY",  "USED COMPR", "UNDER COMPR"
+	};
+	static const int pr[] = { 0, 1, 1, 1, 1, 1, 1, 1, 1,
+				  1, 1, 1, 1, 1, 1, 1, 1 };
+	/* the plain form's columns, out of ph */
+	static const int plain[] = { 0, 1, 2, 3, 6, 7, 10, 11 };
+	const char *heads[17];
+	int right[17], ncol, detail = 0, r;
+	struct mgr_snap s;
+	struct mgr_df df;
+	struct cc_table *t;
 	char a[32];
-	int r;
 
+	if (argc >= 1 && !strcmp(argv[0], "detail")) {
+		detail = 1;
+		argc--;
+		argv++;
+	}
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
-	m = cfs_osdmap_get(ctx->cluster);
-	r = load(ctx, m, &s, &h, 0);
-	if (r) {
-		cfs_osdmap_put(m);
+	r = cc_snap(ctx, MGR_SNAP_PGS, &s);
+	if (r)
 		return r;
+	r = mgr_df_compute(&s, &df);
+	if (r) {
+		mgr_snap_free(&s);
+		return cc_err(ctx, "%s", cfs_strerror(r));
 	}
-	raw_pct = h.total ? 100.0 * (double)h.used / (double)h.total : 0;
-	others = other_pools_avail(ctx, m);
-	pools = calloc((size_t)cfs_osdmap_npools(m) + 1, sizeof(*pools));
-	if (!pools) {
-		r = cc_err(ctx, "%s", cfs_strerror(-ENOMEM));
+	if (ctx->json) {
+		cc_json_out(ctx, df_json(&df, detail));
 		goto out;
 	}
-	pool_rows(ctx, m, &s, &h, others, pools);
-	if (ctx->json) {
-		json_t *root = json_pack("{s:{s:I, s:I, s:I, s:f}, s:[]}",
-				  "stats", "total_bytes", (json_int_t)h.total,
-				  "total_avail_bytes", (json_int_t)h.raw_avail,
-				  "total_used_raw_bytes", (json_int_t)h.used,
-				  "total_used_raw_ratio",
-				  h.total ? (double)h.used / (double)h.total
-					  : 0.0,
-				  "pools");
+	t = cc_table_new(6, rh, rr);
+	fprintf(ctx->out, "--- RAW STORAGE ---\n");
+	for (int k = 0; k < df.nclasses; k++) {
+		const struct mgr_df_class *c = &df.classes[k];
 
-		for (int i = 0; root && i < cfs_osdmap_npools(m); i++) {
-			const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
-			const struct pool_row *w = &pools[i];
+		cc_table_cell(t, "%s", c->name);
+		cc_table_cell(t, "%s", cfs_format_size(c->total, a, sizeof(a)));
+		cc_table_cell(t, "%s", cfs_format_size(c->avail, a, sizeof(a)));
+		cc_table_cell(t, "%s", cfs_format_size(c->used, a, sizeof(a)));
+		cc_table_cell(t, "%s", cfs_format_size(c->used, a, sizeof(a)));
+		cc_table_cell(t, "%.2f", 100.0 * c->used_ratio);
+	}
+	cc_table_cell(t, "TOTAL");
+	cc_table_cell(t, "%s", cfs_format_size(df.total, a, sizeof(a)));
+	cc_table_cell(t, "%s", cfs_format_size(df.avail, a, sizeof(a)));
+	cc_table_cell(t, "%s", cfs_format_size(df.used, a, sizeof(a)));
+	cc_table_cell(t, "%s", cfs_format_size(df.used, a, sizeof(a)));
+	cc_table_cell(t, "%.2f", 100.0 * df.used_ratio);
+	cc_table_print(t, ctx->out);
+	cc_table_free(t);
+	fprintf(ctx->out, "\n--- POOLS ---\n");
+	ncol = detail ? 17 : 8;
+	for (int k = 0; k < ncol; k++) {
+		heads[k] = ph[detail ? k : plain[k]];
+		right[k] = pr[detail ? k : plain[k]];
+	}
+	t = cc_table_new(ncol, heads, right);
+	for (int i = 0; i < df.npools; i++) {
+		const struct mgr_pool_df *w = &df.pools[i];
+		const struct cfs_pool_info *q = w->pool;
 
-			json_array_append_new(
-				json_object_get(root, "pools"),
-				json_pack("{s:s, s:I, s:{s:I, s:I, s:f, s:I, "
-					  "s:I}}", "name", q->name, "id",
-					  (json_int_t)q->id, "stats", "stored",
-					  (json_int_t)w->stored, "objects",
-					  (json_int_t)w->objects,
-					  "percent_used", w->pct / 100.0,
-					  "max_avail", (json_int_t)w->max_avail,
-					  "bytes_used", (json_int_t)w->used));
-		}
-		cc_json_out(ctx, root);
-	} else {
-		struct cc_table *t = cc_table_new(6, rh, rr);
-
-		fprintf(ctx->out, "--- RAW STORAGE ---\n");
-		cc_table_cell(t, "TOTAL");
-		cc_table_cell(t, "%s", cfs_format_size(h.total, a, sizeof(a)));
-		cc_table_cell(t, "%s",
-			      cfs_format_size(h.raw_avail, a, sizeof(a)));
-		cc_table_cell(t, "%s", cfs_format_size(h.used, a, sizeof(a)));
-		cc_table_cell(t, "%s", cfs_format_size(h.used, a, sizeof(a)));
-		cc_table_cell(t, "%.2f", raw_pct);
-		cc_table_print(t, ctx->out);
-		cc_table_free(t);
-		fprintf(ctx->out, "\n--- POOLS ---\n");
-		t = cc_table_new(8, ph, pr);
-		for (int i = 0; i < cfs_osdmap_npools(m); i++) {
-			const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
-			const struct pool_row *w = &pools[i];
-
-			cc_table_cell(t, "%s", q->name);
-			cc_table_cell(t, "%lld", (long long)q->id);
-			cc_table_cell(t, "%u", q->pg_num);
+		cc_table_cell(t, "%s", q->name);
+		cc_table_cell(t, "%lld", (long long)q->id);
+		cc_table_cell(t, "%u", q->pg_num);
+		cc_table_cell(t, "%s", cfs_format_size(w->stored, a, sizeof(a)));
+		if (detail) {
 			cc_table_cell(t, "%s",
 				      cfs_format_size(w->stored, a, sizeof(a)));
-			cc_table_cell(t, "%llu",
-				      (unsigned long long)w->objects);
+			cc_table_cell(t, "0 B");
+		}
+		cc_table_cell(t, "%s", cc_si_u(a, sizeof(a), w->objects));
+		cc_table_cell(t, "%s", cfs_format_size(w->used, a, sizeof(a)));
+		if (detail) {
 			cc_table_cell(t, "%s",
 				      cfs_format_size(w->used, a, sizeof(a)));
-			cc_table_cell(t, "%.2f", w->pct);
-			cc_table_cell(t, "%s", cfs_format_size(w->max_avail, a,
-							       sizeof(a)));
+			cc_table_cell(t, "0 B");
 		}
-		cc_table_print(t, ctx->out);
-		cc_table_free(t);
+		cc_table_cell(t, "%.2f", 100.0 * w->percent_used);
+		cc_table_cell(t, "%s",
+			      cfs_format_size(w->max_avail, a, sizeof(a)));
+		if (!detail)
+			continue;
+		/* Ceph: N/A for no quota */
+		if (q->quota_max_objects)
+			cc_table_cell(t, "%s", cc_si_u(a, sizeof(a),
+						    q->quota_max_objects));
+		else
+			cc_table_cell(t, "N/A");
+		if (q->quota_max_bytes)
+			cc_table_cell(t, "%s",
+				      cfs_format_size(q->quota_max_bytes, a,
+						      sizeof(a)));
+		else
+			cc_table_cell(t, "N/A");
+		cc_table_cell(t, "%s", cc_si_u(a, sizeof(a), w->dirty));
+		cc_table_cell(t, "0 B");
+		cc_table_cell(t, "0 B");
 	}
+	cc_table_print(t, ctx->out);
+	cc_table_free(t);
 out:
-	free(pools);
-	cfs_health_free(&h);
-	free(s.pg);
-	free(others);
-	cfs_osdmap_put(m);
-	return r;
+	mgr_df_free(&df);
+	mgr_snap_free(&s);
+	return 0;
 }
 
 /* ---- pg dump ---- */
@@ -654,7 +513,7 @@ int ccmd_pg_dump(struct cmd_ctx *ctx, int argc, char **argv)
 	};
 	static const int right[] = { 0, 1, 1, 1, 1, 1, 0, 0, 1, 0, 1 };
 	const cfs_osdmap *m;
-	struct pgsum s;
+	struct mgr_snap s;
 	int r, kind = 0;
 
 	/* ceph's dump kinds: the text is pgs_brief's for all; JSON nests
@@ -666,17 +525,14 @@ int ccmd_pg_dump(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (cc_nargs(ctx, argc, argv, 0))
 		return 1;
-	m = cfs_osdmap_get(ctx->cluster);
-	r = gather(ctx, m, &s);
-	if (r) {
-		free(s.pg);
-		cfs_osdmap_put(m);
-		return cc_err(ctx, "cannot read the PGs: %s", cfs_strerror(r));
-	}
+	r = cc_snap(ctx, MGR_SNAP_PGS, &s);
+	if (r)
+		return r;
+	m = s.m;
 	if (ctx->json) {
 		json_t *arr = json_array();
 
-		for (uint32_t ps = 0; ps < s.n; ps++)
+		for (uint32_t ps = 0; ps < s.npg; ps++)
 			json_array_append_new(arr, cc_pg_json(&s.pg[ps]));
 		if (kind)
 			cc_json_out(ctx, json_pack("{s:b, s:o}", "pg_ready", 1,
@@ -692,7 +548,7 @@ int ccmd_pg_dump(struct cmd_ctx *ctx, int argc, char **argv)
 	} else {
 		struct cc_table *t = cc_table_new(11, heads, right);
 
-		for (uint32_t ps = 0; ps < s.n; ps++) {
+		for (uint32_t ps = 0; ps < s.npg; ps++) {
 			const struct ol_pg_stat *g = &s.pg[ps];
 			char st[128], v[128];
 
@@ -716,8 +572,7 @@ int ccmd_pg_dump(struct cmd_ctx *ctx, int argc, char **argv)
 		cc_table_print(t, ctx->out);
 		cc_table_free(t);
 	}
-	free(s.pg);
-	cfs_osdmap_put(m);
+	mgr_snap_free(&s);
 	return 0;
 }
 

@@ -263,6 +263,13 @@ static int mkfs_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
 	m->pool.object_size = o->object_size;
 	m->pool.stripe_unit = o->stripe_unit ? o->stripe_unit : o->object_size;
 	m->pool.stripe_count = o->stripe_count;
+	/* `fs new` tags its data pool: application cephfs, data = the
+	 * filesystem's name (FSMonitor / OSDMonitor::do_application_enable,
+	 * Ceph 16.2) */
+	r = pool_apps_enable(m->pool.apps, sizeof(m->pool.apps), "cephfs",
+			     "data", "crushfs");
+	if (r)
+		goto fail;
 	r = osdmap_finish(m);
 	if (r)
 		goto fail;

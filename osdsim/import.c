@@ -411,6 +411,13 @@ static int load_pool(struct imp *im, struct cfs_osdmap *m, json_t *x,
 	if (!bad && jget_int(x, "quota_max_objects", 0, INT64_MAX, &v))
 		bad = "quota_max_objects";
 	p->quota_max_objects = (uint64_t)v;
+	/* the pool's applications as the live cluster has them (rbd stays
+	 * rbd, whichever pool crushfs's files go to) */
+	if (!bad && json_object_get(x, "application_metadata") &&
+	    pool_apps_set(p->apps, sizeof(p->apps),
+			  json_object_get(x, "application_metadata"), why,
+			  sizeof(why)))
+		bad = "application_metadata";
 	if (!bad && p->erasure &&
 	    (!json_is_string(prof) ||
 	     json_string_length(prof) >= sizeof(p->ec_profile) ||

@@ -66,6 +66,13 @@ struct cfs_osd_info {
 	char host[64];		   /* parent bucket name in the crush map */
 };
 
+/* OSDMonitor's limits on a pool's applications (Ceph 16.2
+ * MAX_POOL_APPLICATIONS, MAX_POOL_APPLICATION_KEYS, _LENGTH); the text
+ * crushfs keeps them in */
+#define CFS_POOL_MAX_APPS 4
+#define CFS_POOL_APP_KEYS 64
+#define CFS_POOL_APP_LEN 128
+#define CFS_POOL_APPS_LEN 1024
 struct cfs_pool_info {
 	int64_t id;
 	char name[64];
@@ -93,7 +100,18 @@ struct cfs_pool_info {
 	 * allow_ec_overwrites true`): partial writes allowed, as CephFS
 	 * needs of a data pool */
 	int ec_overwrites;
+	/* pg_pool_t::application_metadata (`osd pool application`), compact
+	 * JSON sorted by name: {"cephfs":{"data":"crushfs"}}; "" = none
+	 * (pool_apps.c) */
+	char apps[CFS_POOL_APPS_LEN];
 };
+/* 0 when apps is a valid applications text (cfs_pool_info.apps), else
+ * -EINVAL with why */
+int cfs_pool_apps_check(const char *apps, char *why, size_t whylen);
+/* The pool's application names, "cephfs,rbd" (pg_pool_t's operator<<);
+ * returns their count. */
+struct cfs_pool_info;
+int cfs_pool_app_names(const struct cfs_pool_info *p, char *buf, size_t len);
 
 uint32_t cfs_osdmap_epoch(const cfs_osdmap *m);
 /* When the cluster was made and this epoch installed (seconds). */

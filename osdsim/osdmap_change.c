@@ -191,6 +191,13 @@ int cfs_fs_add_data_pool(cfs_cluster *c, int64_t pool, char *why,
 		return r;
 	}
 	x->info.fs_data = 1;
+	/* FileSystemCommands' add_data_pool enables cephfs on it */
+	r = pool_apps_enable(x->info.apps, sizeof(x->info.apps), "cephfs",
+			     "data", "crushfs");
+	if (r) {
+		osdmap_update_abort(c, n);
+		return r;
+	}
 	return osdmap_update_commit(c, n);
 }
 

@@ -59,6 +59,8 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 		json_object_set_new(pool, "quota_max_objects",
 				    json_integer((json_int_t)
 							 m->pool.quota_max_objects));
+	json_object_set_new(pool, "application_metadata",
+			    pool_apps_json(m->pool.apps));
 	osds = json_array();
 	for (int i = 0; i < m->max_osd; i++) {
 		const struct cfs_osd_state *s = &m->osds[i];
@@ -336,6 +338,19 @@ static int pool_from_json(struct cfs_osdmap *m, json_t *root,
 	      "pool.quota_max_objects");
 	m->pool.quota_max_objects =
 		json_object_get(pool, "quota_max_objects") ? (uint64_t)v : 0;
+	/* absent in clusters made before applications were kept: the
+	 * data pool was always the filesystem's (mkfs tags it so now) */
+	if (json_object_get(pool, "application_metadata")) {
+		FIELD(pool_apps_set(m->pool.apps, sizeof(m->pool.apps),
+				    json_object_get(pool,
+						    "application_metadata"),
+				    why, sizeof(why)),
+		      "pool.application_metadata");
+	} else {
+		FIELD(pool_apps_enable(m->pool.apps, sizeof(m->pool.apps),
+				       "cephfs", "data", "crushfs"),
+		      "pool.application_metadata");
+	}
 	/* the default layout of every new file: the same rule as mkfs and
 	 * the layout xattrs */
 	if (cfs_layout_check(m->pool.stripe_unit, m->pool.stripe_count,

@@ -458,6 +458,14 @@ int pool_rule_ok(const pl_map *cm, int rule, int erasure, int size,
 int xpool_check_create(const struct cfs_osdmap *m,
 		       const struct cfs_pool_info *p, uint32_t per_osd,
 		       char *why, size_t whylen);
+/* pool_apps.c: the applications text as a JSON object (new reference,
+ * {} for none); set from one (checked; -EINVAL, -E2BIG with why); add app
+ * (and key=value when key) */
+json_t *pool_apps_json(const char *apps);
+int pool_apps_set(char *apps, size_t len, json_t *v, char *why,
+		  size_t whylen);
+int pool_apps_enable(char *apps, size_t len, const char *app,
+		     const char *key, const char *value);
 int pool_check_change(const struct cfs_osdmap *m,
 		      const struct cfs_pool_info *cur,
 		      const struct cfs_pool_info *want, int pg_num_ok,

@@ -84,6 +84,9 @@ json_t *xpools_to_json(const struct cfs_osdmap *m)
 			json_object_set_new(o, "fs_data", json_true());
 		if (o && p->ec_overwrites)
 			json_object_set_new(o, "ec_overwrites", json_true());
+		if (o)
+			json_object_set_new(o, "application_metadata",
+					    pool_apps_json(p->apps));
 		if (o && p->pg_num_target != p->pg_num)
 			json_object_set_new(o, "pg_num_target",
 					    json_integer(p->pg_num_target));
@@ -107,6 +110,7 @@ int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 {
 	json_t *a = json_object_get(root, "pools"), *o;
 	json_t *pm = json_object_get(root, "pool_max");
+	char why2[160];
 	size_t i;
 
 	m->pool_max = json_is_integer(pm) ? json_integer_value(pm) : m->pool.id;
@@ -202,6 +206,17 @@ int xpools_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		if (!bad && x && (!json_is_boolean(x) || !p->erasure))
 			bad = "ec_overwrites";
 		p->ec_overwrites = json_is_true(x);
+		/* absent in clusters made before applications were kept: a
+		 * data pool of the filesystem was CephFS's */
+		x = json_object_get(o, "application_metadata");
+		if (!bad && x &&
+		    pool_apps_set(p->apps, sizeof(p->apps), x, why2,
+				  sizeof(why2)))
+			bad = "application_metadata";
+		if (!bad && !x && p->fs_data &&
+		    pool_apps_enable(p->apps, sizeof(p->apps), "cephfs",
+				     "data", "crushfs"))
+			bad = "application_metadata";
 		if (!bad && json_object_get(o, "pg_num_change_from")) {
 			if (jget_int(o, "pg_num_change_from", 1, 65536, &v))
 				bad = "pg_num_change_from";
@@ -448,7 +463,8 @@ int pool_check_change(const struct cfs_osdmap *m,
 	    want->stripe_unit != p.stripe_unit ||
 	    want->stripe_count != p.stripe_count) {
 		snprintf(why, whylen, "only size, min_size, pg_num, pgp_num, "
-			 "crush_rule and the quotas can change");
+			 "crush_rule, the quotas and the applications can "
+			 "change");
 		return -EINVAL;
 	}
 	if (want->pg_num != p.pg_num) {
@@ -564,6 +580,12 @@ int pool_check_change(const struct cfs_osdmap *m,
 	}
 	p.quota_max_bytes = want->quota_max_bytes;
 	p.quota_max_objects = want->quota_max_objects;
+	if (strcmp(want->apps, p.apps)) {
+		r = cfs_pool_apps_check(want->apps, why, whylen);
+		if (r)
+			return r;
+		snprintf(p.apps, sizeof(p.apps), "%s", want->apps);
+	}
 	*out = p;
 	return 0;
 }
@@ -594,6 +616,8 @@ int xpool_add(struct cfs_osdmap *m, const struct cfs_pool_info *p,
 	n[m->nxpools].info.stripe_count = 0;
 	n[m->nxpools].info.fs_data = 0;
 	n[m->nxpools].info.ec_overwrites = 0;
+	/* Ceph's `osd pool create` enables no application */
+	n[m->nxpools].info.apps[0] = 0;
 	/* nothing under way in a new pool */
 	n[m->nxpools].info.pg_num_target = p->pg_num;
 	n[m->nxpools].info.pgp_num_target = p->pgp_num;

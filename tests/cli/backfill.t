@@ -23,11 +23,9 @@ pg_temp (an empty PG has nothing to backfill and follows CRUSH at once):
   [{'pgid': '1.4', 'osds': [4, 6, 7]}, {'pgid': '1.8', 'osds': [11, 2, 0]}]
   $ crushfs --cluster c status | grep -E 'osd:|misplaced|remapped'
               3/24 objects misplaced (12.500%)
-      osd: 12 osds: 12 up, 12 in; 2 remapped pgs; epoch e2
+      osd: 12 osds: 12 up, 12 in; 2 remapped pgs
       pgs:     3/24 objects misplaced (12.500%)
                2  active+remapped+backfill_wait
-  HEALTH_WARN 3/24 objects misplaced (12.500%)
-  [WRN] OBJECT_MISPLACED: 3/24 objects misplaced (12.500%)
 
 The data is read from where it is, and a write goes there too (the up
 set's new members get it from backfill):

@@ -61,10 +61,10 @@ change seen as misplaced objects, rebalance, and the listings.
     cluster:
       health: HEALTH_WARN
               1/18 objects misplaced (5.556%)
-  
+   
     services:
-      osd: 12 osds: 12 up, 11 in; 1 remapped pgs; epoch e2
-  
+      osd: 12 osds: 12 up, 11 in; 1 remapped pgs
+   
     data:
       pools:   1 pools, 16 pgs
       objects: 6 objects, 6.0 MiB
@@ -72,9 +72,7 @@ change seen as misplaced objects, rebalance, and the listings.
       pgs:     1/18 objects misplaced (5.556%)
                15 active+clean
                1  active+remapped+backfill_wait
-  
-  HEALTH_WARN 1/18 objects misplaced (5.556%)
-  [WRN] OBJECT_MISPLACED: 1/18 objects misplaced (5.556%)
+   
   $ crushfs --cluster cl pg dump | head -4
   PG_STAT  OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES    STATE                          UP         UP_PRIMARY  ACTING     ACTING_PRIMARY
   1.0            1         0          0        0  1200000  active+clean                   [11,0,10]          11  [11,0,10]              11
@@ -89,20 +87,20 @@ change seen as misplaced objects, rebalance, and the listings.
   $ crushfs --cluster cl -f json rebalance
   {"objects_moved":1,"bytes_moved":1800000,"old_copies_removed":1,"bytes_freed":1800000,"pgs_changed":1,"pgs_backfill_toofull":0,"pgs_blocked":0,"errors":0,"pgp_num_steps":0,"pg_num_changes":0,"pools_pending":0,"pending":""}
   $ crushfs --cluster cl osd df
-  ID  WEIGHT   REWEIGHT  SIZE     USE      AVAIL    %USE  VAR   PGS  OBJECTS  STATUS  %USE GRAPH
-   0  0.00099   1.00000   64 MiB  1.7 MiB   62 MiB  2.68  1.14    2        2      up  [#...................]
-   4  0.00099   1.00000   64 MiB  1.7 MiB   62 MiB  2.68  1.14    4        1      up  [#...................]
-   8  0.00099   1.00000   64 MiB      0 B   64 MiB     0     0    2        0      up  [....................]
-   1  0.00099   1.00000   64 MiB  1.4 MiB   63 MiB  2.24  0.95    5        1      up  [....................]
-   5  0.00099   1.00000   64 MiB      0 B   64 MiB     0     0    2        0      up  [....................]
-   9  0.00099   1.00000   64 MiB  1.1 MiB   63 MiB  1.79  0.76    5        2      up  [....................]
-   2  0.00099   1.00000   64 MiB  1.4 MiB   63 MiB  2.24  0.95    4        2      up  [....................]
-   6  0.00099   1.00000   64 MiB  3.1 MiB   61 MiB  4.92  2.10    6        2      up  [#...................]
-  10  0.00099   1.00000   64 MiB  1.4 MiB   63 MiB  2.24  0.95    5        2      up  [....................]
-   3  0.00099   1.00000   64 MiB      0 B   64 MiB     0     0    1        0      up  [....................]
-   7  0.00099   1.00000   64 MiB  4.0 MiB   60 MiB  6.26  2.67    7        3      up  [#...................]
-  11  0.00099   1.00000   64 MiB  2.0 MiB   62 MiB  3.13  1.33    5        3      up  [#...................]
-                  TOTAL  768 MiB   18 MiB  750 MiB  2.35                  18
+  ID  CLASS  WEIGHT   REWEIGHT  SIZE     RAW USE  DATA     OMAP  META  AVAIL    %USE  VAR   PGS  STATUS
+   0         0.00099   1.00000   64 MiB  1.7 MiB  1.7 MiB   0 B   0 B   62 MiB  2.68  1.14    2      up
+   4         0.00099   1.00000   64 MiB  1.7 MiB  1.7 MiB   0 B   0 B   62 MiB  2.68  1.14    4      up
+   8         0.00099   1.00000   64 MiB      0 B      0 B   0 B   0 B   64 MiB     0     0    2      up
+   1         0.00099   1.00000   64 MiB  1.4 MiB  1.4 MiB   0 B   0 B   63 MiB  2.24  0.95    5      up
+   5         0.00099   1.00000   64 MiB      0 B      0 B   0 B   0 B   64 MiB     0     0    2      up
+   9         0.00099   1.00000   64 MiB  1.1 MiB  1.1 MiB   0 B   0 B   63 MiB  1.79  0.76    5      up
+   2         0.00099   1.00000   64 MiB  1.4 MiB  1.4 MiB   0 B   0 B   63 MiB  2.24  0.95    4      up
+   6         0.00099   1.00000   64 MiB  3.1 MiB  3.1 MiB   0 B   0 B   61 MiB  4.92  2.10    6      up
+  10         0.00099   1.00000   64 MiB  1.4 MiB  1.4 MiB   0 B   0 B   63 MiB  2.24  0.95    5      up
+   3         0.00099   1.00000   64 MiB      0 B      0 B   0 B   0 B   64 MiB     0     0    1      up
+   7         0.00099   1.00000   64 MiB  4.0 MiB  4.0 MiB   0 B   0 B   60 MiB  6.26  2.67    7      up
+  11         0.00099   1.00000   64 MiB  2.0 MiB  2.0 MiB   0 B   0 B   62 MiB  3.13  1.33    5      up
+                         TOTAL  768 MiB   18 MiB   18 MiB   0 B   0 B  750 MiB  2.35
   MIN/MAX VAR: 0/2.67  STDDEV: 1.82
   $ crushfs --cluster cl df
   --- RAW STORAGE ---

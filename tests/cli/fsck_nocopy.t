@@ -15,9 +15,8 @@ status and fsck see the same two objects:
   $ crushfs --cluster cl status | grep -E 'unfound|objects:'
               2/2 objects unfound (100.000%)
       objects: 2 objects, 12 B
+      pgs:     2/2 objects unfound (100.000%)
                2 active+recovery_unfound
-  HEALTH_WARN 2/2 objects unfound (100.000%)
-  [WRN] OBJECT_UNFOUND: 2/2 objects unfound (100.000%)
   $ crushfs --cluster cl fsck --dry-run
   fsck of cl (dry run):
     object 10000000123.00000000: in the object index, on no OSD, and no file holds it: a write that never reached a copy
@@ -42,9 +41,8 @@ The repair clears the entry no file holds; the lost one stays, unfound:
   $ crushfs --cluster cl status | grep -E 'unfound|objects:'
               1/1 objects unfound (100.000%)
       objects: 1 objects, 6 B
+      pgs:     1/1 objects unfound (100.000%)
                1 active+recovery_unfound
-  HEALTH_WARN 1/1 objects unfound (100.000%)
-  [WRN] OBJECT_UNFOUND: 1/1 objects unfound (100.000%)
 
 Removing it is the owner's choice, and then everything agrees again:
 

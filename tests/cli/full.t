@@ -41,7 +41,7 @@ and a write may take an OSD past full_ratio up to its capacity:
   full policy is now pool
   $ crushfs --cluster c rados put o6 f2
   $ crushfs --cluster c rados put o7 f1
-  $ crushfs --cluster c osd df | grep -E '^ +7 ' | awk '{print $10, $(NF-1)}'
+  $ crushfs --cluster c osd df | grep -E '^ +7 ' | awk '{print $16, $NF}'
   95.37 up,full
   $ crushfs --cluster c health detail
   HEALTH_ERR 1 full osd(s); 1 pool(s) full

@@ -111,7 +111,7 @@ osd df tree: buckets carry the sums of their OSDs, in osd tree order:
   2 osd.2
   -5 host3
   3 osd.3
-  TOTAL GiB
+  TOTAL 0
   MIN/MAX 0
   $ crushfs --cluster c -f json osd df tree | python3 -c '
   > import json,sys

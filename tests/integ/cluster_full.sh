@@ -59,7 +59,7 @@ h=$(cf "$CL" health detail)
 grep -q '^\[ERR\] OSD_FULL: 1 full osd(s)$' <<<"$h" || fail "no OSD_FULL: $h"
 grep -q '^    osd.5 is full$' <<<"$h" || fail "OSD_FULL detail: $h"
 grep -q 'OSD_OUT_OF_ORDER_FULL' <<<"$h" || fail "ratios out of order not reported: $h"
-cf "$CL" osd df | grep -Eq '^ 5 .* up,full ' || fail "osd df status of osd.5"
+cf "$CL" osd df | grep -Eq '^ 5 .* up,full$' || fail "osd df status of osd.5"
 victim=$(grep ' yes$' "$T/ok" | head -1 | cut -d' ' -f1)
 if [ -n "$victim" ]; then
 	must_fail 'No space left on device' cf "$CL" rados put "$victim" "$T/early.1"

@@ -56,7 +56,7 @@ exp=$((exp - 9999999 + 4096 + 1)) # obj.9999999 was overwritten; .hidden
 	fail "status: '$bytes', want '$exp 11 $((exp * 3)) HEALTH_OK'"
 cf "$CL" status | grep -q "objects: 11 objects" || fail "status text"
 cf "$CL" osd df | grep -q '^MIN/MAX VAR: ' || fail "osd df summary line"
-cf "$CL" osd df | head -1 | grep -q '^ID  WEIGHT   REWEIGHT  SIZE' || fail "osd df header"
+cf "$CL" osd df | head -1 | grep -q '^ID  CLASS  WEIGHT   REWEIGHT  SIZE     RAW USE  DATA' || fail "osd df header"
 used=$(cf "$CL" -f json osd df | py "import json,sys; d=json.load(sys.stdin); print(sum(n['bytes_used'] for n in d['nodes']), sum(n['objects'] for n in d['nodes']))")
 [ "$used" = "$((exp * 3)) 33" ] || fail "osd df used/objects: $used"
 pg=$(cf "$CL" -f json pg dump | py "import json,sys; d=json.load(sys.stdin); print(sum(p['stat_sum']['num_objects'] for p in d['pg_map']['pg_stats']), sum(p['stat_sum']['num_bytes'] for p in d['pg_map']['pg_stats']), len(d['pg_map']['pg_stats']))")

@@ -136,9 +136,15 @@ it = 0
 while time.time() < deadline or it < 8:
     it += 1
     codes = check_text_health(run("health", "detail"), "health detail")
+    # `ceph -s`: the health word, then one summary line per check and
+    # never the details (those are `health detail`'s)
     st = run("status")
-    codes |= check_text_health(st.split("\n\n")[-1] if "\n\nHEALTH_" in st else
-                               "HEALTH_OK\n", "status")
+    m = re.search(r"\n    health: (HEALTH_OK|HEALTH_WARN|HEALTH_ERR)\n"
+                  r"((?:            \S.*\n)*) \n  services:\n", st)
+    if not m or "[WRN]" in st or "[ERR]" in st:
+        sys.exit(f"status: not ceph -s's health block: {st!r}")
+    if (m.group(1) == "HEALTH_OK") != (m.group(2) == ""):
+        sys.exit(f"status: {m.group(1)} with checks {m.group(2)!r}")
     sj = json.loads(run("-f", "json", "status"))
     codes |= check_json_health(sj["health"], "status -f json")
     pm = sj["pgmap"]
