@@ -33,5 +33,16 @@ if [ -n "$bad" ]; then
 	echo "$bad"
 	fail=1
 fi
+# mgr/ sits beside the data path, below fs/: no fs/ header
+if [ -d "$top/mgr" ]; then
+	fs_h=$(cd "$top/fs" && ls *.h | sed 's/\./\\./' | paste -sd'|')
+	bad=$(grep -nE "#include +[\"<](fs/)?($fs_h)[\">]" \
+		"$top"/mgr/*.c "$top"/mgr/*.h 2>/dev/null)
+	if [ -n "$bad" ]; then
+		echo "mgr/ includes an fs/ header:"
+		echo "$bad"
+		fail=1
+	fi
+fi
 [ $fail -eq 0 ] && echo "includes: ok"
 exit $fail

@@ -1,0 +1,69 @@
+/*
+ * mgr_events.h - reading the cluster log (osdsim/clog.h writes it) and the
+ * fill history (the mounted daemon samples it): what `crushfs log last`,
+ * `crushfs -w` and the dashboard's event panel and chart show.
+ *
+ * Errors: 0 or -errno.  Nothing here prints.
+ */
+#ifndef CRUSHFS_MGR_EVENTS_H
+#define CRUSHFS_MGR_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cfs_cluster cfs_cluster;
+typedef struct objlayer objlayer;
+
+/* ---- the cluster log (events.c) ---- */
+
+/* One LogEntry as Ceph keeps it (common/LogEntry.h). */
+struct mgr_log_entry {
+	char stamp[40];	  /* "2026-11-27T22:20:01.123456+0000" */
+	char name[32];	  /* "mon.a", "osd.3" */
+	char rank[32];	  /* "mon.0", "osd.3" */
+	uint64_t seq;
+	char channel[16]; /* "cluster", "audit" */
+	int prio;	  /* enum cfs_clog_level */
+	char msg[1024];
+};
+
+/* One line of DIR/cluster.log; -EINVAL when it is not an entry. */
+int mgr_log_parse(const char *line, size_t len, struct mgr_log_entry *e);
+/* `ceph log last`'s form (LogEntry's operator<<):
+ * "STAMP NAME (RANK) SEQ : CHANNEL [PRIO] MSG" */
+void mgr_log_format(const struct mgr_log_entry *e, char *buf, size_t len);
+/* `ceph -w`'s form: "STAMP NAME [PRIO] MSG", the channel in front when
+ * it is not "cluster" */
+void mgr_log_format_watch(const struct mgr_log_entry *e, char *buf,
+			  size_t len);
+/* A JSON object as `ceph log last -f json` gives each entry (jansson
+ * json_t *, returned as void * to keep jansson out of this header). */
+void *mgr_log_json(const struct mgr_log_entry *e);
+/* "debug", "info", "sec", "warn"/"warning", "error"/"err" -> level;
+ * -1 if none (LogEntry::str_to_level) */
+int mgr_log_level_parse(const char *s);
+
+/*
+ * `ceph log last [N] [LEVEL] [CHANNEL]`: the last n entries of priority
+ * level and above on channel ("*": every channel), oldest first, from
+ * DIR/cluster.log.1 and DIR/cluster.log.  *out is malloc'd (free it);
+ * no log yet is no entry, not an error.
+ */
+int mgr_log_last(const char *dir, int n, int level, const char *channel,
+		 struct mgr_log_entry **out, int *nout);
+
+/*
+ * Following the log as it grows (`ceph -w`): opened at its current end;
+ * the fd is readable (poll it) when the log may have grown; read hands
+ * each new complete entry to fn (non-zero from fn stops and is returned).
+ * A rotation is followed: the old file is read to its end first.
+ */
+typedef struct mgr_log_tail mgr_log_tail;
+int mgr_log_tail_open(const char *dir, mgr_log_tail **out);
+int mgr_log_tail_fd(const mgr_log_tail *t);
+int mgr_log_tail_read(mgr_log_tail *t,
+		      int (*fn)(const struct mgr_log_entry *e, void *arg),
+		      void *arg);
+void mgr_log_tail_close(mgr_log_tail *t);
+
+#endif
