@@ -33,8 +33,8 @@ void ol_clog_scrub(cfs_cluster *c, const char *pgid, int primary, int deep,
 		   int repair, uint64_t errors, uint64_t repaired)
 {
 	char who[24];
-	const char *what = repair ? (deep ? "deep-repair" : "repair")
-				  : (deep ? "deep-scrub" : "scrub");
+	/* PG::scrub_finish's mode word: a repair is "repair", deep or not */
+	const char *what = repair ? "repair" : deep ? "deep-scrub" : "scrub";
 
 	snprintf(who, sizeof(who), primary >= 0 ? "osd.%d" : "osd", primary);
 	if (!errors)
