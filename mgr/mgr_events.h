@@ -66,4 +66,35 @@ int mgr_log_tail_read(mgr_log_tail *t,
 		      void *arg);
 void mgr_log_tail_close(mgr_log_tail *t);
 
+/* ---- the fill history (history.c) ----
+ * DIR/fill_history.jsonl, one sample a line, written by the mounted
+ * daemon every mgr_history_interval seconds (config, default 5; 0: off),
+ * the last 24 hours of samples kept:
+ *   {"t":UNIX_SECONDS,"used":B,"total":B,"fullest_osd":N,
+ *    "fullest_pct":P,"nearfull_ratio":R,"full_ratio":R,
+ *    "pools":[{"id":1,"name":"crushfs_data","stored":B,"max_avail":B}]} */
+#define MGR_HISTORY_FILE "fill_history.jsonl"
+typedef struct cfs_osdmap cfs_osdmap;
+struct cfs_health;
+struct mgr_history;
+int mgr_history_open(const char *dir, struct mgr_history **out);
+void mgr_history_close(struct mgr_history *h);
+/* Append one sample from a health snapshot h taken on m. */
+int mgr_history_sample(struct mgr_history *h, cfs_cluster *c,
+		       const cfs_osdmap *m, const struct cfs_health *hs);
+/* The interval in seconds (0: no sampling). */
+uint32_t mgr_history_interval(cfs_cluster *c);
+/* The samples newer than since (UNIX seconds; 0: all), oldest first, as
+ * a jansson array (json_t *); NULL only without memory. */
+void *mgr_history_read(const char *dir, double since);
+
+/* ---- the daemon's tick (tick.c) ----
+ * Health changes into the cluster log (HealthMonitor's lines), the PG
+ * state counts as the mgr's "pgmap" line, and history samples.  run
+ * returns the milliseconds until it wants to run again. */
+struct mgr_tick;
+int mgr_tick_create(cfs_cluster *c, objlayer *ol, struct mgr_tick **out);
+int mgr_tick_run(struct mgr_tick *t);
+void mgr_tick_destroy(struct mgr_tick *t);
+
 #endif
