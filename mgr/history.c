@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -190,12 +191,70 @@ int mgr_history_sample(struct mgr_history *h, cfs_cluster *c,
 	return r;
 }
 
-void *mgr_history_read(const char *dir, double since)
+/* complete lines of f from its position: samples newer than *t into a;
+ * *end gets the offset after the last complete line */
+static void read_lines(FILE *f, json_t *a, double *t, long *end)
 {
-	char path[PATH_MAX], *line = NULL;
-	json_t *a = json_array();
+	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+
+	*end = ftell(f);
+	while ((n = getline(&line, &cap, f)) > 0) {
+		json_t *o;
+		double ot;
+
+		if (line[n - 1] != '\n')
+			break; /* being written */
+		*end += n;
+		o = json_loadb(line, (size_t)n - 1, 0, NULL);
+		ot = json_number_value(json_object_get(o, "t"));
+		if (json_is_object(o) && ot > *t) {
+			json_array_append_new(a, o);
+			*t = ot;
+		} else {
+			json_decref(o);
+		}
+	}
+	free(line);
+}
+
+/* keep max evenly spaced entries of a, the last among them */
+static void thin(json_t *a, int max)
+{
+	size_t n = json_array_size(a);
+	json_t *b;
+
+	if (max <= 0 || n <= (size_t)max)
+		return;
+	b = json_array();
+	for (int i = 0; i < max; i++) {
+		/* from the end, so that the newest is always there */
+		size_t k = n - 1 - (size_t)((double)i * (double)(n - 1) /
+					    (double)(max - 1));
+
+		json_array_insert(b, 0, json_array_get(a, k));
+	}
+	json_array_clear(a);
+	json_array_extend(a, b);
+	json_decref(b);
+}
+
+void *mgr_history_read(const char *dir, double since, int max_points)
+{
+	struct mgr_history_pos pos = { 0, 0, since };
+	json_t *a = mgr_history_read_new(dir, &pos);
+
+	if (a)
+		thin(a, max_points);
+	return a;
+}
+
+void *mgr_history_read_new(const char *dir, struct mgr_history_pos *pos)
+{
+	char path[PATH_MAX];
+	json_t *a = json_array();
+	struct stat st;
 	FILE *f;
 
 	if (!a)
@@ -204,19 +263,17 @@ void *mgr_history_read(const char *dir, double since)
 	f = fopen(path, "re");
 	if (!f)
 		return a;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		json_t *o;
-
-		if (line[n - 1] != '\n')
-			break;
-		o = json_loadb(line, (size_t)n - 1, 0, NULL);
-		if (json_is_object(o) &&
-		    json_number_value(json_object_get(o, "t")) > since)
-			json_array_append_new(a, o);
-		else
-			json_decref(o);
+	if (fstat(fileno(f), &st)) {
+		fclose(f);
+		return a;
 	}
-	free(line);
+	/* trimmed (a new file) or shorter: from the start again */
+	if ((uint64_t)st.st_ino != pos->ino || st.st_size < pos->off) {
+		pos->ino = (uint64_t)st.st_ino;
+		pos->off = 0;
+	}
+	if (st.st_size > pos->off && !fseek(f, pos->off, SEEK_SET))
+		read_lines(f, a, &pos->t, &pos->off);
 	fclose(f);
 	return a;
 }

@@ -85,8 +85,20 @@ int mgr_history_sample(struct mgr_history *h, cfs_cluster *c,
 /* The interval in seconds (0: no sampling). */
 uint32_t mgr_history_interval(cfs_cluster *c);
 /* The samples newer than since (UNIX seconds; 0: all), oldest first, as
- * a jansson array (json_t *); NULL only without memory. */
-void *mgr_history_read(const char *dir, double since);
+ * a jansson array (json_t *), thinned evenly to at most max_points (0: no
+ * limit; the newest is always kept); NULL only without memory. */
+void *mgr_history_read(const char *dir, double since, int max_points);
+/* Following the file: where a reader is, and the newest sample it had.
+ * Start with off 0, ino 0 and t the newest sample already shown. */
+struct mgr_history_pos {
+	uint64_t ino;
+	long off;
+	double t;
+};
+/* The samples added since pos (a trimmed file is read again from its
+ * start, samples not newer than pos->t skipped), as read gives them;
+ * an empty array when nothing is new. */
+void *mgr_history_read_new(const char *dir, struct mgr_history_pos *pos);
 
 /* ---- the daemon's tick (tick.c) ----
  * Health changes into the cluster log (HealthMonitor's lines), the PG
