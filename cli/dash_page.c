@@ -80,7 +80,7 @@ const char dash_page_script[] =
 	"if(!hist.length){s.appendChild(el('text',{x:W/2,y:H/2,"
 	"'text-anchor':'middle'},'no samples yet (a mounted daemon keeps "
 	"them)'));return;}"
-	"var t1=hist[hist.length-1].t,t0=Math.min(hist[0].t,t1-60);"
+	"var t1=hist[hist.length-1].t,t0=Math.min(hist[0].t,t1-20);"
 	"var x=function(t){return L+(W-L-R)*(t-t0)/(t1-t0);};"
 	"var z=hist[hist.length-1];"
 	"[['nearfull',z.nearfull_ratio],['full',z.full_ratio]].forEach("

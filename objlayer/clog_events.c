@@ -6,17 +6,57 @@
  * (PrimaryLogPG::scrub's "1.1a deep-scrub 1 errors", Ceph 16.2, [ERR]).
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "clog.h"
 #include "objlayer_i.h"
+
+/*
+ * A copy into a full PG is refused write after write (cp asks 1 MiB at a
+ * time): one line per OSD and PG a second, the ones left out counted in
+ * the next, as Ceph's clog throttles a repeating message.
+ */
+static pthread_mutex_t rl_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	int osd;
+	char pgid[40];
+	int64_t ms;
+	unsigned skipped;
+} rl = { -1, "", 0, 0 };
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 void ol_clog_refused(cfs_cluster *c, const char *pgid, int osd,
 		     uint64_t bytes, const char *name, const char *why)
 {
 	unsigned long long ino, no;
-	char who[24], file[64] = "";
+	char who[24], file[64] = "", more[112] = "";
+	int64_t t = now_ms();
 	int end = 0;
+
+	pthread_mutex_lock(&rl_lock);
+	if (rl.osd == osd && !strcmp(rl.pgid, pgid) && t - rl.ms < 1000) {
+		rl.skipped++;
+		pthread_mutex_unlock(&rl_lock);
+		return;
+	}
+	if (rl.skipped)
+		snprintf(more, sizeof(more), "; %u more writes refused in pg "
+			 "%s on osd.%d before", rl.skipped, rl.pgid, rl.osd);
+	rl.osd = osd;
+	snprintf(rl.pgid, sizeof(rl.pgid), "%s", pgid);
+	rl.ms = t;
+	rl.skipped = 0;
+	pthread_mutex_unlock(&rl_lock);
 
 	/* CephFS's object names: "%llx.%08llx" (inode, object number) */
 	if (sscanf(name, "%llx.%8llx%n", &ino, &no, &end) == 2 &&
@@ -26,7 +66,8 @@ void ol_clog_refused(cfs_cluster *c, const char *pgid, int osd,
 	snprintf(who, sizeof(who), "osd.%d", osd);
 	cfs_clog(c, CFS_CLOG_WARN, "cluster", who,
 		 "pg %s: write of %" PRIu64 " bytes to %s%s refused (ENOSPC): "
-		 "osd.%d is full (%s)", pgid, bytes, name, file, osd, why);
+		 "osd.%d is full (%s)%s", pgid, bytes, name, file, osd, why,
+		 more);
 }
 
 void ol_clog_scrub(cfs_cluster *c, const char *pgid, int primary, int deep,
