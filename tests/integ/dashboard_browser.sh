@@ -117,3 +117,12 @@ for f in 1-healthy 2-enospc 3-osd-down; do
 	[ -s "$ART/dashboard-$f.png" ] || fail "no screenshot $f"
 done
 ok "screenshots in $ART: $(cd "$ART" && ls dashboard-*.png | paste -sd' ')"
+
+# Ctrl-C stops it cleanly (streams ended, threads joined; under ASan, no
+# report)
+kill -INT "$DPID"
+rc=0
+wait "$DPID" || rc=$?
+[ $rc = 0 ] || fail "the dashboard exited $rc on SIGINT: $(tail -5 "$T/dash.out")"
+grep -qiE 'sanitizer|leak' "$T/dash.out" && fail "sanitizer report: $(cat "$T/dash.out")"
+ok "the dashboard stops on SIGINT with status 0"

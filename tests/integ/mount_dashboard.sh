@@ -120,3 +120,12 @@ for i in $(seq 1 20); do
 done
 wait_for "the dashboard back to $f0 fds and $t0 threads (now $(fds), $(threads))" 30 settled "$f0" "$t0"
 ok "20 streams opened and dropped: $(fds) descriptors and $(threads) threads (before: $f0, $t0)"
+
+# Ctrl-C stops it cleanly (streams ended, threads joined; under ASan, no
+# report)
+kill -INT "$DPID"
+rc=0
+wait "$DPID" || rc=$?
+[ $rc = 0 ] || fail "the dashboard exited $rc on SIGINT: $(tail -5 "$T/dash.out")"
+grep -qiE 'sanitizer|leak' "$T/dash.out" && fail "sanitizer report: $(cat "$T/dash.out")"
+ok "the dashboard stops on SIGINT with status 0"
