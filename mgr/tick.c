@@ -46,6 +46,8 @@ struct mgr_tick {
 	char pgmap[512];
 	uint64_t pgmap_v;
 	double next_sample; /* CLOCK_MONOTONIC seconds */
+	int recovering;	    /* a rebalance was seen running */
+	int recovery_tenth; /* the last tenth of it logged */
 	struct mgr_history *hist;
 };
 
@@ -296,10 +298,53 @@ static int health_round(struct mgr_tick *t)
 	return 0;
 }
 
+/*
+ * A rebalance running in this daemon, as the mgr's progress module shows
+ * it ("Global Recovery Event", `ceph progress`): when it is first seen, at
+ * each tenth done, and when it is gone.
+ */
+static void recovery_round(struct mgr_tick *t)
+{
+	struct ol_rebalance_progress p;
+	double secs;
+	char a[32];
+
+	if (!ol_recovery_progress(t->ol, &p, &secs)) {
+		if (t->recovering)
+			cfs_clog(t->c, CFS_CLOG_INFO, "cluster", "mgr.x",
+				 "Global Recovery Event: completed");
+		t->recovering = 0;
+		return;
+	}
+	if (!t->recovering) {
+		t->recovering = 1;
+		t->recovery_tenth = -1;
+	}
+	{
+		int tenth = p.objects_todo ? (int)(p.objects_done * 10 /
+						   p.objects_todo)
+					   : 0;
+
+		if (tenth == t->recovery_tenth)
+			return;
+		t->recovery_tenth = tenth;
+		cfs_clog(t->c, CFS_CLOG_INFO, "cluster", "mgr.x",
+			 "Global Recovery Event: %llu/%llu object copies "
+			 "(%d%%), %s moved, %u/%u pgs, %.0f s",
+			 (unsigned long long)p.objects_done,
+			 (unsigned long long)p.objects_todo, tenth * 10,
+			 cfs_format_size(p.bytes_done, a, sizeof(a)), p.pg,
+			 p.pg_num, secs);
+	}
+}
+
 int mgr_tick_run(struct mgr_tick *t)
 {
 	double next;
-	int r = health_round(t);
+	int r;
+
+	recovery_round(t);
+	r = health_round(t);
 
 	if (r)
 		cfs_log(CFS_LOG_DEBUG, "mgr tick: %s", strerror(-r));
