@@ -19,6 +19,7 @@ const char dash_page_style[] =
 	"#live-events{font:12px/1.4 monospace;height:240px;overflow:auto;"
 	"margin:0;padding:4px 6px;list-style:none;background:#fff;"
 	"border:1px solid #eceff1;white-space:pre-wrap}"
+	"#live-events:empty::before{content:'no entries yet';color:#90a4ae}"
 	".lv-DBG{color:#90a4ae}.lv-INF{color:#37474f}.lv-SEC{color:#6a1b9a}"
 	".lv-WRN{color:#ef6c00}.lv-ERR{color:#c62828;font-weight:600}"
 	"#live-chart text{font:11px sans-serif;fill:#546e7a}"
