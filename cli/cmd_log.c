@@ -111,14 +111,26 @@ static void on_stop(int sig)
 
 static int print_entry(const struct mgr_log_entry *e, void *arg)
 {
+	const struct cli_ctx *ctx = arg;
 	char line[1400];
+	int bad;
 
-	(void)arg;
 	/* `ceph -w` follows the cluster channel at info and above */
 	if (e->prio < CFS_CLOG_INFO || strcmp(e->channel, "cluster"))
 		return 0;
-	mgr_log_format_watch(e, line, sizeof(line));
-	if (puts(line) == EOF || fflush(stdout) == EOF)
+	if (ctx->format == CLI_FMT_JSON) {
+		/* `ceph -w -f json`: each entry a JSON object, one a line */
+		json_t *o = mgr_log_json(e);
+		char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+		json_decref(o);
+		bad = !s || puts(s) == EOF;
+		free(s);
+	} else {
+		mgr_log_format_watch(e, line, sizeof(line));
+		bad = puts(line) == EOF;
+	}
+	if (bad || fflush(stdout) == EOF)
 		return -EPIPE;
 	return 0;
 }
@@ -133,8 +145,7 @@ int cmd_watch(struct cli_ctx *ctx, int argc, char **argv)
 
 	(void)argv;
 	if (argc)
-		return cli_err(ctx, "-w takes no command ('%s' given)",
-			       argv[0]);
+		return cli_err(ctx, "takes no command ('%s' given)", argv[0]);
 	if (no_cluster(ctx))
 		return 1;
 	/* opened first: nothing logged while the status runs is missed */
@@ -169,7 +180,7 @@ int cmd_watch(struct cli_ctx *ctx, int argc, char **argv)
 					 .events = POLLIN },
 				       { .fd = 1, .events = 0 } };
 
-		r = mgr_log_tail_read(t, print_entry, NULL);
+		r = mgr_log_tail_read(t, print_entry, ctx);
 		if (r == -EPIPE)
 			break;
 		if (r) {

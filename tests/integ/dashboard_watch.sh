@@ -40,3 +40,27 @@ timeout 30 "$CRUSHFS" --cluster "$CL" -w | head -1 >"$T/h.out"
 [ "${PIPESTATUS[0]}" = 0 ] || fail "-w | head -1: status ${PIPESTATUS[0]}"
 grep -q '^  cluster:' "$T/h.out" || fail "-w | head -1 printed $(cat "$T/h.out")"
 ok "-w | head -1 returns at once"
+
+# -f json: the status as JSON, then each entry a JSON object on a line
+"$CRUSHFS" --cluster "$CL" -f json -w >"$T/j.out" 2>&1 &
+J=$!
+trap 'kill $W $J 2>/dev/null || true; cleanup' EXIT
+first_line() { [ -s "$T/j.out" ]; }
+wait_for "the JSON status from -f json -w" 30 first_line
+cf "$CL" osd in 1 >/dev/null
+json_entry() { grep -q '"message":"osd.1 marked in"' "$T/j.out"; }
+wait_for "osd.1 marked in as JSON" 30 json_entry
+kill -TERM $J
+rc=0
+wait $J || rc=$?
+[ $rc = 0 ] || fail "-f json -w exited $rc on SIGTERM"
+py 'import json, sys
+lines = [l for l in open(sys.argv[1]).read().split("\n") if l]
+assert json.loads(lines[0])["health"]["status"], lines[0]
+e = json.loads(lines[-1])
+assert e["priority"] == "[INF]" and e["name"] == "mon.a", e
+' "$T/j.out" || fail "-f json -w: $(cat "$T/j.out")"
+ok "-f json -w: the status and each entry as JSON; SIGTERM ends it with 0"
+
+must_fail "^crushfs: -w: takes no command \('status' given\)$" "$CRUSHFS" --cluster "$CL" -w status
+ok "-w with a command: one line, status 1"
