@@ -121,6 +121,28 @@ done
 wait_for "the dashboard back to $f0 fds and $t0 threads (now $(fds), $(threads))" 30 settled "$f0" "$t0"
 ok "20 streams opened and dropped: $(fds) descriptors and $(threads) threads (before: $f0, $t0)"
 
+# 20 at once, each given its first event, then all dropped together
+py '
+import socket, sys
+port = int(sys.argv[1])
+socks = []
+for i in range(20):
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(b"GET /events HTTP/1.0\r\nHost: x\r\n\r\n")
+    socks.append(s)
+for i, s in enumerate(socks):
+    got = b""
+    while b"\nevent: " not in got and b"\n\nevent:" not in got:
+        c = s.recv(4096)
+        if not c:
+            sys.exit("stream %d closed before its first event" % i)
+        got += c
+for s in socks:
+    s.close()
+' "$PORT" || fail "20 streams at once"
+wait_for "the dashboard back to $f0 fds and $t0 threads after 20 at once (now $(fds), $(threads))" 30 settled "$f0" "$t0"
+ok "20 streams at once, dropped together: $(fds) descriptors, $(threads) threads"
+
 # Ctrl-C stops it cleanly (streams ended, threads joined; under ASan, no
 # report)
 kill -INT "$DPID"
