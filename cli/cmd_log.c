@@ -196,3 +196,34 @@ int cmd_watch(struct cli_ctx *ctx, int argc, char **argv)
 	mgr_log_tail_close(t);
 	return 0;
 }
+
+void cc_audit(struct cmd_ctx *ctx, const struct cluster_cmd *cmd, int argc,
+	      char **argv, int rc)
+{
+	json_t *a, *o;
+	char *s;
+
+	/* object I/O is no monitor command: not audited, as in Ceph */
+	if (!(cmd->flags & CCMD_WRITE) || rc > 0 ||
+	    !strncmp(cmd->name, "rados", 5))
+		return;
+	a = json_array();
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(a, json_string(argv[i]));
+	o = json_pack("[{s:s, s:o}]", "prefix", cmd->name, "args", a);
+	/* Ceph's spacing: {"prefix": "osd out", ...} */
+	s = o ? json_dumps(o, JSON_PRESERVE_ORDER) : NULL;
+	json_decref(o);
+	if (!s)
+		return;
+	/* AuditLog form of Monitor::handle_command (Ceph 16.2) */
+	if (rc < 0)
+		cfs_clog(ctx->cluster, CFS_CLOG_INFO, "audit", "mon.a",
+			 "from='client.admin' entity='client.admin' cmd=%s: "
+			 "dispatch", s);
+	else
+		cfs_clog(ctx->cluster, CFS_CLOG_INFO, "audit", "mon.a",
+			 "from='client.admin' entity='client.admin' "
+			 "cmd='%s': finished", s);
+	free(s);
+}

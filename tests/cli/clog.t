@@ -20,25 +20,27 @@ their form, then replaced.
   600
   $ crushfs --cluster c log last | stamp
   STAMP mon.a (mon.0) 1 : cluster [INF] mkfs FSID: 12 osds, pool 'crushfs_data' size 3 pg_num 16
-  STAMP mon.a (mon.0) 2 : cluster [INF] osd.3 marked out
-  STAMP mon.a (mon.0) 4 : cluster [INF] osd.3 marked in
-  STAMP mon.a (mon.0) 6 : cluster [INF] osd.5 marked down
-  STAMP mon.a (mon.0) 8 : cluster [INF] osd.2 reweight 1.00000 -> 0.50000
-  STAMP mon.a (mon.0) 10 : cluster [INF] pool 'p2' created (id 2)
-  STAMP mon.a (mon.0) 12 : cluster [INF] pool 'p2' size 3 -> 2
-  STAMP mon.a (mon.0) 13 : cluster [INF] pool 'p2' min_size 2 -> 1
+  STAMP mon.a (mon.0) 3 : cluster [INF] osd.3 marked out
+  STAMP mon.a (mon.0) 7 : cluster [INF] osd.3 marked in
+  STAMP mon.a (mon.0) 11 : cluster [INF] osd.5 marked down
+  STAMP mon.a (mon.0) 15 : cluster [INF] osd.2 reweight 1.00000 -> 0.50000
+  STAMP mon.a (mon.0) 19 : cluster [INF] pool 'p2' created (id 2)
+  STAMP mon.a (mon.0) 23 : cluster [INF] pool 'p2' size 3 -> 2
+  STAMP mon.a (mon.0) 24 : cluster [INF] pool 'p2' min_size 2 -> 1
 
 N, level and channel as `ceph log last` takes them; debug shows the
 osdmap summaries:
 
   $ crushfs --cluster c log last 3 debug | stamp
-  STAMP mon.a (mon.0) 12 : cluster [INF] pool 'p2' size 3 -> 2
-  STAMP mon.a (mon.0) 13 : cluster [INF] pool 'p2' min_size 2 -> 1
-  STAMP mon.a (mon.0) 14 : cluster [DBG] osdmap e7: 12 total, 11 up, 12 in
+  STAMP mon.a (mon.0) 23 : cluster [INF] pool 'p2' size 3 -> 2
+  STAMP mon.a (mon.0) 24 : cluster [INF] pool 'p2' min_size 2 -> 1
+  STAMP mon.a (mon.0) 25 : cluster [DBG] osdmap e7: 12 total, 11 up, 12 in
   $ crushfs --cluster c log last 2 warn '*'
-  $ crushfs --cluster c log last 1 audit
+  $ crushfs --cluster c log last 2 audit | stamp
+  STAMP mon.a (mon.0) 22 : audit [INF] from='client.admin' entity='client.admin' cmd=[{"prefix": "osd pool set", "args": ["p2", "size", "2"]}]: dispatch
+  STAMP mon.a (mon.0) 26 : audit [INF] from='client.admin' entity='client.admin' cmd='[{"prefix": "osd pool set", "args": ["p2", "size", "2"]}]': finished
   $ crushfs --cluster c -f json log last 1 | python3 -c 'import json,sys; e=json.load(sys.stdin)[0]; print(e["name"], e["rank"], e["seq"], e["channel"], e["priority"], e["message"])'
-  mon.a mon.0 13 cluster [INF] pool 'p2' min_size 2 -> 1
+  mon.a mon.0 24 cluster [INF] pool 'p2' min_size 2 -> 1
 
 A refused write: the file's inode and object, the PG and the full OSD,
 at WRN from that OSD:
@@ -50,13 +52,13 @@ at WRN from that OSD:
   crushfs: rados put: error putting crushfs_data/o4: (28) No space left on device
   [1]
   $ crushfs --cluster c log last 1 warn | stamp
-  STAMP osd.7 (osd.7) 17 : cluster [WRN] pg 1.d: write of 2000000 bytes to o4 refused (ENOSPC): osd.7 is full (1.9 MiB used, limit 2.8 MiB)
+  STAMP osd.7 (osd.7) 31 : cluster [WRN] pg 1.d: write of 2000000 bytes to o4 refused (ENOSPC): osd.7 is full (1.9 MiB used, limit 2.8 MiB)
 
 Scrub: an ok PG at DBG, a damaged copy as an ERR from the primary:
 
   $ crushfs --cluster c pg deep-scrub 1.d > /dev/null
   $ crushfs --cluster c log last 1 debug | stamp
-  STAMP osd.7 (osd.7) 18 : cluster [DBG] 1.d deep-scrub ok
+  STAMP osd.7 (osd.7) 33 : cluster [DBG] 1.d deep-scrub ok
 
 A damaged copy (the last of o9's copies): the deep scrub's errors, then
 the repair's, from the PG's primary:
