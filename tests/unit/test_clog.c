@@ -256,6 +256,53 @@ static void test_tick_health(void **state)
 	fx_free(f);
 }
 
+/* 24 hours of samples at the interval: 864 s keeps 100, rewritten when a
+ * quarter over */
+static void test_history_trim(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	struct mgr_history *h;
+	struct cfs_health hs;
+	char why[256], path[600];
+	double last = 0;
+	json_t *a;
+	FILE *fp;
+	int lines = 0, ch;
+
+	(void)state;
+	assert_int_equal(cfs_config_set(f->c, "mgr_history_interval", "864",
+					why, sizeof(why)), 0);
+	assert_int_equal(mgr_history_interval(f->c), 864);
+	assert_int_equal(cfs_health_take(f->c, m, NULL, 0, NULL, &hs), 0);
+	assert_int_equal(mgr_history_open(f->dir, &h), 0);
+	for (int i = 0; i < 130; i++)
+		assert_int_equal(mgr_history_sample(h, f->c, m, &hs), 0);
+	mgr_history_close(h);
+	cfs_health_free(&hs);
+	cfs_osdmap_put(m);
+	snprintf(path, sizeof(path), "%s/" MGR_HISTORY_FILE, f->dir);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while ((ch = getc(fp)) != EOF)
+		lines += ch == '\n';
+	fclose(fp);
+	/* trimmed to 100 at the 126th, then 4 more */
+	assert_int_equal(lines, 104);
+	/* read back: samples of one millisecond count once, in order */
+	a = mgr_history_read(f->dir, 0, 0);
+	assert_true(json_array_size(a) >= 1 && json_array_size(a) <= 104);
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		double t = json_number_value(
+			json_object_get(json_array_get(a, i), "t"));
+
+		assert_true(t > last);
+		last = t;
+	}
+	json_decref(a);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_history_read),
 		cmocka_unit_test(test_tick_health),
+		cmocka_unit_test(test_history_trim),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
