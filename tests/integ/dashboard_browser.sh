@@ -36,7 +36,7 @@ PORT=$(grep -o 'http://127.0.0.1:[0-9]*' "$T/dash.out" | cut -d: -f3)
 
 PYTHONPATH="$CRUSHFS_SRC/tests/integ/lib" "$PY" - "$BROWSER" "$T" "$PORT" \
 	"$CRUSHFS" "$CL" "$M" "$ART" <<'PYEOF' || fail "the browser test failed"
-import json, os, subprocess, sys
+import json, os, subprocess, sys, time
 from cdp import Browser
 
 exe, T, port, crushfs, cl, mnt, art = sys.argv[1:]
@@ -86,9 +86,11 @@ try:
     p.screenshot(art + "/dashboard-2-enospc.png")
     ok("ENOSPC shown: " + line)
 
+    t0 = time.monotonic()
     C("osd", "down", "4")
     p.wait("'osd.4 marked down' in the event log panel",
            texts("#live-events li") + ".some(t => / mon\\.a \\[INF\\] osd\\.4 marked down$/.test(t))", 60)
+    shown = time.monotonic() - t0
     p.wait("the OSD_DOWN check and 5 OSDs up",
            "document.querySelector('#live-checks li[data-code=OSD_DOWN]') !== null && "
            "document.getElementById('live-summary').getAttribute('data-up') === '5'", 60)
@@ -97,7 +99,7 @@ try:
     first = p.eval("document.querySelector('#live-events li').textContent")
     assert "OSD_DOWN" in first or "osd.4" in first or "pgmap" in first or "Health" in first, first
     p.screenshot(art + "/dashboard-3-osd-down.png")
-    ok("osd.4 down shown: the log line, OSD_DOWN, 5 up")
+    ok("osd.4 down shown: the log line %.2f s after the command, OSD_DOWN, 5 up" % shown)
 
     # the report's own views follow too: its header counts the OSD up
     p.wait("the report body refreshed in place (5 up)",
