@@ -149,7 +149,9 @@ static void *snapper(void *arg)
 		if (p[0].revents && read(l->wake[0], b, sizeof(b)) < 0) {
 			/* nothing to drain */
 		}
-		if (p[1].revents) {
+		/* only the log: the daemon rewrites the directory's other
+		 * files as it writes, which must not make this a loop */
+		if (p[1].revents && mgr_log_tail_changed(t)) {
 			/* let a burst of entries end before the commands */
 			usleep(200 * 1000);
 			mgr_log_tail_read(t, ignore_entry, NULL);

@@ -265,6 +265,25 @@ static int drain(mgr_log_tail *t,
 	}
 }
 
+int mgr_log_tail_changed(mgr_log_tail *t)
+{
+	/* aligned as inotify_event, which the buffer is read as */
+	char ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+	int hit = 0;
+
+	while ((n = read(t->ino_fd, ev, sizeof(ev))) > 0)
+		for (char *p = ev; p < ev + n;) {
+			const struct inotify_event *e = (const void *)p;
+
+			if (e->len && !strncmp(e->name, CFS_CLOG_FILE,
+					       strlen(CFS_CLOG_FILE)))
+				hit = 1;
+			p += sizeof(*e) + e->len;
+		}
+	return hit;
+}
+
 int mgr_log_tail_read(mgr_log_tail *t,
 		      int (*fn)(const struct mgr_log_entry *e, void *arg),
 		      void *arg)

@@ -64,6 +64,9 @@ int mgr_log_tail_fd(const mgr_log_tail *t);
 int mgr_log_tail_read(mgr_log_tail *t,
 		      int (*fn)(const struct mgr_log_entry *e, void *arg),
 		      void *arg);
+/* Drain the fd's events: 1 if one was about the log (the directory's
+ * other files wake it too), else 0. */
+int mgr_log_tail_changed(mgr_log_tail *t);
 void mgr_log_tail_close(mgr_log_tail *t);
 
 /* ---- the fill history (history.c) ----
