@@ -8,9 +8,8 @@
  * log, status snapshots and fill history as server-sent events
  * (dash_live.c), and the page's script updates its parts in place.
  *
- * Read-only: GET of /, /events, /api/df and /api/status only; nothing a
- * request
- * carries reaches a command line.  Bound to 127.0.0.1 unless --listen
+ * Read-only: GET of /, /events, /api/df, /api/status, /api/logs and
+ * /api/history only; nothing a request carries reaches a command line.  Bound to 127.0.0.1 unless --listen
  * names another address, and then only with a password (issue 21): Ceph's
  * dashboard never serves without a login (`ceph dashboard ac-user-create
  * NAME -i FILE`, the password read from a file so that it is not in
@@ -238,6 +237,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 				    "the cluster did not answer\n");
 		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", body,
 			     len);
+	}
+	if (!strcmp(url, "/api/logs") || !strcmp(url, "/api/history")) {
+		body = url[5] == 'l' ? dash_live_logs(d, &len)
+				     : dash_live_history(d, &len);
+		if (!body)
+			return text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+				    "out of memory\n");
+		return reply(c, MHD_HTTP_OK, type, body, len);
 	}
 	if (!strcmp(url, "/api/df"))
 		words = df;
@@ -495,7 +502,8 @@ int cmd_dashboard(struct cli_ctx *ctx, int argc, char **argv)
 		port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
 	}
 	printf("dashboard of %s on http://%s%s%s:%u/ (JSON: /api/df, "
-	       "/api/status; events: /events)%s%s%s; Ctrl-C stops it\n",
+	       "/api/status, /api/logs, /api/history; events: /events)%s%s%s; "
+	       "Ctrl-C stops it\n",
 	       d.cluster, ss.ss_family == AF_INET6 ? "[" : "", host,
 	       ss.ss_family == AF_INET6 ? "]" : "",
 	       info ? (unsigned)info->port : port,

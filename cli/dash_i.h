@@ -37,6 +37,9 @@ void dash_live_free(struct dash *d);
 /* the live page: the report with the live panel and its script; NULL
  * when the cluster did not answer */
 char *dash_live_page(struct dash *d, size_t *len);
+/* GET /api/logs and /api/history (JSON, malloc'd; NULL: no memory) */
+char *dash_live_logs(struct dash *d, size_t *len);
+char *dash_live_history(struct dash *d, size_t *len);
 /* the /events stream (text/event-stream) for connection c */
 struct MHD_Response *dash_live_events(struct dash *d,
 				      struct MHD_Connection *c);

@@ -272,6 +272,48 @@ out:
 	return out;
 }
 
+/* ---- JSON ---- */
+
+/* GET /api/logs: Ceph dashboard's /api/logs/all shape, {"clog": [...],
+ * "audit_log": [...]}, the last PAGE_LOG of each, oldest first */
+char *dash_live_logs(struct dash *d, size_t *len)
+{
+	static const char *const chans[] = { "cluster", "audit" };
+	static const char *const keys[] = { "clog", "audit_log" };
+	json_t *o = json_object();
+	char *out;
+
+	for (int k = 0; k < 2 && o; k++) {
+		struct mgr_log_entry *v = NULL;
+		json_t *a = json_array();
+		int nv = 0;
+
+		if (!mgr_log_last(d->cluster, PAGE_LOG, CFS_CLOG_DEBUG,
+				  chans[k], &v, &nv))
+			for (int i = 0; i < nv; i++)
+				json_array_append_new(a, mgr_log_json(&v[i]));
+		free(v);
+		json_object_set_new(o, keys[k], a);
+	}
+	out = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	if (out)
+		*len = strlen(out);
+	return out;
+}
+
+/* GET /api/history: every sample the daemon kept, oldest first */
+char *dash_live_history(struct dash *d, size_t *len)
+{
+	json_t *a = mgr_history_read(d->cluster, 0, 0);
+	char *out = a ? json_dumps(a, JSON_COMPACT) : NULL;
+
+	json_decref(a);
+	if (out)
+		*len = strlen(out);
+	return out;
+}
+
 /* ---- the event stream ---- */
 
 struct stream {

@@ -150,7 +150,7 @@ denied() {
 chmod 0600 "$T/pw"
 start --listen 0.0.0.0:0 --password-file "$T/pw"
 grep -q 'plain HTTP' "$DOUT" || fail "no plain-HTTP note: $(cat "$DOUT")"
-for path in / /events /api/df /api/status; do
+for path in / /events /api/df /api/status /api/logs /api/history; do
 	denied "$path"
 	denied "$path" basic admin wrong
 	denied "$path" basic admin 's3cret:p'

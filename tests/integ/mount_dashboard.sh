@@ -67,7 +67,7 @@ for path, method, want in (("/x", "GET", 404), ("/", "POST", 405)):
         if e.code != want:
             print("FAIL: %s %s: %d, want %d" % (method, path, e.code, want)); sys.exit(1)
 ' "$PORT" || fail "not read-only"
-ok "read-only: 404 off the three paths, POST refused"
+ok "read-only: 404 off its paths, POST refused"
 
 # pushed: an OSD marked down reaches a stream as it happens, the map
 # change at once and the health check from the daemon's next tick
@@ -104,6 +104,16 @@ m = re.search(r"<script type=\"application/json\" id=\"live-init\">(.*?)</script
 print(len(json.loads(m.group(1))["history"]))' "$T/page2.html")
 [ "$n" -ge 3 ] || fail "the restarted dashboard's page has $n samples"
 ok "fill history kept by the daemon: $n samples in the page of a restarted dashboard"
+get /api/history | py 'import json, sys
+a = json.load(sys.stdin)
+assert len(a) >= 3 and all(a[i]["t"] < a[i + 1]["t"] for i in range(len(a) - 1)), a' ||
+	fail "/api/history"
+get /api/logs | py 'import json, sys
+d = json.load(sys.stdin)
+assert any(e["message"] == "osd.4 marked down" for e in d["clog"]), d["clog"][-5:]
+assert any("\"prefix\": \"osd down\"" in e["message"] for e in d["audit_log"]), d["audit_log"][-5:]' ||
+	fail "/api/logs"
+ok "/api/history and /api/logs (clog and audit_log, as Ceph's /api/logs/all)"
 
 # 20 clients that connect and leave: no descriptor, no thread left
 fds() { ls "/proc/$DPID/fd" | wc -l; }
