@@ -82,8 +82,12 @@ char *dash_run(const struct dash *d, const char *const *words, size_t *len)
 		if (cap - n < 65536) {
 			char *np = realloc(out, cap ? cap * 2 : 131072);
 
-			if (!np)
+			if (!np) {
+				/* all or nothing: the child gets EPIPE */
+				free(out);
+				out = NULL;
 				break;
+			}
 			out = np;
 			cap = cap ? cap * 2 : 131072;
 		}
@@ -95,6 +99,10 @@ char *dash_run(const struct dash *d, const char *const *words, size_t *len)
 		n += (size_t)r;
 	}
 	close(pfd[0]);
+	/* a string too, for strstr (a read of 0 or an error ended the loop
+	 * with 64 KiB free) */
+	if (out)
+		out[n] = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {

@@ -25,7 +25,8 @@ struct dash {
 	struct dash_live *live;
 };
 
-/* run `crushfs --cluster DIR WORDS...`; its stdout (malloc'd), or NULL */
+/* run `crushfs --cluster DIR WORDS...`; its stdout (malloc'd and
+ * NUL-terminated, *len bytes before the NUL), or NULL */
 char *dash_run(const struct dash *d, const char *const *words, size_t *len);
 
 /* dash_live.c */
