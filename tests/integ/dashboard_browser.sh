@@ -64,6 +64,7 @@ try:
     p.wait("fill samples in the chart",
            "+document.getElementById('live-chart').getAttribute('data-samples') >= 2 && "
            "document.querySelector('#live-chart path.raw') !== null", 60)
+    samples0 = int(p.eval("document.getElementById('live-chart').getAttribute('data-samples')"))
     p.screenshot(art + "/dashboard-1-healthy.png")
     ok("the page is live: HEALTH_OK, fill chart with samples")
 
@@ -108,7 +109,14 @@ try:
     mark = p.eval("window.__crushfs_mark")
     navs = p.eval("performance.getEntriesByType('navigation').length")
     assert (loads, mark, navs) == ("1", 42, 1), (loads, mark, navs)
-    ok("no reload: page loads %s, the window marker kept, %d navigation" % (loads, navs))
+    seqs = p.eval("Array.from(document.querySelectorAll('#live-events li')).map(e => +e.getAttribute('data-seq'))")
+    assert seqs == sorted(seqs, reverse=True) and len(seqs) >= 4, seqs
+    p.wait("new fill samples pushed to the chart",
+           "+document.getElementById('live-chart').getAttribute('data-samples') > %d" % samples0, 60)
+    ok("no reload: page loads %s, the window marker kept, %d navigation; "
+       "log newest first (%d entries); chart %d -> %s samples" %
+       (loads, navs, len(seqs), samples0,
+        p.eval("document.getElementById('live-chart').getAttribute('data-samples')")))
     C("osd", "up", "4")
     p.wait("the health back without OSD_DOWN",
            "document.querySelector('#live-checks li[data-code=OSD_DOWN]') === null", 60)
