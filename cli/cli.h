@@ -58,6 +58,9 @@ int cmd_osdmap_test_map_pgs_dump(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_osdmap_upmap(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_osdmap_eval(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_dashboard(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_log_last(struct cli_ctx *ctx, int argc, char **argv);
+/* `crushfs -w`: the status, then the cluster log as it grows */
+int cmd_watch(struct cli_ctx *ctx, int argc, char **argv);
 
 /* ---- messages (args.c) ---- */
 /* "crushfs: CMD: msg\n" on stderr.  Returns 1 (the usage exit status). */

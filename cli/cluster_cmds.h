@@ -94,6 +94,11 @@ int cc_rados_prepare(struct cli_ctx *ctx, struct cfs_mkfs_opts *o,
 		     char *snap, size_t snaplen, char **backend);
 
 /* Run cmd, or with --dry-run among argv, what it would do (whatif.c). */
+/* cmd_log.c: a CCMD_WRITE command in the cluster log's audit channel,
+ * as Ceph's monitor logs one ("...: dispatch" with rc -1 before it
+ * runs, "...: finished" after it succeeded) */
+void cc_audit(struct cmd_ctx *ctx, const struct cluster_cmd *cmd, int argc,
+	      char **argv, int rc);
 int cc_run(const struct cluster_cmd *cmd, struct cmd_ctx *ctx, int argc,
 	   char **argv);
 /* The map now and the map cmd (with argv) would install, nothing

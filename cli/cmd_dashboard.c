@@ -4,11 +4,12 @@
  * over HTTP, served by libmicrohttpd.  Each request runs `crushfs report` /
  * `osd df -f json` / `status -f json` for the cluster, so a mounted
  * cluster answers through its daemon's admin socket as every other command
- * does, and the page follows a copy as it happens (it reloads itself every
- * 2 s).
+ * does.  The page is live without reloading: /events pushes the cluster
+ * log, status snapshots and fill history as server-sent events
+ * (dash_live.c), and the page's script updates its parts in place.
  *
- * Read-only: GET of /, /api/df and /api/status only; nothing a request
- * carries reaches a command line.  Bound to 127.0.0.1 unless --listen
+ * Read-only: GET of /, /events, /api/df, /api/status, /api/logs and
+ * /api/history only; nothing a request carries reaches a command line.  Bound to 127.0.0.1 unless --listen
  * names another address, and then only with a password (issue 21): Ceph's
  * dashboard never serves without a login (`ceph dashboard ac-user-create
  * NAME -i FILE`, the password read from a file so that it is not in
@@ -33,17 +34,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-
-/* the longest password file line we take; Ceph's has no limit we know */
-#define DASH_PASS_MAX 1024
-
-struct dash {
-	char exe[PATH_MAX];
-	const char *cluster;
-	const char *user;	/* the Basic auth user, "admin" as Ceph's */
-	char pass[DASH_PASS_MAX + 1];	/* empty: no auth (loopback only) */
-	size_t pass_len;
-};
+#include "dash_i.h"
 
 static volatile sig_atomic_t stop;
 
@@ -53,9 +44,7 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/* run `crushfs --cluster DIR WORDS...`; its stdout, or NULL */
-static char *run(const struct dash *d, const char *const *words,
-		 size_t *len)
+char *dash_run(const struct dash *d, const char *const *words, size_t *len)
 {
 	int pfd[2], status;
 	pid_t pid;
@@ -93,8 +82,12 @@ static char *run(const struct dash *d, const char *const *words,
 		if (cap - n < 65536) {
 			char *np = realloc(out, cap ? cap * 2 : 131072);
 
-			if (!np)
+			if (!np) {
+				/* all or nothing: the child gets EPIPE */
+				free(out);
+				out = NULL;
 				break;
+			}
 			out = np;
 			cap = cap ? cap * 2 : 131072;
 		}
@@ -106,6 +99,10 @@ static char *run(const struct dash *d, const char *const *words,
 		n += (size_t)r;
 	}
 	close(pfd[0]);
+	/* a string too, for strstr (a read of 0 or an error ended the loop
+	 * with 64 KiB free) */
+	if (out)
+		out[n] = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -213,12 +210,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 			      const char *version, const char *upload,
 			      size_t *upload_len, void **state)
 {
-	static const char *const page[] = { "report", NULL };
 	static const char *const df[] = { "-f", "json", "osd", "df", NULL };
 	static const char *const st[] = { "-f", "json", "status", NULL };
-	const struct dash *d = cls;
+	struct dash *d = cls;
 	const char *const *words;
-	const char *type;
+	const char *type = "application/json";
 	char *body;
 	size_t len = 0;
 
@@ -231,41 +227,43 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 			    "read-only: GET only\n");
-	if (!strcmp(url, "/")) {
-		words = page;
-		type = "text/html; charset=utf-8";
-	} else if (!strcmp(url, "/api/df")) {
-		words = df;
-		type = "application/json";
-	} else if (!strcmp(url, "/api/status")) {
-		words = st;
-		type = "application/json";
-	} else {
-		return text(c, MHD_HTTP_NOT_FOUND, "not found\n");
+	if (!strcmp(url, "/events")) {
+		struct MHD_Response *r = dash_live_events(d, c);
+		enum MHD_Result ret;
+
+		if (!r)
+			return text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+				    "too many event streams\n");
+		ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+		MHD_destroy_response(r);
+		return ret;
 	}
-	body = run(d, words, &len);
+	if (!strcmp(url, "/")) {
+		body = dash_live_page(d, &len);
+		if (!body)
+			return text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+				    "the cluster did not answer\n");
+		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", body,
+			     len);
+	}
+	if (!strcmp(url, "/api/logs") || !strcmp(url, "/api/history")) {
+		body = url[5] == 'l' ? dash_live_logs(d, &len)
+				     : dash_live_history(d, &len);
+		if (!body)
+			return text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+				    "out of memory\n");
+		return reply(c, MHD_HTTP_OK, type, body, len);
+	}
+	if (!strcmp(url, "/api/df"))
+		words = df;
+	else if (!strcmp(url, "/api/status"))
+		words = st;
+	else
+		return text(c, MHD_HTTP_NOT_FOUND, "not found\n");
+	body = dash_run(d, words, &len);
 	if (!body)
 		return text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
 			    "the cluster did not answer\n");
-	if (words == page) {
-		/* reload every 2 s: the page follows a copy in progress */
-		static const char meta[] =
-			"<meta http-equiv=\"refresh\" content=\"2\">";
-		char *at = strstr(body, "<head>");
-		char *nb = at ? malloc(len + sizeof(meta)) : NULL;
-
-		if (nb) {
-			size_t pre = (size_t)(at - body) + 6;
-
-			memcpy(nb, body, pre);
-			memcpy(nb + pre, meta, sizeof(meta) - 1);
-			memcpy(nb + pre + sizeof(meta) - 1, body + pre,
-			       len - pre);
-			free(body);
-			body = nb;
-			len += sizeof(meta) - 1;
-		}
-	}
 	return reply(c, MHD_HTTP_OK, type, body, len);
 }
 
@@ -470,16 +468,33 @@ int cmd_dashboard(struct cli_ctx *ctx, int argc, char **argv)
 	d.exe[n] = 0;
 	if (access(d.cluster, F_OK))
 		return cli_err(ctx, "%s: no cluster there", d.cluster);
+	if (dash_live_start(&d)) {
+		explicit_bzero(d.pass, sizeof(d.pass));
+		return cli_err(ctx, "cannot start the live view: %s",
+			       strerror(errno));
+	}
+	/*
+	 * A thread per connection: an event stream's reader waits in
+	 * poll() for the log to grow or its client to leave, which the
+	 * one-thread select mode would turn into a busy loop.  MHD_USE_ITC:
+	 * a connection thread that ends wakes the listening thread, which
+	 * closes its socket now rather than at the next connection (20
+	 * streams dropped at once left 19 sockets open without it).
+	 */
 	md = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+				      MHD_USE_THREAD_PER_CONNECTION |
+				      MHD_USE_ITC |
 				      MHD_USE_ERROR_LOG |
 				      (ss.ss_family == AF_INET6 ?
 					       MHD_USE_IPv6 : 0),
 			      0, NULL, NULL, handle, &d, MHD_OPTION_SOCK_ADDR,
 			      (struct sockaddr *)&ss,
-			      MHD_OPTION_CONNECTION_LIMIT, 16u,
+			      MHD_OPTION_CONNECTION_LIMIT, 64u,
 			      MHD_OPTION_CONNECTION_TIMEOUT, 30u,
 			      MHD_OPTION_END);
 	if (!md) {
+		dash_live_stop(&d);
+		dash_live_free(&d);
 		explicit_bzero(d.pass, sizeof(d.pass));
 		return cli_err(ctx, "cannot listen on %s: %s", listen,
 			       strerror(errno ? errno : EADDRINUSE));
@@ -495,7 +510,8 @@ int cmd_dashboard(struct cli_ctx *ctx, int argc, char **argv)
 		port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
 	}
 	printf("dashboard of %s on http://%s%s%s:%u/ (JSON: /api/df, "
-	       "/api/status)%s%s%s; Ctrl-C stops it\n",
+	       "/api/status, /api/logs, /api/history; events: /events)%s%s%s; "
+	       "Ctrl-C stops it\n",
 	       d.cluster, ss.ss_family == AF_INET6 ? "[" : "", host,
 	       ss.ss_family == AF_INET6 ? "]" : "",
 	       info ? (unsigned)info->port : port,
@@ -515,7 +531,11 @@ int cmd_dashboard(struct cli_ctx *ctx, int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	while (!stop)
 		pause();
+	/* the streams are told to end, then joined with the connections,
+	 * and only then is the state they read freed */
+	dash_live_stop(&d);
 	MHD_stop_daemon(md);
+	dash_live_free(&d);
 	explicit_bzero(d.pass, sizeof(d.pass));
 	return 0;
 }

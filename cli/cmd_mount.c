@@ -21,9 +21,23 @@
 #include "cluster_cmds.h"
 #include "cmd_fs.h"
 #include "fs.h"
+#include "mgr_events.h"
 #include "util.h"
 
 /* ---- mount / umount ---- */
+
+/* the daemon's mgr (mgr_events.h), made on its first tick: static, so
+ * that it stays reachable for the daemon's life */
+static struct mgr_tick *tick_state;
+
+static int mount_tick(cfs_cluster *c, objlayer *ol, void *arg)
+{
+	struct mgr_tick **t = arg;
+
+	if (!*t && mgr_tick_create(c, ol, t))
+		return 5000;
+	return mgr_tick_run(*t);
+}
 
 int cmd_mount(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -91,6 +105,8 @@ int cmd_mount(struct cli_ctx *ctx, int argc, char **argv)
 	o.mountpoint = mnt;
 	o.options = opts;
 	o.admin = cli_admin_run;
+	o.tick = mount_tick;
+	o.tick_arg = &tick_state;
 	fflush(stdout);
 	rc = fs_mount(&o);
 	free(opts);

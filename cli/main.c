@@ -67,6 +67,8 @@ static const struct cli_command commands[] = {
 	  "--crush MAP.txt --pool ID --pg-num N [--pgp-num N] [--size R] "
 	  "[--overrides FILE]",
 	  "PGs per OSD against their crush-weight target", 0 },
+	{ "log last", cmd_log_last, "[N] [debug|info|sec|warn|error] [*|cluster|audit]",
+	  "the last N (20) cluster log entries, as `ceph log last`", CLI_JSON },
 	{ "dashboard", cmd_dashboard,
 	  "[--listen ADDR:PORT] [--password-file FILE] [--user NAME]",
 	  "serve the report live over HTTP (read-only; 127.0.0.1:7480, "
@@ -143,6 +145,8 @@ static void usage(FILE *f)
 	      "  -f, --format F  output format: plain (default), json or "
 	      "json-pretty\n"
 	      "  -s              the same as the status command (ceph -s)\n"
+	      "  -w, --watch     the status, then the cluster log as it "
+	      "grows (ceph -w)\n"
 	      "  -h, --help      this help; `crushfs COMMAND --help` for one "
 	      "command, `crushfs GROUP --help` for a group (osd, pg, ...)\n"
 	      "  --version       the version of crushfs\n"
@@ -321,7 +325,7 @@ int main(int argc, char **argv)
 	const struct cli_command *best = NULL;
 	int i = 1, best_n = 0, r;
 	const char *v;
-	int s_flag = 0;
+	int s_flag = 0, w_flag = 0;
 	static char status_word[] = "status";
 	char *status_argv[] = { status_word, NULL };
 
@@ -359,6 +363,10 @@ int main(int argc, char **argv)
 			s_flag = 1;
 			continue;
 		}
+		if (!strcmp(argv[i], "-w") || cli_flag(argv[i], "--watch")) {
+			w_flag = 1;
+			continue;
+		}
 		if ((r = cli_opt(&ctx, argc, argv, &i, "--cluster", &v))) {
 			if (r < 0)
 				return 1;
@@ -373,6 +381,10 @@ int main(int argc, char **argv)
 		}
 		return cli_err(NULL, "unknown option '%s' (see crushfs --help)",
 			       argv[i]);
+	}
+	if (w_flag) {
+		ctx.cmd = "-w";
+		return cmd_watch(&ctx, argc - i, argv + i);
 	}
 	if (s_flag) {
 		/* `ceph -s`: status, with what follows as its arguments */

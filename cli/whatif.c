@@ -310,8 +310,13 @@ int cc_run(const struct cluster_cmd *cmd, struct cmd_ctx *ctx, int argc,
 			argv[k++] = argv[i];
 	}
 	argc = k;
-	if (!dry)
-		return cmd->fn(ctx, argc, argv);
+	if (!dry) {
+		/* the monitor's audit channel: each change, as dispatched */
+		cc_audit(ctx, cmd, argc, argv, -1);
+		r = cmd->fn(ctx, argc, argv);
+		cc_audit(ctx, cmd, argc, argv, r);
+		return r;
+	}
 	if (!(cmd->flags & CCMD_DRYRUN))
 		return cc_err(ctx, "--dry-run is not supported here (only "
 				   "commands that change placement take it)");

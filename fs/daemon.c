@@ -351,6 +351,38 @@ static void *flusher(void *arg)
 	return NULL;
 }
 
+/* ---- the ticker: the mount's tick hook (fs_mount_opts.tick), under the
+ * flusher's lock and stop flag ---- */
+
+static void *ticker(void *arg)
+{
+	struct fsd *d = arg;
+
+	pthread_mutex_lock(&d->flock);
+	while (!d->stopping) {
+		struct timespec ts;
+		int ms;
+
+		pthread_mutex_unlock(&d->flock);
+		ms = d->tick(d->c, d->ol, d->tick_arg);
+		pthread_mutex_lock(&d->flock);
+		if (ms < 10)
+			ms = 10;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += ms / 1000;
+		ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		while (!d->stopping &&
+		       pthread_cond_timedwait(&d->fcond, &d->flock, &ts) == 0)
+			;
+	}
+	pthread_mutex_unlock(&d->flock);
+	return NULL;
+}
+
 /*
  * The kernel gives a FUSE mount 128 KiB of readahead and INIT cannot ask
  * for more; the mount's backing device info can be told, as root.  With a
@@ -444,6 +476,13 @@ static void teardown(struct fsd *d)
 		pthread_mutex_unlock(&d->flock);
 		pthread_join(d->flusher, NULL);
 	}
+	if (d->ticker_running) {
+		pthread_mutex_lock(&d->flock);
+		d->stopping = 1;
+		pthread_cond_broadcast(&d->fcond);
+		pthread_mutex_unlock(&d->flock);
+		pthread_join(d->ticker, NULL);
+	}
 	if (d->se) {
 		fuse_session_unmount(d->se);
 		fuse_remove_signal_handlers(d->se);
@@ -525,6 +564,8 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 	d.negative_timeout = m->negative_timeout;
 	d.admin = o->admin;
 	d.admin_arg = o->admin_arg;
+	d.tick = o->tick;
+	d.tick_arg = o->tick_arg;
 	d.cluster_dir = strdup(dir);
 	d.mountpoint = strdup(mnt);
 	if (!d.cluster_dir || !d.mountpoint) {
@@ -603,6 +644,9 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 		goto fail;
 	}
 	d.flusher_running = 1;
+	/* the tick is an observer: a mount goes on without it */
+	if (d.tick && !pthread_create(&d.ticker, NULL, ticker, &d))
+		d.ticker_running = 1;
 	d.readahead_kb = m->readahead_kb;
 	cfs_log(CFS_LOG_INFO, "mounted %s on %s", dir, mnt);
 

@@ -99,6 +99,12 @@ struct fs_mount_opts {
 	const char *options;	/* -o OPTS, comma separated (may be NULL) */
 	fs_admin_fn admin;	/* runs admin socket commands (may be NULL) */
 	void *admin_arg;
+	/* called on a thread of its own while mounted, first once the
+	 * filesystem is served (the mgr's tick: health changes to the
+	 * cluster log, the fill history); returns the milliseconds until
+	 * its next call.  Not called once the unmount began.  May be NULL. */
+	int (*tick)(cfs_cluster *c, objlayer *ol, void *arg);
+	void *tick_arg;
 };
 
 /*

@@ -43,6 +43,10 @@ struct fsd {
 	struct fuse_session *se;
 	pthread_t flusher;
 	int flusher_running;
+	int (*tick)(cfs_cluster *c, objlayer *ol, void *arg);
+	void *tick_arg;
+	pthread_t ticker;
+	int ticker_running;
 	pthread_mutex_t flock;
 	pthread_cond_t fcond;
 	int stopping;

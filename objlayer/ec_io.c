@@ -632,6 +632,14 @@ static int change_once(struct ecx *x, int exists,
 				why);
 			cfs_osd_note_refused(x->c, x->osd[i], x->op->pid,
 					     sps_of(x, i), resv[i]);
+			{
+				char sp[64];
+
+				snprintf(sp, sizeof(sp), "%ss%d", x->op->pgid,
+					 i);
+				ol_clog_refused(x->c, sp, x->osd[i], resv[i],
+						x->name, why);
+			}
 			resv[i] = 0;
 			goto unreserve;
 		}

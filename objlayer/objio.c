@@ -445,6 +445,7 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 				"%" PRIu64 " bytes to '%s' (%s): refused",
 				op.pgid, t[i], resv[i], name, why);
 			cfs_osd_note_refused(c, t[i], op.pid, op.ps, resv[i]);
+			ol_clog_refused(c, op.pgid, t[i], resv[i], name, why);
 			for (int k = 0; k < i; k++)
 				cfs_osd_unreserve(c, t[k], resv[k]);
 			memset(resv, 0, sizeof(resv));

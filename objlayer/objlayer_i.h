@@ -315,4 +315,11 @@ int ol_piece_begin(struct ol_piece_iter *it, const struct ol_layout *l,
 		   uint64_t off, uint64_t len);
 int ol_piece_next(struct ol_piece_iter *it, struct ol_extent *e);
 
+/* clog_events.c: the cluster log's lines for a refused write (pgid as
+ * "1.1a" or "2.3s1") and a finished scrub of a PG (primary -1: none) */
+void ol_clog_refused(cfs_cluster *c, const char *pgid, int osd,
+		     uint64_t bytes, const char *name, const char *why);
+void ol_clog_scrub(cfs_cluster *c, const char *pgid, int primary, int deep,
+		   int repair, uint64_t errors, uint64_t repaired);
+
 #endif

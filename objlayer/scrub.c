@@ -493,9 +493,27 @@ int ol_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 	cfs_pg_layout_shared(ol->c);
 	m = cfs_osdmap_get(ol->c);
 	p = cfs_osdmap_pool_by_id(m, pool);
-	r = !p || ps >= p->pg_num ? -ENOENT
-	    : p->erasure ? ec_scrub_pg(ol, pool, ps, flags, st, msg, arg)
-			 : scrub_pg(ol, pool, ps, flags, st, msg, arg);
+	{
+		uint64_t e0 = st->errors, r0 = st->repaired;
+
+		r = !p || ps >= p->pg_num ? -ENOENT
+		    : p->erasure ? ec_scrub_pg(ol, pool, ps, flags, st, msg,
+					       arg)
+				 : scrub_pg(ol, pool, ps, flags, st, msg, arg);
+		if (r != -ENOENT) {
+			const struct cfs_pg_mapping *pm =
+				cfs_osdmap_pool_pg(m, pool, ps);
+			char pgid[32];
+
+			snprintf(pgid, sizeof(pgid), "%lld.%x",
+				 (long long)pool, ps);
+			ol_clog_scrub(ol->c, pgid,
+				      pm ? pm->acting_primary : -1,
+				      flags & OL_SCRUB_DEEP,
+				      flags & OL_SCRUB_REPAIR,
+				      st->errors - e0, st->repaired - r0);
+		}
+	}
 	cfs_osdmap_put(m);
 	cfs_pg_layout_release(ol->c);
 	return r;

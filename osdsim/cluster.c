@@ -26,6 +26,7 @@
 #include <uuid/uuid.h>
 
 #include "kv.h"
+#include "clog.h"
 #include "osdsim_i.h"
 #include "placement.h"
 #include "util.h"
@@ -480,6 +481,16 @@ int cfs_mkfs(const char *dir_in, const struct cfs_mkfs_opts *o, char *err,
 	if (lockfd >= 0)
 		close(lockfd);
 	cfs_fsync_dir(parent);
+	{
+		/* the monitor's first words (Monitor::mkfs); the log starts
+		 * with the cluster, a dropped line is no failure */
+		char line[256];
+
+		snprintf(line, sizeof(line), "mkfs %s: %d osds, pool '%s' "
+			 "size %d pg_num %u", m->fsid, m->max_osd, m->pool.name,
+			 m->pool.size, m->pool.pg_num);
+		cfs_clog_dir(dir, CFS_CLOG_INFO, "cluster", "mon.a", line);
+	}
 	osdmap_free(m);
 	return 0;
 fail:

@@ -41,6 +41,11 @@ static const struct {
 	  "ETIMEDOUT (0: it waits until the PG is active)" },
 	/* the mgr's (DaemonServer::adjust_pgs; once the balancer's
 	 * max_misplaced): rebalance's pgp_num steps */
+	/* the mounted daemon's fill history (mgr/history.c); Ceph's
+	 * nearest is mgr_stats_period, 5 s too */
+	{ "mgr_history_interval", T_UINT, "5",
+	  "seconds between samples of the fill history the mounted daemon "
+	  "keeps for the dashboard (0: none)" },
 	{ "target_max_misplaced_ratio", T_FLOAT, "0.050000",
 	  "max ratio of misplaced objects to target when throttling data "
 	  "rebalancing activity (rebalance's pgp_num steps)" },
@@ -275,7 +280,8 @@ const char *cfs_config_section(const char *name)
 		return "osd";
 	if (!strncmp(name, "rados_", 6))
 		return "client";
-	if (!strcmp(name, "target_max_misplaced_ratio"))
+	if (!strcmp(name, "target_max_misplaced_ratio") ||
+	    !strncmp(name, "mgr_", 4))
 		return "mgr";
 	return "mon";
 }

@@ -412,7 +412,7 @@ int cfs_pool_pg_num_plan(cfs_cluster *c, int64_t pool, uint32_t pg_num,
  * inactive PG wait for ever), target_max_misplaced_ratio (0.05: the
  * misplaced share rebalance's pgp_num steps stay under).  Kept in
  * DIR/config.json; not osdmap state (no epoch). */
-#define CFS_CONFIG_NOPTS 6
+#define CFS_CONFIG_NOPTS 7
 struct cfs_config_entry {
 	const char *name, *desc;
 	char value[32];

@@ -114,6 +114,9 @@ int osdmap_update_commit(cfs_cluster *c, struct cfs_osdmap *next)
 		osdmap_update_abort(c, next);
 		return r;
 	}
+	/* committed: said once, in epoch order (update_lock is held and
+	 * c->cur is still the map it replaces) */
+	clog_map_change(c, c->cur, next);
 	osdmap_install(c, next);
 	pthread_mutex_unlock(&c->update_lock);
 	return 0;

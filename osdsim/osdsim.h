@@ -39,6 +39,7 @@
 #ifndef CRUSHFS_OSDSIM_H
 #define CRUSHFS_OSDSIM_H
 
+#include "clog.h"
 #include "cluster.h"
 #include "layout.h"
 #include "objindex.h"

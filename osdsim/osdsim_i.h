@@ -298,6 +298,9 @@ int osdmap_persist(const char *dir, const struct cfs_osdmap *m);
 int osdmap_update_begin(cfs_cluster *c, struct cfs_osdmap **next);
 void osdmap_update_abort(cfs_cluster *c, struct cfs_osdmap *next);
 int osdmap_update_commit(cfs_cluster *c, struct cfs_osdmap *next);
+/* clog_map.c: the cluster log lines of the change from a to b */
+void clog_map_change(cfs_cluster *c, const struct cfs_osdmap *a,
+		     const struct cfs_osdmap *b);
 /* 1 between this thread's cfs_dry_run_begin and cfs_dry_run_end */
 int osdmap_dry_run(void);
 

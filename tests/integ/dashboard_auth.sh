@@ -150,7 +150,7 @@ denied() {
 chmod 0600 "$T/pw"
 start --listen 0.0.0.0:0 --password-file "$T/pw"
 grep -q 'plain HTTP' "$DOUT" || fail "no plain-HTTP note: $(cat "$DOUT")"
-for path in / /api/df /api/status; do
+for path in / /events /api/df /api/status /api/logs /api/history; do
 	denied "$path"
 	denied "$path" basic admin wrong
 	denied "$path" basic admin 's3cret:p'
@@ -167,7 +167,12 @@ get /api/df bearer 's3cret:pw' >"$T/resp"
 [ "$(sed -n 1p "$T/resp")" = 200 ] || fail "bearer: $(head -1 "$T/resp")"
 sed 1,2d "$T/resp" | py 'import json, sys; json.load(sys.stdin)["summary"]["total_kb_used"]' ||
 	fail "bearer: /api/df is not osd df's JSON"
-ok "the right password (Basic, user admin) or token (Bearer) gets 200 and the page"
+# the event stream needs the password as the page does
+"$PY" "$CRUSHFS_SRC/tests/integ/lib/sse.py" "$PORT" /events --basic admin \
+	's3cret:pw' --until '^status\t' --timeout 60 >"$T/sse" ||
+	fail "/events with the password: $(head -c 300 "$T/sse")"
+grep -q '^status	{"status":{"fsid"' "$T/sse" || fail "/events: no status event"
+ok "the right password (Basic, user admin) or token (Bearer) gets 200, the page and /events"
 
 start --listen 127.0.0.1:0 --password-file "$T/pw" --user ops
 grep -q 'plain HTTP' "$DOUT" && fail "plain-HTTP note on loopback: $(cat "$DOUT")"

@@ -1,0 +1,357 @@
+/*
+ * tick.c - the mounted daemon's mgr tick (mgr_events.h): every couple of
+ * seconds a health snapshot is compared with the last one and what changed
+ * goes to the cluster log in the words of Ceph 16.2's
+ * HealthMonitor::check_member_health / log_health ("Health check failed:
+ * 1 osds down (OSD_DOWN)", "Health check update: ...", "Health check
+ * cleared: OSD_DOWN (was: 1 osds down)", "Cluster is now healthy"), and
+ * the PG state counts, when they change, as the mgr's "pgmap vN: ..." DBG
+ * line (PGMap::print_summary).  A backfill thus shows as a run of
+ * PG_DEGRADED updates with falling counts, as `ceph -w` shows it.  The
+ * fill history is sampled on the same thread (history.c).
+ *
+ * Note for the merge: the PG gathering below mirrors cli/cmd_status.c's
+ * gather/take_health; mgr/'s health library should own one copy.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clog.h"
+#include "cluster.h"
+#include "mgr_events.h"
+#include "objlayer.h"
+#include "osdmap.h"
+#include "usage.h"
+#include "util.h"
+
+#define TICK_MS 2000
+#define MAX_STATES 32
+
+struct seen_check {
+	char code[40];
+	char summary[256];
+	int severity;
+};
+
+struct mgr_tick {
+	cfs_cluster *c;
+	objlayer *ol;
+	int started; /* a first snapshot was taken */
+	struct seen_check checks[CFS_HEALTH_MAX_CHECKS];
+	int nchecks;
+	int status;
+	char pgmap[512];
+	uint64_t pgmap_v;
+	double next_sample; /* CLOCK_MONOTONIC seconds */
+	int recovering;	    /* a rebalance was seen running */
+	int recovery_tenth; /* the last tenth of it logged */
+	struct mgr_history *hist;
+};
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int mgr_tick_create(cfs_cluster *c, objlayer *ol, struct mgr_tick **out)
+{
+	struct mgr_tick *t = calloc(1, sizeof(*t));
+	int r;
+
+	if (!t)
+		return -ENOMEM;
+	t->c = c;
+	t->ol = ol;
+	r = mgr_history_open(cfs_cluster_dir(c), &t->hist);
+	if (r) {
+		free(t);
+		return r;
+	}
+	*out = t;
+	return 0;
+}
+
+void mgr_tick_destroy(struct mgr_tick *t)
+{
+	if (!t)
+		return;
+	mgr_history_close(t->hist);
+	free(t);
+}
+
+/* every pool's PG stats into a cfs_pg_health array, the totals, and the
+ * state counts ("16 active+undersized+degraded, 112 active+clean") */
+static int gather(struct mgr_tick *t, const cfs_osdmap *m,
+		  struct cfs_pg_health **out, uint32_t *nout,
+		  struct cfs_pg_totals *tot, char *summary, size_t slen)
+{
+	char names[MAX_STATES][128];
+	uint32_t counts[MAX_STATES], n = 0, k = 0;
+	int nstates = 0;
+	struct ol_pg_stat *pg;
+	struct cfs_pg_health *ph;
+	size_t at = 0;
+
+	memset(tot, 0, sizeof(*tot));
+	for (int i = 0; i < cfs_osdmap_npools(m); i++)
+		n += cfs_osdmap_pool_at(m, i)->pg_num;
+	pg = calloc(n + 1, sizeof(*pg));
+	ph = calloc(n + 1, sizeof(*ph));
+	if (!pg || !ph) {
+		free(pg);
+		free(ph);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
+		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
+		int r = ol_pool_pg_stats(t->ol, m, q->id, &pg[k]);
+
+		if (r) {
+			free(pg);
+			free(ph);
+			return r;
+		}
+		for (uint32_t ps = 0; ps < q->pg_num; ps++, k++) {
+			const struct ol_pg_stat *g = &pg[k];
+			unsigned f = g->state;
+			int s;
+
+			tot->objects += g->objects;
+			tot->copies += g->objects * (uint64_t)q->size;
+			tot->degraded += g->degraded;
+			tot->misplaced += g->misplaced;
+			tot->unfound += g->unfound;
+			tot->scrub_errors += g->scrub_errors;
+			snprintf(ph[k].pgid, sizeof(ph[k].pgid), "%s", g->pgid);
+			ol_pg_state_str(f, ph[k].state, sizeof(ph[k].state));
+			ph[k].flags =
+				(f & OL_PGS_ACTIVE ? 0 : CFS_PGH_INACTIVE) |
+				(f & OL_PGS_DOWN ? CFS_PGH_DOWN : 0) |
+				(f & OL_PGS_DEGRADED ? CFS_PGH_DEGRADED : 0) |
+				(f & OL_PGS_UNDERSIZED ? CFS_PGH_UNDERSIZED
+						       : 0) |
+				(f & OL_PGS_BACKFILL_TOOFULL
+					 ? CFS_PGH_BACKFILL_TOOFULL
+					 : 0) |
+				(f & OL_PGS_INCONSISTENT ? CFS_PGH_INCONSISTENT
+							 : 0);
+			ph[k].nacting = g->nacting;
+			memcpy(ph[k].acting, g->acting,
+			       sizeof(int) * (size_t)g->nacting);
+			for (s = 0; s < nstates; s++)
+				if (!strcmp(names[s], ph[k].state))
+					break;
+			if (s == nstates && nstates < MAX_STATES) {
+				snprintf(names[s], sizeof(names[s]), "%s",
+					 ph[k].state);
+				counts[s] = 0;
+				nstates++;
+			}
+			if (s < nstates)
+				counts[s]++;
+		}
+	}
+	free(pg);
+	/* the most common state first, as PGMap::print_summary sorts */
+	summary[0] = 0;
+	for (int done = 0; done < nstates; done++) {
+		int best = -1;
+
+		for (int s = 0; s < nstates; s++)
+			if (counts[s] && (best < 0 || counts[s] > counts[best]))
+				best = s;
+		if (best < 0)
+			break;
+		at += (size_t)snprintf(summary + at, at < slen ? slen - at : 0,
+				       "%s%u %s", done ? ", " : "",
+				       counts[best], names[best]);
+		counts[best] = 0;
+		if (at >= slen)
+			break;
+	}
+	*out = ph;
+	*nout = n;
+	return 0;
+}
+
+static const struct seen_check *seen(const struct mgr_tick *t,
+				     const char *code)
+{
+	for (int i = 0; i < t->nchecks; i++)
+		if (!strcmp(t->checks[i].code, code))
+			return &t->checks[i];
+	return NULL;
+}
+
+static int clog_level(int severity)
+{
+	return severity == CFS_HEALTH_ERR ? CFS_CLOG_ERROR : CFS_CLOG_WARN;
+}
+
+/* HealthMonitor's lines for the difference from the last snapshot */
+static void log_health(struct mgr_tick *t, const struct cfs_health *h)
+{
+	struct seen_check now[CFS_HEALTH_MAX_CHECKS];
+	int n = 0;
+
+	for (int i = 0; i < h->nchecks && n < CFS_HEALTH_MAX_CHECKS; i++) {
+		const struct cfs_health_check *k = &h->checks[i];
+		const struct seen_check *o = seen(t, k->code);
+
+		if (k->muted)
+			continue;
+		if (!o)
+			cfs_clog(t->c, clog_level(k->severity), "cluster",
+				 "mon.a", "Health check failed: %s (%s)",
+				 k->summary, k->code);
+		else if (strcmp(o->summary, k->summary) ||
+			 o->severity != k->severity)
+			cfs_clog(t->c, clog_level(k->severity), "cluster",
+				 "mon.a", "Health check update: %s (%s)",
+				 k->summary, k->code);
+		snprintf(now[n].code, sizeof(now[n].code), "%s", k->code);
+		snprintf(now[n].summary, sizeof(now[n].summary), "%s",
+			 k->summary);
+		now[n].severity = k->severity;
+		n++;
+	}
+	for (int i = 0; i < t->nchecks; i++) {
+		int still = 0;
+
+		for (int j = 0; j < n && !still; j++)
+			still = !strcmp(now[j].code, t->checks[i].code);
+		if (!still)
+			cfs_clog(t->c, CFS_CLOG_INFO, "cluster", "mon.a",
+				 "Health check cleared: %s (was: %s)",
+				 t->checks[i].code, t->checks[i].summary);
+	}
+	if (t->nchecks && !n)
+		cfs_clog(t->c, CFS_CLOG_INFO, "cluster", "mon.a",
+			 "Cluster is now healthy");
+	memcpy(t->checks, now, sizeof(now[0]) * (size_t)n);
+	t->nchecks = n;
+}
+
+/* one health round: 0 or -errno */
+static int health_round(struct mgr_tick *t)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(t->c);
+	struct cfs_pg_health *ph = NULL;
+	struct cfs_pg_totals tot;
+	struct cfs_health h;
+	char summary[512], a[32], b[32], cc[32];
+	uint32_t n = 0;
+	int r;
+
+	r = gather(t, m, &ph, &n, &tot, summary, sizeof(summary));
+	if (!r)
+		r = cfs_health_take(t->c, m, ph, n, &tot, &h);
+	free(ph);
+	if (r) {
+		cfs_osdmap_put(m);
+		return r;
+	}
+	if (t->started) {
+		log_health(t, &h);
+	} else {
+		/* the state at mount is where the log picks up, not news */
+		t->started = 1;
+		t->nchecks = 0;
+		for (int i = 0; i < h.nchecks && i < CFS_HEALTH_MAX_CHECKS;
+		     i++) {
+			if (h.checks[i].muted)
+				continue;
+			snprintf(t->checks[t->nchecks].code,
+				 sizeof(t->checks[0].code), "%s",
+				 h.checks[i].code);
+			snprintf(t->checks[t->nchecks].summary,
+				 sizeof(t->checks[0].summary), "%s",
+				 h.checks[i].summary);
+			t->checks[t->nchecks++].severity =
+				h.checks[i].severity;
+		}
+	}
+	if (strcmp(summary, t->pgmap)) {
+		snprintf(t->pgmap, sizeof(t->pgmap), "%s", summary);
+		cfs_clog(t->c, CFS_CLOG_DEBUG, "cluster", "mgr.x",
+			 "pgmap v%llu: %u pgs: %s; %s used, %s / %s avail",
+			 (unsigned long long)++t->pgmap_v, n, summary,
+			 cfs_format_size(h.used, a, sizeof(a)),
+			 cfs_format_size(h.raw_avail, b, sizeof(b)),
+			 cfs_format_size(h.total, cc, sizeof(cc)));
+	}
+	if (mono() >= t->next_sample) {
+		uint32_t every = mgr_history_interval(t->c);
+
+		if (every)
+			mgr_history_sample(t->hist, t->c, m, &h);
+		t->next_sample = mono() + (every ? every : 5);
+	}
+	cfs_health_free(&h);
+	cfs_osdmap_put(m);
+	return 0;
+}
+
+/*
+ * A rebalance running in this daemon, as the mgr's progress module shows
+ * it ("Global Recovery Event", `ceph progress`): when it is first seen, at
+ * each tenth done, and when it is gone.
+ */
+static void recovery_round(struct mgr_tick *t)
+{
+	struct ol_rebalance_progress p;
+	double secs;
+	char a[32];
+
+	if (!ol_recovery_progress(t->ol, &p, &secs)) {
+		if (t->recovering)
+			cfs_clog(t->c, CFS_CLOG_INFO, "cluster", "mgr.x",
+				 "Global Recovery Event: completed");
+		t->recovering = 0;
+		return;
+	}
+	if (!t->recovering) {
+		t->recovering = 1;
+		t->recovery_tenth = -1;
+	}
+	{
+		int tenth = p.objects_todo ? (int)(p.objects_done * 10 /
+						   p.objects_todo)
+					   : 0;
+
+		if (tenth == t->recovery_tenth)
+			return;
+		t->recovery_tenth = tenth;
+		cfs_clog(t->c, CFS_CLOG_INFO, "cluster", "mgr.x",
+			 "Global Recovery Event: %llu/%llu object copies "
+			 "(%d%%), %s moved, %u/%u pgs, %.0f s",
+			 (unsigned long long)p.objects_done,
+			 (unsigned long long)p.objects_todo, tenth * 10,
+			 cfs_format_size(p.bytes_done, a, sizeof(a)), p.pg,
+			 p.pg_num, secs);
+	}
+}
+
+int mgr_tick_run(struct mgr_tick *t)
+{
+	double next;
+	int r;
+
+	recovery_round(t);
+	r = health_round(t);
+
+	if (r)
+		cfs_log(CFS_LOG_DEBUG, "mgr tick: %s", strerror(-r));
+	/* woken for the next health round or the next sample, whichever
+	 * is first */
+	next = t->next_sample - mono();
+	if (next * 1000 < TICK_MS && next > 0)
+		return (int)(next * 1000) + 1;
+	return TICK_MS;
+}
