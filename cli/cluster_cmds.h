@@ -126,6 +126,9 @@ int ccmd_osd_reweight_by_pg(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_osddump.c */
 int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_flags.c */
+int ccmd_osd_set(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_unset(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_pool.c */
 int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_get(struct cmd_ctx *ctx, int argc, char **argv);

@@ -56,6 +56,12 @@ const struct cluster_cmd cluster_cmds[] = {
 	{ "osd rm-pg-upmap-items", ccmd_osd_rm_pg_upmap_items,
 	  CCMD_WRITE | CCMD_DRYRUN, "PGID", "drop a PG's pg-upmap-items entry" },
 	{ "osd dump", ccmd_osd_dump, 0, "", "the osdmap, as `ceph osd dump`" },
+	/* cmd_flags.c */
+	{ "osd set", ccmd_osd_set, CCMD_WRITE, "FLAG",
+	  "set an osdmap flag, as `ceph osd set` (it changes what the "
+	  "cluster does)" },
+	{ "osd unset", ccmd_osd_unset, CCMD_WRITE, "FLAG",
+	  "clear an osdmap flag, as `ceph osd unset`" },
 	{ "osd pool create", ccmd_osd_pool_create, CCMD_WRITE,
 	  "NAME [PG_NUM [PGP_NUM]] [replicated [RULE] | erasure [PROFILE [RULE]]]",
 	  "a pool beside the filesystem's (placed, holding no data of crushfs's)" },

@@ -28,6 +28,18 @@ static const struct {
 	{ "mon_max_pg_per_osd", T_UINT, "250",
 	  "max number of PGs per OSD the cluster will allow (osd pool "
 	  "create, osd pool set pg_num)" },
+	/* OSDMonitor::prepare_boot: an OSD the down->out timer marked out
+	 * is marked in again when it comes back up (unless noin) */
+	{ "mon_osd_auto_mark_auto_out_in", T_BOOL, "true",
+	  "mark any OSD that comes up that was automatically marked out "
+	  "back in" },
+	/* OSDMonitor::tick (the mounted daemon's tick, montick.c) */
+	{ "mon_osd_down_out_interval", T_UINT, "600",
+	  "seconds an OSD may stay down before it is marked out "
+	  "automatically (0: never)" },
+	{ "mon_osd_min_in_ratio", T_FLOAT, "0.750000",
+	  "do not automatically mark OSDs out if fewer than this many "
+	  "are in" },
 	/* OSDService::check_failsafe_full: past it an OSD's device takes
 	 * no more writes (disk.c applies it to the filesystem under the
 	 * OSD folders) */
