@@ -444,6 +444,12 @@ static void teardown(struct fsd *d)
 		pthread_mutex_unlock(&d->flock);
 		pthread_join(d->flusher, NULL);
 	}
+	if (d->ticker_running) {
+		pthread_mutex_lock(&d->flock);
+		d->stopping = 1;
+		pthread_mutex_unlock(&d->flock);
+		montick_stop(d);
+	}
 	if (d->se) {
 		fuse_session_unmount(d->se);
 		fuse_remove_signal_handlers(d->se);
@@ -603,6 +609,10 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 		goto fail;
 	}
 	d.flusher_running = 1;
+	rc = montick_start(&d);
+	if (rc)
+		cfs_log(CFS_LOG_WARN, "no monitor tick (OSDs down stay in): "
+			"%s", cfs_strerror(rc));
 	d.readahead_kb = m->readahead_kb;
 	cfs_log(CFS_LOG_INFO, "mounted %s on %s", dir, mnt);
 

@@ -43,6 +43,10 @@ struct fsd {
 	struct fuse_session *se;
 	pthread_t flusher;
 	int flusher_running;
+	/* montick.c: the monitor's tick (waits on tcond under flock) */
+	pthread_t ticker;
+	int ticker_running;
+	pthread_cond_t tcond;
 	pthread_mutex_t flock;
 	pthread_cond_t fcond;
 	int stopping;
@@ -55,6 +59,11 @@ extern const struct fuse_lowlevel_ops fsd_ops;
 
 /* daemon.c: things to do once INIT is through (any later request) */
 void fsd_after_init(struct fsd *d);
+
+/* montick.c: start (0 or -errno; nothing on a read-only mount) and
+ * stop (after d->stopping is set) the monitor's tick */
+int montick_start(struct fsd *d);
+void montick_stop(struct fsd *d);
 
 /* adminsock.c */
 int asok_start(struct fsd *d, struct asok **out);

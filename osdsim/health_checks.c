@@ -490,6 +490,15 @@ static void slow_checks(struct hc *x)
 	for (int i = 0; i < h->nslow; i++) {
 		const struct cfs_slow_op *s = &h->slow[i];
 
+		if (s->paused[0]) {
+			detail(x, c, "%s '%s' in pg %lld.%x blocked for %ld "
+				     "sec: the osdmap has %s set, waiting "
+				     "for it to be unset",
+			       s->what, s->name, (long long)s->pool, s->ps,
+			       (long)(now.tv_sec - s->since.tv_sec),
+			       s->paused);
+			continue;
+		}
 		detail(x, c, "%s '%s' in pg %lld.%x blocked for %ld sec: "
 			     "the pg is inactive (%d of min_size %d up), "
 			     "waiting for it to be active",
