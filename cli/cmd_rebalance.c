@@ -78,6 +78,7 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 	struct pool_nums *was;
 	char a[32], b[32];
 	int r, npools;
+	uint32_t held;
 
 	struct cli_progress pr;
 
@@ -95,7 +96,7 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 	if (ctx->json) {
 		cc_json_out(ctx,
 			    json_pack("{s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, "
-				      "s:i, s:i, s:i, s:s}",
+				      "s:i, s:i, s:i, s:s, s:i, s:i, s:i}",
 				      "objects_moved",
 				      (json_int_t)st.objects_copied,
 				      "bytes_moved", (json_int_t)st.bytes_copied,
@@ -111,7 +112,10 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 				      (int)st.pgp_steps, "pg_num_changes",
 				      (int)st.pg_num_changes, "pools_pending",
 				      (int)st.pools_pending, "pending",
-				      st.pending));
+				      st.pending, "pgs_norebalance",
+				      (int)st.pgs_norebalance,
+				      "pgs_nobackfill", (int)st.pgs_nobackfill,
+				      "pgs_norecover", (int)st.pgs_norecover));
 	} else {
 		fprintf(ctx->out,
 			"rebalance: moved %llu objects (%s), removed %llu old "
@@ -134,6 +138,29 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 		print_steps(ctx, was, npools);
 	}
 	free(was);
+	/* what the osdmap flags held back: one line, and not clean */
+	held = st.pgs_norebalance + st.pgs_nobackfill + st.pgs_norecover;
+	if (held) {
+		char why[160] = "";
+		size_t o = 0;
+		const struct {
+			uint32_t n;
+			const char *flag, *what;
+		} f[] = {
+			{ st.pgs_nobackfill, "nobackfill", "to backfill" },
+			{ st.pgs_norebalance, "norebalance", "only misplaced" },
+			{ st.pgs_norecover, "norecover", "to recover" },
+		};
+
+		for (int i = 0; i < 3; i++)
+			if (f[i].n && o < sizeof(why))
+				o += (size_t)snprintf(why + o, sizeof(why) - o,
+						      "%s%u %s (%s set)",
+						      o ? ", " : "", f[i].n,
+						      f[i].what, f[i].flag);
+		return cc_err(ctx, "%u pgs left because of osdmap flags: %s; "
+			      "`osd unset` them to go on", held, why);
+	}
 	if (st.errors)
 		return cc_err(ctx, "%u pgs had I/O errors (see above)",
 			      st.errors);

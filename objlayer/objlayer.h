@@ -369,6 +369,10 @@ struct ol_rebalance_stats {
 	uint32_t pgs_changed;	/* PGs that needed work, summed over passes */
 	uint32_t pgs_toofull;			 /* left: target backfillfull */
 	uint32_t pgs_blocked;			 /* left: no up source / down */
+	/* left because of an osdmap flag (`osd set`): PGs with only
+	 * misplaced copies to backfill (norebalance), with a backfill
+	 * target (nobackfill), with objects to recover (norecover) */
+	uint32_t pgs_norebalance, pgs_nobackfill, pgs_norecover;
 	uint32_t errors;
 	uint32_t pgp_steps;	 /* pgp_num changes made (new epochs) */
 	uint32_t pg_num_changes; /* splits and merges made */
