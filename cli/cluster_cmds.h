@@ -129,6 +129,9 @@ int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_flags.c */
 int ccmd_osd_set(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_unset(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_osdsafe.c (exit status 0, EBUSY or EAGAIN, as Ceph's) */
+int ccmd_osd_ok_to_stop(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_safe_to_destroy(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_pool.c */
 int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_get(struct cmd_ctx *ctx, int argc, char **argv);

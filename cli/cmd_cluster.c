@@ -62,6 +62,12 @@ const struct cluster_cmd cluster_cmds[] = {
 	  "cluster does)" },
 	{ "osd unset", ccmd_osd_unset, CCMD_WRITE, "FLAG",
 	  "clear an osdmap flag, as `ceph osd unset`" },
+	{ "osd ok-to-stop", ccmd_osd_ok_to_stop, 0, "ID...",
+	  "whether stopping these OSDs leaves every PG active, as `ceph osd "
+	  "ok-to-stop`" },
+	{ "osd safe-to-destroy", ccmd_osd_safe_to_destroy, 0, "ID...",
+	  "whether these OSDs hold nothing still needed, as `ceph osd "
+	  "safe-to-destroy`" },
 	{ "osd pool create", ccmd_osd_pool_create, CCMD_WRITE,
 	  "NAME [PG_NUM [PGP_NUM]] [replicated [RULE] | erasure [PROFILE [RULE]]]",
 	  "a pool beside the filesystem's (placed, holding no data of crushfs's)" },

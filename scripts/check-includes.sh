@@ -33,5 +33,20 @@ if [ -n "$bad" ]; then
 	echo "$bad"
 	fail=1
 fi
+# mgr/ reads objlayer/ and osdsim/, never fs/ (nor cli/ or report/)
+if [ -d "$top/mgr" ]; then
+	up_h=$(cd "$top" && for h in fs/*.h cli/*.h report/*.h; do
+		[ -e "$h" ] || continue
+		b=$(basename "$h")
+		[ -e "$top/mgr/$b" ] || echo "$b"; done |
+		sed 's/\./\\./' | paste -sd'|')
+	bad=$(grep -nE "#include +\"($up_h)\"" "$top"/mgr/*.c "$top"/mgr/*.h \
+		2>/dev/null)
+	if [ -n "$bad" ]; then
+		echo "mgr/ includes a header of a layer above it (fs/, report/, cli/):"
+		echo "$bad"
+		fail=1
+	fi
+fi
 [ $fail -eq 0 ] && echo "includes: ok"
 exit $fail
