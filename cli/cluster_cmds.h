@@ -107,6 +107,10 @@ int ccmd_osd_reweight(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_balancer.c */
 int ccmd_balancer_eval(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_balancer_status(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_balancer_mode(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_balancer_on(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_balancer_off(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_fs_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_fs_add_data_pool(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_fs_rm_data_pool(struct cmd_ctx *ctx, int argc, char **argv);

@@ -2,7 +2,8 @@
  * montick.c - the mounted daemon's monitor tick: once a second, what
  * Ceph's monitor does as time passes (OSDMonitor::tick): OSDs down for
  * mon_osd_down_out_interval are marked out (objlayer's ol_tick; noout
- * keeps them in).  Only a mounted daemon ticks, as only a running
+ * keeps them in); and what Ceph's mgr balancer module does in its serve()
+ * loop, when it is on (mgr/balancer.c).  Only a mounted daemon ticks, as only a running
  * monitor does: a cluster nobody mounts keeps its map as the commands
  * left it.
  */
@@ -11,6 +12,7 @@
 #include <time.h>
 
 #include "fsd_i.h"
+#include "mgr_balancer.h"
 #include "objlayer.h"
 #include "util.h"
 
@@ -22,7 +24,7 @@ static void *ticker(void *arg)
 
 	pthread_mutex_lock(&d->flock);
 	while (!d->stopping) {
-		struct timespec ts;
+		struct timespec ts, mono;
 		int held = 0, r;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -41,6 +43,13 @@ static void *ticker(void *arg)
 			cfs_log(CFS_LOG_INFO, "%d down osd(s) stay in: noout "
 				"flag set", held);
 		was_held = held;
+		/* the mgr's balancer module, when on (mgr/balancer/active) */
+		clock_gettime(CLOCK_MONOTONIC, &mono);
+		r = mgr_balancer_tick(d->c, d->ol, (int64_t)mono.tv_sec * 1000 +
+							  mono.tv_nsec / 1000000);
+		if (r > 0)
+			cfs_log(CFS_LOG_INFO, "balancer: applied %d upmap "
+				"change(s)", r);
 		pthread_mutex_lock(&d->flock);
 	}
 	pthread_mutex_unlock(&d->flock);

@@ -14,8 +14,9 @@
 #include "osdsim_i.h"
 #include "util.h"
 
-/* T_RATIO: a T_FLOAT that must lie in (0, 1] */
-enum { T_BOOL, T_UINT, T_FLOAT, T_RATIO };
+/* T_RATIO: a T_FLOAT that must lie in (0, 1]; T_MODE: the balancer's
+ * mode (none, crush-compat, upmap) */
+enum { T_BOOL, T_UINT, T_FLOAT, T_RATIO, T_MODE };
 
 static const struct {
 	const char *name;
@@ -23,6 +24,20 @@ static const struct {
 	const char *def;
 	const char *desc;
 } opts[CFS_CONFIG_NOPTS] = {
+	/* the mgr balancer module's options (src/pybind/mgr/balancer,
+	 * 16.2), which `balancer on|off|mode` set as Ceph's module does;
+	 * off by default here (Ceph 16.2 turns it on): crushfs changes no
+	 * placement unasked */
+	{ "mgr/balancer/active", T_BOOL, "false",
+	  "automatically balance PGs across cluster (the mounted daemon)" },
+	{ "mgr/balancer/mode", T_MODE, "upmap",
+	  "balancer mode: none, upmap (crush-compat is not implemented)" },
+	{ "mgr/balancer/sleep_interval", T_UINT, "60",
+	  "seconds to sleep between automatic balancer runs" },
+	{ "mgr/balancer/upmap_max_deviation", T_UINT, "5",
+	  "deviation (PGs per OSD) below which no optimization is made" },
+	{ "mgr/balancer/upmap_max_optimizations", T_UINT, "10",
+	  "maximum upmap optimizations to make per attempt" },
 	{ "mon_allow_pool_delete", T_BOOL, "false",
 	  "allow pool deletions (osd pool rm)" },
 	{ "mon_max_pg_per_osd", T_UINT, "250",
@@ -85,6 +100,16 @@ static int parse(int i, const char *v, char *out, size_t outlen, char *why,
 		snprintf(why, whylen, "error parsing value: '%s' is not a "
 			 "boolean (true or false)", v);
 		return -EINVAL;
+	}
+	if (opts[i].type == T_MODE) {
+		if (strcmp(v, "none") && strcmp(v, "crush-compat") &&
+		    strcmp(v, "upmap")) {
+			snprintf(why, whylen, "error parsing value: '%s' not "
+				 "in none|crush-compat|upmap", v);
+			return -EINVAL;
+		}
+		snprintf(out, outlen, "%s", v);
+		return 0;
 	}
 	if (opts[i].type == T_FLOAT || opts[i].type == T_RATIO) {
 		/* Ceph's strict_strtod, printed as Ceph prints a double
@@ -287,7 +312,8 @@ const char *cfs_config_section(const char *name)
 		return "osd";
 	if (!strncmp(name, "rados_", 6))
 		return "client";
-	if (!strcmp(name, "target_max_misplaced_ratio"))
+	if (!strcmp(name, "target_max_misplaced_ratio") ||
+	    !strncmp(name, "mgr/", 4))
 		return "mgr";
 	return "mon";
 }

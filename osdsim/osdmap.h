@@ -459,7 +459,7 @@ int cfs_pool_pg_num_plan(cfs_cluster *c, int64_t pool, uint32_t pg_num,
  * inactive PG wait for ever), target_max_misplaced_ratio (0.05: the
  * misplaced share rebalance's pgp_num steps stay under).  Kept in
  * DIR/config.json; not osdmap state (no epoch). */
-#define CFS_CONFIG_NOPTS 9
+#define CFS_CONFIG_NOPTS 14
 struct cfs_config_entry {
 	const char *name, *desc;
 	char value[32];
@@ -478,6 +478,20 @@ double cfs_config_double(cfs_cluster *c, const char *name);
 /* The Ceph daemon an option belongs to, as `config dump` shows it:
  * "mon", "mgr", "osd" or "client". */
 const char *cfs_config_section(const char *name);
+
+/* ---- the balancer's last run (balstate.c): what `balancer status`
+ * shows, kept in memory by the process that runs it (Ceph's mgr module
+ * keeps it the same way) ---- */
+struct cfs_balancer_status {
+	char last_optimize_started[64];	 /* time.asctime() form; "" never */
+	char last_optimize_duration[32]; /* str(timedelta): "0:00:00.001045" */
+	char optimize_result[256];
+	int no_optimization_needed;
+	int64_t last_run_ms; /* CLOCK_MONOTONIC ms of the last start; 0 never */
+};
+void cfs_balancer_status_get(cfs_cluster *c, struct cfs_balancer_status *out);
+void cfs_balancer_status_set(cfs_cluster *c,
+			     const struct cfs_balancer_status *in);
 
 /*
  * ---- pgp_num and pg_num steps (adjust_pgs.c): Ceph's

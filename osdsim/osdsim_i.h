@@ -248,6 +248,8 @@ struct cfs_cluster {
 	pthread_rwlock_t layout;
 	/* the monitor options set (config.c; NULL: the default) */
 	pthread_mutex_t config_lock;
+	/* the balancer's last run (balstate.c), under config_lock */
+	struct cfs_balancer_status bal;
 	char *config[CFS_CONFIG_NOPTS];
 	/* the last write each OSD refused for want of room (refused.c) */
 	pthread_mutex_t refused_lock;

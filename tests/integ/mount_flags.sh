@@ -4,7 +4,8 @@
 # pause`, then it completes with the right content; the daemon's monitor
 # tick marks an OSD out after mon_osd_down_out_interval, not while noout
 # is set; an OSD so marked out comes back in when it is marked up, not
-# while noin is set.
+# while noin is set; `balancer on` makes the daemon apply the upmap
+# balancer's plan every sleep_interval, `balancer off` stops it.
 . "$(dirname "$0")/lib/mount_common.sh"
 
 CL=$T/cluster
@@ -51,6 +52,36 @@ c osd unset pause >/dev/null
 wait "$wpid" || { cat "$T/dd.err"; fail "the write failed after unpause"; }
 cmp "$T/b" "$M/f" || fail "f does not read back as written after unpause"
 ok "unpaused: the write completed, f reads back right"
+
+# ---- the balancer module, run by the daemon when on ----
+bstat() { c -f json balancer status | "$PY" -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
+upmaps() { c -f json osd dump | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)["pg_upmap_items"]))'; }
+[ "$(upmaps)" = 0 ] || fail "upmaps before the balancer ran"
+for i in $(seq 1 24); do head -c 20000 /dev/urandom >"$M/s$i"; done
+c config set mgr mgr/balancer/sleep_interval 1 >/dev/null
+c config set mgr mgr/balancer/upmap_max_deviation 1 >/dev/null
+c config set mgr target_max_misplaced_ratio 0.001 >/dev/null
+c balancer on
+ran() { [ "$(bstat optimize_result)" = "Optimization plan created successfully" ]; }
+wait_until 20 "a balancer run that applies a plan" ran
+[ "$(upmaps)" -gt 0 ] || fail "the balancer's plan left no pg_upmap_items"
+grep -q "balancer: applied [0-9]* upmap change(s)" "$MLOG" || fail "no log line of the balancer's run"
+# its upmaps left objects misplaced: the next run waits for them
+misplaced() { bstat optimize_result | grep -q "^Too many objects (.*) are misplaced; try again later$"; }
+wait_until 20 "the balancer waiting for misplaced objects" misplaced
+ok "balancer on: $(upmaps) PG(s) upmapped, then '$(bstat optimize_result)'"
+c balancer off
+last=$(bstat last_optimize_started)
+c rebalance >/dev/null
+c config rm mgr target_max_misplaced_ratio >/dev/null
+# off: no run within three sleep intervals (a bounded poll for a change)
+changed() { [ "$(bstat last_optimize_started)" != "$last" ]; }
+for i in $(seq 1 30); do
+	changed && fail "the balancer ran after balancer off"
+	sleep 0.1 # the poll interval
+done
+[ "$(bstat active)" = False ] || fail "balancer status still active after off"
+ok "balancer off: no more runs"
 
 # ---- the down->out timer, held by noout ----
 c config set mon mon_osd_down_out_interval 1 >/dev/null
