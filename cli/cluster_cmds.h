@@ -136,6 +136,18 @@ int ccmd_osd_unset(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_osdsafe.c (exit status 0, EBUSY or EAGAIN, as Ceph's) */
 int ccmd_osd_ok_to_stop(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_safe_to_destroy(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_mute.c: `health mute|unmute`, and how health shows mutes */
+int ccmd_health_mute(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_health_unmute(struct cmd_ctx *ctx, int argc, char **argv);
+struct cfs_health;
+/* " (muted: CODE(ttl) ...)" after the health line, nothing without mutes */
+void cc_mutes_line(FILE *f, const struct cfs_health *h);
+/* "(MUTED[ ttl T][, STICKY]) " before a muted check's detail line */
+void cc_mute_prefix(FILE *f, const struct cfs_health *h, const char *code);
+/* the health JSON's "mutes" list (health_mute_t::dump) */
+struct json_t *cc_mutes_json(const struct cfs_health *h);
+/* cmd_status.c: the snapshot `health` shows (0, or 1 after the error) */
+int cc_health_snapshot(struct cmd_ctx *ctx, struct cfs_health *h);
 /* cmd_pool.c */
 int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_get(struct cmd_ctx *ctx, int argc, char **argv);

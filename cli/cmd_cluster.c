@@ -62,6 +62,11 @@ const struct cluster_cmd cluster_cmds[] = {
 	  "cluster does)" },
 	{ "osd unset", ccmd_osd_unset, CCMD_WRITE, "FLAG",
 	  "clear an osdmap flag, as `ceph osd unset`" },
+	{ "health mute", ccmd_health_mute, CCMD_WRITE,
+	  "CODE [TTL] [--sticky]",
+	  "mute a health check, as `ceph health mute` (TTL: 30s, 10m, 2h...)" },
+	{ "health unmute", ccmd_health_unmute, CCMD_WRITE, "[CODE]",
+	  "end a mute, or all of them" },
 	{ "osd ok-to-stop", ccmd_osd_ok_to_stop, 0, "ID...",
 	  "whether stopping these OSDs leaves every PG active, as `ceph osd "
 	  "ok-to-stop`" },

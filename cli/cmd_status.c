@@ -141,9 +141,9 @@ static json_t *health_json(const struct cfs_health *h)
 				  (json_int_t)c->count, "detail", d, "muted",
 				  c->muted));
 	}
-	return json_pack("{s:s, s:o, s:[]}", "status",
+	return json_pack("{s:s, s:o, s:o}", "status",
 			 cfs_health_status_name(h->status), "checks", checks,
-			 "mutes");
+			 "mutes", cc_mutes_json(h));
 }
 
 static void health_detail_text(FILE *f, const struct cfs_health *h)
@@ -151,6 +151,7 @@ static void health_detail_text(FILE *f, const struct cfs_health *h)
 	for (int i = 0; i < h->nchecks; i++) {
 		const struct cfs_health_check *c = &h->checks[i];
 
+		cc_mute_prefix(f, h, c->code); /* "(MUTED ...) " */
 		fprintf(f, "[%s] %s: %s\n",
 			c->severity == CFS_HEALTH_ERR ? "ERR" : "WRN", c->code,
 			c->summary);
@@ -161,9 +162,14 @@ static void health_detail_text(FILE *f, const struct cfs_health *h)
 
 static void health_line(FILE *f, const struct cfs_health *h)
 {
+	int n = 0;
+
 	fputs(cfs_health_status_name(h->status), f);
 	for (int i = 0; i < h->nchecks; i++)
-		fprintf(f, "%s%s", i ? "; " : " ", h->checks[i].summary);
+		if (!h->checks[i].muted)
+			fprintf(f, "%s%s", n++ ? "; " : " ",
+				h->checks[i].summary);
+	cc_mutes_line(f, h); /* " (muted: CODE ...)" */
 	fputc('\n', f);
 }
 
@@ -312,10 +318,16 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 		FILE *f = ctx->out;
 		int w = 0;
 
-		fprintf(f, "  cluster:\n    id:     %s\n    health: %s\n",
+		fprintf(f, "  cluster:\n    id:     %s\n    health: %s",
 			cfs_osdmap_fsid(m), cfs_health_status_name(h.status));
+		/* get_health_status's separators; muted checks left out,
+		 * " (muted: ...)" at the end */
 		for (int i = 0; i < h.nchecks; i++)
-			fprintf(f, "            %s\n", h.checks[i].summary);
+			if (!h.checks[i].muted)
+				fprintf(f, "\n            %s",
+					h.checks[i].summary);
+		cc_mutes_line(f, &h);
+		fputc('\n', f);
 		fprintf(f, "\n  services:\n    osd: %d osds: %d up, %d in; ",
 			h.num_osds, h.num_up, h.num_in);
 		/* OSDMap::print_summary: the pg_temp entries */
@@ -766,4 +778,18 @@ int ccmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 				   : "usage matches the disk");
 	}
 	return bad ? 1 : 0;
+}
+
+/* The health snapshot `health` shows, PG states included (cmd_mute.c's
+ * `health mute` checks the code against it). */
+int cc_health_snapshot(struct cmd_ctx *ctx, struct cfs_health *h)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
+	struct pgsum s;
+	int r = load(ctx, m, &s, h, 1);
+
+	if (!r)
+		free(s.pg);
+	cfs_osdmap_put(m);
+	return r;
 }

@@ -113,6 +113,8 @@ static const struct cli_command commands[] = {
 	/* the flags part of issue 22 (cli/cmd_flags.c) */
 	{ "osd set", cmd_cluster, "FLAG", "set an osdmap flag (noout, noin, noup, nodown, norebalance, nobackfill, norecover, noscrub, nodeep-scrub, pause), as `ceph osd set`", CLI_JSON },
 	{ "osd unset", cmd_cluster, "FLAG", "clear an osdmap flag, as `ceph osd unset`", CLI_JSON },
+	{ "health mute", cmd_cluster, "CODE [TTL] [--sticky]", "mute a health check, as `ceph health mute` (TTL: 30s, 10m, 2h...)", CLI_JSON },
+	{ "health unmute", cmd_cluster, "[CODE]", "end a mute, or all of them", CLI_JSON },
 	{ "osd ok-to-stop", cmd_cluster, "ID...", "whether stopping these OSDs leaves every PG active, as `ceph osd ok-to-stop`", CLI_JSON },
 	{ "osd safe-to-destroy", cmd_cluster, "ID...", "whether these OSDs hold nothing still needed, as `ceph osd safe-to-destroy`", CLI_JSON },
 	{ "osd pool create", cmd_cluster, "NAME [PG_NUM [PGP_NUM]] [replicated [RULE] | erasure [PROFILE [RULE]]]", "a pool beside the filesystem's (placed, holding no data of crushfs's)", CLI_JSON },

@@ -250,6 +250,10 @@ struct cfs_cluster {
 	pthread_mutex_t config_lock;
 	/* the balancer's last run (balstate.c), under config_lock */
 	struct cfs_balancer_status bal;
+	/* the health mutes (mutes.c), under config_lock; loaded at the
+	 * first use */
+	struct cfs_health_mute mutes[CFS_HEALTH_MAX_MUTES];
+	int nmutes, mutes_loaded;
 	char *config[CFS_CONFIG_NOPTS];
 	/* the last write each OSD refused for want of room (refused.c) */
 	pthread_mutex_t refused_lock;
@@ -562,5 +566,10 @@ int upmap_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 void osd_set_weight(struct cfs_osdmap *n, int osd, uint32_t w);
 void osd_note_down(struct cfs_osdmap *n, int osd);
 void osd_note_boot(cfs_cluster *c, struct cfs_osdmap *n, int osd);
+
+/* mutes.c: apply the mutes to a snapshot's checks (check_mutes: expire
+ * and clear them first, persisted when they changed), then the status
+ * from the checks not muted */
+void health_apply_mutes(cfs_cluster *c, struct cfs_health *h);
 
 #endif
