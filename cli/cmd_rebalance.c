@@ -94,9 +94,9 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 		return cc_err(ctx, "%s", cfs_strerror(r));
 	}
 	if (ctx->json) {
-		cc_json_out(ctx,
+		json_t *o =
 			    json_pack("{s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, "
-				      "s:i, s:i, s:i, s:s, s:i, s:i, s:i}",
+				      "s:i, s:i, s:i, s:s}",
 				      "objects_moved",
 				      (json_int_t)st.objects_copied,
 				      "bytes_moved", (json_int_t)st.bytes_copied,
@@ -112,10 +112,20 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 				      (int)st.pgp_steps, "pg_num_changes",
 				      (int)st.pg_num_changes, "pools_pending",
 				      (int)st.pools_pending, "pending",
-				      st.pending, "pgs_norebalance",
-				      (int)st.pgs_norebalance,
-				      "pgs_nobackfill", (int)st.pgs_nobackfill,
-				      "pgs_norecover", (int)st.pgs_norecover));
+				      st.pending);
+
+		/* the PGs osdmap flags held back, when any (as Ceph's reports
+		 * list only what is not empty) */
+		if (o && (st.pgs_norebalance || st.pgs_nobackfill ||
+			  st.pgs_norecover)) {
+			json_object_set_new(o, "pgs_norebalance",
+					    json_integer(st.pgs_norebalance));
+			json_object_set_new(o, "pgs_nobackfill",
+					    json_integer(st.pgs_nobackfill));
+			json_object_set_new(o, "pgs_norecover",
+					    json_integer(st.pgs_norecover));
+		}
+		cc_json_out(ctx, o);
 	} else {
 		fprintf(ctx->out,
 			"rebalance: moved %llu objects (%s), removed %llu old "

@@ -49,6 +49,8 @@ says so and is not clean.  nobackfill holds them too.
   [1]
   $ crushfs --cluster c pg ls backfill_wait | grep -c backfill_wait
   4
+  $ crushfs --cluster c -f json rebalance 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["objects_moved"], d["pgs_norebalance"], d["pgs_nobackfill"], d["pgs_norecover"])'
+  0 4 0 0
   $ crushfs --cluster c osd set nobackfill
   nobackfill is set
   $ crushfs --cluster c rebalance
