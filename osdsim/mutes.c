@@ -250,8 +250,8 @@ void health_apply_mutes(cfs_cluster *c, struct cfs_health *h)
 	}
 }
 
-/* Ceph's parse_timespan (common/strtol / ceph_time.cc): a number and a
- * unit, several such terms allowed ("1h30m"); a bare number is seconds */
+/* Ceph's parse_timespan (common/ceph_time.cc): terms of a number and a
+ * unit ("1h30m"); a number without a unit is seconds */
 int cfs_parse_timespan(const char *s, int64_t *secs)
 {
 	static const struct {
@@ -293,11 +293,9 @@ int cfs_parse_timespan(const char *s, int64_t *secs)
 		while (*p >= 'a' && *p <= 'z' && k + 1 < sizeof(unit))
 			unit[k++] = *p++;
 		unit[k] = 0;
-		if (!k) {
-			if (*p) /* a bare number only alone */
-				return -EINVAL;
+		if (!k) { /* no unit: seconds */
 			total += n;
-			break;
+			continue;
 		}
 		for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
 			if (!strcmp(units[u].u, unit)) {
