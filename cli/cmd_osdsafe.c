@@ -109,6 +109,11 @@ int ccmd_osd_ok_to_stop(struct cmd_ctx *ctx, int argc, char **argv)
 	char ids[512];
 	int *osds, n, e;
 
+	for (int i = 0; i < argc; i++)
+		if (!strncmp(argv[i], "--max", 5))
+			return cc_err(ctx, "--max (more OSDs of the same crush "
+				      "bucket, _maximize_ok_to_stop_set) is "
+				      "not implemented: name the OSDs");
 	if (osd_ids(ctx, argc, argv, &osds, &n))
 		return 1;
 	e = mgr_ok_to_stop(ctx->cluster, ctx->ol, osds, n, &r);
