@@ -250,6 +250,51 @@ static int op_lock_w(objlayer *ol, int64_t pool, const char *name,
 	}
 }
 
+/*
+ * A write that holds the PG layout gate across its op (ol_obj_setattr:
+ * the backtrace) waits for pausewr before it takes the gate: waiting
+ * inside, it would keep a pg_num change (which takes the gate
+ * exclusively) waiting too, and with it the admin command that might
+ * unset the flag.
+ */
+int op_pause_wait(objlayer *ol, int64_t pool, const char *name,
+		  const char *what)
+{
+	struct op_waiting w = { { 0, 0 }, 0, 0 };
+
+	for (;;) {
+		const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+		const char *pause = paused_by(m, what);
+		struct cfs_slow_op so;
+		uint32_t ps = 0, epoch = cfs_osdmap_epoch(m);
+		char why[96];
+		int r;
+
+		if (!pause) {
+			cfs_osdmap_put(m);
+			return 0;
+		}
+		memset(&so, 0, sizeof(so));
+		cfs_pool_object_to_pg(m, pool, name, NULL, &ps);
+		cfs_osdmap_put(m);
+		so.pool = pool;
+		so.ps = ps;
+		so.osd = -1;
+		snprintf(so.what, sizeof(so.what), "%s", what);
+		snprintf(so.name, sizeof(so.name), "%s", name);
+		snprintf(so.paused, sizeof(so.paused), "%s", pause);
+		snprintf(why, sizeof(why), "paused: the osdmap has %s set",
+			 pause);
+		if (!ol->wait || ol->closing) {
+			cfs_log(CFS_LOG_ERR, "pg %lld.%x is %s; %s '%s' refused",
+				(long long)pool, ps, why, what, name);
+			return -EIO;
+		}
+		if ((r = op_wait(ol, &w, epoch, &so, why)))
+			return r;
+	}
+}
+
 int op_lock(objlayer *ol, int64_t pool, const char *name,
 		   struct objop *op, int excl, int need, const char *what)
 {

@@ -39,6 +39,7 @@ c config set osd osd_op_complaint_time 0 >/dev/null
 head -c 300000 /dev/urandom >"$T/a"
 head -c 300000 /dev/urandom >"$T/b"
 cp "$T/a" "$M/f"
+sync "$M/f" # its backtrace written now, not under the pause
 [ "$(c osd set pause)" = "pauserd,pausewr is set" ] || fail "osd set pause"
 dd if="$T/b" of="$M/f" bs=300000 count=1 conv=notrunc 2>"$T/dd.err" &
 wpid=$!
@@ -48,10 +49,26 @@ kill -0 "$wpid" 2>/dev/null || fail "the write did not wait for pause"
 grep -q "OSDMAP_FLAGS: pauserd,pausewr flag(s) set" "$T/h" ||
 	{ cat "$T/h"; fail "no OSDMAP_FLAGS while paused"; }
 ok "paused: the write waits ($(grep -m1 'has pausewr' "$T/h" | sed 's/^ *//'))"
+# a new file's data waits, and its backtrace too (written at the
+# flusher's next pass, 2 s; its object made first); meanwhile a pg_num
+# split goes through: nothing waiting on the flag holds the PG layout
+cp "$T/a" "$M/g" &
+cpid=$!
+gobj=
+both() {
+	gobj=$(printf '%x.%08x' "$(stat -c %i "$M/g" 2>/dev/null || echo 0)" 0)
+	[ "$(grep -c "has pausewr set; write to '$gobj' waits" "$MLOG")" -ge 2 ]
+}
+wait_until 20 "g's data and backtrace waiting for pausewr" both
+timeout 60 "$CRUSHFS" --cluster "$CL" osd pool set crushfs_data pg_num 32 >/dev/null ||
+	fail "osd pool set pg_num while paused did not complete"
+kill -0 "$wpid" 2>/dev/null || fail "the write did not wait for pause"
 c osd unset pause >/dev/null
 wait "$wpid" || { cat "$T/dd.err"; fail "the write failed after unpause"; }
+wait "$cpid" || fail "the copy failed after unpause"
 cmp "$T/b" "$M/f" || fail "f does not read back as written after unpause"
-ok "unpaused: the write completed, f reads back right"
+cmp "$T/a" "$M/g" || fail "g does not read back as written after unpause"
+ok "unpaused: the writes completed (a pg_num split meanwhile), f and g read back right"
 
 # ---- the balancer module, run by the daemon when on ----
 bstat() { c -f json balancer status | "$PY" -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
