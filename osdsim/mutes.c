@@ -62,11 +62,12 @@ static void load(cfs_cluster *c)
 static int persist(cfs_cluster *c)
 {
 	char path[PATH_MAX], *text;
-	json_t *root = json_array();
+	json_t *root;
 	int r;
 
 	if (c->rdonly)
 		return 0; /* a reader applies them, the writer keeps them */
+	root = json_array();
 	if (!root)
 		return -ENOMEM;
 	for (int i = 0; i < c->nmutes; i++) {
