@@ -132,6 +132,10 @@ int ccmd_osd_reweight(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_crush_reweight(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_balancer.c */
 int ccmd_balancer_eval(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_balancer_status(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_balancer_mode(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_balancer_on(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_balancer_off(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_fs_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_fs_add_data_pool(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_fs_rm_data_pool(struct cmd_ctx *ctx, int argc, char **argv);
@@ -151,6 +155,21 @@ int ccmd_osd_reweight_by_pg(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv);
 /* cmd_osddump.c */
 int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_flags.c */
+int ccmd_osd_set(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_unset(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_osdsafe.c (exit status 0, EBUSY or EAGAIN, as Ceph's) */
+int ccmd_osd_ok_to_stop(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_osd_safe_to_destroy(struct cmd_ctx *ctx, int argc, char **argv);
+/* cmd_mute.c: `health mute|unmute`, and how health shows mutes */
+int ccmd_health_mute(struct cmd_ctx *ctx, int argc, char **argv);
+int ccmd_health_unmute(struct cmd_ctx *ctx, int argc, char **argv);
+struct cfs_health;
+/* " (muted: CODE(ttl) ...)" after the health line, nothing without mutes */
+void cc_mutes_line(FILE *f, const struct cfs_health *h);
+/* "(MUTED[ ttl T][, STICKY]) " before a muted check's detail line */
+void cc_mute_prefix(FILE *f, const struct cfs_health *h, const char *code);
+
 /* cmd_pool.c */
 int ccmd_osd_pool_ls(struct cmd_ctx *ctx, int argc, char **argv);
 int ccmd_osd_pool_get(struct cmd_ctx *ctx, int argc, char **argv);

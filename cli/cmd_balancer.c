@@ -250,3 +250,91 @@ int ccmd_balancer_optimize(struct cmd_ctx *ctx, int argc, char **argv)
 	free(ids);
 	return 0;
 }
+
+/* ---- the balancer module's switches (src/pybind/mgr/balancer, 16.2):
+ * its options are config options, so that the mounted daemon, which
+ * runs it (mgr/balancer.c), sees them at once ---- */
+
+int ccmd_balancer_status(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct cfs_balancer_status s;
+	char active[32] = "false", mode[32] = "upmap";
+	json_t *o;
+	char *txt;
+
+	if (cc_nargs(ctx, argc, argv, 0))
+		return 1;
+	cfs_config_get(ctx->cluster, "mgr/balancer/active", active,
+		       sizeof(active));
+	cfs_config_get(ctx->cluster, "mgr/balancer/mode", mode, sizeof(mode));
+	cfs_balancer_status_get(ctx->cluster, &s);
+	o = json_pack("{s:b, s:s, s:s, s:s, s:b, s:s, s:[]}", "active",
+		      !strcmp(active, "true"), "last_optimize_duration",
+		      s.last_optimize_duration, "last_optimize_started",
+		      s.last_optimize_started, "mode", mode,
+		      "no_optimization_needed", s.no_optimization_needed,
+		      "optimize_result", s.optimize_result, "plans");
+	if (!o)
+		return cc_err(ctx, "%s", cfs_strerror(-ENOMEM));
+	if (ctx->json)
+		return cc_json_out(ctx, o);
+	/* the module answers json.dumps(s, indent=4, sort_keys=True) */
+	txt = json_dumps(o, JSON_INDENT(4) | JSON_SORT_KEYS);
+	json_decref(o);
+	if (!txt)
+		return cc_err(ctx, "%s", cfs_strerror(-ENOMEM));
+	fprintf(ctx->out, "%s\n", txt);
+	free(txt);
+	return 0;
+}
+
+static int set_opt(struct cmd_ctx *ctx, const char *name, const char *v)
+{
+	char why[256] = "";
+	int r = cfs_config_set(ctx->cluster, name, v, why, sizeof(why));
+
+	if (r)
+		return cc_err(ctx, "%s", why[0] ? why : cfs_strerror(r));
+	return 0;
+}
+
+int ccmd_balancer_mode(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	if (cc_nargs(ctx, argc, argv, 1))
+		return 1;
+	if (!strcmp(argv[0], "crush-compat"))
+		return cc_err(ctx, "crush-compat mode is not implemented in "
+			      "crushfs (upmap is)");
+	if (strcmp(argv[0], "upmap") && strcmp(argv[0], "none"))
+		return cc_err(ctx, "'%s' not in none|crush-compat|upmap",
+			      argv[0]);
+	return set_opt(ctx, "mgr/balancer/mode", argv[0]);
+}
+
+static int on_off(struct cmd_ctx *ctx, int argc, char **argv, int on)
+{
+	struct cfs_balancer_status s;
+
+	if (cc_nargs(ctx, argc, argv, 0))
+		return 1;
+	if (set_opt(ctx, "mgr/balancer/active", on ? "true" : "false"))
+		return 1;
+	/* `balancer on` wakes the module's serve() loop: a run at the
+	 * daemon's next tick */
+	if (on) {
+		cfs_balancer_status_get(ctx->cluster, &s);
+		s.last_run_ms = 0;
+		cfs_balancer_status_set(ctx->cluster, &s);
+	}
+	return 0;
+}
+
+int ccmd_balancer_on(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return on_off(ctx, argc, argv, 1);
+}
+
+int ccmd_balancer_off(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return on_off(ctx, argc, argv, 0);
+}

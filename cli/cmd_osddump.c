@@ -6,6 +6,7 @@
  * (addresses, up_thru, blocklists) prints as Ceph prints it empty.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -38,14 +39,22 @@ static int pool_full(cfs_cluster *c, const cfs_osdmap *m,
 	       cfs_pool_quota_full(c, m, p, NULL);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 {
 	json_t *osds = json_array(), *profiles = json_object();
-	json_t *pools = json_array(), *root;
+	json_t *pools = json_array(), *root, *fset = json_array();
 	/* the entries in the shapes cluster.json keeps them (osdsim's) */
 	json_t *ov = cfs_osdmap_overrides_json(m);
 	int64_t pool_max = 0;
-	char c[64], d[64];
+	char c[64], d[64], fs[256];
+	const char *fn[32];
+	uint32_t flags = cfs_osdmap_flags(m) | CFS_OSDMAP_ALWAYS;
+	int nf;
 
 	for (int i = 0; i < cfs_osdmap_max_osd(m); i++) {
 		struct cfs_osd_info oi;
@@ -90,14 +99,20 @@ static json_t *dump_json(cfs_cluster *cl, const cfs_osdmap *m)
 		if (q->id > pool_max)
 			pool_max = q->id;
 	}
+	/* OSDMap::dump: the string, the bits, and each name sorted (a
+	 * std::set) */
+	cfs_osd_flag_string(flags, fs, sizeof(fs));
+	nf = cfs_osd_flag_names(flags, fn, 32);
+	qsort(fn, (size_t)nf, sizeof(fn[0]), cmp_str);
+	for (int i = 0; i < nf; i++)
+		json_array_append_new(fset, json_string(fn[i]));
 	root = json_pack(
-		"{s:i, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:i, s:o, "
-		"s:o, s:O, s:O, s:O, s:O, s:o}",
+		"{s:i, s:s, s:s, s:s, s:s, s:I, s:o, s:f, s:f, s:f, s:I, s:i, "
+		"s:o, s:o, s:O, s:O, s:O, s:O, s:o}",
 		"epoch", (int)cfs_osdmap_epoch(m), "fsid", cfs_osdmap_fsid(m),
 		"created", utime(cfs_osdmap_created(m), c, sizeof(c)),
 		"modified", utime(cfs_osdmap_modified(m), d, sizeof(d)),
-		"flags", "sortbitwise,recovery_deletes,purged_snapdirs,"
-			 "pglog_hardlimit",
+		"flags", fs, "flags_num", (json_int_t)flags, "flags_set", fset,
 		"full_ratio", cfs_osdmap_full_ratio(m), "backfillfull_ratio",
 		cfs_osdmap_backfillfull_ratio(m), "nearfull_ratio",
 		cfs_osdmap_nearfull_ratio(m), "pool_max", (json_int_t)pool_max,
@@ -160,7 +175,7 @@ static void print_entries(FILE *o, const cfs_osdmap *m, int64_t id, int pass)
 int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const cfs_osdmap *m;
-	char c[64], d[64];
+	char c[64], d[64], fs[256];
 	FILE *o = ctx->out;
 
 	if (cc_nargs(ctx, argc, argv, 0))
@@ -172,15 +187,16 @@ int ccmd_osd_dump(struct cmd_ctx *ctx, int argc, char **argv)
 		cfs_osdmap_put(m);
 		return cc_json_out(ctx, j);
 	}
+	cfs_osd_flag_string(cfs_osdmap_flags(m) | CFS_OSDMAP_ALWAYS, fs,
+			    sizeof(fs));
 	fprintf(o, "epoch %u\nfsid %s\ncreated %s\nmodified %s\n"
-		   "flags sortbitwise,recovery_deletes,purged_snapdirs,"
-		   "pglog_hardlimit\ncrush_version %u\nfull_ratio %g\n"
+		   "flags %s\ncrush_version %u\nfull_ratio %g\n"
 		   "backfillfull_ratio %g\nnearfull_ratio %g\n"
 		   "min_compat_client jewel\nrequire_osd_release pacific\n"
 		   "stretch_mode_enabled false\n\n",
 		cfs_osdmap_epoch(m), cfs_osdmap_fsid(m),
 		utime(cfs_osdmap_created(m), c, sizeof(c)),
-		utime(cfs_osdmap_modified(m), d, sizeof(d)),
+		utime(cfs_osdmap_modified(m), d, sizeof(d)), fs,
 		cfs_osdmap_epoch(m), cfs_osdmap_full_ratio(m),
 		cfs_osdmap_backfillfull_ratio(m), cfs_osdmap_nearfull_ratio(m));
 	for (int i = 0; i < cfs_osdmap_npools(m); i++)

@@ -78,6 +78,7 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 	struct pool_nums *was;
 	char a[32], b[32];
 	int r, npools;
+	uint32_t held;
 
 	struct cli_progress pr;
 
@@ -93,7 +94,7 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 		return cc_err(ctx, "%s", cfs_strerror(r));
 	}
 	if (ctx->json) {
-		cc_json_out(ctx,
+		json_t *o =
 			    json_pack("{s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, "
 				      "s:i, s:i, s:i, s:s}",
 				      "objects_moved",
@@ -111,7 +112,20 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 				      (int)st.pgp_steps, "pg_num_changes",
 				      (int)st.pg_num_changes, "pools_pending",
 				      (int)st.pools_pending, "pending",
-				      st.pending));
+				      st.pending);
+
+		/* the PGs osdmap flags held back, when any (as Ceph's reports
+		 * list only what is not empty) */
+		if (o && (st.pgs_norebalance || st.pgs_nobackfill ||
+			  st.pgs_norecover)) {
+			json_object_set_new(o, "pgs_norebalance",
+					    json_integer(st.pgs_norebalance));
+			json_object_set_new(o, "pgs_nobackfill",
+					    json_integer(st.pgs_nobackfill));
+			json_object_set_new(o, "pgs_norecover",
+					    json_integer(st.pgs_norecover));
+		}
+		cc_json_out(ctx, o);
 	} else {
 		fprintf(ctx->out,
 			"rebalance: moved %llu objects (%s), removed %llu old "
@@ -134,6 +148,29 @@ int ccmd_rebalance(struct cmd_ctx *ctx, int argc, char **argv)
 		print_steps(ctx, was, npools);
 	}
 	free(was);
+	/* what the osdmap flags held back: one line, and not clean */
+	held = st.pgs_norebalance + st.pgs_nobackfill + st.pgs_norecover;
+	if (held) {
+		char why[160] = "";
+		size_t o = 0;
+		const struct {
+			uint32_t n;
+			const char *flag, *what;
+		} f[] = {
+			{ st.pgs_nobackfill, "nobackfill", "to backfill" },
+			{ st.pgs_norebalance, "norebalance", "only misplaced" },
+			{ st.pgs_norecover, "norecover", "to recover" },
+		};
+
+		for (int i = 0; i < 3; i++)
+			if (f[i].n && o < sizeof(why))
+				o += (size_t)snprintf(why + o, sizeof(why) - o,
+						      "%s%u %s (%s set)",
+						      o ? ", " : "", f[i].n,
+						      f[i].what, f[i].flag);
+		return cc_err(ctx, "%u pgs left because of osdmap flags: %s; "
+			      "`osd unset` them to go on", held, why);
+	}
 	if (st.errors)
 		return cc_err(ctx, "%u pgs had I/O errors (see above)",
 			      st.errors);

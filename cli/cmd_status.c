@@ -42,6 +42,7 @@ static void health_detail_text(FILE *f, const struct cfs_health *h)
 	for (int i = 0; i < h->nchecks; i++) {
 		const struct cfs_health_check *c = &h->checks[i];
 
+		cc_mute_prefix(f, h, c->code); /* "(MUTED ...) " */
 		fprintf(f, "[%s] %s: %s\n",
 			c->severity == CFS_HEALTH_ERR ? "ERR" : "WRN", c->code,
 			c->summary);
@@ -52,9 +53,14 @@ static void health_detail_text(FILE *f, const struct cfs_health *h)
 
 static void health_line(FILE *f, const struct cfs_health *h)
 {
+	int n = 0;
+
 	fputs(cfs_health_status_name(h->status), f);
 	for (int i = 0; i < h->nchecks; i++)
-		fprintf(f, "%s%s", i ? "; " : " ", h->checks[i].summary);
+		if (!h->checks[i].muted)
+			fprintf(f, "%s%s", n++ ? "; " : " ",
+				h->checks[i].summary);
+	cc_mutes_line(f, h); /* " (muted: CODE ...)" */
 	fputc('\n', f);
 }
 
@@ -229,10 +235,15 @@ int ccmd_status(struct cmd_ctx *ctx, int argc, char **argv)
 						 rsec));
 		goto out;
 	}
-	fprintf(f, "  cluster:\n    id:     %s\n    health: %s\n",
+	fprintf(f, "  cluster:\n    id:     %s\n    health: %s",
 		cfs_osdmap_fsid(s.m), cfs_health_status_name(s.h.status));
+	/* Monitor::get_health_status: muted checks left out, " (muted:
+	 * ...)" after the word */
+	cc_mutes_line(f, &s.h);
+	fputc('\n', f);
 	for (int i = 0; i < s.h.nchecks; i++)
-		fprintf(f, "            %s\n", s.h.checks[i].summary);
+		if (!s.h.checks[i].muted)
+			fprintf(f, "            %s\n", s.h.checks[i].summary);
 	fprintf(f, " \n  services:\n    osd: ");
 	cc_osd_summary(f, &s, 0);
 	fprintf(f, "\n \n  data:\n    pools:   %d pools, %u pgs\n",
@@ -624,3 +635,4 @@ int ccmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	return bad ? 1 : 0;
 }
+

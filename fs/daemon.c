@@ -476,12 +476,15 @@ static void teardown(struct fsd *d)
 		pthread_mutex_unlock(&d->flock);
 		pthread_join(d->flusher, NULL);
 	}
-	if (d->ticker_running) {
+	if (d->mgr_ticker_running || d->ticker_running) {
 		pthread_mutex_lock(&d->flock);
 		d->stopping = 1;
 		pthread_cond_broadcast(&d->fcond);
 		pthread_mutex_unlock(&d->flock);
-		pthread_join(d->ticker, NULL);
+		if (d->mgr_ticker_running)
+			pthread_join(d->mgr_ticker, NULL);
+		d->mgr_ticker_running = 0;
+		montick_stop(d);
 	}
 	if (d->se) {
 		fuse_session_unmount(d->se);
@@ -644,9 +647,13 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 		goto fail;
 	}
 	d.flusher_running = 1;
-	/* the tick is an observer: a mount goes on without it */
-	if (d.tick && !pthread_create(&d.ticker, NULL, ticker, &d))
-		d.ticker_running = 1;
+	/* the mgr's tick is an observer: a mount goes on without it */
+	if (d.tick && !pthread_create(&d.mgr_ticker, NULL, ticker, &d))
+		d.mgr_ticker_running = 1;
+	rc = montick_start(&d);
+	if (rc)
+		cfs_log(CFS_LOG_WARN, "no monitor tick (OSDs down stay in): "
+			"%s", cfs_strerror(rc));
 	d.readahead_kb = m->readahead_kb;
 	cfs_log(CFS_LOG_INFO, "mounted %s on %s", dir, mnt);
 

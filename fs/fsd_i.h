@@ -43,10 +43,16 @@ struct fsd {
 	struct fuse_session *se;
 	pthread_t flusher;
 	int flusher_running;
+	/* daemon.c: the mount's tick hook (fs_mount_opts.tick: the mgr's
+	 * cluster log, health changes and fill history) */
 	int (*tick)(cfs_cluster *c, objlayer *ol, void *arg);
 	void *tick_arg;
+	pthread_t mgr_ticker;
+	int mgr_ticker_running;
+	/* montick.c: the monitor's tick (waits on tcond under flock) */
 	pthread_t ticker;
 	int ticker_running;
+	pthread_cond_t tcond;
 	pthread_mutex_t flock;
 	pthread_cond_t fcond;
 	int stopping;
@@ -59,6 +65,11 @@ extern const struct fuse_lowlevel_ops fsd_ops;
 
 /* daemon.c: things to do once INIT is through (any later request) */
 void fsd_after_init(struct fsd *d);
+
+/* montick.c: start (0 or -errno; nothing on a read-only mount) and
+ * stop (after d->stopping is set) the monitor's tick */
+int montick_start(struct fsd *d);
+void montick_stop(struct fsd *d);
 
 /* adminsock.c */
 int asok_start(struct fsd *d, struct asok **out);

@@ -10,6 +10,35 @@
 /* Ceph 16.2 (Monitor::get_health_status, health_check_t::dump): each
  * check has severity, summary {message, count}, detail and muted; the
  * health has the list of mutes (none here). */
+/* Ceph 16.2 health_mute_t::dump: code, ttl (utime_t, UTC), sticky,
+ * summary, count */
+static json_t *mutes_json(const struct cfs_health *h)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < h->nmutes; i++) {
+		const struct cfs_health_mute *m = &h->mutes[i];
+		json_t *o = json_pack("{s:s}", "code", m->code);
+
+		if (m->ttl) {
+			/* utime_t's stream form, UTC */
+			time_t t = (time_t)m->ttl;
+			struct tm tm;
+			char b[64];
+
+			gmtime_r(&t, &tm);
+			strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%S.000000+0000",
+				 &tm);
+			json_object_set_new(o, "ttl", json_string(b));
+		}
+		json_object_set_new(o, "sticky", json_boolean(m->sticky));
+		json_object_set_new(o, "summary", json_string(m->summary));
+		json_object_set_new(o, "count", json_integer(m->count));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *mgr_health_json(const struct cfs_health *h)
 {
 	json_t *checks = json_object();
@@ -29,9 +58,9 @@ json_t *mgr_health_json(const struct cfs_health *h)
 				  (json_int_t)c->count, "detail", d, "muted",
 				  c->muted));
 	}
-	return json_pack("{s:s, s:o, s:[]}", "status",
+	return json_pack("{s:s, s:o, s:o}", "status",
 			 cfs_health_status_name(h->status), "checks", checks,
-			 "mutes");
+			 "mutes", mutes_json(h));
 }
 
 json_t *mgr_status_json(const struct mgr_snap *s,

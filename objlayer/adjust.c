@@ -216,7 +216,11 @@ static void pending(objlayer *ol, struct ol_rebalance_stats *st,
 
 static int settled(const struct ol_rebalance_stats *st)
 {
-	return !st->errors && !st->pgs_toofull && !st->pgs_blocked;
+	/* a PG an osdmap flag holds back is not clean either: no pgp_num
+	 * step would be backfilled */
+	return !st->errors && !st->pgs_toofull && !st->pgs_blocked &&
+	       !st->pgs_norebalance && !st->pgs_nobackfill &&
+	       !st->pgs_norecover;
 }
 
 int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
@@ -244,6 +248,9 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		st->pgs_changed += one.pgs_changed;
 		st->pgs_toofull = one.pgs_toofull;
 		st->pgs_blocked = one.pgs_blocked;
+		st->pgs_norebalance = one.pgs_norebalance;
+		st->pgs_nobackfill = one.pgs_nobackfill;
+		st->pgs_norecover = one.pgs_norecover;
 		st->errors = one.errors;
 	}
 	if (!r) {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "objlayer_i.h"
+#include "opgate.h"
 #include "objstore.h"
 #include "osdmap.h"
 #include "pgstate.h"
@@ -214,6 +215,9 @@ int ol_obj_setattr(objlayer *ol, int64_t pool, const char *name,
 {
 	int r;
 
+	/* pausewr waited for outside the gate (op_pause_wait says why) */
+	if (!ol->rb && (r = op_pause_wait(ol, pool, name, "write to")))
+		return r;
 	cfs_pg_layout_shared(ol->c);
 	r = obj_setattr(ol, pool, name, key, val, len);
 	cfs_pg_layout_release(ol->c);

@@ -372,6 +372,10 @@ struct ol_rebalance_stats {
 	uint32_t pgs_changed;	/* PGs that needed work, summed over passes */
 	uint32_t pgs_toofull;			 /* left: target backfillfull */
 	uint32_t pgs_blocked;			 /* left: no up source / down */
+	/* left because of an osdmap flag (`osd set`): PGs with only
+	 * misplaced copies to backfill (norebalance), with a backfill
+	 * target (nobackfill), with objects to recover (norecover) */
+	uint32_t pgs_norebalance, pgs_nobackfill, pgs_norecover;
 	uint32_t errors;
 	uint32_t pgp_steps;	 /* pgp_num changes made (new epochs) */
 	uint32_t pg_num_changes; /* splits and merges made */
@@ -391,5 +395,12 @@ int ol_rebalance(objlayer *ol, struct ol_rebalance_stats *st,
  * 1 with its progress and the seconds since it started; 0 when none. */
 int ol_recovery_progress(objlayer *ol, struct ol_rebalance_progress *p,
 			 double *seconds);
+
+/* ---- the mounted daemon's tick (montick.c) ----
+ * Once a second: OSDs down for mon_osd_down_out_interval are marked out
+ * (OSDMonitor::tick; not while noout is set, *held then counts them).
+ * since: when the daemon started (down time counts from then at most).
+ * Returns how many were marked out, or -errno. */
+int ol_tick(objlayer *ol, int64_t now, int64_t since, int *held);
 
 #endif

@@ -322,4 +322,14 @@ void ol_clog_refused(cfs_cluster *c, const char *pgid, int osd,
 void ol_clog_scrub(cfs_cluster *c, const char *pgid, int primary, int deep,
 		   int repair, uint64_t errors, uint64_t repaired);
 
+/* recovery_flags.c: the osdmap flags that hold rebalance's work back.
+ * Each target of PG pool.ps (tg, ntg) gets in deferred[] the flag that
+ * holds it (0: go on); an erasure PG is held as a whole (ol_ec_held:
+ * its flag, or 0); ol_count_held counts a held PG under its flag. */
+struct ol_rebalance_stats;
+void ol_defer_targets(objlayer *ol, const cfs_osdmap *m, int64_t pool,
+		      uint32_t ps, const int *tg, int ntg, uint32_t *deferred);
+uint32_t ol_ec_held(objlayer *ol, int64_t pool, uint32_t ps);
+void ol_count_held(struct ol_rebalance_stats *st, uint32_t held);
+
 #endif

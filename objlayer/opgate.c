@@ -159,6 +159,25 @@ static int op_wait(objlayer *ol, struct op_waiting *w, uint32_t epoch,
 	return 0;
 }
 
+/*
+ * A client op waits while the map has pauserd (reads) or pausewr
+ * (writes, truncates, removals) set: Objecter::target_should_be_paused
+ * (16.2) holds such ops until a map without the flag.  Recovery and
+ * syncs are not client ops.  Returns the flag's name, or NULL.
+ */
+static const char *paused_by(const cfs_osdmap *m, const char *what)
+{
+	uint32_t f = cfs_osdmap_flags(m);
+
+	if (!(f & (CFS_OSDMAP_PAUSERD | CFS_OSDMAP_PAUSEWR)))
+		return NULL;
+	if (!strncmp(what, "recovery", 8) || !strncmp(what, "sync", 4))
+		return NULL;
+	if (!strncmp(what, "read", 4))
+		return f & CFS_OSDMAP_PAUSERD ? "pauserd" : NULL;
+	return f & CFS_OSDMAP_PAUSEWR ? "pausewr" : NULL;
+}
+
 static void slow_op_of(const struct objop *op, const char *name,
 		       const char *what, int up, int min_size,
 		       struct cfs_slow_op *so)
@@ -192,6 +211,7 @@ static int op_lock_w(objlayer *ol, int64_t pool, const char *name,
 		pthread_rwlock_t *lk = ol_objlock(ol, name);
 		uint32_t epoch;
 		char why[96];
+		const char *pause;
 		int up;
 
 		if ((r = op_begin(ol, pool, name, op)))
@@ -203,13 +223,21 @@ static int op_lock_w(objlayer *ol, int64_t pool, const char *name,
 			pthread_rwlock_rdlock(lk);
 		op_refresh(op);
 		up = acting_up(op);
-		if (op_serves(op, need, up))
+		pause = paused_by(op->m, what);
+		if (!pause && op_serves(op, need, up))
 			return 0;
 		epoch = cfs_osdmap_epoch(op->m);
 		slow_op_of(op, name, what, up,
 			   need == NEED_ONE ? 1 : op->pool->min_size, &so);
-		snprintf(why, sizeof(why), "inactive: %d OSD(s) up in its "
-			 "acting set, min_size %d", up, so.min_size);
+		if (pause) {
+			snprintf(so.paused, sizeof(so.paused), "%s", pause);
+			snprintf(why, sizeof(why), "paused: the osdmap has %s "
+				 "set", pause);
+		} else {
+			snprintf(why, sizeof(why), "inactive: %d OSD(s) up in "
+				 "its acting set, min_size %d", up,
+				 so.min_size);
+		}
 		if (!ol->wait || ol->closing) {
 			cfs_log(CFS_LOG_ERR, "pg %s is %s; %s '%s' refused",
 				op->pgid, why, what, name);
@@ -218,6 +246,51 @@ static int op_lock_w(objlayer *ol, int64_t pool, const char *name,
 		}
 		op_unlock(ol, op, name);
 		if ((r = op_wait(ol, w, epoch, &so, why)))
+			return r;
+	}
+}
+
+/*
+ * A write that holds the PG layout gate across its op (ol_obj_setattr:
+ * the backtrace) waits for pausewr before it takes the gate: waiting
+ * inside, it would keep a pg_num change (which takes the gate
+ * exclusively) waiting too, and with it the admin command that might
+ * unset the flag.
+ */
+int op_pause_wait(objlayer *ol, int64_t pool, const char *name,
+		  const char *what)
+{
+	struct op_waiting w = { { 0, 0 }, 0, 0 };
+
+	for (;;) {
+		const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+		const char *pause = paused_by(m, what);
+		struct cfs_slow_op so;
+		uint32_t ps = 0, epoch = cfs_osdmap_epoch(m);
+		char why[96];
+		int r;
+
+		if (!pause) {
+			cfs_osdmap_put(m);
+			return 0;
+		}
+		memset(&so, 0, sizeof(so));
+		cfs_pool_object_to_pg(m, pool, name, NULL, &ps);
+		cfs_osdmap_put(m);
+		so.pool = pool;
+		so.ps = ps;
+		so.osd = -1;
+		snprintf(so.what, sizeof(so.what), "%s", what);
+		snprintf(so.name, sizeof(so.name), "%s", name);
+		snprintf(so.paused, sizeof(so.paused), "%s", pause);
+		snprintf(why, sizeof(why), "paused: the osdmap has %s set",
+			 pause);
+		if (!ol->wait || ol->closing) {
+			cfs_log(CFS_LOG_ERR, "pg %lld.%x is %s; %s '%s' refused",
+				(long long)pool, ps, why, what, name);
+			return -EIO;
+		}
+		if ((r = op_wait(ol, &w, epoch, &so, why)))
 			return r;
 	}
 }

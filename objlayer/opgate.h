@@ -36,6 +36,10 @@ void op_end(struct objop *op);
  * goes away or nobody waits.  On success both locks are held. */
 int op_lock(objlayer *ol, int64_t pool, const char *name, struct objop *op,
 	    int excl, int need, const char *what);
+/* Wait (no lock held) while the map pauses `what` (pauserd for a read,
+ * pausewr for a change), as op_lock would: 0, or op_lock's errors. */
+int op_pause_wait(objlayer *ol, int64_t pool, const char *name,
+		  const char *what);
 /* Both locks released and the op ended. */
 void op_unlock(objlayer *ol, struct objop *op, const char *name);
 

@@ -310,6 +310,9 @@ int ol_backfill(objlayer *ol, struct ol_rebalance_stats *st,
 			st->pgs_changed = one.pgs_changed;
 		st->pgs_toofull = one.pgs_toofull;
 		st->pgs_blocked = one.pgs_blocked;
+		st->pgs_norebalance = one.pgs_norebalance;
+		st->pgs_nobackfill = one.pgs_nobackfill;
+		st->pgs_norecover = one.pgs_norecover;
 		st->errors = one.errors;
 		if (r || one.errors || one.pgs_toofull || one.pgs_blocked ||
 		    (!one.objects_copied && !one.objects_removed))
@@ -385,15 +388,21 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		}
 		struct worklist w = { 0 };
 		int toofull[CFS_MAX_REP * 2] = { 0 }, blocked = 0, errors = 0;
-		int nh, h[256], changed = 0, round;
+		int nh, h[256], changed = 0, round, held = 0;
 		int tg[CFS_MAX_REP * 2], ntg = targets(pg, tg);
+		uint32_t deferred[CFS_MAX_REP * 2] = { 0 };
 
+		ol_defer_targets(ol, m, pool, ps, tg, ntg, deferred);
 		pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
 		cfs_pg_lock(c, pool, ps);
 		nh = cfs_pg_holders(c, pool, ps, h, 256);
 		for (int i = 0; nh && i < ntg && !rc; i++) {
 			if (!cfs_pg_is_holder(c, pool, ps, tg[i]))
 				changed = 1;
+			if (deferred[i]) {
+				held |= (int)deferred[i];
+				continue;
+			}
 			rc = ol_ensure_holder(ol, pool, ps, tg[i]);
 			w.t = i;
 			if (!rc)
@@ -412,7 +421,7 @@ static int rebalance(objlayer *ol, struct ol_rebalance_stats *st,
 		    memcmp(pg->up, pg->acting, sizeof(int) * (size_t)pg->nup))
 			changed = 1;
 		cfs_pg_unlock(c, pool, ps);
-		if (w.n || changed)
+		if (w.n || changed || held)
 			st->pgs_changed++;
 
 		round = 0;
@@ -522,7 +531,7 @@ again:
 			w.n = 0;
 			cfs_pg_lock(c, pool, ps);
 			for (int i = 0; i < ntg && !rc; i++) {
-				if (toofull[i])
+				if (toofull[i] || deferred[i])
 					continue;
 				w.t = i;
 				rc = cfs_pg_missing_foreach(c, pool, ps, tg[i],
@@ -550,6 +559,7 @@ again:
 			}
 		if (blocked)
 			st->pgs_blocked++;
+		ol_count_held(st, (uint32_t)held);
 		if (errors)
 			st->errors++;
 		cfs_osdmap_put(m);
@@ -561,8 +571,13 @@ again:
 	 * chosen again (their pg_temp keeps each shard where it is until
 	 * up[i] has it: PeeringState::calc_ec_acting) */
 	for (int pi = 0; pi < ne && !rc; pi++)
-		for (uint32_t ps = 0; ps < epgn[pi]; ps++)
-			rc = ec_backfill_pg(ol, epools[pi], ps, st);
+		for (uint32_t ps = 0; ps < epgn[pi]; ps++) {
+			uint32_t held = ol_ec_held(ol, epools[pi], ps);
+
+			ol_count_held(st, held);
+			if (!held)
+				rc = ec_backfill_pg(ol, epools[pi], ps, st);
+		}
 	/* the up sets are complete where backfill went through: the
 	 * primaries drop their pg_temp (one epoch for them all), and only
 	 * then may the copies outside the new acting sets go */

@@ -14,8 +14,9 @@
 #include "osdsim_i.h"
 #include "util.h"
 
-/* T_RATIO: a T_FLOAT that must lie in (0, 1] */
-enum { T_BOOL, T_UINT, T_FLOAT, T_RATIO };
+/* T_RATIO: a T_FLOAT that must lie in (0, 1]; T_MODE: the balancer's
+ * mode (none, crush-compat, upmap) */
+enum { T_BOOL, T_UINT, T_FLOAT, T_RATIO, T_MODE };
 
 static const struct {
 	const char *name;
@@ -23,11 +24,42 @@ static const struct {
 	const char *def;
 	const char *desc;
 } opts[CFS_CONFIG_NOPTS] = {
+	/* the mgr balancer module's options (src/pybind/mgr/balancer,
+	 * 16.2), which `balancer on|off|mode` set as Ceph's module does;
+	 * off by default here (Ceph 16.2 turns it on): crushfs changes no
+	 * placement unasked */
+	{ "mgr/balancer/active", T_BOOL, "false",
+	  "automatically balance PGs across cluster (the mounted daemon)" },
+	{ "mgr/balancer/mode", T_MODE, "upmap",
+	  "balancer mode: none, upmap (crush-compat is not implemented)" },
+	{ "mgr/balancer/sleep_interval", T_UINT, "60",
+	  "seconds to sleep between automatic balancer runs" },
+	{ "mgr/balancer/upmap_max_deviation", T_UINT, "5",
+	  "deviation (PGs per OSD) below which no optimization is made" },
+	{ "mgr/balancer/upmap_max_optimizations", T_UINT, "10",
+	  "maximum upmap optimizations to make per attempt" },
+	/* the mounted daemon's fill history (mgr/history.c); Ceph's
+	 * nearest is mgr_stats_period, 5 s too */
+	{ "mgr_history_interval", T_UINT, "5",
+	  "seconds between samples of the fill history the mounted daemon "
+	  "keeps for the dashboard (0: none)" },
 	{ "mon_allow_pool_delete", T_BOOL, "false",
 	  "allow pool deletions (osd pool rm)" },
 	{ "mon_max_pg_per_osd", T_UINT, "250",
 	  "max number of PGs per OSD the cluster will allow (osd pool "
 	  "create, osd pool set pg_num)" },
+	/* OSDMonitor::prepare_boot: an OSD the down->out timer marked out
+	 * is marked in again when it comes back up (unless noin) */
+	{ "mon_osd_auto_mark_auto_out_in", T_BOOL, "true",
+	  "mark any OSD that comes up that was automatically marked out "
+	  "back in" },
+	/* OSDMonitor::tick (the mounted daemon's tick, montick.c) */
+	{ "mon_osd_down_out_interval", T_UINT, "600",
+	  "seconds an OSD may stay down before it is marked out "
+	  "automatically (0: never)" },
+	{ "mon_osd_min_in_ratio", T_FLOAT, "0.750000",
+	  "do not automatically mark OSDs out if fewer than this many "
+	  "are in" },
 	/* OSDService::check_failsafe_full: past it an OSD's device takes
 	 * no more writes (disk.c applies it to the filesystem under the
 	 * OSD folders) */
@@ -41,11 +73,6 @@ static const struct {
 	  "ETIMEDOUT (0: it waits until the PG is active)" },
 	/* the mgr's (DaemonServer::adjust_pgs; once the balancer's
 	 * max_misplaced): rebalance's pgp_num steps */
-	/* the mounted daemon's fill history (mgr/history.c); Ceph's
-	 * nearest is mgr_stats_period, 5 s too */
-	{ "mgr_history_interval", T_UINT, "5",
-	  "seconds between samples of the fill history the mounted daemon "
-	  "keeps for the dashboard (0: none)" },
 	{ "target_max_misplaced_ratio", T_FLOAT, "0.050000",
 	  "max ratio of misplaced objects to target when throttling data "
 	  "rebalancing activity (rebalance's pgp_num steps)" },
@@ -78,6 +105,16 @@ static int parse(int i, const char *v, char *out, size_t outlen, char *why,
 		snprintf(why, whylen, "error parsing value: '%s' is not a "
 			 "boolean (true or false)", v);
 		return -EINVAL;
+	}
+	if (opts[i].type == T_MODE) {
+		if (strcmp(v, "none") && strcmp(v, "crush-compat") &&
+		    strcmp(v, "upmap")) {
+			snprintf(why, whylen, "error parsing value: '%s' not "
+				 "in none|crush-compat|upmap", v);
+			return -EINVAL;
+		}
+		snprintf(out, outlen, "%s", v);
+		return 0;
 	}
 	if (opts[i].type == T_FLOAT || opts[i].type == T_RATIO) {
 		/* Ceph's strict_strtod, printed as Ceph prints a double
@@ -281,7 +318,7 @@ const char *cfs_config_section(const char *name)
 	if (!strncmp(name, "rados_", 6))
 		return "client";
 	if (!strcmp(name, "target_max_misplaced_ratio") ||
-	    !strncmp(name, "mgr_", 4))
+	    !strncmp(name, "mgr_", 4) || !strncmp(name, "mgr/", 4))
 		return "mgr";
 	return "mon";
 }

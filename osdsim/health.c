@@ -406,6 +406,8 @@ int cfs_health_take(cfs_cluster *c, const cfs_osdmap *m,
 		r = slow_of(c, h);
 	if (!r)
 		r = health_checks(h, m, pgs, npgs, tot);
+	if (!r)
+		health_apply_mutes(c, h);
 out:
 	free(used);
 	free(objs);

@@ -1,7 +1,8 @@
 /*
  * health_checks.c - the health checks of a snapshot (health.c), worded as
  * Ceph 16.2 words them: OSDMap::check_health (OSD_DOWN, OSD_FULL,
- * OSD_BACKFILLFULL, OSD_NEARFULL, OSD_OUT_OF_ORDER_FULL, POOL_FULL) and
+ * OSD_BACKFILLFULL, OSD_NEARFULL, OSD_OUT_OF_ORDER_FULL, POOL_FULL,
+ * OSDMAP_FLAGS) and
  * PGMap::get_health_checks (PG_AVAILABILITY, PG_DEGRADED,
  * OBJECT_MISPLACED, OBJECT_UNFOUND, PG_BACKFILL_FULL).
  *
@@ -489,6 +490,15 @@ static void slow_checks(struct hc *x)
 	for (int i = 0; i < h->nslow; i++) {
 		const struct cfs_slow_op *s = &h->slow[i];
 
+		if (s->paused[0]) {
+			detail(x, c, "%s '%s' in pg %lld.%x blocked for %ld "
+				     "sec: the osdmap has %s set, waiting "
+				     "for it to be unset",
+			       s->what, s->name, (long long)s->pool, s->ps,
+			       (long)(now.tv_sec - s->since.tv_sec),
+			       s->paused);
+			continue;
+		}
 		detail(x, c, "%s '%s' in pg %lld.%x blocked for %ld sec: "
 			     "the pg is inactive (%d of min_size %d up), "
 			     "waiting for it to be active",
@@ -496,6 +506,22 @@ static void slow_checks(struct hc *x)
 		       (long)(now.tv_sec - s->since.tv_sec), s->up,
 		       s->min_size);
 	}
+}
+
+/* OSDMap::check_health's OSDMAP_FLAGS: every flag set by `osd set` is a
+ * warning (the count is the flag string's length, Ceph's "kludgey"
+ * count; health mute's "count grew" compares it) */
+static void flag_checks(struct hc *x, const cfs_osdmap *m)
+{
+	uint32_t f = cfs_osdmap_flags(m);
+	char s[160];
+	int n;
+
+	if (!f)
+		return;
+	n = cfs_osd_flag_string(f, s, sizeof(s));
+	summary(add(x, "OSDMAP_FLAGS", CFS_HEALTH_WARN, n), "%s flag(s) set",
+		s);
 }
 
 static int cmp_check(const void *a, const void *b)
@@ -512,6 +538,7 @@ int health_checks(struct cfs_health *h, const cfs_osdmap *m,
 
 	h->status = CFS_HEALTH_OK;
 	osd_checks(&x, m);
+	flag_checks(&x, m);
 	refused_checks(&x, m);
 	disk_checks(&x);
 	ratio_checks(&x, m);

@@ -113,6 +113,7 @@ int osdmap_clone(const struct cfs_osdmap *m, struct cfs_osdmap **out)
 	n->backfillfull_ratio = m->backfillfull_ratio;
 	n->nearfull_ratio = m->nearfull_ratio;
 	n->full_policy = m->full_policy;
+	n->flags = m->flags;
 	n->pool = m->pool;
 	n->pg_num_from = m->pg_num_from;
 	n->created = m->created;

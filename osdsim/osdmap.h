@@ -292,6 +292,71 @@ int cfs_set_nearfull_ratio(cfs_cluster *c, double r);
 int cfs_set_full_policy(cfs_cluster *c, int policy);
 
 /*
+ * ---- OSD map flags (osdflags.c): `osd set|unset FLAG` ----
+ * Ceph's CEPH_OSDMAP_* bits (include/rados.h, the same values), kept in
+ * the osdmap and persisted with it.  What each one stops is done where
+ * the work is: noout/noin by the down->out tick and `osd up`
+ * (cfs_mon_tick, OSDMonitor::tick / prepare_boot), nobackfill /
+ * norebalance / norecover by rebalance (objlayer), pauserd / pausewr by
+ * the op gate (objlayer: ops wait), noscrub / nodeep-scrub by scheduled
+ * scrubs only (an explicit `pg scrub` still runs, as in Ceph).
+ */
+#define CFS_OSDMAP_PAUSERD (1u << 2)
+#define CFS_OSDMAP_PAUSEWR (1u << 3)
+#define CFS_OSDMAP_NOUP (1u << 5)
+#define CFS_OSDMAP_NODOWN (1u << 6)
+#define CFS_OSDMAP_NOOUT (1u << 7)
+#define CFS_OSDMAP_NOIN (1u << 8)
+#define CFS_OSDMAP_NOBACKFILL (1u << 9)
+#define CFS_OSDMAP_NORECOVER (1u << 10)
+#define CFS_OSDMAP_NOSCRUB (1u << 11)
+#define CFS_OSDMAP_NODEEP_SCRUB (1u << 12)
+#define CFS_OSDMAP_NOREBALANCE (1u << 14)
+#define CFS_OSDMAP_SORTBITWISE (1u << 15)
+#define CFS_OSDMAP_RECOVERY_DELETES (1u << 19)
+#define CFS_OSDMAP_PURGED_SNAPDIRS (1u << 20)
+#define CFS_OSDMAP_PGLOG_HARDLIMIT (1u << 22)
+/* what `osd set` may set */
+#define CFS_OSDMAP_SETTABLE                                                   \
+	(CFS_OSDMAP_PAUSERD | CFS_OSDMAP_PAUSEWR | CFS_OSDMAP_NOUP |          \
+	 CFS_OSDMAP_NODOWN | CFS_OSDMAP_NOOUT | CFS_OSDMAP_NOIN |             \
+	 CFS_OSDMAP_NOBACKFILL | CFS_OSDMAP_NORECOVER | CFS_OSDMAP_NOSCRUB |  \
+	 CFS_OSDMAP_NODEEP_SCRUB | CFS_OSDMAP_NOREBALANCE)
+/* what every Pacific map carries (a new cluster's `osd dump` flags) */
+#define CFS_OSDMAP_ALWAYS                                                     \
+	(CFS_OSDMAP_SORTBITWISE | CFS_OSDMAP_RECOVERY_DELETES |               \
+	 CFS_OSDMAP_PURGED_SNAPDIRS | CFS_OSDMAP_PGLOG_HARDLIMIT)
+/* the flags `osd set` set (CFS_OSDMAP_SETTABLE bits only) */
+uint32_t cfs_osdmap_flags(const cfs_osdmap *m);
+/* "noout" -> its bit, "pause" -> pauserd|pausewr; 0: not a flag */
+uint32_t cfs_osd_flag_parse(const char *name);
+/* OSDMap::get_flag_string: the names in Ceph's order, comma-separated
+ * ("pauserd,pausewr"), "" for none; returns the length */
+int cfs_osd_flag_string(uint32_t flags, char *buf, size_t len);
+/* Each name alone, in the same order (flags_set in `osd dump -f json`
+ * is sorted by the caller); returns how many (at most max). */
+int cfs_osd_flag_names(uint32_t flags, const char **names, int max);
+/* Set the bits `set` and clear `clear`: one new epoch, always (Ceph's
+ * prepare_set_flag proposes one even when the flag is set already). */
+int cfs_osd_set_flags(cfs_cluster *c, uint32_t set, uint32_t clear);
+
+/*
+ * ---- the monitor's tick (montick.c): OSDMonitor::tick's down->out ----
+ * An OSD down and in for mon_osd_down_out_interval seconds (config, 600;
+ * 0: never) is marked out, AUTOOUT with its weight remembered, unless
+ * noout is set or the in ratio would fall below mon_osd_min_in_ratio
+ * (0.75).  Down time counts from its down stamp, but not from before
+ * `since` (the daemon's start: Ceph's monitor keeps down_pending_out in
+ * memory and starts counting when it learns of the down OSD).  One epoch
+ * for all those marked; each is reported to cb (osd, seconds down).
+ * *held gets how many are kept in by noout only.  Returns how many were
+ * marked out, or -errno.
+ */
+int cfs_mon_tick(cfs_cluster *c, int64_t now, int64_t since,
+		 void (*cb)(int osd, int64_t secs, void *arg), void *arg,
+		 int *held);
+
+/*
  * ---- the pools beside the filesystem's data pool (pools.c) ----
  * Placed every epoch like the data pool (replicated, or erasure-coded on
  * an indep rule whose holes stay), holding no object of crushfs's: the
@@ -412,7 +477,7 @@ int cfs_pool_pg_num_plan(cfs_cluster *c, int64_t pool, uint32_t pg_num,
  * inactive PG wait for ever), target_max_misplaced_ratio (0.05: the
  * misplaced share rebalance's pgp_num steps stay under).  Kept in
  * DIR/config.json; not osdmap state (no epoch). */
-#define CFS_CONFIG_NOPTS 7
+#define CFS_CONFIG_NOPTS 15
 struct cfs_config_entry {
 	const char *name, *desc;
 	char value[32];
@@ -431,6 +496,20 @@ double cfs_config_double(cfs_cluster *c, const char *name);
 /* The Ceph daemon an option belongs to, as `config dump` shows it:
  * "mon", "mgr", "osd" or "client". */
 const char *cfs_config_section(const char *name);
+
+/* ---- the balancer's last run (balstate.c): what `balancer status`
+ * shows, kept in memory by the process that runs it (Ceph's mgr module
+ * keeps it the same way) ---- */
+struct cfs_balancer_status {
+	char last_optimize_started[64];	 /* time.asctime() form; "" never */
+	char last_optimize_duration[32]; /* str(timedelta): "0:00:00.001045" */
+	char optimize_result[256];
+	int no_optimization_needed;
+	int64_t last_run_ms; /* CLOCK_MONOTONIC ms of the last start; 0 never */
+};
+void cfs_balancer_status_get(cfs_cluster *c, struct cfs_balancer_status *out);
+void cfs_balancer_status_set(cfs_cluster *c,
+			     const struct cfs_balancer_status *in);
 
 /*
  * ---- pgp_num and pg_num steps (adjust_pgs.c): Ceph's

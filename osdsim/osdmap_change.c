@@ -436,21 +436,21 @@ int cfs_osd_mark_in(cfs_cluster *c, int osd)
 	struct cfs_osdmap *n;
 
 	/* Ceph: `osd in` sets the weight back to 1.0 (CEPH_OSD_IN). */
-	CHANGE_OSD(c, osd, n, n->osds[osd].reweight = CFS_WEIGHT_ONE);
+	CHANGE_OSD(c, osd, n, osd_set_weight(n, osd, CFS_WEIGHT_ONE));
 }
 
 int cfs_osd_mark_down(cfs_cluster *c, int osd)
 {
 	struct cfs_osdmap *n;
 
-	CHANGE_OSD(c, osd, n, n->osds[osd].up = 0);
+	CHANGE_OSD(c, osd, n, osd_note_down(n, osd));
 }
 
 int cfs_osd_mark_up(cfs_cluster *c, int osd)
 {
 	struct cfs_osdmap *n;
 
-	CHANGE_OSD(c, osd, n, n->osds[osd].up = 1);
+	CHANGE_OSD(c, osd, n, osd_note_boot(c, n, osd));
 }
 
 int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight)
@@ -459,7 +459,7 @@ int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight)
 
 	if (weight > CFS_WEIGHT_ONE)
 		return -EINVAL;
-	CHANGE_OSD(c, osd, n, n->osds[osd].reweight = weight);
+	CHANGE_OSD(c, osd, n, osd_set_weight(n, osd, weight));
 }
 
 /* one upmap change: items picks pg_upmap_items over pg_upmap */

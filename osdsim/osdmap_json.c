@@ -77,6 +77,12 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 		if (o && s->prefill)
 			json_object_set_new(o, "prefill",
 					    json_integer((json_int_t)s->prefill));
+		if (o && s->down_stamp)
+			json_object_set_new(o, "down_stamp",
+					    json_integer(s->down_stamp));
+		if (o && s->autoout_weight)
+			json_object_set_new(o, "autoout_weight",
+					    json_integer(s->autoout_weight));
 		json_array_append_new(osds, o);
 	}
 	json_object_set_new(root, "fsid", json_string(m->fsid));
@@ -85,6 +91,8 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 	json_object_set_new(root, "modified", json_integer(m->modified));
 	json_object_set_new(root, "full_policy",
 			    json_string(cfs_full_policy_name(m->full_policy)));
+	if (m->flags)
+		json_object_set_new(root, "flags", json_integer(m->flags));
 	json_object_set_new(root, "full_ratio", json_real(m->full_ratio));
 	json_object_set_new(root, "backfillfull_ratio",
 			    json_real(m->backfillfull_ratio));
@@ -263,6 +271,13 @@ static int head_from_json(struct cfs_osdmap *m, json_t *root,
 	      "full_policy");
 	m->full_policy = strcmp(json_string_value(x), "pool") ? CFS_FULL_OSD
 							      : CFS_FULL_POOL;
+	/* absent in clusters made before `osd set` existed: none */
+	if (json_object_get(root, "flags")) {
+		FIELD(jget_int(root, "flags", 0, UINT32_MAX, &v) ||
+			      ((uint32_t)v & ~CFS_OSDMAP_SETTABLE),
+		      "flags");
+		m->flags = (uint32_t)v;
+	}
 	FIELD(get_ratio(root, "full_ratio", &m->full_ratio), "full_ratio");
 	FIELD(get_ratio(root, "backfillfull_ratio", &m->backfillfull_ratio),
 	      "backfillfull_ratio");
@@ -412,6 +427,19 @@ static int osds_from_json(struct cfs_osdmap *m, json_t *root,
 				      &v),
 			      fld);
 			s->prefill = (uint64_t)v;
+		}
+		if (json_object_get(x, "down_stamp")) {
+			snprintf(fld, sizeof(fld), "osds[%zu].down_stamp", i);
+			FIELD(jget_int(x, "down_stamp", 0, INT64_MAX, &v), fld);
+			s->down_stamp = v;
+		}
+		if (json_object_get(x, "autoout_weight")) {
+			snprintf(fld, sizeof(fld), "osds[%zu].autoout_weight",
+				 i);
+			FIELD(jget_int(x, "autoout_weight", 0, CFS_WEIGHT_ONE,
+				       &v),
+			      fld);
+			s->autoout_weight = (uint32_t)v;
 		}
 	}
 	return 0;

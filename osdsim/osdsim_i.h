@@ -27,6 +27,12 @@ struct cfs_osd_state {
 	 * use, `mkfs --from-ceph --prefill`): space only, no file */
 	uint64_t prefill;
 	char uuid[37];
+	/* osd_xinfo_t down_stamp: when it was last marked down (seconds;
+	 * the down->out timer counts from it, montick.c) */
+	int64_t down_stamp;
+	/* CEPH_OSD_AUTOOUT with osd_xinfo_t old_weight: the down->out
+	 * timer marked it out, and it had this reweight (0: not auto-out) */
+	uint32_t autoout_weight;
 };
 
 /* A pool beside the filesystem's data pool (pools.c): placed like any
@@ -53,6 +59,8 @@ struct cfs_osdmap {
 	char fsid[37];
 	double full_ratio, backfillfull_ratio, nearfull_ratio;
 	int full_policy;
+	/* CEPH_OSDMAP_* flags set by `osd set` (osdflags.c) */
+	uint32_t flags;
 	int max_osd;
 	struct cfs_osd_state *osds; /* max_osd entries */
 	pl_map *crush;
@@ -240,6 +248,12 @@ struct cfs_cluster {
 	pthread_rwlock_t layout;
 	/* the monitor options set (config.c; NULL: the default) */
 	pthread_mutex_t config_lock;
+	/* the balancer's last run (balstate.c), under config_lock */
+	struct cfs_balancer_status bal;
+	/* the health mutes (mutes.c), under config_lock; loaded at the
+	 * first use */
+	struct cfs_health_mute mutes[CFS_HEALTH_MAX_MUTES];
+	int nmutes, mutes_loaded;
 	char *config[CFS_CONFIG_NOPTS];
 	/* the last write each OSD refused for want of room (refused.c) */
 	pthread_mutex_t refused_lock;
@@ -557,5 +571,16 @@ json_t *upmap_to_json(const struct cfs_osdmap *m);
 /* 0, or -EINVAL with a message in err */
 int upmap_from_json(struct cfs_osdmap *m, json_t *root, char *err,
 		    size_t errlen);
+
+/* osdflags.c: OSD state changes as OSDMap::apply_incremental and
+ * OSDMonitor::prepare_boot make them (down stamp, AUTOOUT, noin) */
+void osd_set_weight(struct cfs_osdmap *n, int osd, uint32_t w);
+void osd_note_down(struct cfs_osdmap *n, int osd);
+void osd_note_boot(cfs_cluster *c, struct cfs_osdmap *n, int osd);
+
+/* mutes.c: apply the mutes to a snapshot's checks (check_mutes: expire
+ * and clear them first, persisted when they changed), then the status
+ * from the checks not muted */
+void health_apply_mutes(cfs_cluster *c, struct cfs_health *h);
 
 #endif

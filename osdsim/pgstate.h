@@ -129,6 +129,9 @@ struct cfs_slow_op {
 	char name[96];	       /* the object */
 	struct timespec since; /* CLOCK_MONOTONIC */
 	int up, min_size;      /* of the acting set, when it began */
+	/* "pauserd" / "pausewr": it waits for that flag to go, not for
+	 * the PG ("": the PG is inactive) */
+	char paused[8];
 };
 /* Register a waiting op and wait until an epoch newer than `epoch` is
  * installed: 0; -ETIMEDOUT once *deadline (CLOCK_MONOTONIC; NULL: none)

@@ -172,16 +172,45 @@ struct cfs_osd_snap {
 };
 
 /* One health check (Ceph health_check_t, with the `muted` flag its JSON
- * carries; crushfs has no `health mute`, so it is always 0). */
+ * carries: `health mute`, mutes.c). */
 struct cfs_health_check {
 	const char *code;  /* "OSD_FULL" */
 	int severity;	   /* CFS_HEALTH_WARN or CFS_HEALTH_ERR */
 	char summary[256];
 	int64_t count;	   /* what the check is about: OSDs, PGs, objects */
-	int muted;
+	int muted;	   /* muted: it does not count in the status */
 	char **detail;	   /* ndetail lines */
 	int ndetail;
 };
+
+/*
+ * ---- health mutes (mutes.c), Ceph 16.2's HealthMonitor: `health mute
+ * CODE [TTL] [--sticky]`, `health unmute [CODE]` ----
+ * Kept in DIR/health_mutes.json.  A mute ends at its TTL; one that is not
+ * sticky ends when its check clears, when the check's count grows (its
+ * count follows the check down), or, for a check without a count, when
+ * its summary changes (HealthMonitor::check_mutes).
+ */
+#define CFS_HEALTH_MAX_MUTES 32
+struct cfs_health_mute {
+	char code[48];
+	int64_t ttl;	   /* when it ends (seconds since the epoch); 0 never */
+	int sticky;
+	char summary[256]; /* of the check when muted */
+	int64_t count;
+};
+/* Mute code; now: a snapshot of the checks raised (cfs_health_take with
+ * the PG states).  -ENOENT (why says so) when the check is not raised
+ * and !sticky; -EINVAL for an empty code; ttl_secs 0: none. */
+struct cfs_health;
+int cfs_health_mute(cfs_cluster *c, const struct cfs_health *now,
+		    const char *code, int64_t ttl_secs, int sticky, char *why,
+		    size_t whylen);
+/* One code, or every mute (code NULL). */
+int cfs_health_unmute(cfs_cluster *c, const char *code);
+/* Ceph's parse_timespan: "90", "10s", "5m", "2h", "1d", "1w"... -> secs;
+ * -EINVAL for anything else or 0 */
+int cfs_parse_timespan(const char *s, int64_t *secs);
 
 #define CFS_HEALTH_MAX_CHECKS 20
 struct cfs_health {
@@ -211,6 +240,10 @@ struct cfs_health {
 	/* the filesystems under the cluster (cfs_disks) */
 	struct cfs_disk disks[CFS_MAX_DISKS];
 	int ndisks;
+	/* the mutes in force (after expiry), by code */
+	struct cfs_health_mute mutes[CFS_HEALTH_MAX_MUTES];
+	int nmutes;
+	int64_t now; /* when the snapshot was taken (seconds) */
 };
 /* Take a snapshot on m (which the caller keeps referenced); pgs may be
  * NULL with npgs 0, tot NULL.  -ENOMEM; free with cfs_health_free(). */

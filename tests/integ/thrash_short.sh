@@ -5,7 +5,8 @@
 # then a few seeds, each: writers with a model of every file on the three
 # pools (size 3, size 2/min_size 1, EC 2+1) while the thrasher changes the
 # map live (out/in, down/up, reweight, upmaps, balancer, pg_num, a near-full
-# OSD, damage + repair; kill -9 + remount in the long run), then quiesce
+# OSD, damage + repair, osdmap flags for a while; kill -9 + remount in the
+# long run), then quiesce
 # and the invariants (files = model, PGs active+clean with acting == up,
 # deep scrub clean, check, health OK, fsck clean).  Every violation
 # prints its seed and the command that replays it.

@@ -1601,6 +1601,7 @@ class Thrasher:
         self.reweighted = {}
         self.squeezed = None
         self.upmaps = set()
+        self.flag = None            # the osdmap flag set now (osd set), if any
         self.current = "idle"
         self.error = None
         self.nact = 0
@@ -1621,6 +1622,10 @@ class Thrasher:
                 self.event(f"(the stop: osd.{self.run.down} back up for the "
                            f"writers waiting on it)")
                 self.do_up()
+            # ... and a paused map unpaused: their ops wait on it too
+            if self.flag is not None:
+                self.event(f"(the stop: {self.flag} unset for the writers)")
+                self.do_unflag()
         except Abort as e:
             self.error = str(e)
             self.run.stop.set()
@@ -1688,7 +1693,15 @@ class Thrasher:
             acts.append((self.do_damage, 0.5))
         if run.damage:
             acts.append((self.do_repair, 1.0))
-        if not a.no_kill:
+        # an osdmap flag for a while: set by one step, unset by a later one
+        # (pause makes the writers wait: not in --serial, where the one
+        # thread would wait for itself)
+        if self.flag is None:
+            acts.append((self.do_flag, 0.4))
+        else:
+            acts.append((self.do_unflag, 1.0))
+        # a remount reads every file back: not while reads are paused
+        if not a.no_kill and self.flag != "pause":
             acts.append((self.do_kill, a.kill_weight))
         return acts
 
@@ -2065,11 +2078,41 @@ class Thrasher:
             run.gate.open()
         self.event("remounted; writers' states checked and adopted")
 
+    # -- osdmap flags (issue 22) ---------------------------------------------------
+    FLAGS = ["noout", "norebalance", "nobackfill", "norecover", "pause"]
+
+    def do_flag(self):
+        """`osd set` one flag; what it holds back (rebalance's backfill and
+        recovery, the writers' ops for pause) must resume once unset."""
+        flags = [f for f in self.FLAGS if f != "pause" or not self.run.a.serial]
+        f = self.rng.choice(flags)
+        ok, out, _ = self.act("osd", "set", f)
+        if ok:
+            self.flag = f
+
+    def do_unflag(self):
+        """`osd unset` it; then no flag may be left in the map."""
+        run = self.run
+        f = self.flag
+        ok, _, _ = self.act("osd", "unset", f)
+        if not ok:
+            run.violation("flag-unset", f"`osd unset {f}` was refused")
+            return
+        self.flag = None
+        rc, d, err = run.cli_json("osd", "dump")
+        left = [x for x in (d or {}).get("flags_set", []) if x in self.FLAGS +
+                ["pauserd", "pausewr"]]
+        if rc != 0 or left:
+            run.violation("flag-left", f"after `osd unset {f}` osd dump has flags "
+                          f"{left} (rc {rc})", err[-1500:])
+
     # -- back to normal ----------------------------------------------------------
     def restore_all(self):
         """Ceph's all_up_in(): every OSD up and in, reweight 1; capacities
-        back; damage repaired; pgp_num = pg_num."""
+        back; damage repaired; pgp_num = pg_num; no osdmap flag."""
         run = self.run
+        if self.flag is not None:
+            self.do_unflag()
         if run.down is not None:
             self.do_up()
         for o in sorted(self.out):
@@ -2097,7 +2140,7 @@ class Thrasher:
 
 ACTIONS = ["out", "in", "down", "up", "reweight", "crush_reweight", "add", "squeeze",
            "unsqueeze", "upmap", "rm_upmap", "balancer", "pg_num", "pgp_num", "rebalance",
-           "scrub", "damage", "repair", "kill"]
+           "scrub", "damage", "repair", "kill", "flag", "unflag"]
 
 
 def replay_cmd(a, seed):
