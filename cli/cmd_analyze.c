@@ -8,8 +8,9 @@
  *   - by the PGs: objects hash evenly over the pool's PGs, so each OSD
  *     takes new data in proportion to the PGs it holds (what happens once
  *     CRUSH has placed the PGs, however close to the weights it came).
- * Each names the OSD that fills first.  The figures are mgr/'s
- * (mgr_analysis.h); this file parses and prints.
+ * Each names the OSD that fills first.  The figures are mgr/'s, from one
+ * snapshot (the analysis, and `df`'s rows for what a pool stores); this
+ * file parses and prints.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,7 +21,7 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
-#include "mgr_analysis.h"
+#include "mgr.h"
 #include "osdmap.h"
 #include "upmap.h"
 #include "usage.h"
@@ -28,18 +29,26 @@
 
 int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	const cfs_osdmap *m = cfs_osdmap_get(ctx->cluster);
-	const struct cfs_pool_info *pi = cfs_osdmap_pool(m);
+	struct mgr_snap s;
+	const cfs_osdmap *m;
+	const struct cfs_pool_info *pi;
 	const struct mgr_pool_fill *f = NULL;
+	const struct mgr_pool_df *d = NULL;
+	const struct cfs_health *hh;
 	struct mgr_analysis a = { 0 };
-	struct cfs_health h;
+	struct mgr_df df = { 0 };
 	int r, ret = 1, fw_near = -1;
 	uint64_t w_near = 0, *used = NULL, rule_used = 0;
 	double tw = 0;
 	char b1[32], b2[32], b3[32];
 	json_t *osds = NULL;
 
-	memset(&h, 0, sizeof(h));
+	r = cc_snap(ctx, MGR_SNAP_PGS, &s);
+	if (r)
+		return r;
+	m = s.m;
+	hh = &s.h;
+	pi = cfs_osdmap_pool(m);
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--pool") && i + 1 < argc) {
 			const struct cfs_pool_info *q =
@@ -61,9 +70,9 @@ int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
-	r = cfs_health_take(ctx->cluster, m, NULL, 0, NULL, &h);
+	r = mgr_df_compute(&s, &df);
 	if (!r)
-		r = mgr_analysis_take(ctx->cluster, m, &h, &a);
+		r = mgr_analysis_take(&s, &a);
 	used = calloc((size_t)a.max_osd + 1, sizeof(*used));
 	if (!r && !used)
 		r = -ENOMEM;
@@ -71,11 +80,14 @@ int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 		cc_err(ctx, "%s", cfs_strerror(r));
 		goto out;
 	}
-	for (int k = 0; k < a.npools; k++)
-		if (a.pools[k].pool == pi)
+	/* the df rows and the analysis: pool by pool, the osdmap's order */
+	for (int k = 0; k < a.npools && k < df.npools; k++)
+		if (a.pools[k].pool == pi) {
 			f = &a.pools[k];
-	for (int i = 0; i < a.max_osd && i < h.max_osd; i++) {
-		used[i] = h.osd[i].used;
+			d = &df.pools[k];
+		}
+	for (int i = 0; i < a.max_osd && i < hh->max_osd; i++) {
+		used[i] = hh->osd[i].used;
 		if (f->expected[i] > 0) {
 			tw += f->expected[i];
 			rule_used += used[i];
@@ -95,9 +107,9 @@ int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 			"stored (raw %s)\n\n"
 			"%-8s %6s %8s %8s %10s %10s %8s %7s\n",
 			pi->name, (long long)pi->id, pi->pg_num, pi->size,
-			pi->erasure ? "shards" : "copies", h.num_osds,
-			cfs_format_size(f->stored, b1, sizeof(b1)),
-			cfs_format_size(f->raw_used, b2, sizeof(b2)), "OSD",
+			pi->erasure ? "shards" : "copies", hh->num_osds,
+			cfs_format_size(d->stored, b1, sizeof(b1)),
+			cfs_format_size(d->used, b2, sizeof(b2)), "OSD",
 			"WEIGHT", "PGS", "EXP", "OVER/UNDER", "BYTES", "EXP",
 			"OVER");
 	for (int i = 0; i < a.max_osd; i++) {
@@ -134,16 +146,17 @@ int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 		json_t *pools = json_array();
 
 		/* every pool's room, as the report lists them */
-		for (int k = 0; k < a.npools; k++) {
+		for (int k = 0; k < a.npools && k < df.npools; k++) {
 			const struct mgr_pool_fill *q = &a.pools[k];
+			const struct mgr_pool_df *qd = &df.pools[k];
 
 			json_array_append_new(pools, json_pack(
 				"{s:s, s:I, s:I, s:I, s:I, s:i, s:I, s:I}",
 				"name", q->pool->name, "id",
 				(json_int_t)q->pool->id, "stored",
-				(json_int_t)q->stored, "max_avail",
-				(json_int_t)q->max_avail, "raw_used",
-				(json_int_t)q->raw_used, "fills_first",
+				(json_int_t)qd->stored, "max_avail",
+				(json_int_t)qd->max_avail, "raw_used",
+				(json_int_t)qd->used, "fills_first",
 				q->fills_first, "before_nearfull",
 				(json_int_t)q->before_nearfull, "before_full",
 				(json_int_t)q->before_full));
@@ -179,8 +192,8 @@ int ccmd_analyze(struct cmd_ctx *ctx, int argc, char **argv)
 	ret = 0;
 out:
 	mgr_analysis_free(&a);
-	cfs_health_free(&h);
-	cfs_osdmap_put(m);
+	mgr_df_free(&df);
+	mgr_snap_free(&s);
 	free(used);
 	return ret;
 }

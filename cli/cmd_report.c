@@ -17,7 +17,7 @@
 #include "cluster_cmds.h"
 #include "cluster.h"
 #include "cmd_fs.h"
-#include "mgr_analysis.h"
+#include "mgr.h"
 #include "objlayer.h"
 #include "osdmap.h"
 #include "report.h"

@@ -20,7 +20,7 @@
 #include <jansson.h>
 
 #include "cluster_cmds.h"
-#include "mgr_analysis.h"
+#include "mgr.h"
 #include "objlayer.h"
 #include "osdmap.h"
 #include "usage.h"

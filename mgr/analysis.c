@@ -1,6 +1,6 @@
 /*
  * analysis.c - every pool's fill and the OSD that fills it first by the
- * real PG mapping (mgr_analysis.h): the PG positions each OSD holds in
+ * real PG mapping (mgr.h): the PG positions each OSD holds in
  * each pool's acting sets, against what the crush weights predict
  * (cfs_osdmap_pg_spread, OSDMap::get_osds_weight's reasoning), turned into
  * bytes writable before nearfull and full.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mgr_analysis.h"
+#include "mgr.h"
 #include "osdmap.h"
 #include "upmap.h"
 #include "usage.h"
@@ -51,12 +51,12 @@ static int pool_k(const cfs_osdmap *m, const struct cfs_pool_info *p)
 }
 
 /* One pool: PG positions, prediction, usage, room both ways. */
-static int pool_fill(cfs_cluster *c, const cfs_osdmap *m,
-		     const struct cfs_health *h, const struct cfs_pool_info *p,
+static int pool_fill(const struct mgr_snap *s, const struct cfs_pool_info *p,
 		     const uint64_t *used, const uint64_t *lim_near,
 		     const uint64_t *lim_full, double *share,
 		     struct mgr_pool_fill *f)
 {
+	const cfs_osdmap *m = s->m;
 	int n = cfs_osdmap_max_osd(m), r;
 
 	f->pool = p;
@@ -83,17 +83,16 @@ static int pool_fill(cfs_cluster *c, const cfs_osdmap *m,
 		struct cfs_osd_usage u = { 0, 0 };
 
 		if (cfs_osdmap_exists(m, i))
-			cfs_osd_pool_usage(c, i, p->id, &u);
+			cfs_osd_pool_usage(s->c, i, p->id, &u);
 		f->raw_used += u.used;
 		f->objects += u.objects;
 		/* raw bytes landing on i per stored byte written */
 		share[i] = p->pg_num ? (double)f->pgs[i] / p->pg_num / f->k : 0;
 	}
-	f->stored = (uint64_t)((double)f->raw_used * f->k / p->size);
 	/* `df`'s MAX AVAIL: the data pool's is the snapshot's (disk-capped,
 	 * as statfs says it), the others' their rule's room (cmd_status.c) */
 	if (p == cfs_osdmap_pool(m)) {
-		f->max_avail = h->max_avail;
+		f->max_avail = s->h.max_avail;
 		cfs_pool_max_avail_with(m, used, &f->weight_first);
 	} else {
 		f->max_avail = cfs_pool_max_avail_for(m, p, used);
@@ -106,9 +105,10 @@ static int pool_fill(cfs_cluster *c, const cfs_osdmap *m,
 	return 0;
 }
 
-int mgr_analysis_take(cfs_cluster *c, const cfs_osdmap *m,
-		      const struct cfs_health *h, struct mgr_analysis *a)
+int mgr_analysis_take(const struct mgr_snap *s, struct mgr_analysis *a)
 {
+	const cfs_osdmap *m = s->m;
+	const struct cfs_health *h = &s->h;
 	int n = cfs_osdmap_max_osd(m), r = -ENOMEM;
 	uint64_t *used = calloc((size_t)n + 1, sizeof(uint64_t));
 	uint64_t *ln = calloc((size_t)n + 1, sizeof(uint64_t));
@@ -136,8 +136,8 @@ int mgr_analysis_take(cfs_cluster *c, const cfs_osdmap *m,
 	for (int k = 0; k < a->npools; k++) {
 		struct mgr_pool_fill *f = &a->pools[k];
 
-		r = pool_fill(c, m, h, cfs_osdmap_pool_at(m, k), used, ln, lf,
-			      share, f);
+		r = pool_fill(s, cfs_osdmap_pool_at(m, k), used, ln, lf, share,
+			      f);
 		if (r)
 			goto out;
 		for (int i = 0; i < n; i++) {

@@ -1,5 +1,5 @@
 /*
- * whatif.c - what a placement change would move (mgr_analysis.h): the map
+ * whatif.c - what a placement change would move (mgr.h): the map
  * now against the map a command would install (osdsim's dry run).
  * "Before" is the acting set (where the data is now, a pg_temp included),
  * "after" the new map's up set (where backfill takes it: the acting set
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mgr_analysis.h"
+#include "mgr.h"
 #include "objlayer.h"
 #include "osdmap.h"
 #include "usage.h"

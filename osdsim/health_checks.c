@@ -99,6 +99,11 @@ static int objects_of(char *buf, size_t len, uint64_t n, uint64_t of,
 			of ? 100.0 * (double)n / (double)of : 0.0);
 }
 
+/* An acting set as a detail line has it: Ceph 16.2's
+ * PGMap::get_health_checks writes `", acting " << pg_info.acting` with
+ * the plain vector operator<< (include/types.h), so an erasure PG's empty
+ * slot is CRUSH_ITEM_NONE's number, 2147483647; only `pg ls`/`pg dump`'s
+ * text (pg_vector_string) says NONE. */
 static void vec_str(char *buf, size_t len, const int *v, int n)
 {
 	size_t o = (size_t)snprintf(buf, len, "[");

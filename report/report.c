@@ -1,8 +1,10 @@
 /*
- * report.c - the report page (report.h): one health snapshot (one read of
- * every OSD's usage, mgr_analysis_health), one analysis of every pool
- * (mgr_analysis_take) and the crush tree, laid out by the parts in
- * rp_pools.c, rp_tree.c and rp_dist.c.
+ * report.c - the report page (report.h): one mgr snapshot (one osdmap
+ * reference, one read of every PG and of every OSD's usage, the health
+ * checks with the PG states: mgr_snap_take), and from it `df`'s rows
+ * (mgr_df_compute) and the analysis of every pool (mgr_analysis_take),
+ * laid out by the parts in rp_pools.c, rp_tree.c and rp_dist.c.  The
+ * page therefore says what `status`, `health detail` and `df` say.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -132,29 +134,23 @@ void rp_header(struct buf *b, const cfs_osdmap *m, const struct cfs_health *h,
 int rp_html_opts(cfs_cluster *c, const struct rp_opts *o, char **html,
 		 size_t *len)
 {
-	const cfs_osdmap *m = cfs_osdmap_get(c);
-	struct cfs_health h;
+	struct mgr_snap s;
 	struct mgr_analysis a = { 0 };
+	struct mgr_df df = { 0 };
 	struct rp_page pg = { 0 };
 	struct buf b = { 0 };
 	int r;
 
-	memset(&h, 0, sizeof(h));
-	r = mgr_analysis_health(c, o->ol, m, &h);
-	if (r) {
-		cfs_osdmap_put(m);
+	if (!o->ol)
+		return -EINVAL;
+	r = mgr_snap_take(c, o->ol, MGR_SNAP_PGS | MGR_SNAP_PG_HEALTH, &s);
+	if (r)
 		return r;
-	}
-	r = mgr_analysis_take(c, m, &h, &a);
-	pg.m = m;
-	pg.h = &h;
-	pg.a = &a;
-	if (!r)
-		r = page_osds(&pg);
+	r = rp_page_init(&s, &a, &df, &pg);
 	if (r)
 		goto out;
-	rp_header(&b, m, &h, "crushfs report");
-	rp_health_section(&b, &h);
+	rp_header(&b, s.m, &s.h, "crushfs report");
+	rp_health_section(&b, &s.h);
 	rp_pools_section(&b, &pg);
 	rp_tree_section(&b, &pg);
 	rp_dist_section(&b, &pg);
@@ -166,8 +162,8 @@ int rp_html_opts(cfs_cluster *c, const struct rp_opts *o, char **html,
 out:
 	free(pg.osd);
 	mgr_analysis_free(&a);
-	cfs_health_free(&h);
-	cfs_osdmap_put(m);
+	mgr_df_free(&df);
+	mgr_snap_free(&s);
 	if (r) {
 		free(b.p);
 		return r;
@@ -178,22 +174,26 @@ out:
 	return 0;
 }
 
-int rp_html(cfs_cluster *c, int osd, const struct rp_file *files,
+int rp_html(cfs_cluster *c, objlayer *ol, int osd, const struct rp_file *files,
 	    size_t nfiles, char **html, size_t *len)
 {
-	struct rp_opts o = { osd, files, nfiles, NULL };
+	struct rp_opts o = { osd, files, nfiles, ol };
 
 	return rp_html_opts(c, &o, html, len);
 }
 
-int rp_page_init(cfs_cluster *c, const cfs_osdmap *m, struct cfs_health *h,
-		 struct mgr_analysis *a, struct rp_page *pg)
+int rp_page_init(const struct mgr_snap *s, struct mgr_analysis *a,
+		 struct mgr_df *df, struct rp_page *pg)
 {
-	int r = mgr_analysis_take(c, m, h, a);
+	int r;
 
 	memset(pg, 0, sizeof(*pg));
-	pg->m = m;
-	pg->h = h;
+	pg->m = s->m;
+	pg->h = &s->h;
 	pg->a = a;
+	pg->df = df;
+	r = mgr_df_compute(s, df);
+	if (!r)
+		r = mgr_analysis_take(s, a);
 	return r ? r : page_osds(pg);
 }

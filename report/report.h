@@ -28,19 +28,19 @@ struct rp_file {
 	uint64_t objects;
 };
 
-/* The page for the cluster as it is now: 0 and a malloc'ed NUL-terminated
- * *html, or -errno.  With osd >= 0, a section lists the files (of files[],
- * nfiles) with the most objects on that OSD.  Health shows the OSD checks
- * only (no PG states without an object layer: rp_html_opts). */
-int rp_html(cfs_cluster *c, int osd, const struct rp_file *files,
+/* The page for the cluster as it is now, from one mgr snapshot (the PGs
+ * read through ol, their states in the health checks, the pools' rows
+ * those of `df`): 0 and a malloc'ed NUL-terminated *html, or -errno.
+ * With osd >= 0, a section lists the files (of files[], nfiles) with the
+ * most objects on that OSD. */
+int rp_html(cfs_cluster *c, objlayer *ol, int osd, const struct rp_file *files,
 	    size_t nfiles, char **html, size_t *len);
 
 struct rp_opts {
 	int osd;		     /* -1: no files section */
 	const struct rp_file *files;
 	size_t nfiles;
-	objlayer *ol;		     /* PG states for the health checks;
-				      * NULL: OSD checks only */
+	objlayer *ol;		     /* reads the PGs: required (-EINVAL) */
 };
 int rp_html_opts(cfs_cluster *c, const struct rp_opts *o, char **html,
 		 size_t *len);

@@ -1,7 +1,7 @@
 /*
  * report_i.h - what the parts of report/ share: the growing page buffer,
  * escaping, sizes, the %USE colour ramp, and the figures of one page
- * (one health snapshot, one analysis, one map).
+ * (one mgr snapshot, and the df rows and the analysis computed from it).
  */
 #ifndef CRUSHFS_REPORT_I_H
 #define CRUSHFS_REPORT_I_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mgr_analysis.h"
+#include "mgr.h"
 #include "osdmap.h"
 #include "usage.h"
 
@@ -45,11 +45,12 @@ struct rp_osd {
 	const char *cls;   /* device class or "" */
 };
 
-/* The figures of one page. */
+/* The figures of one page, all from one snapshot: m and h are s's. */
 struct rp_page {
 	const cfs_osdmap *m;
 	const struct cfs_health *h;
 	const struct mgr_analysis *a;
+	const struct mgr_df *df;  /* `df`'s rows, pool by pool as a's */
 	struct rp_osd *osd; /* h->max_osd */
 	int n;
 	double full_pct;
@@ -72,10 +73,12 @@ void rp_dist_section(struct buf *b, const struct rp_page *pg);
 
 extern const char rp_style[];
 
-/* report.c: the page's head and title line; a page's figures for m with
- * snapshot h (free pg->osd, then mgr_analysis_free(a)) */
+/* report.c: the page's head and title line; a page's figures from
+ * snapshot s (a PG snapshot: MGR_SNAP_PGS | MGR_SNAP_PG_HEALTH), the
+ * analysis and the df rows computed into a and df (free pg->osd, then
+ * mgr_analysis_free(a) and mgr_df_free(df), also after an error) */
 void rp_header(struct buf *b, const cfs_osdmap *m, const struct cfs_health *h,
 	       const char *title);
-int rp_page_init(cfs_cluster *c, const cfs_osdmap *m, struct cfs_health *h,
-		 struct mgr_analysis *a, struct rp_page *pg);
+int rp_page_init(const struct mgr_snap *s, struct mgr_analysis *a,
+		 struct mgr_df *df, struct rp_page *pg);
 #endif

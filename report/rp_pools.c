@@ -1,9 +1,10 @@
 /*
  * rp_pools.c - the health checks with their causes (as `health detail`
  * has them: osdsim's checks, code, summary and detail lines) and every
- * pool's room: stored, raw use, MAX AVAIL (`df`'s), and the OSD that
- * fills it first by the real PG mapping (mgr_analysis.h), with the bytes
- * writable before nearfull and full.
+ * pool's room: stored, raw use, %USED and MAX AVAIL (`df`'s rows, from
+ * the page's snapshot, so the page and `df -f json` agree), and the OSD
+ * that fills it first by the real PG mapping (mgr.h's analysis), with
+ * the bytes writable before nearfull and full.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -45,15 +46,10 @@ void rp_health_section(struct buf *b, const struct cfs_health *h)
 }
 
 static void pool_row(struct buf *b, const struct rp_page *pg,
-		     const struct mgr_pool_fill *f)
+		     const struct mgr_pool_fill *f, const struct mgr_pool_df *d)
 {
 	const struct cfs_pool_info *p = f->pool;
-	/* %USED as `df`: raw use over raw use plus what may still be
-	 * written (MAX AVAIL at the raw rate) */
-	double rate = (double)f->shares / f->k;
-	double room = (double)f->max_avail * rate;
-	double pct = f->raw_used + room > 0 ?
-		100.0 * (double)f->raw_used / ((double)f->raw_used + room) : 0;
+	double pct = 100.0 * d->percent_used;
 	char s1[32], s2[32], s3[32], s4[32], s5[32], col[32];
 
 	put(b, "<tr class=\"pool\" data-pool=\"");
@@ -63,7 +59,7 @@ static void pool_row(struct buf *b, const struct rp_page *pg,
 	       "data-fills-first=\"%d\" data-before-nearfull=\"%" PRIu64 "\" "
 	       "data-before-full=\"%" PRIu64 "\" data-pct=\"%.2f\"><td class="
 	       "\"l\">",
-	    p->id, f->stored, f->raw_used, f->max_avail, f->fills_first,
+	    p->id, d->stored, d->used, d->max_avail, f->fills_first,
 	    f->before_nearfull, f->before_full, pct);
 	put_text(b, p->name);
 	put(b, " (%" PRId64 ")</td><td class=\"l\">", p->id);
@@ -75,10 +71,10 @@ static void pool_row(struct buf *b, const struct rp_page *pg,
 	       "height=\"10\" role=\"img\"><rect class=\"bg\" width=\"80\" "
 	       "height=\"10\"/><rect width=\"%.1f\" height=\"10\" fill=\"%s\"/>"
 	       "</svg> %.1f%%</td><td>%s</td>",
-	    p->pg_num, human(f->stored, s1, sizeof(s1)),
-	    human(f->raw_used, s2, sizeof(s2)), 0.8 * pct,
+	    p->pg_num, human(d->stored, s1, sizeof(s1)),
+	    human(d->used, s2, sizeof(s2)), 0.8 * pct,
 	    ramp(pct, pg->full_pct, col, sizeof(col)), pct,
-	    human(f->max_avail, s3, sizeof(s3)));
+	    human(d->max_avail, s3, sizeof(s3)));
 	if (f->fills_first >= 0)
 		put(b, "<td class=\"l\"><b>osd.%d</b> (%d PGs, %.1f expected)"
 		       "</td><td>%s</td><td>%s</td></tr>\n",
@@ -101,8 +97,8 @@ void rp_pools_section(struct buf *b, const struct rp_page *pg)
 		if (a->pools[i].pool == cfs_osdmap_pool(pg->m))
 			d = &a->pools[i];
 	put(b, "<section id=\"pools\" data-pools=\"%d\"><h2>Pools</h2>\n"
-	       "<p class=\"legend\">MAX AVAIL as <code>df</code> (by the crush "
-	       "weights); fills first by the real PG mapping: new data lands "
+	       "<p class=\"legend\">stored, raw used, %%USED and MAX AVAIL as "
+	       "<code>df</code> (MAX AVAIL by the crush weights); fills first by the real PG mapping: new data lands "
 	       "by PG, each PG taking 1/pg_num of a pool's writes, so the OSD "
 	       "whose room over its share of the pool's PGs is smallest "
 	       "fills first.</p>\n<table><thead><tr><th class=\"l\">pool</th>"
@@ -111,8 +107,10 @@ void rp_pools_section(struct buf *b, const struct rp_page *pg)
 	       "<th class=\"l\">fills first</th><th>before nearfull</th>"
 	       "<th>before full</th></tr></thead><tbody>\n",
 	    a->npools);
-	for (int i = 0; i < a->npools; i++)
-		pool_row(b, pg, &a->pools[i]);
+	/* the df rows and the analysis are both pool by pool in the
+	 * snapshot's osdmap order */
+	for (int i = 0; i < a->npools && i < pg->df->npools; i++)
+		pool_row(b, pg, &a->pools[i], &pg->df->pools[i]);
 	put(b, "</tbody></table>\n");
 	if (d && d->fills_first >= 0)
 		put(b, "<p id=\"fills-first\" data-osd=\"%d\" data-before-"

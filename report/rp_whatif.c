@@ -5,7 +5,8 @@
  * receive and send, and how long the backfill takes at the stated
  * recovery rate: the busiest OSD bounds it (mgr_backfill_seconds), as
  * operators reason by hand.  The figures are mgr_whatif_compute's, the
- * ones `--dry-run` prints.
+ * ones `--dry-run` prints; the "now" side is one mgr snapshot, as the
+ * report's page.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -109,8 +110,9 @@ int rp_whatif_html(cfs_cluster *c, objlayer *ol, const cfs_osdmap *old,
 		   const cfs_osdmap *new, const char *what, uint64_t rate,
 		   int max_backfills, char **html, size_t *len)
 {
-	struct cfs_health h;
+	struct mgr_snap s;
 	struct mgr_analysis a = { 0 };
+	struct mgr_df df = { 0 };
 	struct mgr_whatif w = { 0 };
 	struct rp_page pg = { 0 }, apg = { 0 };
 	struct buf b = { 0 };
@@ -118,11 +120,12 @@ int rp_whatif_html(cfs_cluster *c, objlayer *ol, const cfs_osdmap *old,
 	char s1[32], s2[32], s3[32], s4[32];
 	int r;
 
-	memset(&h, 0, sizeof(h));
-	r = mgr_analysis_health(c, ol, old, &h);
+	/* "now" is the snapshot's map: the current one, as old (the dry
+	 * run's base) was taken just before */
+	r = mgr_snap_take(c, ol, MGR_SNAP_PGS | MGR_SNAP_PG_HEALTH, &s);
 	if (r)
 		return r;
-	r = rp_page_init(c, old, &h, &a, &pg);
+	r = rp_page_init(&s, &a, &df, &pg);
 	if (!r)
 		r = mgr_whatif_compute(c, ol, old, new, &w);
 	if (!r && !(after = calloc((size_t)w.max_osd + 1, sizeof(double))))
@@ -133,8 +136,9 @@ int rp_whatif_html(cfs_cluster *c, objlayer *ol, const cfs_osdmap *old,
 		goto out;
 	/* after: the new map's tree, states and ratios, the moved use */
 	apg.m = new;
-	apg.h = &h;
+	apg.h = &s.h;
 	apg.a = &a;
+	apg.df = &df;
 	apg.n = w.max_osd;
 	apg.full_pct = cfs_osdmap_full_ratio(new) * 100;
 	for (int i = 0; i < w.max_osd; i++) {
@@ -159,9 +163,9 @@ int rp_whatif_html(cfs_cluster *c, objlayer *ol, const cfs_osdmap *old,
 	sec = mgr_backfill_seconds(&w, rate, max_backfills);
 	/* about 300 px^2 a tile, 360 to 1400 high: 10,000 OSDs stay
 	 * visible as tiles */
-	th = h.num_osds * 300.0 / 600;
+	th = s.h.num_osds * 300.0 / 600;
 	th = th < 360 ? 360 : th > 1400 ? 1400 : th;
-	rp_header(&b, old, &h, "crushfs what-if");
+	rp_header(&b, old, &s.h, "crushfs what-if");
 	put(&b, "<section id=\"whatif\" data-command=\"");
 	put_text(&b, what);
 	put(&b, "\" data-pgs-changed=\"%u\" data-pg-num=\"%u\" data-bytes=\"%"
@@ -215,7 +219,8 @@ out:
 	free(pg.osd);
 	mgr_whatif_free(&w);
 	mgr_analysis_free(&a);
-	cfs_health_free(&h);
+	mgr_df_free(&df);
+	mgr_snap_free(&s);
 	if (r) {
 		free(b.p);
 		return r;

@@ -34,3 +34,18 @@ shard was.
   [[0, 2147483647, 1], [0, 1, 2147483647], [0, 1, 2147483647], [1, 2147483647, 0]]
   $ crushfs --cluster c pg map 2.1
   osdmap e5 pg 2.1 (2.1) -> up [0,1,2147483647] acting [0,1,2]
+
+`health detail` is not `pg ls`: Ceph 16.2's PGMap::get_health_checks
+writes the acting set with the plain vector operator<< (include/types.h),
+not pg_vector_string, so an empty slot stays CRUSH_ITEM_NONE's number
+there, as on a real cluster.
+
+  $ crushfs --cluster c osd in 2
+  marked in osd.2.
+  $ for i in 1 2 3 4 5 6; do echo hi$i | crushfs --cluster c rados -p ecp put o$i -; done
+  $ crushfs --cluster c osd down 2
+  marked down osd.2.
+  $ crushfs --cluster c health detail | grep 'pg 2\.'
+      pg 2.1 is active+undersized+degraded, acting [0,1,2147483647]
+      pg 2.2 is active+undersized+degraded, acting [0,1,2147483647]
+      pg 2.3 is active+undersized+degraded, acting [2147483647,1,0]

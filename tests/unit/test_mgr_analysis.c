@@ -1,5 +1,5 @@
 /*
- * test_mgr_analysis.c - mgr/'s analysis and what-if (mgr_analysis.h):
+ * test_mgr_analysis.c - mgr/'s analysis and what-if (mgr.h):
  * the OSD that fills first is the one whose room over its share of new
  * data (its PG positions over pg_num) is smallest, not the one the crush
  * weights point at; erasure pools count shards of 1/k; the what-if's
@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "cluster_fixture.h"
-#include "mgr_analysis.h"
+#include "mgr.h"
 
 #define DATA_POOL 1 /* the pool mkfs makes */
 
@@ -69,7 +69,7 @@ static void test_most_pgs_fills_first(void **state)
 {
 	struct fixture *f = fx_new(NULL);
 	const cfs_osdmap *m = cfs_osdmap_get(f->c);
-	struct cfs_health h;
+	struct mgr_snap sn;
 	struct mgr_analysis a;
 	int pgs[64], most = -1, n = cfs_osdmap_max_osd(m);
 	const struct mgr_pool_fill *pf;
@@ -80,8 +80,9 @@ static void test_most_pgs_fills_first(void **state)
 	for (int i = 0; i < n; i++)
 		if (most < 0 || pgs[i] > pgs[most])
 			most = i;
-	assert_int_equal(cfs_health_take(f->c, m, NULL, 0, NULL, &h), 0);
-	assert_int_equal(mgr_analysis_take(f->c, m, &h, &a), 0);
+	/* the snapshot's map is m: nothing changes the cluster between */
+	assert_int_equal(mgr_snap_take(f->c, NULL, 0, &sn), 0);
+	assert_int_equal(mgr_analysis_take(&sn, &a), 0);
 	assert_int_equal(a.npools, 1);
 	pf = &a.pools[0];
 	assert_ptr_equal(pf->pool, cfs_osdmap_pool(m));
@@ -102,7 +103,7 @@ static void test_most_pgs_fills_first(void **state)
 			    pf->before_full <= want + 1);
 	}
 	assert_int_equal(pf->weight_first, 0);
-	assert_int_equal(pf->max_avail, h.max_avail);
+	assert_int_equal(pf->max_avail, sn.h.max_avail);
 	assert_true(pf->before_nearfull < pf->before_full);
 	/* the outliers: the most PGs over expected first */
 	{
@@ -113,7 +114,7 @@ static void test_most_pgs_fills_first(void **state)
 		assert_true(a.pgs[out[n - 1]] <= a.pgs[out[0]]);
 	}
 	mgr_analysis_free(&a);
-	cfs_health_free(&h);
+	mgr_snap_free(&sn);
 	cfs_osdmap_put(m);
 	fx_free(f);
 }
@@ -125,7 +126,7 @@ static void test_small_osd_and_ec(void **state)
 {
 	struct fixture *f = fx_new(NULL);
 	const cfs_osdmap *m;
-	struct cfs_health h;
+	struct mgr_snap sn;
 	struct mgr_analysis a;
 	struct cfs_pool_info want;
 	char err[256] = "";
@@ -146,8 +147,9 @@ static void test_small_osd_and_ec(void **state)
 		fail_msg("pool create: %s", err);
 	m = cfs_osdmap_get(f->c);
 	n = cfs_osdmap_max_osd(m);
-	assert_int_equal(cfs_health_take(f->c, m, NULL, 0, NULL, &h), 0);
-	assert_int_equal(mgr_analysis_take(f->c, m, &h, &a), 0);
+	/* the snapshot's map is m: nothing changes the cluster between */
+	assert_int_equal(mgr_snap_take(f->c, NULL, 0, &sn), 0);
+	assert_int_equal(mgr_analysis_take(&sn, &a), 0);
 	assert_int_equal(a.npools, 2);
 	assert_int_equal(a.pools[0].fills_first, 5);
 	assert_int_equal(a.pools[0].weight_first, 5);
@@ -178,7 +180,7 @@ static void test_small_osd_and_ec(void **state)
 		assert_true(e->max_avail > 0);
 	}
 	mgr_analysis_free(&a);
-	cfs_health_free(&h);
+	mgr_snap_free(&sn);
 	cfs_osdmap_put(m);
 	fx_free(f);
 }

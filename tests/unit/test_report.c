@@ -31,7 +31,7 @@ static void test_page(void **state)
 	}
 	/* a small OSD: it fills first */
 	assert_int_equal(cfs_osd_set_capacity(f->c, 5, 8ULL << 20), 0);
-	assert_int_equal(rp_html(f->c, -1, NULL, 0, &html, &len), 0);
+	assert_int_equal(rp_html(f->c, f->ol, -1, NULL, 0, &html, &len), 0);
 	assert_int_equal(strlen(html), len);
 	assert_non_null(strstr(html, "<!DOCTYPE html>"));
 	for (int i = 0; i < 12; i++) {
@@ -72,7 +72,7 @@ static void test_page(void **state)
 		assert_true(u.used > 0);
 		assert_int_equal(cfs_osd_set_capacity(f->c, 6,
 						      u.used * 100 / 88), 0);
-		assert_int_equal(rp_html(f->c, -1, NULL, 0, &html, &len), 0);
+		assert_int_equal(rp_html(f->c, f->ol, -1, NULL, 0, &html, &len), 0);
 		/* (and flagged: its weight is a 64 MiB OSD's) */
 		assert_non_null(strstr(html, "class=\"osd-cell up nearfull "
 					     "mismatch\" data-osd=\"6\""));
@@ -83,7 +83,7 @@ static void test_page(void **state)
 	}
 	/* down: its check with its detail line, its tile marked */
 	assert_int_equal(cfs_osd_mark_down(f->c, 7), 0);
-	assert_int_equal(rp_html(f->c, -1, NULL, 0, &html, &len), 0);
+	assert_int_equal(rp_html(f->c, f->ol, -1, NULL, 0, &html, &len), 0);
 	assert_non_null(strstr(html, "data-code=\"OSD_DOWN\""));
 	assert_non_null(strstr(html, "<li>osd.7 ("));
 	assert_non_null(strstr(html, "class=\"osd-cell down\" data-osd=\"7\""));
@@ -94,7 +94,7 @@ static void test_page(void **state)
 						  { "/d", 2 } };
 		const char *p1, *p2, *p3;
 
-		assert_int_equal(rp_html(f->c, 5, files, 3, &html, &len), 0);
+		assert_int_equal(rp_html(f->c, f->ol, 5, files, 3, &html, &len), 0);
 		assert_non_null(strstr(html, "id=\"files\" data-osd=\"5\" "
 					     "data-files=\"3\""));
 		p1 = strstr(html, "<td class=\"l\">/b/c<");
@@ -131,7 +131,7 @@ static void test_tiles_and_pools(void **state)
 	if (cfs_pool_create(f->c, &want, &id, err, sizeof(err)))
 		fail_msg("pool create: %s", err);
 	assert_int_equal(cfs_osd_crush_reweight(f->c, 2, 3 * 65), 0);
-	assert_int_equal(rp_html(f->c, -1, NULL, 0, &html, &len), 0);
+	assert_int_equal(rp_html(f->c, f->ol, -1, NULL, 0, &html, &len), 0);
 	assert_non_null(strstr(html, "data-pool=\"crushfs_data\""));
 	assert_non_null(strstr(html, "data-pool=\"two\""));
 	p = strstr(html, "id=\"treemap-weight\"");
@@ -158,7 +158,7 @@ static void test_tiles_and_pools(void **state)
 	free(html);
 	/* weight 0: no area, named under the view */
 	assert_int_equal(cfs_osd_crush_reweight(f->c, 11, 0), 0);
-	assert_int_equal(rp_html(f->c, -1, NULL, 0, &html, &len), 0);
+	assert_int_equal(rp_html(f->c, f->ol, -1, NULL, 0, &html, &len), 0);
 	p = strstr(html, "id=\"treemap-weight\"");
 	end = strstr(html, "id=\"treemap-capacity\"");
 	assert_true(p && end && p < end);
