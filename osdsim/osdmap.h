@@ -339,6 +339,10 @@ int cfs_set_full_policy(cfs_cluster *c, int policy);
 	 CFS_OSDMAP_PURGED_SNAPDIRS | CFS_OSDMAP_PGLOG_HARDLIMIT)
 /* the flags `osd set` set (CFS_OSDMAP_SETTABLE bits only) */
 uint32_t cfs_osdmap_flags(const cfs_osdmap *m);
+/* OSDMap::last_up_change / last_in_change: epoch seconds of the last
+ * epoch that changed an OSD's up (in) state; 0: not known */
+int64_t cfs_osdmap_last_up_change(const cfs_osdmap *m);
+int64_t cfs_osdmap_last_in_change(const cfs_osdmap *m);
 /* "noout" -> its bit, "pause" -> pauserd|pausewr; 0: not a flag */
 uint32_t cfs_osd_flag_parse(const char *name);
 /* OSDMap::get_flag_string: the names in Ceph's order, comma-separated

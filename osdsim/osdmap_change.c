@@ -71,12 +71,37 @@ void osdmap_update_abort(cfs_cluster *c, struct cfs_osdmap *next)
 	pthread_mutex_unlock(&c->update_lock);
 }
 
+/* OSDMonitor::encode_pending (16.2): an epoch that changes any OSD's up
+ * state (or brings a new one up) stamps last_up_change; one that takes
+ * an OSD in or out (or adds one in) stamps last_in_change */
+static void stamp_changes(const struct cfs_osdmap *cur, struct cfs_osdmap *next)
+{
+	int up = 0, in = 0;
+
+	for (int o = 0; o < next->max_osd; o++) {
+		const struct cfs_osd_state *n = &next->osds[o];
+		int was = o < cur->max_osd && cur->osds[o].exists;
+		int was_up = was && cur->osds[o].up;
+		int was_in = was && cur->osds[o].reweight > 0;
+
+		if (!n->exists && !was)
+			continue;
+		up |= (n->exists && n->up) != was_up;
+		in |= (n->exists && n->reweight > 0) != was_in;
+	}
+	if (up)
+		next->last_up_change = (int64_t)next->modified;
+	if (in)
+		next->last_in_change = (int64_t)next->modified;
+}
+
 int osdmap_update_commit(cfs_cluster *c, struct cfs_osdmap *next)
 {
 	int r;
 
 	next->epoch = c->cur->epoch + 1;
 	next->modified = time(NULL);
+	stamp_changes(c->cur, next);
 	/* The crush map lives as crushtool text, whose weights have three
 	 * decimals: install what the text says, so that a restart maps
 	 * exactly as the live map did. */
