@@ -167,6 +167,8 @@ int ccmd_health_unmute(struct cmd_ctx *ctx, int argc, char **argv);
 struct cfs_health;
 /* " (muted: CODE(ttl) ...)" after the health line, nothing without mutes */
 void cc_mutes_line(FILE *f, const struct cfs_health *h);
+/* Ceph's utimespan_str of sec seconds: "61s", "2h", "3d" */
+void cc_timespan(char *buf, size_t len, int64_t sec);
 /* "(MUTED[ ttl T][, STICKY]) " before a muted check's detail line */
 void cc_mute_prefix(FILE *f, const struct cfs_health *h, const char *code);
 

@@ -17,8 +17,9 @@
 #include "usage.h"
 #include "util.h"
 
-/* Ceph's timespan_str, to the second: "30s", "59m", "5h", "3d", "2w" */
-static void timespan(char *buf, size_t len, int64_t sec)
+/* Ceph's timespan_str (utimespan_str), to the second: "30s", "59m",
+ * "5h", "3d", "2w" */
+void cc_timespan(char *buf, size_t len, int64_t sec)
 {
 	if (sec < 120)
 		snprintf(buf, len, "%llds", (long long)sec);
@@ -48,7 +49,7 @@ void cc_mutes_line(FILE *f, const struct cfs_health *h)
 
 		fprintf(f, " %s", m->code);
 		if (m->ttl) {
-			timespan(t, sizeof(t),
+			cc_timespan(t, sizeof(t),
 				 m->ttl > h->now ? m->ttl - h->now : 0);
 			fprintf(f, "(%s)", t);
 		}
@@ -67,7 +68,7 @@ void cc_mute_prefix(FILE *f, const struct cfs_health *h, const char *code)
 			continue;
 		fputs("(MUTED", f);
 		if (m->ttl) {
-			timespan(t, sizeof(t),
+			cc_timespan(t, sizeof(t),
 				 m->ttl > h->now ? m->ttl - h->now : 0);
 			fprintf(f, " ttl %s", t);
 		}

@@ -186,6 +186,10 @@ static int mark(struct cmd_ctx *ctx, int argc, char **argv, enum mark what)
 		r = cfs_osd_mark_up(ctx->cluster, id);
 		break;
 	}
+	/* the boot is ignored under noup; can_mark_up's words (Ceph 16.2) */
+	if (r == -EBUSY && what == MARK_UP)
+		return cc_err(ctx, "osd.%d is marked as noup, will not mark it "
+			      "up", id);
 	if (r)
 		return change_failed(ctx, r);
 	return cc_done_epoch(ctx, "marked %s osd.%d.", word[what], id);

@@ -26,14 +26,18 @@ int ccmd_osd_stat(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cc_nargs(ctx, argc, argv, 0) || cc_snap(ctx, 0, &s))
 		return 1;
 	if (ctx->json) {
-		/* print_summary's fields; no up/in times are kept: 0 */
-		cc_json_out(ctx, json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, "
+		/* print_summary's fields: the stamps in epoch seconds (0:
+		 * not known, as Ceph's zero utime_t) */
+		cc_json_out(ctx, json_pack("{s:i, s:i, s:i, s:I, s:i, s:I, "
 					   "s:i}",
 					   "epoch", (int)cfs_osdmap_epoch(s.m),
 					   "num_osds", s.h.num_osds,
 					   "num_up_osds", s.h.num_up,
-					   "osd_up_since", 0, "num_in_osds",
-					   s.h.num_in, "osd_in_since", 0,
+					   "osd_up_since",
+					   (json_int_t)cfs_osdmap_last_up_change(s.m),
+					   "num_in_osds", s.h.num_in,
+					   "osd_in_since",
+					   (json_int_t)cfs_osdmap_last_in_change(s.m),
 					   "num_remapped_pgs", s.ntemp));
 	} else {
 		cc_osd_summary(ctx->out, &s, 1);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -187,13 +188,28 @@ static void recovery_lines(FILE *f, const struct ol_rebalance_progress *rp,
 		(unsigned long long)rp->objects_todo);
 }
 
-/* OSDMap::print_summary: "6 osds: 5 up, 6 in; 3 remapped pgs"; with
- * epoch (`osd stat`) "; epoch: e12" before the remapped PGs.  crushfs
- * keeps no time of the last up/in change: no "(since ...)". */
+/* OSDMap::print_summary: "6 osds: 5 up (since 2h), 6 in (since 3d); 3
+ * remapped pgs"; with epoch (`osd stat`) "; epoch: e12" before the
+ * remapped PGs.  No "(since ...)" when the stamp is not known (a map
+ * written before crushfs kept it), as Ceph skips a zero utime_t. */
+static void since(FILE *f, int64_t now, int64_t stamp)
+{
+	char t[32];
+
+	if (!stamp)
+		return;
+	cc_timespan(t, sizeof(t), now > stamp ? now - stamp : 0);
+	fprintf(f, " (since %s)", t);
+}
+
 void cc_osd_summary(FILE *f, const struct mgr_snap *s, int epoch)
 {
-	fprintf(f, "%d osds: %d up, %d in", s->h.num_osds, s->h.num_up,
-		s->h.num_in);
+	int64_t now = s->h.now ? s->h.now : (int64_t)time(NULL);
+
+	fprintf(f, "%d osds: %d up", s->h.num_osds, s->h.num_up);
+	since(f, now, cfs_osdmap_last_up_change(s->m));
+	fprintf(f, ", %d in", s->h.num_in);
+	since(f, now, cfs_osdmap_last_in_change(s->m));
 	if (epoch)
 		fprintf(f, "; epoch: e%u", cfs_osdmap_epoch(s->m));
 	if (s->ntemp)

@@ -81,13 +81,16 @@ json_t *mgr_status_json(const struct mgr_snap *s,
 	 * and pgmap (PGMapDigest::print_summary), plus crushfs's
 	 * full_policy */
 	st = json_pack(
-		"{s:s, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:o, s:i, s:i, "
+		"{s:s, s:o, s:{s:i, s:i, s:i, s:I, s:i, s:I, s:i}, s:{s:o, s:i, s:i, "
 		"s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:I, s:f, s:I, "
 		"s:I, s:f}, s:s}",
 		"fsid", cfs_osdmap_fsid(m), "health", mgr_health_json(h),
 		"osdmap", "epoch", (int)cfs_osdmap_epoch(m), "num_osds",
-		h->num_osds, "num_up_osds", h->num_up, "num_in_osds",
-		h->num_in, "num_remapped_pgs", s->ntemp, "pgmap",
+		h->num_osds, "num_up_osds", h->num_up, "osd_up_since",
+		(json_int_t)cfs_osdmap_last_up_change(m), "num_in_osds",
+		h->num_in, "osd_in_since",
+		(json_int_t)cfs_osdmap_last_in_change(m), "num_remapped_pgs",
+		s->ntemp, "pgmap",
 		"pgs_by_state", states, "num_pgs", (int)s->npg, "num_pools",
 		cfs_osdmap_npools(m), "num_objects",
 		(json_int_t)s->t.objects, "data_bytes", (json_int_t)s->bytes,

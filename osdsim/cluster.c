@@ -250,6 +250,8 @@ static int mkfs_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
 	uuid_unparse_lower(u, m->fsid);
 	m->epoch = 1;
 	m->created = m->modified = time(NULL);
+	/* every OSD comes up and in with the cluster */
+	m->last_up_change = m->last_in_change = (int64_t)m->created;
 	m->full_policy = o->full_policy;
 	m->pool.id = 1;
 	snprintf(m->pool.name, sizeof(m->pool.name), "%s",

@@ -60,6 +60,11 @@ static const struct {
 	{ "mon_osd_min_in_ratio", T_FLOAT, "0.750000",
 	  "do not automatically mark OSDs out if fewer than this many "
 	  "are in" },
+	/* OSDMonitor::can_mark_down: a failure report marks no more OSDs
+	 * down once fewer than this share are up */
+	{ "mon_osd_min_up_ratio", T_FLOAT, "0.300000",
+	  "do not automatically mark OSDs down if fewer than this many "
+	  "are up" },
 	/* OSDService::check_failsafe_full: past it an OSD's device takes
 	 * no more writes (disk.c applies it to the filesystem under the
 	 * OSD folders) */

@@ -402,23 +402,41 @@ static void pg_checks(struct hc *x, const struct cfs_pg_health *pgs,
 				inactive);
 		pg_lines(x, c, pgs, npgs, CFS_PGH_INACTIVE);
 	}
-	if (t->degraded || degraded) {
-		char objs[160] = "";
+	/* PGMap::get_health_checks (16.2): PG_DEGRADED gathers the PGs in
+	 * either state, degraded or undersized, so an undersized PG with no
+	 * object to be degraded (an EC PG with an empty slot) is counted
+	 * and has its detail line too; the summary names only the states
+	 * some PG is in.  Ceph's "is stuck undersized for T" form needs the
+	 * time the PG entered the state, which crushfs does not keep: the
+	 * PG's current state is given. */
+	if (t->degraded || degraded || undersized) {
+		char objs[160] = "", pgpart[96];
+		int nlisted = 0;
 
-		c = add(x, "PG_DEGRADED", CFS_HEALTH_WARN, degraded);
+		for (uint32_t i = 0; i < npgs; i++)
+			nlisted += !!(pgs[i].flags &
+				      (CFS_PGH_DEGRADED | CFS_PGH_UNDERSIZED));
+		c = add(x, "PG_DEGRADED", CFS_HEALTH_WARN, nlisted);
 		if (t->degraded) {
 			objects_of(v, sizeof(v), t->degraded, t->copies,
 				   "degraded");
-			snprintf(objs, sizeof(objs), "%s, ", v);
+			snprintf(objs, sizeof(objs), "%s%s", v,
+				 nlisted ? ", " : "");
 		}
-		if (undersized)
-			summary(c, "Degraded data redundancy: %s%d pgs "
-				   "degraded, %d pgs undersized",
-				objs, degraded, undersized);
+		if (degraded && undersized)
+			snprintf(pgpart, sizeof(pgpart), "%d pgs degraded, %d "
+				 "pgs undersized", degraded, undersized);
+		else if (degraded)
+			snprintf(pgpart, sizeof(pgpart), "%d pgs degraded",
+				 degraded);
+		else if (undersized)
+			snprintf(pgpart, sizeof(pgpart), "%d pgs undersized",
+				 undersized);
 		else
-			summary(c, "Degraded data redundancy: %s%d pgs degraded",
-				objs, degraded);
-		pg_lines(x, c, pgs, npgs, CFS_PGH_DEGRADED);
+			pgpart[0] = 0;
+		summary(c, "Degraded data redundancy: %s%s", objs, pgpart);
+		pg_lines(x, c, pgs, npgs,
+			 CFS_PGH_DEGRADED | CFS_PGH_UNDERSIZED);
 	}
 	if (t->misplaced) {
 		c = add(x, "OBJECT_MISPLACED", CFS_HEALTH_WARN,

@@ -134,6 +134,20 @@ static time_t utime_of(json_t *o, const char *k)
 	return timegm(&tm);
 }
 
+/* last_up_change / last_in_change: a stamp of utime_t's ISO form; 0
+ * (not known) when absent or zero ("0.000000") */
+static int64_t utime_or_zero(json_t *o, const char *k)
+{
+	json_t *x = json_object_get(o, k);
+	struct tm tm;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!json_is_string(x) ||
+	    !strptime(json_string_value(x), "%Y-%m-%dT%H:%M:%S", &tm))
+		return 0;
+	return (int64_t)timegm(&tm);
+}
+
 /* 16.16 fixed point of a weight Ceph prints as a float */
 static uint32_t fixed16(double w)
 {
@@ -686,6 +700,8 @@ int import_map(const struct cfs_mkfs_opts *o, struct cfs_osdmap **out,
 	memcpy(m->fsid, json_string_value(fsid), 37);
 	m->created = utime_of(dump, "created");
 	m->modified = utime_of(dump, "modified");
+	m->last_up_change = utime_or_zero(dump, "last_up_change");
+	m->last_in_change = utime_or_zero(dump, "last_in_change");
 	m->full_ratio = full;
 	m->backfillfull_ratio = bf;
 	m->nearfull_ratio = nf;

@@ -40,6 +40,16 @@ static const struct {
 
 uint32_t cfs_osdmap_flags(const cfs_osdmap *m) { return m->flags; }
 
+int64_t cfs_osdmap_last_up_change(const cfs_osdmap *m)
+{
+	return m->last_up_change;
+}
+
+int64_t cfs_osdmap_last_in_change(const cfs_osdmap *m)
+{
+	return m->last_in_change;
+}
+
 uint32_t cfs_osd_flag_parse(const char *name)
 {
 	/* OSDMonitor::prepare_command_impl: "pause" is both */

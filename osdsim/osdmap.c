@@ -118,6 +118,8 @@ int osdmap_clone(const struct cfs_osdmap *m, struct cfs_osdmap **out)
 	n->pg_num_from = m->pg_num_from;
 	n->created = m->created;
 	n->modified = m->modified;
+	n->last_up_change = m->last_up_change;
+	n->last_in_change = m->last_in_change;
 	if (m->max_osd) {
 		r = osdmap_ensure_osd(n, m->max_osd - 1);
 		if (r)

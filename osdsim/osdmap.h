@@ -257,7 +257,18 @@ int cfs_pool_update(cfs_cluster *c, const struct cfs_pool_info *want,
 
 int cfs_osd_mark_out(cfs_cluster *c, int osd);
 int cfs_osd_mark_in(cfs_cluster *c, int osd);
+/* The operator's `osd down`: as Ceph 16.2's "osd down" command
+ * (OSDMonitor::prepare_command_impl), it does not ask can_mark_down, so
+ * the nodown flag does not hold it back. */
 int cfs_osd_mark_down(cfs_cluster *c, int osd);
+/* A failure report (OSDMonitor::check_failure): the OSD is marked down
+ * only when can_mark_down allows it; -EBUSY, no new epoch, when the
+ * nodown flag is set or fewer than mon_osd_min_up_ratio of the OSDs
+ * would stay up. */
+int cfs_osd_report_failure(cfs_cluster *c, int osd);
+/* The OSD boots (OSDMonitor::preprocess_boot): with the noup flag set the
+ * boot is ignored (can_mark_up): -EBUSY, the OSD stays down, no new
+ * epoch. */
 int cfs_osd_mark_up(cfs_cluster *c, int osd);
 int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight);
 int cfs_osd_crush_reweight(cfs_cluster *c, int osd, uint32_t weight);
@@ -328,6 +339,10 @@ int cfs_set_full_policy(cfs_cluster *c, int policy);
 	 CFS_OSDMAP_PURGED_SNAPDIRS | CFS_OSDMAP_PGLOG_HARDLIMIT)
 /* the flags `osd set` set (CFS_OSDMAP_SETTABLE bits only) */
 uint32_t cfs_osdmap_flags(const cfs_osdmap *m);
+/* OSDMap::last_up_change / last_in_change: epoch seconds of the last
+ * epoch that changed an OSD's up (in) state; 0: not known */
+int64_t cfs_osdmap_last_up_change(const cfs_osdmap *m);
+int64_t cfs_osdmap_last_in_change(const cfs_osdmap *m);
 /* "noout" -> its bit, "pause" -> pauserd|pausewr; 0: not a flag */
 uint32_t cfs_osd_flag_parse(const char *name);
 /* OSDMap::get_flag_string: the names in Ceph's order, comma-separated
@@ -477,7 +492,7 @@ int cfs_pool_pg_num_plan(cfs_cluster *c, int64_t pool, uint32_t pg_num,
  * inactive PG wait for ever), target_max_misplaced_ratio (0.05: the
  * misplaced share rebalance's pgp_num steps stay under).  Kept in
  * DIR/config.json; not osdmap state (no epoch). */
-#define CFS_CONFIG_NOPTS 15
+#define CFS_CONFIG_NOPTS 16
 struct cfs_config_entry {
 	const char *name, *desc;
 	char value[32];

@@ -71,12 +71,37 @@ void osdmap_update_abort(cfs_cluster *c, struct cfs_osdmap *next)
 	pthread_mutex_unlock(&c->update_lock);
 }
 
+/* OSDMonitor::encode_pending (16.2): an epoch that changes any OSD's up
+ * state (or brings a new one up) stamps last_up_change; one that takes
+ * an OSD in or out (or adds one in) stamps last_in_change */
+static void stamp_changes(const struct cfs_osdmap *cur, struct cfs_osdmap *next)
+{
+	int up = 0, in = 0;
+
+	for (int o = 0; o < next->max_osd; o++) {
+		const struct cfs_osd_state *n = &next->osds[o];
+		int was = o < cur->max_osd && cur->osds[o].exists;
+		int was_up = was && cur->osds[o].up;
+		int was_in = was && cur->osds[o].reweight > 0;
+
+		if (!n->exists && !was)
+			continue;
+		up |= (n->exists && n->up) != was_up;
+		in |= (n->exists && n->reweight > 0) != was_in;
+	}
+	if (up)
+		next->last_up_change = (int64_t)next->modified;
+	if (in)
+		next->last_in_change = (int64_t)next->modified;
+}
+
 int osdmap_update_commit(cfs_cluster *c, struct cfs_osdmap *next)
 {
 	int r;
 
 	next->epoch = c->cur->epoch + 1;
 	next->modified = time(NULL);
+	stamp_changes(c->cur, next);
 	/* The crush map lives as crushtool text, whose weights have three
 	 * decimals: install what the text says, so that a restart maps
 	 * exactly as the live map did. */
@@ -446,11 +471,65 @@ int cfs_osd_mark_down(cfs_cluster *c, int osd)
 	CHANGE_OSD(c, osd, n, osd_note_down(n, osd));
 }
 
+/* OSDMonitor::can_mark_down (16.2): not under nodown (OSDMap::is_nodown
+ * tests the flag first), and never below mon_osd_min_up_ratio of the
+ * OSDs up */
+static int can_mark_down(cfs_cluster *c, const struct cfs_osdmap *m, int osd)
+{
+	int nosds = 0, up = 0;
+
+	if (m->flags & CFS_OSDMAP_NODOWN) {
+		cfs_log(CFS_LOG_INFO, "can_mark_down osd.%d is marked as "
+			"nodown, will not mark it down", osd);
+		return 0;
+	}
+	for (int o = 0; o < m->max_osd; o++)
+		if (m->osds[o].exists) {
+			nosds++;
+			up += m->osds[o].up;
+		}
+	if (!nosds)
+		return 0;
+	/* Ceph compares the share up before this change, not after */
+	if ((float)up / (float)nosds <
+	    (float)cfs_config_double(c, "mon_osd_min_up_ratio")) {
+		cfs_log(CFS_LOG_INFO, "can_mark_down current up_ratio %g < "
+			"min %g, will not mark osd.%d down",
+			(double)((float)up / (float)nosds),
+			cfs_config_double(c, "mon_osd_min_up_ratio"), osd);
+		return 0;
+	}
+	return 1;
+}
+
+int cfs_osd_report_failure(cfs_cluster *c, int osd)
+{
+	struct cfs_osdmap *n;
+
+	CHANGE_OSD(c, osd, n, {
+		if (n->osds[osd].up && !can_mark_down(c, n, osd)) {
+			osdmap_update_abort(c, n);
+			return -EBUSY;
+		}
+		osd_note_down(n, osd);
+	});
+}
+
 int cfs_osd_mark_up(cfs_cluster *c, int osd)
 {
 	struct cfs_osdmap *n;
 
-	CHANGE_OSD(c, osd, n, osd_note_boot(c, n, osd));
+	/* preprocess_boot -> can_mark_up: OSDMap::is_noup is the flag (we
+	 * keep no per-OSD noup); the boot is dropped, the OSD stays down */
+	CHANGE_OSD(c, osd, n, {
+		if (!n->osds[osd].up && (n->flags & CFS_OSDMAP_NOUP)) {
+			cfs_log(CFS_LOG_INFO, "can_mark_up osd.%d is marked "
+				"as noup, will not mark it up", osd);
+			osdmap_update_abort(c, n);
+			return -EBUSY;
+		}
+		osd_note_boot(c, n, osd);
+	});
 }
 
 int cfs_osd_reweight(cfs_cluster *c, int osd, uint32_t weight)

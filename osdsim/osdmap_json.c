@@ -93,6 +93,12 @@ int osdmap_to_json(const struct cfs_osdmap *m, char **out, size_t *len)
 			    json_string(cfs_full_policy_name(m->full_policy)));
 	if (m->flags)
 		json_object_set_new(root, "flags", json_integer(m->flags));
+	if (m->last_up_change)
+		json_object_set_new(root, "last_up_change",
+				    json_integer(m->last_up_change));
+	if (m->last_in_change)
+		json_object_set_new(root, "last_in_change",
+				    json_integer(m->last_in_change));
 	json_object_set_new(root, "full_ratio", json_real(m->full_ratio));
 	json_object_set_new(root, "backfillfull_ratio",
 			    json_real(m->backfillfull_ratio));
@@ -277,6 +283,17 @@ static int head_from_json(struct cfs_osdmap *m, json_t *root,
 			      ((uint32_t)v & ~CFS_OSDMAP_SETTABLE),
 		      "flags");
 		m->flags = (uint32_t)v;
+	}
+	/* absent in clusters made before crushfs kept them: unknown (0) */
+	if (json_object_get(root, "last_up_change")) {
+		FIELD(jget_int(root, "last_up_change", 0, INT64_MAX, &v),
+		      "last_up_change");
+		m->last_up_change = v;
+	}
+	if (json_object_get(root, "last_in_change")) {
+		FIELD(jget_int(root, "last_in_change", 0, INT64_MAX, &v),
+		      "last_in_change");
+		m->last_in_change = v;
 	}
 	FIELD(get_ratio(root, "full_ratio", &m->full_ratio), "full_ratio");
 	FIELD(get_ratio(root, "backfillfull_ratio", &m->backfillfull_ratio),

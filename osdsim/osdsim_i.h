@@ -66,6 +66,10 @@ struct cfs_osdmap {
 	pl_map *crush;
 	struct cfs_pool_info pool;
 	time_t created, modified;
+	/* OSDMap::last_up_change / last_in_change (Ceph 16.2): when an
+	 * epoch last changed any OSD's up state, or took one in or out;
+	 * 0 when not known (maps written before crushfs kept them) */
+	int64_t last_up_change, last_in_change;
 	/* pg_upmap / pg_upmap_items (upmap.c), sorted by ps */
 	struct cfs_pg_upmap *upmaps;
 	int nupmaps;

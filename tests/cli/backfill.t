@@ -21,9 +21,9 @@ pg_temp (an empty PG has nothing to backfill and follows CRUSH at once):
   osdmap e2 pool 'crushfs_data' (1) object 'obj6' -> pg 1.83425cc4 (1.4) -> up ([0,3,6], p0) acting ([4,6,7], p4)
   $ crushfs --cluster c -f json osd dump | python3 -c 'import json,sys; print(json.load(sys.stdin)["pg_temp"])'
   [{'pgid': '1.4', 'osds': [4, 6, 7]}, {'pgid': '1.8', 'osds': [11, 2, 0]}]
-  $ crushfs --cluster c status | grep -E 'osd:|misplaced|remapped'
+  $ crushfs --cluster c status | grep -E 'osd:|misplaced|remapped' | sed -E 's/ \(since [0-9]+[smhdwMy]\)/ (since T)/g'
               3/24 objects misplaced (12.500%)
-      osd: 12 osds: 12 up, 12 in; 2 remapped pgs
+      osd: 12 osds: 12 up (since T), 12 in (since T); 2 remapped pgs
       pgs:     3/24 objects misplaced (12.500%)
                2  active+remapped+backfill_wait
 

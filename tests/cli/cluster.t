@@ -57,13 +57,13 @@ change seen as misplaced objects, rebalance, and the listings.
   $ crushfs --cluster cl health detail
   HEALTH_WARN 1/18 objects misplaced (5.556%)
   [WRN] OBJECT_MISPLACED: 1/18 objects misplaced (5.556%)
-  $ crushfs --cluster cl status | grep -v ' id: '
+  $ crushfs --cluster cl status | grep -v ' id: ' | sed -E 's/ \(since [0-9]+[smhdwMy]\)/ (since T)/g'
     cluster:
       health: HEALTH_WARN
               1/18 objects misplaced (5.556%)
    
     services:
-      osd: 12 osds: 12 up, 11 in; 1 remapped pgs
+      osd: 12 osds: 12 up (since T), 11 in (since T); 1 remapped pgs
    
     data:
       pools:   1 pools, 16 pgs

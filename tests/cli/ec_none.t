@@ -45,7 +45,18 @@ there, as on a real cluster.
   $ for i in 1 2 3 4 5 6; do echo hi$i | crushfs --cluster c rados -p ecp put o$i -; done
   $ crushfs --cluster c osd down 2
   marked down osd.2.
-  $ crushfs --cluster c health detail | grep 'pg 2\.'
+PG_DEGRADED counts undersized PGs as well as degraded ones, and each has
+its line: pg 2.0 holds no object, so nothing in it is degraded, but it
+is undersized.
+
+  $ crushfs --cluster c health detail | grep -E 'PG_DEGRADED|pg 2\.'
+  [WRN] PG_DEGRADED: Degraded data redundancy: 6/18 objects degraded (33.333%), 11 pgs degraded, 12 pgs undersized
+      pg 2.0 is active+undersized, acting [0,2147483647,1]
       pg 2.1 is active+undersized+degraded, acting [0,1,2147483647]
       pg 2.2 is active+undersized+degraded, acting [0,1,2147483647]
       pg 2.3 is active+undersized+degraded, acting [2147483647,1,0]
+
+Every PG the summary counts (12) has its line:
+
+  $ crushfs --cluster c health detail | sed -n '/PG_DEGRADED/,$p' | grep -c '^    pg '
+  12

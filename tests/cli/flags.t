@@ -102,3 +102,33 @@ nobackfill holds it):
   rebalance: moved some objects
   $ crushfs --cluster c pg ls | grep -vc active+clean
   1
+
+noup: an OSD's boot is not accepted (OSDMonitor::preprocess_boot ->
+can_mark_up); it stays down and no epoch is made.  nodown holds back
+failure reports only: the operator's `osd down`, as Ceph's "osd down"
+command, does not ask can_mark_down.
+
+  $ crushfs --cluster c osd in $acting > /dev/null
+  $ crushfs --cluster c osd set noup
+  noup is set
+  $ crushfs --cluster c osd down 5
+  marked down osd.5.
+  $ e=$(crushfs --cluster c -f json osd dump | python3 -c 'import json,sys; print(json.load(sys.stdin)["epoch"])')
+  $ crushfs --cluster c osd up 5
+  crushfs: osd up: osd.5 is marked as noup, will not mark it up
+  [1]
+  $ crushfs --cluster c -f json osd dump | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["epoch"] - '$e', [o["up"] for o in d["osds"] if o["osd"] == 5])'
+  0 [0]
+  $ crushfs --cluster c osd unset noup
+  noup is unset
+  $ crushfs --cluster c osd up 5
+  marked up osd.5.
+  $ crushfs --cluster c osd set nodown
+  nodown is set
+  $ crushfs --cluster c health detail | grep OSDMAP_FLAGS
+  [WRN] OSDMAP_FLAGS: nodown,norebalance flag(s) set
+  $ crushfs --cluster c osd down 5
+  marked down osd.5.
+  $ crushfs --cluster c osd up 5 > /dev/null
+  $ crushfs --cluster c osd unset nodown
+  nodown is unset

@@ -8,12 +8,12 @@ per health check, the details stay in `health detail`), `osd stat`,
 
 A healthy cluster:
 
-  $ crushfs --cluster c status | grep -v ' id: '
+  $ crushfs --cluster c status | grep -v ' id: ' | sed -E 's/ \(since [0-9]+[smhdwMy]\)/ (since T)/g'
     cluster:
       health: HEALTH_OK
    
     services:
-      osd: 6 osds: 6 up, 6 in
+      osd: 6 osds: 6 up (since T), 6 in (since T)
    
     data:
       pools:   1 pools, 16 pgs
@@ -21,8 +21,8 @@ A healthy cluster:
       usage:   6.0 MiB used, 378 MiB / 384 MiB avail
       pgs:     16 active+clean
    
-  $ crushfs --cluster c osd stat
-  6 osds: 6 up, 6 in; epoch: e1
+  $ crushfs --cluster c osd stat | sed -E 's/ \(since [0-9]+[smhdwMy]\)/ (since T)/g'
+  6 osds: 6 up (since T), 6 in (since T); epoch: e1
   $ crushfs --cluster c pg stat
   16 pgs: 16 active+clean; 2.0 MiB data, 6.0 MiB used, 378 MiB / 384 MiB avail
   $ crushfs --cluster c pg dump_stuck
@@ -46,14 +46,14 @@ one line per check; the PGs are listed by `health detail` and
 
   $ crushfs --cluster c osd down 2
   marked down osd.2.
-  $ crushfs --cluster c status | grep -v ' id: '
+  $ crushfs --cluster c status | grep -v ' id: ' | sed -E 's/ \(since [0-9]+[smhdwMy]\)/ (since T)/g'
     cluster:
       health: HEALTH_WARN
               1 osds down
               Degraded data redundancy: 2/18 objects degraded (11.111%), 7 pgs degraded, 7 pgs undersized
    
     services:
-      osd: 6 osds: 5 up, 6 in
+      osd: 6 osds: 5 up (since T), 6 in (since T)
    
     data:
       pools:   1 pools, 16 pgs
@@ -65,8 +65,8 @@ one line per check; the PGs are listed by `health detail` and
    
   $ crushfs --cluster c health detail | wc -l
   11
-  $ crushfs --cluster c osd stat
-  6 osds: 5 up, 6 in; epoch: e2
+  $ crushfs --cluster c osd stat | sed -E 's/ \(since [0-9]+[smhdwMy]\)/ (since T)/g'
+  6 osds: 5 up (since T), 6 in (since T); epoch: e2
   $ crushfs --cluster c pg stat
   16 pgs: 9 active+clean, 7 active+undersized+degraded; 2.0 MiB data, 6.0 MiB used, 378 MiB / 384 MiB avail; 2/18 objects degraded (11.111%)
   $ crushfs --cluster c pg dump_stuck degraded
@@ -89,15 +89,36 @@ one line per check; the PGs are listed by `health detail` and
   {'degraded_objects': 2, 'degraded_total': 18, 'degraded_ratio': 0.1111111111111111}
   $ crushfs --cluster c -f json pg stat | python3 -c 'import json,sys; d=json.load(sys.stdin)["pg_summary"]; print(d["num_pgs"], sum(s["num"] for s in d["num_pg_by_state"]), d["degraded_objects"], d["degraded_total"])'
   16 16 2 18
-  $ crushfs --cluster c -f json status | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["osdmap"], d["pgmap"]["num_pools"], d["pgmap"]["degraded_objects"], sorted(d["health"]["checks"]))'
-  {'epoch': 2, 'num_osds': 6, 'num_up_osds': 5, 'num_in_osds': 6, 'num_remapped_pgs': 0} 1 2 ['OSD_DOWN', 'PG_DEGRADED']
+  $ crushfs --cluster c -f json status | python3 -c 'import json,sys,time; d=json.load(sys.stdin); o=d["osdmap"]; ok=[0 <= time.time() - o.pop(k) < 600 for k in ("osd_up_since", "osd_in_since")]; print(o, ok, d["pgmap"]["num_pools"], d["pgmap"]["degraded_objects"], sorted(d["health"]["checks"]))'
+  {'epoch': 2, 'num_osds': 6, 'num_up_osds': 5, 'num_in_osds': 6, 'num_remapped_pgs': 0} [True, True] 1 2 ['OSD_DOWN', 'PG_DEGRADED']
+
+The stamps are OSDMap's last_up_change / last_in_change, kept with the map
+(cluster.json); `osd stat -f json` gives them in epoch seconds, the text
+form their age as utimespan_str writes it.  A map from before crushfs kept
+them prints no "(since ...)".
+
+  $ cp -r c old
+  $ python3 -c 'import json,time; p="old/cluster.json"; d=json.load(open(p)); d["last_up_change"]=int(time.time())-7300; d["last_in_change"]=int(time.time())-3*86400-60; json.dump(d, open(p, "w"))'
+  $ crushfs --cluster old osd stat
+  6 osds: 5 up (since 2h), 6 in (since 3d); epoch: e2
+  $ crushfs --cluster old -f json osd stat | python3 -c 'import json,sys,time; d=json.load(sys.stdin); print(round((time.time() - d["osd_up_since"]) / 100), round((time.time() - d["osd_in_since"]) / 3600))'
+  73 72
+  $ python3 -c 'import json; p="old/cluster.json"; d=json.load(open(p)); del d["last_up_change"], d["last_in_change"]; json.dump(d, open(p, "w"))'
+  $ crushfs --cluster old osd stat
+  6 osds: 5 up, 6 in; epoch: e2
+  $ crushfs --cluster old -f json osd stat
+  {"epoch":2,"num_osds":6,"num_up_osds":5,"osd_up_since":0,"num_in_osds":6,"osd_in_since":0,"num_remapped_pgs":0}
+  $ crushfs --cluster old osd up 2 > /dev/null
+  $ crushfs --cluster old osd stat | sed -E 's/\(since [0-9]+s\)/(since Ns)/'
+  6 osds: 6 up (since Ns), 6 in; epoch: e3
+  $ rm -rf old
 
 Marked out as well: the data is misplaced until rebalance moves it.
 
   $ crushfs --cluster c osd out 2
   marked out osd.2.
-  $ crushfs --cluster c osd stat
-  6 osds: 5 up, 5 in; epoch: e3; 2 remapped pgs
+  $ crushfs --cluster c osd stat | sed -E 's/ \(since [0-9]+[smhdwMy]\)/ (since T)/g'
+  6 osds: 5 up (since T), 5 in (since T); epoch: e3; 2 remapped pgs
   $ crushfs --cluster c pg stat
   16 pgs: 14 active+clean, 2 active+undersized+degraded+remapped+backfill_wait; 2.0 MiB data, 5.1 MiB used, 315 MiB / 320 MiB avail; 2/18 objects degraded (11.111%)
   $ crushfs --cluster c osd df | head -4
@@ -230,8 +251,8 @@ min_size copies: they are inactive (peered), and `ceph -s` says what share:
   PG_STAT  STATE                                   UP   UP_PRIMARY  ACTING  ACTING_PRIMARY
   1.0      down+undersized+degraded+backfill_wait  [5]           5     [5]               5
   1.1                  undersized+degraded+peered  [5]           5     [5]               5
-  $ crushfs --cluster c osd stat
-  6 osds: 1 up, 5 in; epoch: e12
+  $ crushfs --cluster c osd stat | sed -E 's/ \(since [0-9]+[smhdwMy]\)/ (since T)/g'
+  6 osds: 1 up (since T), 5 in (since T); epoch: e12
 
 The last OSD down: no OSD reports the PGs, they are stale as well:
 

@@ -253,7 +253,7 @@ pool's shards keep their positions:
   PG   OBJECTS  DEGRADED  MISPLACED  UNFOUND  BYTES  STATE
   4.0        0         0          0        0      0  undersize
   $ crushfs --cluster p health
-  HEALTH_WARN Reduced data availability: 8 pgs inactive
+  HEALTH_WARN Reduced data availability: 8 pgs inactive; Degraded data redundancy: 8 pgs undersized
 
 The options live in DIR/config.json; a damaged one is named, not guessed:
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <errno.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -147,6 +148,54 @@ static void test_min_in_ratio(void **state)
 	fx_free(f);
 }
 
+static int up(cfs_cluster *c, int osd)
+{
+	const cfs_osdmap *m = cfs_osdmap_get(c);
+	int r = cfs_osdmap_is_up(m, osd);
+
+	cfs_osdmap_put(m);
+	return r;
+}
+
+/* noup drops a boot (preprocess_boot/can_mark_up); nodown holds back a
+ * failure report (check_failure/can_mark_down) but not the operator's
+ * `osd down`; mon_osd_min_up_ratio stops failure reports too */
+static void test_noup_nodown(void **state)
+{
+	struct fixture *f = fx_new(NULL); /* 12 OSDs */
+	uint32_t e;
+
+	(void)state;
+	assert_int_equal(cfs_osd_set_flags(f->c, CFS_OSDMAP_NOUP, 0), 0);
+	assert_int_equal(cfs_osd_mark_down(f->c, 2), 0);
+	e = epoch(f->c);
+	assert_int_equal(cfs_osd_mark_up(f->c, 2), -EBUSY);
+	assert_false(up(f->c, 2));
+	assert_int_equal(epoch(f->c), e);
+	assert_int_equal(cfs_osd_set_flags(f->c, 0, CFS_OSDMAP_NOUP), 0);
+	assert_int_equal(cfs_osd_mark_up(f->c, 2), 0);
+	assert_true(up(f->c, 2));
+
+	assert_int_equal(cfs_osd_set_flags(f->c, CFS_OSDMAP_NODOWN, 0), 0);
+	e = epoch(f->c);
+	assert_int_equal(cfs_osd_report_failure(f->c, 2), -EBUSY);
+	assert_true(up(f->c, 2));
+	assert_int_equal(epoch(f->c), e);
+	assert_int_equal(cfs_osd_mark_down(f->c, 2), 0);
+	assert_false(up(f->c, 2));
+	assert_int_equal(cfs_osd_mark_up(f->c, 2), 0);
+	assert_int_equal(cfs_osd_set_flags(f->c, 0, CFS_OSDMAP_NODOWN), 0);
+	assert_int_equal(cfs_osd_report_failure(f->c, 2), 0);
+	assert_false(up(f->c, 2));
+
+	/* 0.3 of 12: failures stop once 4 are up (3/12 < 0.3) */
+	for (int o = 3; o < 11; o++)
+		assert_int_equal(cfs_osd_report_failure(f->c, o), 0);
+	assert_int_equal(cfs_osd_report_failure(f->c, 11), -EBUSY);
+	assert_true(up(f->c, 11));
+	fx_free(f);
+}
+
 static void test_timespan(void **state)
 {
 	int64_t s;
@@ -174,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_flags_persist),
 		cmocka_unit_test(test_down_out_timer),
 		cmocka_unit_test(test_min_in_ratio),
+		cmocka_unit_test(test_noup_nodown),
 		cmocka_unit_test(test_timespan),
 	};
 

@@ -312,12 +312,78 @@ static void test_checks_and_counts(void **state)
 	fx_free(f);
 }
 
+/* PG_DEGRADED lists every PG it counts: an undersized PG whose objects
+ * are all there (an EC PG with an empty slot, 2147483647 as Ceph's
+ * vector operator<< prints CRUSH_ITEM_NONE) has its line beside the
+ * degraded ones, and an undersized-only cluster is not "0 pgs
+ * degraded" (PGMap::get_health_checks, 16.2). */
+static void test_undersized_details(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	const cfs_osdmap *m;
+	struct cfs_pg_health pg[3];
+	struct cfs_pg_totals t = { 10, 30, 2, 0, 0, 0 };
+	const struct cfs_health_check *c;
+	struct cfs_health h;
+
+	(void)state;
+	memset(pg, 0, sizeof(pg));
+	snprintf(pg[0].pgid, sizeof(pg[0].pgid), "2.0");
+	snprintf(pg[0].state, sizeof(pg[0].state),
+		 "active+undersized+degraded");
+	pg[0].flags = CFS_PGH_DEGRADED | CFS_PGH_UNDERSIZED;
+	pg[0].nacting = 3;
+	pg[0].acting[0] = 1;
+	pg[0].acting[1] = 2147483647;
+	pg[0].acting[2] = 4;
+	snprintf(pg[1].pgid, sizeof(pg[1].pgid), "2.3");
+	snprintf(pg[1].state, sizeof(pg[1].state), "active+undersized");
+	pg[1].flags = CFS_PGH_UNDERSIZED;
+	pg[1].nacting = 3;
+	pg[1].acting[0] = 2147483647;
+	pg[1].acting[1] = 0;
+	pg[1].acting[2] = 2;
+	snprintf(pg[2].pgid, sizeof(pg[2].pgid), "2.4");
+	snprintf(pg[2].state, sizeof(pg[2].state), "active+clean");
+
+	m = cfs_osdmap_get(f->c);
+	assert_int_equal(cfs_health_take(f->c, m, pg, 3, &t, &h), 0);
+	c = find(&h, "PG_DEGRADED");
+	assert_non_null(c);
+	assert_int_equal(c->count, 2);
+	assert_string_equal(c->summary,
+			    "Degraded data redundancy: 2/30 objects degraded "
+			    "(6.667%), 1 pgs degraded, 2 pgs undersized");
+	assert_int_equal(c->ndetail, 2);
+	assert_string_equal(c->detail[0], "pg 2.0 is active+undersized+"
+					  "degraded, acting [1,2147483647,4]");
+	assert_string_equal(c->detail[1], "pg 2.3 is active+undersized, "
+					  "acting [2147483647,0,2]");
+	cfs_health_free(&h);
+
+	/* undersized only, no object degraded */
+	t.degraded = 0;
+	assert_int_equal(cfs_health_take(f->c, m, pg + 1, 2, &t, &h), 0);
+	c = find(&h, "PG_DEGRADED");
+	assert_non_null(c);
+	assert_int_equal(c->count, 1);
+	assert_string_equal(c->summary,
+			    "Degraded data redundancy: 1 pgs undersized");
+	assert_int_equal(c->ndetail, 1);
+	assert_string_equal(c->detail[0], "pg 2.3 is active+undersized, "
+					  "acting [2147483647,0,2]");
+	cfs_health_free(&h);
+	cfs_osdmap_put(m);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_snapshot_outlives_usage_change),
 		cmocka_unit_test(test_snapshots_under_writes),
 		cmocka_unit_test(test_checks_and_counts),
+		cmocka_unit_test(test_undersized_details),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
