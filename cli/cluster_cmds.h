@@ -289,6 +289,9 @@ void cc_osd_summary(FILE *f, const struct mgr_snap *s, int epoch);
 const char *cc_si_u(char *buf, size_t len, uint64_t v);
 
 /* ---- helpers shared by the cmd_*.c files of the cluster commands ---- */
+/* "[0,NONE,3]": Ceph's pg_vector_string, the text form of an up or acting
+ * set (cmd_status.c) */
+void cc_pg_vector_string(char *buf, size_t len, const int *v, int n);
 /* "crushfs: CMD: msg" on ctx->err; returns 1. */
 int cc_err(struct cmd_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

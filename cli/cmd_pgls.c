@@ -41,18 +41,15 @@ static int state_matches(const char *st, int argc, char **argv)
 	return 0;
 }
 
-/* PGMap.cc pg_vector_string (16.2): an erasure-coded PG's empty slot is
- * NONE in text (JSON keeps 2147483647, as Ceph's does) */
+/* pg ls's set: pg_vector_string, then "p" and the primary */
 static void set_str(char *buf, size_t len, const int *v, int n, int primary)
 {
-	size_t o = (size_t)snprintf(buf, len, "[");
+	size_t o;
 
-	for (int i = 0; i < n && o < len; i++)
-		o += (size_t)(v[i] == PL_ITEM_NONE ?
-			snprintf(buf + o, len - o, "%sNONE", i ? "," : "") :
-			snprintf(buf + o, len - o, "%s%d", i ? "," : "", v[i]));
+	cc_pg_vector_string(buf, len, v, n);
+	o = strlen(buf);
 	if (o < len)
-		snprintf(buf + o, len - o, "]p%d", primary);
+		snprintf(buf + o, len - o, "p%d", primary);
 }
 
 /* The words a state filter may use (pg_state_string's, as Ceph refuses

@@ -133,17 +133,6 @@ int ccmd_pg_stat(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* ---- pg dump_stuck ---- */
 
-static void vec(char *buf, size_t len, const int *v, int n)
-{
-	size_t o = (size_t)snprintf(buf, len, "[");
-
-	for (int i = 0; i < n && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%d", i ? "," : "",
-				      v[i]);
-	if (o < len)
-		snprintf(buf + o, len - o, "]");
-}
-
 /*
  * `pg dump_stuck [inactive|unclean|stale|undersized|degraded]...`: the
  * PGs in any of the kinds (unclean when none is named, as Ceph's
@@ -201,10 +190,10 @@ int ccmd_pg_dump_stuck(struct cmd_ctx *ctx, int argc, char **argv)
 		ol_pg_state_str(g->state, st, sizeof(st));
 		cc_table_cell(t, "%s", g->pgid);
 		cc_table_cell(t, "%s", st);
-		vec(v, sizeof(v), g->up, g->nup);
+		cc_pg_vector_string(v, sizeof(v), g->up, g->nup);
 		cc_table_cell(t, "%s", v);
 		cc_table_cell(t, "%d", g->up_primary);
-		vec(v, sizeof(v), g->acting, g->nacting);
+		cc_pg_vector_string(v, sizeof(v), g->acting, g->nacting);
 		cc_table_cell(t, "%s", v);
 		cc_table_cell(t, "%d", g->acting_primary);
 	}

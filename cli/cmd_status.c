@@ -24,12 +24,13 @@
 
 /* ---- health ---- */
 
-static void vec_str(char *buf, size_t len, const int *v, int n)
+/* PGMap.cc pg_vector_string (16.2), shared by the text of pg dump, pg ls
+ * and pg dump_stuck: an empty EC slot is NONE (JSON keeps 2147483647) */
+void cc_pg_vector_string(char *buf, size_t len, const int *v, int n)
 {
 	size_t o = 0;
 
 	o += (size_t)snprintf(buf, len, "[");
-	/* PGMap.cc pg_vector_string: an empty EC slot is NONE in text */
 	for (int i = 0; i < n && o < len; i++)
 		o += (size_t)(v[i] == 0x7fffffff ?
 			snprintf(buf + o, len - o, "%sNONE", i ? "," : "") :
@@ -589,10 +590,10 @@ int ccmd_pg_dump(struct cmd_ctx *ctx, int argc, char **argv)
 			cc_table_cell(t, "%llu", (unsigned long long)g->unfound);
 			cc_table_cell(t, "%llu", (unsigned long long)g->bytes);
 			cc_table_cell(t, "%s", st);
-			vec_str(v, sizeof(v), g->up, g->nup);
+			cc_pg_vector_string(v, sizeof(v), g->up, g->nup);
 			cc_table_cell(t, "%s", v);
 			cc_table_cell(t, "%d", g->up_primary);
-			vec_str(v, sizeof(v), g->acting, g->nacting);
+			cc_pg_vector_string(v, sizeof(v), g->acting, g->nacting);
 			cc_table_cell(t, "%s", v);
 			cc_table_cell(t, "%d", g->acting_primary);
 		}
