@@ -9,9 +9,6 @@
  * line (PGMap::print_summary).  A backfill thus shows as a run of
  * PG_DEGRADED updates with falling counts, as `ceph -w` shows it.  The
  * fill history is sampled on the same thread (history.c).
- *
- * Note for the merge: the PG gathering below mirrors cli/cmd_status.c's
- * gather/take_health; mgr/'s health library should own one copy.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +18,7 @@
 
 #include "clog.h"
 #include "cluster.h"
+#include "mgr.h"
 #include "mgr_events.h"
 #include "objlayer.h"
 #include "osdmap.h"
@@ -28,7 +26,6 @@
 #include "util.h"
 
 #define TICK_MS 2000
-#define MAX_STATES 32
 
 struct seen_check {
 	char code[40];
@@ -83,101 +80,6 @@ void mgr_tick_destroy(struct mgr_tick *t)
 		return;
 	mgr_history_close(t->hist);
 	free(t);
-}
-
-/* every pool's PG stats into a cfs_pg_health array, the totals, and the
- * state counts ("16 active+undersized+degraded, 112 active+clean") */
-static int gather(struct mgr_tick *t, const cfs_osdmap *m,
-		  struct cfs_pg_health **out, uint32_t *nout,
-		  struct cfs_pg_totals *tot, char *summary, size_t slen)
-{
-	char names[MAX_STATES][128];
-	uint32_t counts[MAX_STATES], n = 0, k = 0;
-	int nstates = 0;
-	struct ol_pg_stat *pg;
-	struct cfs_pg_health *ph;
-	size_t at = 0;
-
-	memset(tot, 0, sizeof(*tot));
-	for (int i = 0; i < cfs_osdmap_npools(m); i++)
-		n += cfs_osdmap_pool_at(m, i)->pg_num;
-	pg = calloc(n + 1, sizeof(*pg));
-	ph = calloc(n + 1, sizeof(*ph));
-	if (!pg || !ph) {
-		free(pg);
-		free(ph);
-		return -ENOMEM;
-	}
-	for (int i = 0; i < cfs_osdmap_npools(m); i++) {
-		const struct cfs_pool_info *q = cfs_osdmap_pool_at(m, i);
-		int r = ol_pool_pg_stats(t->ol, m, q->id, &pg[k]);
-
-		if (r) {
-			free(pg);
-			free(ph);
-			return r;
-		}
-		for (uint32_t ps = 0; ps < q->pg_num; ps++, k++) {
-			const struct ol_pg_stat *g = &pg[k];
-			unsigned f = g->state;
-			int s;
-
-			tot->objects += g->objects;
-			tot->copies += g->objects * (uint64_t)q->size;
-			tot->degraded += g->degraded;
-			tot->misplaced += g->misplaced;
-			tot->unfound += g->unfound;
-			tot->scrub_errors += g->scrub_errors;
-			snprintf(ph[k].pgid, sizeof(ph[k].pgid), "%s", g->pgid);
-			ol_pg_state_str(f, ph[k].state, sizeof(ph[k].state));
-			ph[k].flags =
-				(f & OL_PGS_ACTIVE ? 0 : CFS_PGH_INACTIVE) |
-				(f & OL_PGS_DOWN ? CFS_PGH_DOWN : 0) |
-				(f & OL_PGS_DEGRADED ? CFS_PGH_DEGRADED : 0) |
-				(f & OL_PGS_UNDERSIZED ? CFS_PGH_UNDERSIZED
-						       : 0) |
-				(f & OL_PGS_BACKFILL_TOOFULL
-					 ? CFS_PGH_BACKFILL_TOOFULL
-					 : 0) |
-				(f & OL_PGS_INCONSISTENT ? CFS_PGH_INCONSISTENT
-							 : 0);
-			ph[k].nacting = g->nacting;
-			memcpy(ph[k].acting, g->acting,
-			       sizeof(int) * (size_t)g->nacting);
-			for (s = 0; s < nstates; s++)
-				if (!strcmp(names[s], ph[k].state))
-					break;
-			if (s == nstates && nstates < MAX_STATES) {
-				snprintf(names[s], sizeof(names[s]), "%s",
-					 ph[k].state);
-				counts[s] = 0;
-				nstates++;
-			}
-			if (s < nstates)
-				counts[s]++;
-		}
-	}
-	free(pg);
-	/* the most common state first, as PGMap::print_summary sorts */
-	summary[0] = 0;
-	for (int done = 0; done < nstates; done++) {
-		int best = -1;
-
-		for (int s = 0; s < nstates; s++)
-			if (counts[s] && (best < 0 || counts[s] > counts[best]))
-				best = s;
-		if (best < 0)
-			break;
-		at += (size_t)snprintf(summary + at, at < slen ? slen - at : 0,
-				       "%s%u %s", done ? ", " : "",
-				       counts[best], names[best]);
-		counts[best] = 0;
-		if (at >= slen)
-			break;
-	}
-	*out = ph;
-	*nout = n;
-	return 0;
 }
 
 static const struct seen_check *seen(const struct mgr_tick *t,
@@ -238,43 +140,52 @@ static void log_health(struct mgr_tick *t, const struct cfs_health *h)
 	t->nchecks = n;
 }
 
-/* one health round: 0 or -errno */
+/* one health round: 0 or -errno.  The snapshot is mgr's own (snap.c), the
+ * one `status` takes, so the log says what `status` would. */
 static int health_round(struct mgr_tick *t)
 {
-	const cfs_osdmap *m = cfs_osdmap_get(t->c);
-	struct cfs_pg_health *ph = NULL;
-	struct cfs_pg_totals tot;
-	struct cfs_health h;
+	struct mgr_snap snap;
+	struct mgr_pg_state *sc = NULL;
 	char summary[512], a[32], b[32], cc[32];
-	uint32_t n = 0;
-	int r;
+	size_t at = 0;
+	uint32_t n;
+	int r, nst;
 
-	r = gather(t, m, &ph, &n, &tot, summary, sizeof(summary));
-	if (!r)
-		r = cfs_health_take(t->c, m, ph, n, &tot, &h);
-	free(ph);
-	if (r) {
-		cfs_osdmap_put(m);
+	r = mgr_snap_take(t->c, t->ol, MGR_SNAP_PGS | MGR_SNAP_PG_HEALTH,
+			  &snap);
+	if (r)
 		return r;
+	nst = mgr_pg_states(&snap, &sc);
+	if (nst < 0) {
+		mgr_snap_free(&snap);
+		return nst;
 	}
+	/* the most common state first, as PGMap::print_summary sorts */
+	summary[0] = 0;
+	for (int i = 0; i < nst && at < sizeof(summary); i++)
+		at += (size_t)snprintf(summary + at, sizeof(summary) - at,
+				       "%s%d %s", i ? ", " : "", sc[i].count,
+				       sc[i].name);
+	free(sc);
+	n = snap.npg;
 	if (t->started) {
-		log_health(t, &h);
+		log_health(t, &snap.h);
 	} else {
 		/* the state at mount is where the log picks up, not news */
 		t->started = 1;
 		t->nchecks = 0;
-		for (int i = 0; i < h.nchecks && i < CFS_HEALTH_MAX_CHECKS;
+		for (int i = 0; i < snap.h.nchecks && i < CFS_HEALTH_MAX_CHECKS;
 		     i++) {
-			if (h.checks[i].muted)
+			if (snap.h.checks[i].muted)
 				continue;
 			snprintf(t->checks[t->nchecks].code,
 				 sizeof(t->checks[0].code), "%s",
-				 h.checks[i].code);
+				 snap.h.checks[i].code);
 			snprintf(t->checks[t->nchecks].summary,
 				 sizeof(t->checks[0].summary), "%s",
-				 h.checks[i].summary);
+				 snap.h.checks[i].summary);
 			t->checks[t->nchecks++].severity =
-				h.checks[i].severity;
+				snap.h.checks[i].severity;
 		}
 	}
 	if (strcmp(summary, t->pgmap)) {
@@ -282,19 +193,18 @@ static int health_round(struct mgr_tick *t)
 		cfs_clog(t->c, CFS_CLOG_DEBUG, "cluster", "mgr.x",
 			 "pgmap v%llu: %u pgs: %s; %s used, %s / %s avail",
 			 (unsigned long long)++t->pgmap_v, n, summary,
-			 cfs_format_size(h.used, a, sizeof(a)),
-			 cfs_format_size(h.raw_avail, b, sizeof(b)),
-			 cfs_format_size(h.total, cc, sizeof(cc)));
+			 cfs_format_size(snap.h.used, a, sizeof(a)),
+			 cfs_format_size(snap.h.raw_avail, b, sizeof(b)),
+			 cfs_format_size(snap.h.total, cc, sizeof(cc)));
 	}
 	if (mono() >= t->next_sample) {
 		uint32_t every = mgr_history_interval(t->c);
 
 		if (every)
-			mgr_history_sample(t->hist, t->c, m, &h);
+			mgr_history_sample(t->hist, t->c, snap.m, &snap.h);
 		t->next_sample = mono() + (every ? every : 5);
 	}
-	cfs_health_free(&h);
-	cfs_osdmap_put(m);
+	mgr_snap_free(&snap);
 	return 0;
 }
 
