@@ -13,9 +13,7 @@
 #   ROUNDS=3                        rounds per size and binary
 #   MAP_OSDS=4                      OSDs per host (1 gives the densest text
 #                                   in buckets: the highest ratio)
-#   MAP_CLASSES=1                   device classes and shadow trees (slow:
-#                                   the class tables are scanned, see the
-#                                   note printed)
+#   MAP_CLASSES=1                   device classes and shadow trees
 #   CRUSHTOOL=1                     also `crushtool -c`, once per size
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,6 +76,3 @@ for n in $hosts; do
 		fi
 	fi
 done
-if [ -n "${MAP_CLASSES:-}" ]; then
-	echo "note: with classes, loading is quadratic in the devices and buckets (classes.c scans its item_class and class_bucket tables)"
-fi

@@ -669,10 +669,11 @@ static void test_parse_file_big(void **state)
 	fflush(f);
 	len = (size_t)ftell(f);
 	assert_true(len >= 16u << 20);
-	text = malloc(len);
+	text = malloc(len + 1);
 	assert_non_null(text);
 	rewind(f);
 	assert_int_equal(fread(text, 1, len, f), len);
+	text[len] = 0;
 	fclose(f);
 
 	assert_int_equal(pl_parse_file(path, &m, err, sizeof(err)), 0);
