@@ -6,8 +6,11 @@
  * device_class_clone).  Rules reach a class by taking a shadow bucket
  * (`step take default class hdd`); the mapper needs nothing else.
  *
- * Tables are small arrays: a map has a few classes and shadow trees the
- * size of its tree; lookups scan them, once per clone step.
+ * The class of each item and each bucket's copies are arrays in
+ * insertion order (the encoder sorts them) with a hash index each: they
+ * have an entry per device and per shadow bucket, and loading a map looks
+ * one up per device and per clone step (scanning them made an 80k-host map
+ * with classes take 63 s, quadratic).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -61,60 +64,106 @@ int pl_class_get_or_create(pl_map *m, const char *name, int *cls)
 	return 0;
 }
 
+static uint32_t item_class_hash(const void *arr, int i)
+{
+	return pl_ix_mix32((uint32_t)((const struct pl_item_class *)arr)[i]
+				   .item);
+}
+
+static uint32_t class_bucket_hash(const void *arr, int i)
+{
+	return pl_ix_mix32((uint32_t)((const struct pl_class_bucket *)arr)[i]
+				   .bucket);
+}
+
+static int item_class_at(const pl_map *m, int item)
+{
+	const struct pl_index *ix = &m->item_class_ix;
+
+	if (!ix->cap)
+		return -1;
+	for (uint32_t h = pl_ix_mix32((uint32_t)item) & (ix->cap - 1);
+	     ix->slot[h]; h = (h + 1) & (ix->cap - 1))
+		if (m->item_class[ix->slot[h] - 1].item == item)
+			return ix->slot[h] - 1;
+	return -1;
+}
+
+/* the entry of (bucket, cls), or with any, any entry of bucket */
+static int class_bucket_at(const pl_map *m, int bucket, int cls, int any)
+{
+	const struct pl_index *ix = &m->class_bucket_ix;
+
+	if (!ix->cap)
+		return -1;
+	for (uint32_t h = pl_ix_mix32((uint32_t)bucket) & (ix->cap - 1);
+	     ix->slot[h]; h = (h + 1) & (ix->cap - 1)) {
+		const struct pl_class_bucket *e =
+			&m->class_bucket[ix->slot[h] - 1];
+
+		if (e->bucket == bucket && (any || e->cls == cls))
+			return ix->slot[h] - 1;
+	}
+	return -1;
+}
+
 int pl_class_of_item(const pl_map *m, int item)
 {
-	for (int i = 0; i < m->nitem_class; i++)
-		if (m->item_class[i].item == item)
-			return m->item_class[i].cls;
-	return -1;
+	int i = item_class_at(m, item);
+
+	return i < 0 ? -1 : m->item_class[i].cls;
 }
 
 int pl_class_set_item(pl_map *m, int item, int cls)
 {
-	for (int i = 0; i < m->nitem_class; i++)
-		if (m->item_class[i].item == item) {
-			m->item_class[i].cls = cls;
-			return 0;
-		}
+	int i = item_class_at(m, item);
+
+	if (i >= 0) {
+		m->item_class[i].cls = cls;
+		return 0;
+	}
 	if (grow((void **)&m->item_class, &m->capitem_class, m->nitem_class,
-		 sizeof(*m->item_class)))
+		 sizeof(*m->item_class)) ||
+	    pl_ix_reserve(&m->item_class_ix, item_class_hash, m->item_class))
 		return -ENOMEM;
 	m->item_class[m->nitem_class].item = item;
 	m->item_class[m->nitem_class].cls = cls;
+	pl_ix_insert(&m->item_class_ix, pl_ix_mix32((uint32_t)item),
+		     m->nitem_class);
 	m->nitem_class++;
 	return 0;
 }
 
 int pl_class_bucket_get(const pl_map *m, int bucket, int cls)
 {
-	for (int i = 0; i < m->nclass_bucket; i++)
-		if (m->class_bucket[i].bucket == bucket &&
-		    m->class_bucket[i].cls == cls)
-			return m->class_bucket[i].shadow;
-	return 0;
+	int i = class_bucket_at(m, bucket, cls, 0);
+
+	return i < 0 ? 0 : m->class_bucket[i].shadow;
 }
 
 int pl_class_bucket_has(const pl_map *m, int bucket)
 {
-	for (int i = 0; i < m->nclass_bucket; i++)
-		if (m->class_bucket[i].bucket == bucket)
-			return 1;
-	return 0;
+	return class_bucket_at(m, bucket, 0, 1) >= 0;
 }
 
 int pl_class_bucket_set(pl_map *m, int bucket, int cls, int shadow)
 {
-	for (int i = 0; i < m->nclass_bucket; i++)
-		if (m->class_bucket[i].bucket == bucket &&
-		    m->class_bucket[i].cls == cls) {
-			m->class_bucket[i].shadow = shadow;
-			return 0;
-		}
+	int i = class_bucket_at(m, bucket, cls, 0);
+
+	if (i >= 0) {
+		m->class_bucket[i].shadow = shadow;
+		return 0;
+	}
 	if (grow((void **)&m->class_bucket, &m->capclass_bucket,
-		 m->nclass_bucket, sizeof(*m->class_bucket)))
+		 m->nclass_bucket, sizeof(*m->class_bucket)) ||
+	    pl_ix_reserve(&m->class_bucket_ix, class_bucket_hash,
+			  m->class_bucket))
 		return -ENOMEM;
-	m->class_bucket[m->nclass_bucket++] =
+	m->class_bucket[m->nclass_bucket] =
 		(struct pl_class_bucket){ bucket, cls, shadow };
+	pl_ix_insert(&m->class_bucket_ix, pl_ix_mix32((uint32_t)bucket),
+		     m->nclass_bucket);
+	m->nclass_bucket++;
 	return 0;
 }
 
@@ -136,19 +185,85 @@ static struct pl_bucket *bucket_of(const pl_map *m, int id)
 	return id < 0 && pos < m->max_buckets ? m->buckets[pos] : NULL;
 }
 
-static int pending_get(const struct pl_class_bucket *p, int n, int bucket,
-		       int cls)
+/*
+ * The shadow ids a clone may take or must avoid (the text's `id N class
+ * C` lines, populate_classes' old_class_bucket and used_ids), indexed by
+ * bucket and by shadow id, and the highest id that may still be free: ids
+ * above it are all buckets or reserved, and a clone only adds buckets.
+ */
+struct pending {
+	const struct pl_class_bucket *p;
+	int n;
+	struct pl_index by_bucket, by_shadow;
+	int free_from;
+};
+
+static uint32_t pend_bucket_hash(const void *arr, int i)
 {
-	for (int i = 0; i < n; i++)
-		if (p[i].bucket == bucket && p[i].cls == cls)
-			return p[i].shadow;
+	return pl_ix_mix32((uint32_t)((const struct pl_class_bucket *)arr)[i]
+				   .bucket);
+}
+
+static uint32_t pend_shadow_hash(const void *arr, int i)
+{
+	return pl_ix_mix32((uint32_t)((const struct pl_class_bucket *)arr)[i]
+				   .shadow);
+}
+
+static int pending_init(struct pending *pd, const struct pl_class_bucket *p,
+			int n)
+{
+	memset(pd, 0, sizeof(*pd));
+	pd->p = p;
+	pd->n = n;
+	pd->free_from = -1;
+	for (int i = 0; i < n; i++) {
+		if (pl_ix_reserve(&pd->by_bucket, pend_bucket_hash, p) ||
+		    pl_ix_reserve(&pd->by_shadow, pend_shadow_hash, p)) {
+			pl_ix_release(&pd->by_bucket);
+			pl_ix_release(&pd->by_shadow);
+			return -ENOMEM;
+		}
+		pl_ix_insert(&pd->by_bucket, pend_bucket_hash(p, i), i);
+		pl_ix_insert(&pd->by_shadow, pend_shadow_hash(p, i), i);
+	}
 	return 0;
 }
 
-static int pending_used(const struct pl_class_bucket *p, int n, int id)
+static void pending_free(struct pending *pd)
 {
-	for (int i = 0; i < n; i++)
-		if (p[i].shadow == id)
+	pl_ix_release(&pd->by_bucket);
+	pl_ix_release(&pd->by_shadow);
+}
+
+/* the first entry's shadow for (bucket, cls), as a scan finds it; 0 */
+static int pending_get(const struct pending *pd, int bucket, int cls)
+{
+	const struct pl_index *ix = &pd->by_bucket;
+	int best = -1;
+
+	if (!ix->cap)
+		return 0;
+	for (uint32_t h = pl_ix_mix32((uint32_t)bucket) & (ix->cap - 1);
+	     ix->slot[h]; h = (h + 1) & (ix->cap - 1)) {
+		int i = ix->slot[h] - 1;
+
+		if (pd->p[i].bucket == bucket && pd->p[i].cls == cls &&
+		    (best < 0 || i < best))
+			best = i;
+	}
+	return best < 0 ? 0 : pd->p[best].shadow;
+}
+
+static int pending_used(const struct pending *pd, int id)
+{
+	const struct pl_index *ix = &pd->by_shadow;
+
+	if (!ix->cap)
+		return 0;
+	for (uint32_t h = pl_ix_mix32((uint32_t)id) & (ix->cap - 1);
+	     ix->slot[h]; h = (h + 1) & (ix->cap - 1))
+		if (pd->p[ix->slot[h] - 1].shadow == id)
 			return 1;
 	return 0;
 }
@@ -165,8 +280,7 @@ static int pending_used(const struct pl_class_bucket *p, int n, int id)
  * weighs anything, and the clone fails there, after the child clones made
  * so far (they stay in the map, the copy and its ancestors are not made).
  */
-static int clone_bucket(pl_map *m, int orig, int cls,
-			const struct pl_class_bucket *pending, int npending,
+static int clone_bucket(pl_map *m, int orig, int cls, struct pending *pd,
 			int depth, int *clone)
 {
 	const struct pl_bucket *o = bucket_of(m, orig);
@@ -210,8 +324,7 @@ static int clone_bucket(pl_map *m, int orig, int cls,
 		} else {
 			int child;
 
-			r = clone_bucket(m, item, cls, pending, npending,
-					 depth + 1, &child);
+			r = clone_bucket(m, item, cls, pd, depth + 1, &child);
 			if (r)
 				goto out;
 			items[n] = child;
@@ -225,13 +338,14 @@ static int clone_bucket(pl_map *m, int orig, int cls,
 			goto out;
 		}
 	}
-	bno = pending_get(pending, npending, orig, cls);
+	bno = pending_get(pd, orig, cls);
 	if (!bno) {
-		/* a new shadow id: free in the map and not given to another
-		 * shadow by the text */
-		bno = -1;
-		while (bucket_of(m, bno) || pending_used(pending, npending, bno))
+		/* a new shadow id: the highest free in the map and not given
+		 * to another shadow by the text */
+		bno = pd->free_from;
+		while (bucket_of(m, bno) || pending_used(pd, bno))
 			bno--;
+		pd->free_from = bno;
 	}
 	o = bucket_of(m, orig);
 	r = pl_map_add_bucket_grown(m, bno, o->alg, o->hash, o->type, n,
@@ -255,7 +369,7 @@ int pl_class_populate(pl_map *m, const struct pl_class_bucket *pending,
 		      int n)
 {
 	int *roots, nroots = 0, r = 0;
-
+	struct pending pd;
 	char *held;
 
 	if (m->nclasses == 0)
@@ -282,14 +396,19 @@ int pl_class_populate(pl_map *m, const struct pl_class_bucket *pending,
 		if (m->buckets[pos] && !m->buckets[pos]->shadow && !held[pos])
 			roots[nroots++] = m->buckets[pos]->id;
 	free(held);
+	if (pending_init(&pd, pending, n)) {
+		free(roots);
+		return -ENOMEM;
+	}
 	for (int i = 0; i < nroots && !r; i++)
 		for (int c = 0; c < m->nclasses && !r; c++) {
 			int clone;
 
 			if (m->class_names[c])
-				r = clone_bucket(m, roots[i], c, pending, n, 0,
+				r = clone_bucket(m, roots[i], c, &pd, 0,
 						 &clone);
 		}
+	pending_free(&pd);
 	free(roots);
 	m->finalized = 0;
 	return r;
@@ -298,6 +417,7 @@ int pl_class_populate(pl_map *m, const struct pl_class_bucket *pending,
 int pl_class_clone_new(pl_map *m, int parent, int bucket)
 {
 	struct pl_class_bucket *used;
+	struct pending pd;
 	int r = 0, n = m->nclass_bucket;
 
 	if (!m->nclasses || bucket >= 0 || pl_class_bucket_has(m, bucket))
@@ -308,17 +428,22 @@ int pl_class_clone_new(pl_map *m, int parent, int bucket)
 	if (!used)
 		return -ENOMEM;
 	memcpy(used, m->class_bucket, sizeof(*used) * (size_t)n);
+	if (pending_init(&pd, used, n)) {
+		free(used);
+		return -ENOMEM;
+	}
 	for (int c = 0; c < m->nclasses && !r; c++) {
 		int pc = pl_class_bucket_get(m, parent, c), clone;
 
 		if (!m->class_names[c] || !pc)
 			continue;
-		r = clone_bucket(m, bucket, c, used, n, 0, &clone);
+		r = clone_bucket(m, bucket, c, &pd, 0, &clone);
 		if (!r)
 			r = pl_map_bucket_add_item(m, pc, clone,
 						   pl_map_bucket_weight(m,
 									clone));
 	}
+	pending_free(&pd);
 	free(used);
 	return r;
 }
@@ -330,6 +455,8 @@ void pl_classes_free(pl_map *m)
 	free(m->class_names);
 	free(m->item_class);
 	free(m->class_bucket);
+	pl_ix_release(&m->item_class_ix);
+	pl_ix_release(&m->class_bucket_ix);
 }
 
 const char *pl_map_item_class(const pl_map *m, int id)

@@ -61,6 +61,15 @@ struct pl_index {
 	uint32_t used;
 };
 
+/* names.c's open-addressing index over an array, for other tables:
+ * make room for one more entry (rehashing entry i with hash(arr, i)),
+ * then put array index i with hash h; 0 or -ENOMEM */
+int pl_ix_reserve(struct pl_index *ix, uint32_t (*hash)(const void *, int),
+		  const void *arr);
+void pl_ix_insert(struct pl_index *ix, uint32_t h, int i);
+void pl_ix_release(struct pl_index *ix);
+uint32_t pl_ix_mix32(uint32_t x);
+
 struct pl_map {
 	struct pl_bucket **buckets; /* index -1-id */
 	int32_t max_buckets;
@@ -105,6 +114,9 @@ struct pl_map {
 		int32_t bucket, cls, shadow;
 	} *class_bucket;
 	int nclass_bucket, capclass_bucket;
+	/* item_class by item, class_bucket by bucket (names.c's indexes):
+	 * a map with classes on 320,000 devices loads in linear time */
+	struct pl_index item_class_ix, class_bucket_ix;
 
 	/* choose_args (choose_args.c): Ceph's std::map<int64_t,
 	 * crush_choose_arg_map>, kept sorted by id */

@@ -84,6 +84,27 @@ static void ix_put(struct pl_index *ix, uint32_t h, int i)
 	ix->used++;
 }
 
+int pl_ix_reserve(struct pl_index *ix, uint32_t (*hash)(const void *, int),
+		  const void *arr)
+{
+	return ix_grow(ix, hash, arr);
+}
+
+void pl_ix_insert(struct pl_index *ix, uint32_t h, int i)
+{
+	ix_put(ix, h, i);
+}
+
+void pl_ix_release(struct pl_index *ix)
+{
+	ix_free(ix);
+}
+
+uint32_t pl_ix_mix32(uint32_t x)
+{
+	return mix32(x);
+}
+
 /* ---- items: names by id and by name ---- */
 
 static uint32_t name_id_hash(const void *arr, int i)

@@ -38,15 +38,92 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "parse_i.h"
 
+/*
+ * Give the text's pages before `upto` back when the text is a file
+ * mapping: they are clean page cache, but a process's RSS counts every
+ * mapped page it touched, and a map's text is as big as the map built
+ * from it.  A page needed again (a bucket built out of order, an error's
+ * line count) is simply read back in.
+ */
+#define RELEASE_STEP (1u << 20)
+static void release_text(struct parser *p, size_t upto)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), from = p->released;
+	size_t to = upto & ~(pg - 1);
+
+	if (!p->mapped || to <= from || to - from < RELEASE_STEP)
+		return;
+	(void)madvise((char *)(uintptr_t)p->src + from, to - from,
+		      MADV_DONTNEED);
+	p->released = to;
+}
+
+/* the first text offset a statement's record refers to */
+static size_t stmt_start(const struct stmt *st, const struct bucket_rec *b)
+{
+	switch (st->kind) {
+	case ST_BUCKET: /* the record built for it (buckets are reordered) */
+		return b->type.off;
+	case ST_RULE:
+		return st->rule->kw.off;
+	case ST_CHOOSE_ARGS:
+		return st->cargs->kw.off;
+	default:
+		return st->a.off;
+	}
+}
+
+static void sem_free(struct sem *S)
+{
+	for (size_t i = 0; i < S->alias.cap; i++)
+		free((char *)S->alias.e[i].s);
+	free(S->alias.e);
+	free(S->types.e);
+	free(S->rules.e);
+	free(S->bnames.e);
+	pp_iset_free(&S->used);
+	free(S->pend);
+	memset(&S->alias, 0, sizeof(S->alias));
+	memset(&S->types, 0, sizeof(S->types));
+	memset(&S->rules, 0, sizeof(S->rules));
+	memset(&S->bnames, 0, sizeof(S->bnames));
+	memset(&S->used, 0, sizeof(S->used));
+	S->pend = NULL;
+}
+
+static void stmts_free(struct parser *p)
+{
+	for (int i = 0; i < p->nst; i++) {
+		if (p->st[i].kind == ST_BUCKET)
+			pp_bucket_free(p->st[i].bucket);
+		else if (p->st[i].kind == ST_RULE)
+			pp_rule_free(p->st[i].rule);
+		else if (p->st[i].kind == ST_CHOOSE_ARGS)
+			pp_cargs_free(p->st[i].cargs);
+	}
+	free(p->st);
+	p->st = NULL;
+	p->nst = p->capst = 0;
+}
+
+/*
+ * Memory: a big map's peak is the text, the statements and the map being
+ * built, all at once.  So the device, type and tunable records (the
+ * bulk of the statements: one per device) are dropped once applied,
+ * each bucket record once its bucket is built, the text's pages as the
+ * statements using them are passed, and everything of the parser's
+ * before the map is finalized.
+ */
 static int parse_semantics(struct parser *p, pl_map **out)
 {
 	struct sem S;
 	struct pl_tunables legacy;
 	struct bucket_rec **recs = NULL;
-	int *order = NULL, nb = 0, k = 0, ret = -1;
+	int *order = NULL, nb = 0, k = 0, n1 = 0, ret = -1;
 
 	memset(&S, 0, sizeof(S));
 	S.p = p;
@@ -78,7 +155,9 @@ static int parse_semantics(struct parser *p, pl_map **out)
 
 		if (p->st[i].kind != ST_BUCKET)
 			continue;
+		/* recs[] owns the records from here on */
 		recs[nb] = b;
+		p->st[i].bucket = NULL;
 		if (!pp_smap_get(&S.bnames, tokp(p, b->name), b->name.len,
 				 &dummy) &&
 		    pp_smap_put(&S.bnames, tokp(p, b->name), b->name.len,
@@ -109,10 +188,34 @@ static int parse_semantics(struct parser *p, pl_map **out)
 		}
 	}
 
+	/* the grammar puts tunables, devices and types first */
+	while (n1 < p->nst && p->st[n1].kind != ST_BUCKET &&
+	       p->st[n1].kind != ST_RULE && p->st[n1].kind != ST_CHOOSE_ARGS)
+		n1++;
 	for (int i = 0; i < p->nst; i++) {
 		const struct stmt *st = &p->st[i];
 		int r = 0;
 
+		if (i == n1 && n1) {
+			/* those records are done with: keep the rest only */
+			struct stmt *ns;
+
+			p->nst -= n1;
+			memmove(p->st, p->st + n1,
+				(size_t)p->nst * sizeof(*p->st));
+			ns = realloc(p->st, ((size_t)p->nst + 1) *
+						    sizeof(*p->st));
+			if (ns) {
+				p->st = ns;
+				p->capst = p->nst + 1;
+			}
+			n1 = 0;
+			i = -1;
+			continue;
+		}
+		if (i % 1024 == 0)
+			release_text(p, stmt_start(st, st->kind == ST_BUCKET ?
+							recs[order[k]] : NULL));
 		switch (st->kind) {
 		case ST_TUNABLE:
 			r = pp_sem_tunable(&S, st);
@@ -124,7 +227,11 @@ static int parse_semantics(struct parser *p, pl_map **out)
 			r = pp_sem_type(&S, st);
 			break;
 		case ST_BUCKET:
-			r = pp_sem_bucket(&S, recs[order[k++]]);
+			/* a record is built once, then freed: the map grows
+			 * while the statements shrink */
+			r = pp_sem_bucket(&S, recs[order[k]]);
+			pp_bucket_free(recs[order[k]]);
+			recs[order[k++]] = NULL;
 			break;
 		case ST_RULE:
 			r = pp_sem_rule(&S, st->rule);
@@ -136,25 +243,25 @@ static int parse_semantics(struct parser *p, pl_map **out)
 		if (r || stopped(p))
 			goto out;
 	}
+	sem_free(&S);
+	stmts_free(p);
+	release_text(p, p->len);
 	pl_map_finalize(S.m);
 	*out = S.m;
 	S.m = NULL;
 	ret = 0;
 out:
 	pl_map_destroy(S.m);
-	free(S.items.e);
-	free(S.types.e);
-	free(S.rules.e);
-	free(S.bnames.e);
-	pp_iset_free(&S.used);
-	free(S.pend);
+	sem_free(&S);
+	for (int i = 0; i < nb; i++)
+		pp_bucket_free(recs[i]);
 	free(recs);
 	free(order);
 	return ret;
 }
 
-int pl_parse_text(const char *text, size_t len, const char *filename,
-		  pl_map **out, char *err, size_t errlen)
+static int parse_text(const char *text, size_t len, const char *filename,
+		      int mapped, pl_map **out, char *err, size_t errlen)
 {
 	struct parser p;
 	int ret;
@@ -175,6 +282,7 @@ int pl_parse_text(const char *text, size_t len, const char *filename,
 	p.fname = filename ? filename : "<input>";
 	p.err = err;
 	p.errlen = errlen;
+	p.mapped = mapped;
 	p.eof_from = 0;
 	pp_fs_reset(&p.fs);
 	if (err && errlen)
@@ -189,17 +297,15 @@ int pl_parse_text(const char *text, size_t len, const char *filename,
 		if (!p.fatal)
 			pp_err_at(&p, 0, "invalid crush map");
 	}
-	for (int i = 0; i < p.nst; i++) {
-		if (p.st[i].kind == ST_BUCKET)
-			pp_bucket_free(p.st[i].bucket);
-		else if (p.st[i].kind == ST_RULE)
-			pp_rule_free(p.st[i].rule);
-		else if (p.st[i].kind == ST_CHOOSE_ARGS)
-			pp_cargs_free(p.st[i].cargs);
-	}
-	free(p.st);
+	stmts_free(&p);
 	free(p.scratch);
 	return ret;
+}
+
+int pl_parse_text(const char *text, size_t len, const char *filename,
+		  pl_map **out, char *err, size_t errlen)
+{
+	return parse_text(text, len, filename, 0, out, err, errlen);
 }
 
 /* Whole-file read for what cannot be mapped (pipes, /dev/stdin). */
@@ -280,8 +386,8 @@ int pl_parse_file(const char *path, pl_map **out, char *err, size_t errlen)
 			fclose(f);
 			(void)madvise(map, (size_t)st.st_size,
 				      MADV_SEQUENTIAL);
-			ret = pl_parse_text(map, (size_t)st.st_size, path, out,
-					    err, errlen);
+			ret = parse_text(map, (size_t)st.st_size, path, 1, out,
+					 err, errlen);
 			munmap(map, (size_t)st.st_size);
 			return ret;
 		}

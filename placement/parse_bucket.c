@@ -79,7 +79,7 @@ int pp_sem_bucket(struct sem *S, const struct bucket_rec *b)
 			  "65535)", TOKF(b->name), TOKF(b->type), type);
 		return -1;
 	}
-	if (pp_smap_get(&S->items, tokp(p, b->name), b->name.len, &id)) {
+	if (pp_item_lookup(S, b->name, &id)) {
 		if (id >= 0)
 			pp_err_at(p, b->name.off, "bucket name '%.*s' is "
 				  "already used by a device", TOKF(b->name));
@@ -88,6 +88,8 @@ int pp_sem_bucket(struct sem *S, const struct bucket_rec *b)
 				  TOKF(b->name));
 		return -1;
 	}
+	if (stopped(p))
+		return -1;
 	id = 0;
 
 	/* first pass: ids, alg, hash, explicit positions */
@@ -203,9 +205,9 @@ int pp_sem_bucket(struct sem *S, const struct bucket_rec *b)
 				  "itself", TOKF(b->name));
 			goto out;
 		}
-		if (!pp_smap_get(&S->items, tokp(p, it->name), it->name.len,
-				 &itemid)) {
-			pp_unknown_item(S, it->name, user);
+		if (!pp_item_lookup(S, it->name, &itemid)) {
+			if (!stopped(p))
+				pp_unknown_item(S, it->name, user);
 			goto out;
 		}
 		if (itemid < 0)
@@ -331,10 +333,6 @@ int pp_sem_bucket(struct sem *S, const struct bucket_rec *b)
 			pp_err_at(p, b->name.off,
 				  "cannot add bucket '%.*s': %s",
 				  TOKF(b->name), strerror(-err));
-		goto out;
-	}
-	if (pp_smap_put(&S->items, tokp(p, b->name), b->name.len, id)) {
-		pp_set_nomem(p);
 		goto out;
 	}
 	if (!pp_cstr(p, b->name))

@@ -163,7 +163,6 @@ int pp_g_choose_args(struct parser *p)
 	}
 	if (!pp_lit(p, "}", NULL))
 		goto fail;
-	st.kw = c->kw;
 	st.cargs = c;
 	if (pp_push_stmt(p, &st))
 		return 1;

@@ -44,7 +44,7 @@ static int g_tunable(struct parser *p)
 	size_t save = p->pos;
 	struct stmt s = { .kind = ST_TUNABLE };
 
-	if (pp_lit(p, "tunable", &s.kw) && pp_name(p, &s.a, "a tunable name") &&
+	if (pp_lit(p, "tunable", NULL) && pp_name(p, &s.a, "a tunable name") &&
 	    pp_uint(p, &s.b))
 		return pp_push_stmt(p, &s);
 	p->pos = save;
@@ -58,16 +58,15 @@ static int g_device(struct parser *p)
 	struct stmt s = { .kind = ST_DEVICE };
 	struct tok cname;
 
-	if (!pp_lit(p, "device", &s.kw) || !pp_uint(p, &s.a) ||
+	if (!pp_lit(p, "device", NULL) || !pp_uint(p, &s.a) ||
 	    !pp_name(p, &s.b, "a device name")) {
 		p->pos = save;
 		return 0;
 	}
 	s2 = p->pos;
-	if (!pp_lit(p, "class", &s.cls) ||
+	if (!pp_lit(p, "class", NULL) ||
 	    !pp_name(p, &cname, "a class name")) {
 		p->pos = s2;
-		s.cls.len = 0;
 	} else {
 		s.cname = cname;
 	}
@@ -80,7 +79,7 @@ static int g_type(struct parser *p)
 	size_t save = p->pos;
 	struct stmt s = { .kind = ST_TYPE };
 
-	if (pp_lit(p, "type", &s.kw) && pp_uint(p, &s.a) &&
+	if (pp_lit(p, "type", NULL) && pp_uint(p, &s.a) &&
 	    pp_name(p, &s.b, "a type name"))
 		return pp_push_stmt(p, &s);
 	p->pos = save;
@@ -366,7 +365,6 @@ static int g_rule(struct parser *p)
 		goto fail;
 	p->ctx_kind = octx_kind;
 	p->ctx = octx;
-	st.kw = r->kw;
 	st.rule = r;
 	if (pp_push_stmt(p, &st))
 		return 1;

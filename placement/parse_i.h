@@ -58,7 +58,7 @@ int pp_grow(void **arr, int *cap, int n, size_t elem);
 /* string slice -> int, open addressing; keys point into the map text */
 struct smap_ent {
 	const char *s;
-	size_t len;
+	uint32_t len; /* the text is at most 4 GiB */
 	int val;
 };
 
@@ -149,13 +149,18 @@ struct cargs_rec {
 	int nargs, capargs;
 };
 
+/* 32 bytes: a big map has a statement per device (320,000 of them in
+ * bench/make_bigmap.sh's 80k-host map) */
 struct stmt {
 	int kind;
-	struct tok kw;
-	struct tok a, b, cls; /* tunable: name,value; device: id,name;
-			       * type: id,name */
-	struct tok cname;     /* device: the class name after cls */
 	union {               /* by kind */
+		struct {
+			/* tunable: name,value; device: id,name; type:
+			 * id,name */
+			struct tok a, b;
+			/* device: the name after "class", if any */
+			struct tok cname;
+		};
 		struct bucket_rec *bucket;
 		struct rule_rec *rule;
 		struct cargs_rec *cargs;
@@ -203,6 +208,9 @@ struct parser {
 	size_t eof_from;      /* where the whitespace before EOF starts */
 	char *err;
 	size_t errlen;
+
+	int mapped;           /* src is a private file mapping */
+	size_t released;      /* its pages before this were given back */
 
 	struct stmt *st;
 	int nst, capst;
@@ -262,7 +270,11 @@ int pp_real(struct parser *p, struct tok *t);   /* real_p */
 struct sem {
 	struct parser *p;
 	pl_map *m;
-	struct smap items;   /* item_id: device/bucket name -> id */
+	/* CrushCompiler's item_id (device/bucket name -> id) is the map's
+	 * own name index (pl_map_item_by_name) plus, here, the names a
+	 * device had before a later line renamed it, which item_id keeps
+	 * and the map forgets; keys are copies (freed with the table) */
+	struct smap alias;
 	struct smap types;   /* type_id */
 	struct smap rules;   /* rule_id */
 	struct smap bnames;  /* every bucket name in the file -> index */
@@ -278,6 +290,8 @@ struct sem {
 char *pp_cstr(struct parser *p, struct tok t);
 int pp_tok_int(struct parser *p, struct tok t, int *out);
 int pp_tok_weight(struct parser *p, struct tok t, uint32_t *out);
+/* 1 and *id when t names a device or bucket defined so far, else 0 */
+int pp_item_lookup(struct sem *S, struct tok t, int *id);
 /* An item name that is unknown at this point: say why. */
 void pp_unknown_item(struct sem *S, struct tok t, const char *user);
 /* one statement each, in CrushCompiler's order: 0 or -1 (error set) */

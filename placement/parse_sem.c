@@ -127,6 +127,46 @@ int pp_sem_tunable(struct sem *S, const struct stmt *st)
 	return 0;
 }
 
+int pp_item_lookup(struct sem *S, struct tok t, int *id)
+{
+	struct parser *p = S->p;
+	const char *name;
+	int v;
+
+	if (pp_smap_get(&S->alias, tokp(p, t), t.len, id))
+		return 1;
+	name = pp_cstr(p, t);
+	if (!name || pl_map_item_by_name(S->m, name, &v))
+		return 0;
+	if (id)
+		*id = v;
+	return 1;
+}
+
+/*
+ * Keep a device's current name reachable before a later `device` line
+ * renames it: crushtool's item_id keeps every name given.
+ */
+static int keep_alias(struct sem *S, int id)
+{
+	const char *old = pl_map_item_name(S->m, id);
+	size_t n;
+	char *copy;
+
+	if (!old)
+		return 0;
+	n = strlen(old);
+	copy = malloc(n + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, old, n + 1);
+	if (pp_smap_put(&S->alias, copy, n, id)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int pp_sem_device(struct sem *S, const struct stmt *st)
 {
 	struct parser *p = S->p;
@@ -140,23 +180,24 @@ int pp_sem_device(struct sem *S, const struct stmt *st)
 			  "%d)", id, MAX_DEVICE_ID);
 		return -1;
 	}
-	if (pp_smap_get(&S->items, tokp(p, st->b), st->b.len, NULL)) {
+	if (pp_item_lookup(S, st->b, NULL)) {
 		pp_err_at(p, st->b.off, "device '%.*s' defined twice",
 			  TOKF(st->b));
 		return -1;
 	}
-	if (pp_smap_put(&S->items, tokp(p, st->b), st->b.len, id)) {
-		pp_set_nomem(p);
+	if (stopped(p))
 		return -1;
-	}
 	name = pp_cstr(p, st->b);
 	if (!name)
 		return -1;
 	err = pl_map_add_device(S->m, id, name);
 	/* Two names for one id: crushtool keeps both usable and names the
 	 * device after the last one. */
-	if (err == -EEXIST)
-		err = pl_map_set_item_name(S->m, id, name);
+	if (err == -EEXIST) {
+		err = keep_alias(S, id);
+		if (!err)
+			err = pl_map_set_item_name(S->m, id, name);
+	}
 	if (err) {
 		if (err == -ENOMEM)
 			pp_set_nomem(p);
@@ -165,7 +206,7 @@ int pp_sem_device(struct sem *S, const struct stmt *st)
 				  strerror(-err));
 		return -1;
 	}
-	if (st->cls.len) {
+	if (st->cname.len) {
 		/* CrushCompiler::parse_device: set_item_class (the class id
 		 * made on first sight) */
 		const char *c = pp_cstr(p, st->cname);
@@ -281,9 +322,9 @@ int pp_sem_rule(struct sem *S, const struct rule_rec *r)
 		s->op = (uint32_t)sr->op;
 		switch (sr->kind) {
 		case SK_TAKE:
-			if (!pp_smap_get(&S->items, tokp(p, sr->arg),
-					 sr->arg.len, &s->arg1)) {
-				pp_unknown_item(S, sr->arg, user);
+			if (!pp_item_lookup(S, sr->arg, &s->arg1)) {
+				if (!stopped(p))
+					pp_unknown_item(S, sr->arg, user);
 				goto out;
 			}
 			if (sr->cls.len) {

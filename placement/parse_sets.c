@@ -91,7 +91,7 @@ int pp_smap_put(struct smap *m, const char *s, size_t n, int val)
 	e = smap_slot(m, s, n);
 	if (!e->s) {
 		e->s = s;
-		e->len = n;
+		e->len = (uint32_t)n;
 		m->n++;
 	}
 	e->val = val;
