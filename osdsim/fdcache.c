@@ -461,9 +461,11 @@ static int csum_writable(cfs_obj *o)
  * buffer qualify (ext4 wants the device's logical block, 4 KiB covers
  * it); the rest stay buffered, and so does a filesystem without O_DIRECT
  * (tmpfs: EINVAL).  Durability is the same: fdatasync still flushes the
- * device cache and the new size (ext4_sync_file), and ext4 writes a hole
- * or an extension through unwritten extents (ext4_dio_write_iter), so a
- * crash never exposes stale blocks.  The page cache stays coherent: the
+ * device cache and the new size (ext4_sync_file).  No stale blocks show
+ * after a crash: ext4 fills a hole through unwritten extents and moves
+ * i_size past an extension only once its data is written, the inode on
+ * the orphan list meanwhile (ext4_dio_write_iter,
+ * ext4_handle_inode_extension).  The page cache stays coherent: the
  * kernel writes back and drops the range first (kiocb_invalidate_pages).
  * A second descriptor, opened per write through /proc/self/fd (the same
  * inode, whatever its path is now), keeps the fd cache's budget.
