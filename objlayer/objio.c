@@ -40,6 +40,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,6 +280,7 @@ struct copy_job {
 	const void *buf;
 	size_t len;
 	uint64_t off, size, version;
+	int direct; /* buf is aligned for cfs_obj_pwrite_direct */
 	int err[CFS_MAX_REP];
 };
 
@@ -298,7 +300,9 @@ static void write_copy(void *arg, int i)
 		    (cfs_obj_size(o) > 0 || cfs_obj_version(o, &v)))
 			e = cfs_obj_reset(o);
 		if (!e && j->len)
-			e = cfs_obj_pwrite(o, j->buf, j->len, j->off);
+			e = j->direct ? cfs_obj_pwrite_direct(o, j->buf, j->len,
+							      j->off)
+				      : cfs_obj_pwrite(o, j->buf, j->len, j->off);
 		if (!e && cfs_obj_size(o) < j->size)
 			e = cfs_obj_truncate(o, j->size);
 		if (!e)
@@ -462,8 +466,32 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 	{
 		struct copy_job j = { c, t, op.pid, op.ps, name, act, rec,
 				      resv, buf,
-				      len, off, next.size, next.version,
+				      len, off, next.size, next.version, 0,
 				      { 0 } };
+
+		/*
+		 * Replicas of a big write go around the page cache
+		 * (cfs_obj_pwrite_direct), from one aligned copy of the
+		 * data (FUSE's lies 80 bytes into a page): a buffered write
+		 * copies the bytes once per replica into fresh page-cache
+		 * pages, and on a 2-core machine those copies, not the
+		 * disk, set a size-3 write's pace (65% of the daemon's CPU;
+		 * docs/performance.md).  A single copy stays buffered: it
+		 * is one copy either way, and the page cache lets the write
+		 * return before the disk has it.
+		 */
+		if (nt > 1 && len >= OL_PARALLEL_MIN &&
+		    !((off | len) % OL_DIO_ALIGN)) {
+			void *b = (uintptr_t)buf % OL_DIO_ALIGN ? ol_bounce(len)
+								: (void *)buf;
+
+			if (b) {
+				if (b != buf)
+					memcpy(b, buf, len);
+				j.buf = b;
+				j.direct = 1;
+			}
+		}
 
 		/* handing a copy to a thread costs more than a small
 		 * write: those stay here */

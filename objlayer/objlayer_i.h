@@ -20,6 +20,8 @@ struct cfs_toofull; /* osdsim/pgstate.h */
 #define OL_WORKERS 4
 #define OL_EC_CODECS 16
 #define OL_PARALLEL_MIN (64 * 1024) /* smaller writes do their copies inline */
+/* buffer alignment for the object store's direct writes (fdcache.c) */
+#define OL_DIO_ALIGN 4096
 
 /* A file's allocated bytes as last scanned from the index, good while the
  * index's stem counter for it has not moved (files.c). */
@@ -81,6 +83,9 @@ struct objlayer {
  * must take no lock the caller holds, nor call ol_parallel. */
 void ol_parallel(objlayer *ol, void (*fn)(void *arg, int i), void *arg,
 		 int n);
+/* This thread's buffer of at least len bytes, OL_DIO_ALIGN-aligned,
+ * reused by its next call (workers.c); NULL when it cannot grow. */
+void *ol_bounce(size_t len);
 void ol_workers_init(objlayer *ol);
 void ol_workers_stop(objlayer *ol);
 

@@ -40,6 +40,12 @@ uint64_t cfs_obj_size(const cfs_obj *o);
 ssize_t cfs_obj_pread(cfs_obj *o, void *buf, size_t len, uint64_t off);
 /* All or -errno; usage follows the new size. */
 int cfs_obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off);
+/* The same, around the page cache (O_DIRECT) when buf, len and off are
+ * 4 KiB-aligned and len is at least 128 KiB (else as cfs_obj_pwrite):
+ * no copy into page-cache pages, but the caller waits for the device.
+ * Same durability (fsync still needed) and checksum record. */
+int cfs_obj_pwrite_direct(cfs_obj *o, const void *buf, size_t len,
+			  uint64_t off);
 int cfs_obj_truncate(cfs_obj *o, uint64_t size);
 int cfs_obj_commit(cfs_obj *o, uint64_t version);
 /* Empty the copy with a fresh record (a write_full, or a leftover file

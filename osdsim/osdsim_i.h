@@ -200,6 +200,8 @@ struct cfs_obj {
 	char *name;
 	uint64_t hash;
 	int fd;
+	/* the filesystem refused O_DIRECT for it (fdcache.c write_direct) */
+	int no_direct;
 	uint64_t size;
 	int ref;
 	int doomed; /* forgotten while referenced: close at last put */
