@@ -85,7 +85,8 @@ static void to_fuse_entry(fuse_req_t req, const struct vfs_entry *e,
 	fe->ino = e->ino;
 	fe->generation = e->generation;
 	fe->attr = e->attr;
-	vfs_fill_blocks(vfs_of(req), &fe->attr);
+	if (!e->made_empty)
+		vfs_fill_blocks(vfs_of(req), &fe->attr);
 	fe->attr_timeout = d->attr_timeout;
 	fe->entry_timeout = d->entry_timeout;
 }
