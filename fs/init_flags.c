@@ -91,8 +91,17 @@ static ssize_t fix_writev(int fd, struct iovec *iov, int count,
 
 void fsd_init_flags_want(int parallel_dirops, int handle_killpriv)
 {
+	/* V2 (kernel 5.11, protocol 7.33; libfuse 3.14 has no name for
+	 * it) promises the same clearing, and lets the kernel mark an
+	 * inode found without security.capability S_NOSEC (SB_NOSEC, set
+	 * by process_init_reply): the file's next writes skip the GETXATTR
+	 * security.capability that every write(2) sends otherwise
+	 * (file_remove_privs -> cap_inode_need_killpriv), until its
+	 * attributes are next refreshed (fuse_change_attributes_common
+	 * clears S_NOSEC) */
 	init_fix.add = (parallel_dirops ? FUSE_PARALLEL_DIROPS : 0) |
-		       (handle_killpriv ? FUSE_HANDLE_KILLPRIV : 0);
+		       (handle_killpriv ? FUSE_HANDLE_KILLPRIV |
+					  FUSE_HANDLE_KILLPRIV_V2 : 0);
 }
 
 int fsd_fix_init_flags(struct fuse_session *se)
