@@ -13,6 +13,9 @@
  * recompute the setuid bits itself (fuse_setattr, !fc->handle_killpriv):
  * one round trip more per file for tar, cp -a, rsync.
  *
+ * FUSE_HANDLE_KILLPRIV_V2, which libfuse 3.14 cannot name, goes with
+ * HANDLE_KILLPRIV (fsd_init_flags_want says why).
+ *
  * The session's I/O goes through fuse_session_custom_io() (libfuse
  * 3.14), on the descriptor fuse_session_mount() opened: reads pass
  * through and remember the INIT request; the one reply to it gets the
@@ -42,7 +45,7 @@ static struct {
 	uint64_t unique;	/* of the INIT request; 0: none seen */
 	uint32_t offered;	/* its flags */
 	uint32_t add;		/* flags to put in its reply */
-	int done;
+	int done;		/* __atomic: read by every worker */
 } init_fix;
 
 static ssize_t fix_read(int fd, void *buf, size_t len, void *userdata)
@@ -51,7 +54,8 @@ static ssize_t fix_read(int fd, void *buf, size_t len, void *userdata)
 	const struct fuse_in_header *in = buf;
 
 	(void)userdata;
-	if (!init_fix.done && n >= (ssize_t)(sizeof(*in) + 16) &&
+	if (!__atomic_load_n(&init_fix.done, __ATOMIC_ACQUIRE) &&
+	    n >= (ssize_t)(sizeof(*in) + 16) &&
 	    in->opcode == FUSE_INIT) {
 		const struct fuse_init_in *a = (const void *)(in + 1);
 
@@ -65,13 +69,14 @@ static ssize_t fix_writev(int fd, struct iovec *iov, int count,
 			  void *userdata)
 {
 	(void)userdata;
-	if (!init_fix.done && init_fix.unique && count >= 2 &&
+	if (!__atomic_load_n(&init_fix.done, __ATOMIC_ACQUIRE) &&
+	    init_fix.unique && count >= 2 &&
 	    iov[0].iov_len >= sizeof(struct fuse_out_header) &&
 	    iov[1].iov_len >= 16) {
 		struct fuse_out_header *out = iov[0].iov_base;
 
 		if (out->unique == init_fix.unique) {
-			init_fix.done = 1;
+			__atomic_store_n(&init_fix.done, 1, __ATOMIC_RELEASE);
 			if (out->error == 0) {
 				/* major, minor, max_readahead, flags */
 				struct fuse_init_out *o = iov[1].iov_base;
