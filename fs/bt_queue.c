@@ -233,6 +233,45 @@ void btq_set(vfs *v, uint64_t ino, uint64_t dir, const char *name)
 	note(v, ino, OP_SET, dir, name);
 }
 
+/*
+ * note() writes the mark under q->lock so that a flush's deletion of an
+ * older mark (btq_flush: "unless noted again meanwhile") cannot land
+ * after it.  A new inode number (mds_alloc_ino never hands one out twice)
+ * has no entry, no write in flight and no deletion pending, so its mark
+ * may ride in the create's own batch, committed outside q->lock; the
+ * entry is hooked after that commit, before the creator lets go of the
+ * parent (make_node holds the namespace lock), so nothing else can note
+ * the inode in between.
+ */
+void btq_mark_new(vfs *v, kv_batch *b, uint64_t ino, uint64_t dir,
+		  const char *name)
+{
+	if (v->btq)
+		mds_put_btmark(b, ino, dir, name);
+}
+
+void btq_set_marked(vfs *v, uint64_t ino, uint64_t dir, const char *name)
+{
+	struct btq *q = v->btq;
+	struct btq_ent *e;
+	int rc = -ENOMEM;
+
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->lock);
+	e = find(q, ino, 1);
+	if (e) {
+		e->stamp = now_ns();
+		rc = ent_push(e, OP_SET, dir, name);
+	}
+	pthread_mutex_unlock(&q->lock);
+	if (rc)
+		/* the mark stays: the next mount writes it (btq_resume) */
+		cfs_log(CFS_LOG_WARN, "inode %llx: backtrace deferred to the "
+			"next mount: %s", (unsigned long long)ino,
+			cfs_strerror(rc));
+}
+
 void btq_add(vfs *v, uint64_t ino, uint64_t dir, const char *name)
 {
 	note(v, ino, OP_ADD, dir, name);

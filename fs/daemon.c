@@ -632,6 +632,11 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 			 "message above)", mnt);
 		goto fail;
 	}
+	rc = fsd_fix_init_flags(d.se);
+	if (rc)
+		/* the kernel then does more itself: slower, not wrong */
+		cfs_log(CFS_LOG_WARN, "INIT flags left as libfuse sends them: "
+			"%s", cfs_strerror(rc));
 	rc = asok_start(&d, &d.asok);
 	if (rc) {
 		snprintf(err, sizeof(err), "%s/crushfs.asok: cannot serve the "

@@ -66,6 +66,12 @@ extern const struct fuse_lowlevel_ops fsd_ops;
 /* daemon.c: things to do once INIT is through (any later request) */
 void fsd_after_init(struct fsd *d);
 
+/* init_flags.c: route the session's I/O through a hook that puts in the
+ * INIT reply the flags libfuse 3.14 leaves out (before the loop)... */
+int fsd_fix_init_flags(struct fuse_session *se);
+/* ...namely these, when wanted (called from the init handler). */
+void fsd_init_flags_want(int parallel_dirops, int handle_killpriv);
+
 /* montick.c: start (0 or -errno; nothing on a read-only mount) and
  * stop (after d->stopping is set) the monitor's tick */
 int montick_start(struct fsd *d);

@@ -85,7 +85,8 @@ static void to_fuse_entry(fuse_req_t req, const struct vfs_entry *e,
 	fe->ino = e->ino;
 	fe->generation = e->generation;
 	fe->attr = e->attr;
-	vfs_fill_blocks(vfs_of(req), &fe->attr);
+	if (!e->made_empty)
+		vfs_fill_blocks(vfs_of(req), &fe->attr);
 	fe->attr_timeout = d->attr_timeout;
 	fe->entry_timeout = d->entry_timeout;
 }
@@ -119,6 +120,13 @@ static void fsops_init(void *userdata, struct fuse_conn_info *conn)
 		conn->want |= FUSE_CAP_CACHE_SYMLINKS;
 	if (conn->capable & FUSE_CAP_PARALLEL_DIROPS)
 		conn->want |= FUSE_CAP_PARALLEL_DIROPS;
+	/* setuid/setgid and capabilities are cleared here on write,
+	 * truncate and chown (kill_privs, vfs_setattr): the kernel need not
+	 * GETATTR before a chown to work out the mode itself */
+	if (conn->capable & FUSE_CAP_HANDLE_KILLPRIV)
+		conn->want |= FUSE_CAP_HANDLE_KILLPRIV;
+	fsd_init_flags_want(!!(conn->want & FUSE_CAP_PARALLEL_DIROPS),
+			    !!(conn->want & FUSE_CAP_HANDLE_KILLPRIV));
 	if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)
 		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
 	if (conn->capable & FUSE_CAP_READDIRPLUS)

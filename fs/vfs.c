@@ -71,6 +71,7 @@ void fill_entry(struct vnode *vn, struct vfs_entry *e)
 	pthread_mutex_lock(&vn->m);
 	e->ino = vn->ino;
 	e->generation = vn->rec.generation;
+	e->made_empty = 0;
 	vfs_fill_stat(&vn->rec, &e->attr);
 	pthread_mutex_unlock(&vn->m);
 }

@@ -100,6 +100,9 @@ struct vfs_entry {
 	uint64_t ino;
 	uint64_t generation;
 	struct stat attr;
+	/* a regular file made by this call: it has no objects, so its
+	 * st_blocks (0) needs no look at the store (vfs_fill_blocks) */
+	int made_empty;
 };
 
 struct vfs_opts {

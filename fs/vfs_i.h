@@ -143,6 +143,13 @@ void btq_free(vfs *v);
 /* ino's only link is now dir/name (create, mkdir, rename of a file with
  * one link or of a directory) */
 void btq_set(vfs *v, uint64_t ino, uint64_t dir, const char *name);
+/* The same for an inode number never used before (make_node), in two
+ * steps: btq_mark_new puts its crash mark in the caller's batch, so the
+ * create costs one store write, not two; btq_set_marked notes it once
+ * that batch is committed. */
+void btq_mark_new(vfs *v, kv_batch *b, uint64_t ino, uint64_t dir,
+		  const char *name);
+void btq_set_marked(vfs *v, uint64_t ino, uint64_t dir, const char *name);
 /* a link added / removed (the inode has others) */
 void btq_add(vfs *v, uint64_t ino, uint64_t dir, const char *name);
 void btq_del(vfs *v, uint64_t ino, uint64_t dir, const char *name);

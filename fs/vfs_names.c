@@ -112,6 +112,7 @@ int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	d.ino = r.ino;
 	d.type = mds_mode_to_dt(r.mode);
 	mds_put_dentry(b, parent, name, &d);
+	btq_mark_new(v, b, r.ino, parent, name);
 	pr.mtime = pr.ctime = r.btime;
 	/* The parent's link count changes with a subdirectory and goes in
 	 * the batch; its times alone are written back lazily. */
@@ -123,7 +124,8 @@ int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	if (rc == 0) {
 		dv->dirty = !S_ISDIR(mode);
 		dv->rec = pr;
-		btq_set(v, r.ino, parent, name); /* its backtrace, lazily */
+		/* its backtrace, lazily */
+		btq_set_marked(v, r.ino, parent, name);
 	}
 	pthread_mutex_unlock(&dv->m);
 	if (rc)
@@ -135,6 +137,7 @@ int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 		goto out;
 	}
 	fill_entry(vn, e);
+	e->made_empty = S_ISREG(r.mode);
 out:
 	ns_un(v);
 	kv_batch_free(b);
