@@ -198,6 +198,14 @@ void pl_classes_free(pl_map *m);
 #define PL_CHOOSE_TRIES_MAX 256
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 
+/* straw2 draws of the current input, direct-mapped (spec_i.h) */
+#define PL_MEMO_BITS 7
+#define PL_MEMO_SLOTS (1 << PL_MEMO_BITS)
+struct pl_memo {
+	uint32_t stamp; /* valid while it equals pl_work.memo_stamp */
+	int32_t id, r, pos, item;
+};
+
 struct pl_work {
 	/* the map and finalization it was laid out for: a workspace sized
 	 * for other buckets would be written past its end */
@@ -207,6 +215,9 @@ struct pl_work {
 	int result_max;
 	int *a, *b, *c;
 	uint32_t choose_tries[PL_CHOOSE_TRIES_MAX];
+	uint32_t memo_stamp; /* one per mapping */
+	uint32_t memo_used;  /* entries filled in this mapping */
+	struct pl_memo memo[PL_MEMO_SLOTS];
 };
 
 /*

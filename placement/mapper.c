@@ -16,6 +16,7 @@
 #include "crush_i.h"
 #include "hash_i.h"
 #include "straw2_i.h"
+#include "spec_i.h"
 
 /*
  * The mapping core (everything down to MAPPER_ENTRY) is compiled twice:
@@ -46,31 +47,22 @@ static int is_out(const uint32_t *weight, int weight_max, int item, int x)
 	return 1;
 }
 
-struct choose_ctx {
-	const pl_map *map;
-	struct pl_work *work;
-	const uint32_t *weight;
-	int weight_max;
-	int x;
-	const struct pl_choose_args *ca; /* NULL: plain weights */
-};
-
-/* the bucket's choose_arg (Ceph: &choose_args[-1 - in->id]); a set made
- * before a bucket was added has no slot for it */
-static const struct pl_choose_arg *arg_of(const struct choose_ctx *cx,
-					  const struct pl_bucket *in)
-{
-	uint32_t i = (uint32_t)(-1 - in->id);
-
-	return cx->ca && i < cx->ca->size ? &cx->ca->args[i] : NULL;
-}
-
 /* Ceph's crush_bucket_choose: straw2 inline, the others in buckets.c */
 static inline int bucket_choose(const struct choose_ctx *cx,
 				const struct pl_bucket *in, int r, int outpos)
 {
-	if (in->alg == PL_BUCKET_STRAW2)
-		return pl_straw2_choose(in, cx->x, r, arg_of(cx, in), outpos);
+	if (in->alg == PL_BUCKET_STRAW2) {
+		const struct pl_choose_arg *arg = arg_of(cx, in);
+		int pos = memo_pos(arg, outpos), item;
+		struct pl_memo *e = memo_find(cx->work, in->id, r, pos);
+
+		/* drawn ahead by spec_step, or earlier in this mapping */
+		if (memo_hit(cx->work, e))
+			return e->item;
+		item = pl_straw2_choose(in, cx->x, r, arg, outpos);
+		memo_fill(cx->work, e, in->id, r, pos, item);
+		return item;
+	}
 	return pl_bucket_choose(in, cx->work->work[-1 - in->id], cx->x, r);
 }
 
@@ -365,6 +357,7 @@ MAPPER_ENTRY(const pl_map *map, int ruleno, int x, int *result,
 	if (result_max > cw->result_max)
 		result_max = cw->result_max;
 
+	memo_begin(cw);
 	rule = map->rules[ruleno];
 	w = cw->a;
 	o = cw->b;
@@ -434,6 +427,14 @@ MAPPER_ENTRY(const pl_map *map, int ruleno, int x, int *result,
 					continue; /* e.g. PL_ITEM_NONE */
 				if (firstn) {
 					int recurse_tries;
+					struct spec_leaf lf = { 0, (unsigned)vary_r,
+								(unsigned)stable };
+
+					spec_step(&cx, map->buckets[bno],
+						  numrep < result_max - osize ?
+							  numrep : result_max - osize,
+						  numrep, cur->arg2,
+						  recurse_to_leaf, &lf);
 
 					if (choose_leaf_tries)
 						recurse_tries = choose_leaf_tries;
@@ -455,6 +456,11 @@ MAPPER_ENTRY(const pl_map *map, int ruleno, int x, int *result,
 				} else {
 					int out_size = numrep < result_max - osize ?
 						numrep : result_max - osize;
+					struct spec_leaf lf = { 1, 0, 0 };
+
+					spec_step(&cx, map->buckets[bno], out_size,
+						  numrep, cur->arg2,
+						  recurse_to_leaf, &lf);
 					choose_indep(&cx, map->buckets[bno],
 						     out_size, numrep, cur->arg2,
 						     o + osize, 0,
