@@ -8,7 +8,7 @@
 
 #include "pmap.h"
 
-#define PMAP_MAX_THREADS 16
+#define PMAP_MAX_THREADS PMAP_MAX_SLICES
 /* below this a batch is not worth a thread */
 #define PMAP_MIN_SLICE 2048
 
@@ -27,6 +27,9 @@ struct slice {
 	int count;
 	const uint32_t *weight;
 	int *out, *n;
+	int index, first;
+	pmap_post_fn post;
+	void *post_arg;
 };
 
 struct pmap *pmap_create(const pl_map *m, int result_max)
@@ -83,12 +86,14 @@ static void *map_slice(void *arg)
 					  s->nr, s->weight, s->weight_max,
 					  s->work, s->p->ca);
 	}
+	if (s->post)
+		s->post(s->post_arg, s->index, s->first, s->count);
 	return NULL;
 }
 
-void pmap_run(struct pmap *p, int rule, int64_t x0, int count, int nr,
-	      const uint32_t *weight, int weight_max, int64_t pool_id,
-	      int *out, int *n)
+int pmap_run(struct pmap *p, int rule, int64_t x0, int count, int nr,
+	     const uint32_t *weight, int weight_max, int64_t pool_id,
+	     int *out, int *n, pmap_post_fn post, void *post_arg)
 {
 	struct slice sl[PMAP_MAX_THREADS];
 	pthread_t th[PMAP_MAX_THREADS];
@@ -107,7 +112,7 @@ void pmap_run(struct pmap *p, int rule, int64_t x0, int count, int nr,
 		sl[i] = (struct slice){ p, p->work[i], rule, nr, weight_max,
 					x0 + done, pool_id, c, weight,
 					out + (size_t)done * (size_t)nr,
-					n + done };
+					n + done, i, done, post, post_arg };
 		done += c;
 	}
 	/* slice 0 runs here; a thread that cannot start runs here too */
@@ -121,6 +126,7 @@ void pmap_run(struct pmap *p, int rule, int64_t x0, int count, int nr,
 		else
 			map_slice(&sl[i]);
 	}
+	return t;
 }
 
 void pmap_choose_tries(const struct pmap *p, uint32_t *sum, int nsum)

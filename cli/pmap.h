@@ -22,14 +22,22 @@ struct pmap;
 struct pmap *pmap_create(const pl_map *m, int result_max);
 void pmap_destroy(struct pmap *p);
 /*
+ * Called on the thread that mapped slice `slice` (0, 1, ... in input
+ * order) once its inputs first .. first+count-1 of the batch are mapped:
+ * work on the results that runs on every core (printing them).
+ */
+typedef void (*pmap_post_fn)(void *arg, int slice, int first, int count);
+/*
  * Map x = x0 .. x0+count-1 (count <= PMAP_BATCH) with rule `rule` and
  * `nr` results each: out[i * nr ...] and n[i] for input x0 + i.  With
  * pool_id != -1 the input is hashed with the pool id first (crushtool
- * --pool-id).
+ * --pool-id).  post (may be NULL) runs for each slice; returns the
+ * number of slices (<= PMAP_MAX_SLICES).
  */
-void pmap_run(struct pmap *p, int rule, int64_t x0, int count, int nr,
-	      const uint32_t *weight, int weight_max, int64_t pool_id,
-	      int *out, int *n);
+#define PMAP_MAX_SLICES 16
+int pmap_run(struct pmap *p, int rule, int64_t x0, int count, int nr,
+	     const uint32_t *weight, int weight_max, int64_t pool_id,
+	     int *out, int *n, pmap_post_fn post, void *post_arg);
 /* crushtool's retry histogram, summed over every thread's workspace. */
 void pmap_choose_tries(const struct pmap *p, uint32_t *sum, int nsum);
 
