@@ -75,16 +75,23 @@ void pmap_destroy(struct pmap *p)
 static void *map_slice(void *arg)
 {
 	struct slice *s = arg;
+	int xs[64];
 
-	for (int i = 0; i < s->count; i++) {
-		uint32_t x = (uint32_t)(s->x0 + i);
+	/* pl_do_rule_batch draws several inputs side by side */
+	for (int i = 0; i < s->count; i += 64) {
+		int k = s->count - i < 64 ? s->count - i : 64;
 
-		if (s->pool_id != -1)
-			x = pl_hash32_2(x, (uint32_t)s->pool_id);
-		s->n[i] = pl_do_rule_args(s->p->m, s->rule, (int)x,
-					  s->out + (size_t)i * (size_t)s->nr,
-					  s->nr, s->weight, s->weight_max,
-					  s->work, s->p->ca);
+		for (int j = 0; j < k; j++) {
+			uint32_t x = (uint32_t)(s->x0 + i + j);
+
+			if (s->pool_id != -1)
+				x = pl_hash32_2(x, (uint32_t)s->pool_id);
+			xs[j] = (int)x;
+		}
+		pl_do_rule_batch(s->p->m, s->rule, xs, k,
+				 s->out + (size_t)i * (size_t)s->nr, s->nr,
+				 s->n + i, s->weight, s->weight_max, s->work,
+				 s->p->ca);
 	}
 	if (s->post)
 		s->post(s->post_arg, s->index, s->first, s->count);

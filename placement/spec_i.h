@@ -33,6 +33,7 @@ struct choose_ctx {
 	int weight_max;
 	int x;
 	const struct pl_choose_args *ca; /* NULL: plain weights */
+	struct pl_memo_tab *memo;	 /* this input's draws */
 };
 
 /* the bucket's choose_arg (Ceph: &choose_args[-1 - in->id]); a set made
@@ -47,14 +48,14 @@ arg_of(const struct choose_ctx *cx, const struct pl_bucket *in)
 
 /* ---- the memo: valid for one input x (one pl_do_rule call) ---- */
 
-static inline void memo_begin(struct pl_work *w)
+static inline void memo_begin(struct pl_memo_tab *t)
 {
 	/* a stamp reused after 2^32 mappings must not revive old entries */
-	if (++w->memo_stamp == 0) {
-		memset(w->memo, 0, sizeof(w->memo));
-		w->memo_stamp = 1;
+	if (++t->stamp == 0) {
+		memset(t->e, 0, sizeof(t->e));
+		t->stamp = 1;
 	}
-	w->memo_used = 0;
+	t->used = 0;
 }
 
 /* The position a draw depends on: the weight set straw2_arrays picks, or
@@ -73,35 +74,36 @@ static inline int memo_pos(const struct pl_choose_arg *arg, int outpos)
  * free (stale) slot where it would go.  At most half the slots are filled
  * per mapping (memo_fill), so a probe always ends.
  */
-static inline struct pl_memo *memo_find(struct pl_work *w, int32_t id, int r,
-					int pos)
+static inline struct pl_memo *memo_find(struct pl_memo_tab *t, int32_t id,
+					int r, int pos)
 {
 	uint32_t h = (uint32_t)id + ((uint32_t)r << 8) + ((uint32_t)pos << 16);
 	/* a multiplicative hash: its top bits depend on all of the key */
 	uint32_t i = (h * 0x9e3779b1u) >> (32 - PL_MEMO_BITS);
 
 	for (;; i = (i + 1) % PL_MEMO_SLOTS) {
-		struct pl_memo *e = &w->memo[i];
+		struct pl_memo *e = &t->e[i];
 
-		if (e->stamp != w->memo_stamp ||
+		if (e->stamp != t->stamp ||
 		    (e->id == id && e->r == r && e->pos == pos))
 			return e;
 	}
 }
 
-static inline int memo_hit(const struct pl_work *w, const struct pl_memo *e)
+static inline int memo_hit(const struct pl_memo_tab *t,
+			   const struct pl_memo *e)
 {
-	return e->stamp == w->memo_stamp;
+	return e->stamp == t->stamp;
 }
 
 /* e from memo_find, not a hit */
-static inline void memo_fill(struct pl_work *w, struct pl_memo *e, int32_t id,
-			     int r, int pos, int item)
+static inline void memo_fill(struct pl_memo_tab *t, struct pl_memo *e,
+			     int32_t id, int r, int pos, int item)
 {
-	if (w->memo_used >= PL_MEMO_SLOTS / 2)
+	if (t->used >= PL_MEMO_SLOTS / 2)
 		return;
-	w->memo_used++;
-	e->stamp = w->memo_stamp;
+	t->used++;
+	e->stamp = t->stamp;
 	e->id = id;
 	e->r = r;
 	e->pos = pos;
@@ -110,23 +112,24 @@ static inline void memo_fill(struct pl_work *w, struct pl_memo *e, int32_t id,
 
 /* ---- several straw2 draws in one hash pass ---- */
 
-#define SPEC_LANES 64	   /* items hashed per pass */
-#define SPEC_BLOCK 8	   /* items per vector body */
+#define SPEC_LANES 256	   /* items hashed per pass */
+#define SPEC_BLOCK 16	   /* items per vector body */
 #define SPEC_MAX_SIZE 32   /* larger buckets are drawn the ordinary way */
-#define SPEC_WALKERS 8
+#define SPEC_WALKERS 32
 #define SPEC_STEPS 16	   /* bound on a guessed descent */
 
 struct spec_q {
 	const struct pl_bucket *b;
 	struct straw2_arrays a;
-	int r, lane0;
+	int x, r, lane0;
 };
 
-/* items[k] = straw2 draw of q[k] for input x: pl_straw2_choose's result,
- * its hashes computed side by side */
-static void spec_draw(int x, struct spec_q *q, int nq, int *items)
+/* items[k] = straw2 draw of q[k]: pl_straw2_choose's result, the hashes
+ * of all the draws computed side by side */
+static void spec_draw(struct spec_q *q, int nq, int *items)
 {
-	uint32_t ids[SPEC_LANES], rs[SPEC_LANES], u[SPEC_LANES];
+	uint32_t xs[SPEC_LANES], ids[SPEC_LANES], rs[SPEC_LANES];
+	uint32_t u[SPEC_LANES];
 	int lanes = 0;
 
 	/* the items side by side, no padding between buckets */
@@ -134,6 +137,7 @@ static void spec_draw(int x, struct spec_q *q, int nq, int *items)
 		int n = (int)q[k].b->size;
 
 		for (int i = 0; i < n; i++) {
+			xs[lanes + i] = (uint32_t)q[k].x;
 			ids[lanes + i] = (uint32_t)q[k].a.ids[i];
 			rs[lanes + i] = (uint32_t)q[k].r;
 		}
@@ -141,10 +145,10 @@ static void spec_draw(int x, struct spec_q *q, int nq, int *items)
 		lanes += n;
 	}
 	for (; lanes % SPEC_BLOCK; lanes++)
-		ids[lanes] = rs[lanes] = 0;
+		xs[lanes] = ids[lanes] = rs[lanes] = 0;
 	for (int base = 0; base < lanes; base += SPEC_BLOCK)
 		for (int i = 0; i < SPEC_BLOCK; i++)
-			u[base + i] = crush_hash32_3((uint32_t)x, ids[base + i],
+			u[base + i] = crush_hash32_3(xs[base + i], ids[base + i],
 						     rs[base + i]) & 0xffff;
 	for (int k = 0; k < nq; k++) {
 		unsigned int high = 0;
@@ -161,6 +165,7 @@ static void spec_draw(int x, struct spec_q *q, int nq, int *items)
 /* ---- guessed descents ---- */
 
 struct spec_walker {
+	const struct choose_ctx *cx; /* its input */
 	const struct pl_bucket *in;
 	int r, pos;  /* the next draw: its r and its outpos */
 	int rep;     /* the replica it guesses */
@@ -220,9 +225,9 @@ static void spec_advance(const pl_map *map, struct spec_walker *w, int item,
 }
 
 /* Walk the walkers down, drawing every live one's next bucket in one pass
- * per level, and leave the draws in the memo. */
-static void spec_walk(const struct choose_ctx *cx, struct spec_walker *ws,
-		      int nw, const struct spec_leaf *lf)
+ * per level, and leave the draws in their inputs' memos. */
+static void spec_walk(struct spec_walker *ws, int nw,
+		      const struct spec_leaf *lf)
 {
 	struct spec_q q[SPEC_WALKERS];
 	int qw[SPEC_WALKERS], items[SPEC_WALKERS];
@@ -232,6 +237,7 @@ static void spec_walk(const struct choose_ctx *cx, struct spec_walker *ws,
 
 		for (int i = 0; i < nw; i++) {
 			struct spec_walker *w = &ws[i];
+			const struct choose_ctx *cx = w->cx;
 
 			for (int hop = 0; w->live && hop < SPEC_STEPS; hop++) {
 				const struct pl_bucket *in = w->in;
@@ -244,14 +250,15 @@ static void spec_walk(const struct choose_ctx *cx, struct spec_walker *ws,
 					w->live = 0;
 					break;
 				}
-				e = memo_find(cx->work, in->id, w->r, pos);
-				if (memo_hit(cx->work, e)) {
+				e = memo_find(cx->memo, in->id, w->r, pos);
+				if (memo_hit(cx->memo, e)) {
 					spec_advance(cx->map, w, e->item, lf);
 					continue;
 				}
 				n = (int)in->size;
 				if (lanes + n <= SPEC_LANES) {
 					q[nq].b = in;
+					q[nq].x = cx->x;
 					q[nq].r = w->r;
 					straw2_arrays(in, arg, w->pos, &q[nq].a);
 					qw[nq++] = i;
@@ -262,16 +269,17 @@ static void spec_walk(const struct choose_ctx *cx, struct spec_walker *ws,
 		}
 		if (!nq)
 			return;
-		spec_draw(cx->x, q, nq, items);
+		spec_draw(q, nq, items);
 		for (int k = 0; k < nq; k++) {
 			struct spec_walker *w = &ws[qw[k]];
+			const struct choose_ctx *cx = w->cx;
 			const struct pl_bucket *in = w->in;
 			int pos = memo_pos(arg_of(cx, in), w->pos);
-			struct pl_memo *e = memo_find(cx->work, in->id, w->r, pos);
+			struct pl_memo *e = memo_find(cx->memo, in->id, w->r, pos);
 
 			/* two walkers may have drawn the same */
-			if (!memo_hit(cx->work, e))
-				memo_fill(cx->work, e, in->id, w->r, pos,
+			if (!memo_hit(cx->memo, e))
+				memo_fill(cx->memo, e, in->id, w->r, pos,
 					  items[k]);
 			spec_advance(cx->map, w, items[k], lf);
 		}
@@ -279,14 +287,15 @@ static void spec_walk(const struct choose_ctx *cx, struct spec_walker *ws,
 }
 
 /*
- * Guess a choose step on bucket: replica k (k < nrep) draws with r = k at
- * outpos k (firstn) or 0 (indep), and SPEC_EXTRA more walkers take the
- * first retries: firstn's r = rep + ftotal, so r = nrep ... (guessed at
- * the last replica's position); indep's r = rep + numrep * ftotal.
+ * Guess a choose step on bucket for inputs cx[0 .. ncx-1]: replica k
+ * (k < nrep) draws with r = k at outpos k (firstn) or 0 (indep), and
+ * SPEC_EXTRA more walkers take the first retries: firstn's r = rep +
+ * ftotal, so r = nrep ... (guessed at the last replica's position);
+ * indep's r = rep + numrep * ftotal.
  */
 #define SPEC_EXTRA 1
 
-static void spec_step(const struct choose_ctx *cx,
+static void spec_step(const struct choose_ctx *cx, int ncx,
 		      const struct pl_bucket *bucket, int nrep, int numrep,
 		      int type, int recurse_to_leaf,
 		      const struct spec_leaf *lf)
@@ -294,19 +303,22 @@ static void spec_step(const struct choose_ctx *cx,
 	struct spec_walker ws[SPEC_WALKERS];
 	int nw = 0;
 
-	for (int i = 0; i < nrep + SPEC_EXTRA && nw < SPEC_WALKERS; i++) {
-		int rep = i, r = i, pos = lf->indep ? 0 : i;
+	for (int c = 0; c < ncx; c++)
+		for (int i = 0; i < nrep + SPEC_EXTRA && nw < SPEC_WALKERS;
+		     i++) {
+			int rep = i, r = i, pos = lf->indep ? 0 : i;
 
-		if (i >= nrep && lf->indep) {
-			rep = i - nrep;
-			r = rep + numrep;
-		} else if (i >= nrep) {
-			rep = pos = nrep - 1;
+			if (i >= nrep && lf->indep) {
+				rep = i - nrep;
+				r = rep + numrep;
+			} else if (i >= nrep) {
+				rep = pos = nrep - 1;
+			}
+			ws[nw++] = (struct spec_walker){ &cx[c], bucket, r,
+							 pos, rep, type,
+							 recurse_to_leaf, 1 };
 		}
-		ws[nw++] = (struct spec_walker){ bucket, r, pos, rep, type,
-						 recurse_to_leaf, 1 };
-	}
-	spec_walk(cx, ws, nw, lf);
+	spec_walk(ws, nw, lf);
 }
 
 #endif
