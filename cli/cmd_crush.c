@@ -411,18 +411,18 @@ static const char *rule_name(const pl_map *m, int r)
 }
 
 /* One batch's --show-mappings and --show-bad-mappings lines, printed by
- * the threads that mapped it (batch_print), each slice into its own part
+ * the threads that mapped it (batch_print), each chunk into its own part
  * of buf, then written in input order. */
 struct batch_text {
 	char *buf;
 	size_t stride; /* room per input */
-	size_t first[PMAP_MAX_SLICES], len[PMAP_MAX_SLICES];
+	size_t first[PMAP_MAX_CHUNKS], len[PMAP_MAX_CHUNKS];
 	const int *out, *n;
 	int rule, nr, mappings, bad;
 	int64_t x0;
 };
 
-static void batch_print(void *arg, int slice, int first, int count)
+static void batch_print(void *arg, int chunk, int first, int count)
 {
 	struct batch_text *bt = arg;
 	char *p0 = bt->buf + (size_t)first * bt->stride, *p = p0;
@@ -431,8 +431,8 @@ static void batch_print(void *arg, int slice, int first, int count)
 		p += crush_lines_put(p, bt->rule, (int)(bt->x0 + k), bt->nr,
 				     bt->out + (size_t)k * (size_t)bt->nr,
 				     bt->n[k], bt->mappings, bt->bad);
-	bt->first[slice] = (size_t)first * bt->stride;
-	bt->len[slice] = (size_t)(p - p0);
+	bt->first[chunk] = (size_t)first * bt->stride;
+	bt->len[chunk] = (size_t)(p - p0);
 }
 
 static int run_test(struct cli_ctx *ctx, const pl_map *m,
