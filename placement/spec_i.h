@@ -122,6 +122,8 @@ struct spec_q {
 	const struct pl_bucket *b;
 	struct straw2_arrays a;
 	int x, r, lane0;
+	int pos;	   /* memo key: (b->id, r, pos) */
+	struct pl_memo *e; /* where memo_find would put it */
 };
 
 /* items[k] = straw2 draw of q[k]: pl_straw2_choose's result, the hashes
@@ -260,6 +262,8 @@ static void spec_walk(struct spec_walker *ws, int nw,
 					q[nq].b = in;
 					q[nq].x = cx->x;
 					q[nq].r = w->r;
+					q[nq].pos = pos;
+					q[nq].e = e;
 					straw2_arrays(in, arg, w->pos, &q[nq].a);
 					qw[nq++] = i;
 					lanes += n;
@@ -273,14 +277,14 @@ static void spec_walk(struct spec_walker *ws, int nw,
 		for (int k = 0; k < nq; k++) {
 			struct spec_walker *w = &ws[qw[k]];
 			const struct choose_ctx *cx = w->cx;
-			const struct pl_bucket *in = w->in;
-			int pos = memo_pos(arg_of(cx, in), w->pos);
-			struct pl_memo *e = memo_find(cx->memo, in->id, w->r, pos);
 
-			/* two walkers may have drawn the same */
-			if (!memo_hit(cx->memo, e))
-				memo_fill(cx->memo, e, in->id, w->r, pos,
-					  items[k]);
+			/* the free slot found before the draw is still on the
+			 * key's probe path (slots only fill up); if another
+			 * walker of the input took it meanwhile, this draw is
+			 * not kept, and will be drawn again if asked for */
+			if (!memo_hit(cx->memo, q[k].e))
+				memo_fill(cx->memo, q[k].e, q[k].b->id, q[k].r,
+					  q[k].pos, items[k]);
 			spec_advance(cx->map, w, items[k], lf);
 		}
 	}
