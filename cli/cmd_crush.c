@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "crush_lines.h"
 #include "pmap.h"
 #include "placement.h"
 
@@ -409,6 +410,31 @@ static const char *rule_name(const pl_map *m, int r)
 	return n ? n : "";
 }
 
+/* One batch's --show-mappings and --show-bad-mappings lines, printed by
+ * the threads that mapped it (batch_print), each chunk into its own part
+ * of buf, then written in input order. */
+struct batch_text {
+	char *buf;
+	size_t stride; /* room per input */
+	size_t first[PMAP_MAX_CHUNKS], len[PMAP_MAX_CHUNKS];
+	const int *out, *n;
+	int rule, nr, mappings, bad;
+	int64_t x0;
+};
+
+static void batch_print(void *arg, int chunk, int first, int count)
+{
+	struct batch_text *bt = arg;
+	char *p0 = bt->buf + (size_t)first * bt->stride, *p = p0;
+
+	for (int k = first; k < first + count; k++)
+		p += crush_lines_put(p, bt->rule, (int)(bt->x0 + k), bt->nr,
+				     bt->out + (size_t)k * (size_t)bt->nr,
+				     bt->n[k], bt->mappings, bt->bad);
+	bt->first[chunk] = (size_t)first * bt->stride;
+	bt->len[chunk] = (size_t)(p - p0);
+}
+
 static int run_test(struct cli_ctx *ctx, const pl_map *m,
 		    struct crush_opts *o)
 {
@@ -418,6 +444,8 @@ static int run_test(struct cli_ctx *ctx, const pl_map *m,
 	float *expected = NULL;
 	struct pmap *pm = NULL;
 	FILE *f = stdout;
+	struct batch_text bt = { 0 };
+	int print = o->mappings || o->bad;
 
 	rule_range(m, o);
 	res_max = max_result(m, o);
@@ -427,7 +455,11 @@ static int run_test(struct cli_ctx *ctx, const pl_map *m,
 	counts = calloc(PMAP_BATCH, sizeof(*counts));
 	sizes = calloc((size_t)res_max + 1, sizeof(*sizes));
 	pm = pmap_create(m, res_max);
-	if (!weight || !per || !expected || !out || !counts || !sizes || !pm) {
+	bt.stride = crush_lines_max(res_max);
+	if (print)
+		bt.buf = malloc(bt.stride * PMAP_BATCH);
+	if (!weight || !per || !expected || !out || !counts || !sizes || !pm ||
+	    (print && !bt.buf)) {
 		cli_err(ctx, "out of memory");
 		goto done;
 	}
@@ -487,32 +519,28 @@ static int run_test(struct cli_ctx *ctx, const pl_map *m,
 				int count = o->max_x - x0 + 1 < PMAP_BATCH ?
 					(int)(o->max_x - x0 + 1) : PMAP_BATCH;
 
-				pmap_run(pm, r, x0, count, nr, weight, maxdev,
-					 o->pool_id, out, counts);
+				int ns;
+
+				bt = (struct batch_text){ bt.buf, bt.stride,
+							  { 0 }, { 0 }, out,
+							  counts, r, nr,
+							  o->mappings, o->bad,
+							  x0 };
+				ns = pmap_run(pm, r, x0, count, nr, weight,
+					      maxdev, o->pool_id, out, counts,
+					      print ? batch_print : NULL, &bt);
+				for (int i = 0; print && i < ns; i++)
+					fwrite(bt.buf + bt.first[i], 1,
+					       bt.len[i], f);
 				for (int k = 0; k < count; k++) {
 					const int *res = out + (size_t)k * (size_t)nr;
-					int x = (int)(x0 + k), n = counts[k];
-					int has_none = 0;
+					int n = counts[k];
 
-					if (o->mappings) {
-						fprintf(f, "CRUSH rule %d x %d ", r, x);
-						cli_put_int_vec(f, res, n);
-						fputc('\n', f);
-					}
-					for (int i = 0; i < n; i++) {
-						if (res[i] == PL_ITEM_NONE)
-							has_none = 1;
-						else if (res[i] >= 0 && res[i] < maxdev)
+					for (int i = 0; i < n; i++)
+						if (res[i] != PL_ITEM_NONE &&
+						    res[i] >= 0 && res[i] < maxdev)
 							per[res[i]]++;
-					}
 					sizes[n]++;
-					if (o->bad && (n != nr || has_none)) {
-						fprintf(f,
-							"bad mapping rule %d x %d num_rep %d result ",
-							r, x, nr);
-						cli_put_int_vec(f, res, n);
-						fputc('\n', f);
-					}
 				}
 			}
 
@@ -559,6 +587,7 @@ done:
 	free(out);
 	free(sizes);
 	free(counts);
+	free(bt.buf);
 	pmap_destroy(pm);
 	return ret;
 }

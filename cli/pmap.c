@@ -2,6 +2,7 @@
  * pmap.c - parallel batch mapping for `crush test` (see pmap.h).
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,24 +10,12 @@
 #include "pmap.h"
 
 #define PMAP_MAX_THREADS 16
-/* below this a batch is not worth a thread */
-#define PMAP_MIN_SLICE 2048
 
 struct pmap {
 	const pl_map *m;
 	const pl_choose_args *ca;
 	int nthreads;
 	void *work[PMAP_MAX_THREADS];
-};
-
-struct slice {
-	struct pmap *p;
-	void *work;
-	int rule, nr, weight_max;
-	int64_t x0, pool_id;
-	int count;
-	const uint32_t *weight;
-	int *out, *n;
 };
 
 struct pmap *pmap_create(const pl_map *m, int result_max)
@@ -69,58 +58,89 @@ void pmap_destroy(struct pmap *p)
 	free(p);
 }
 
-static void *map_slice(void *arg)
+/* One batch: inputs are handed out PMAP_CHUNK at a time to whichever
+ * thread asks next, so a thread the machine slows down (another process on
+ * its core) takes fewer chunks instead of holding up the batch. */
+struct run {
+	struct pmap *p;
+	int rule, nr, weight_max, count, nchunks;
+	int64_t x0, pool_id;
+	const uint32_t *weight;
+	int *out, *n;
+	pmap_post_fn post;
+	void *post_arg;
+	atomic_int next;
+};
+
+struct worker {
+	struct run *run;
+	void *work;
+};
+
+static void map_range(const struct run *r, void *work, int first, int count)
 {
-	struct slice *s = arg;
+	int xs[64];
 
-	for (int i = 0; i < s->count; i++) {
-		uint32_t x = (uint32_t)(s->x0 + i);
+	/* pl_do_rule_batch draws several inputs side by side */
+	for (int i = first; i < first + count; i += 64) {
+		int k = first + count - i < 64 ? first + count - i : 64;
 
-		if (s->pool_id != -1)
-			x = pl_hash32_2(x, (uint32_t)s->pool_id);
-		s->n[i] = pl_do_rule_args(s->p->m, s->rule, (int)x,
-					  s->out + (size_t)i * (size_t)s->nr,
-					  s->nr, s->weight, s->weight_max,
-					  s->work, s->p->ca);
+		for (int j = 0; j < k; j++) {
+			uint32_t x = (uint32_t)(r->x0 + i + j);
+
+			if (r->pool_id != -1)
+				x = pl_hash32_2(x, (uint32_t)r->pool_id);
+			xs[j] = (int)x;
+		}
+		pl_do_rule_batch(r->p->m, r->rule, xs, k,
+				 r->out + (size_t)i * (size_t)r->nr, r->nr,
+				 r->n + i, r->weight, r->weight_max, work,
+				 r->p->ca);
+	}
+}
+
+static void *map_chunks(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->run;
+	int c;
+
+	while ((c = atomic_fetch_add(&r->next, 1)) < r->nchunks) {
+		int first = c * PMAP_CHUNK;
+		int count = r->count - first < PMAP_CHUNK ? r->count - first :
+							    PMAP_CHUNK;
+
+		map_range(r, w->work, first, count);
+		if (r->post)
+			r->post(r->post_arg, c, first, count);
 	}
 	return NULL;
 }
 
-void pmap_run(struct pmap *p, int rule, int64_t x0, int count, int nr,
-	      const uint32_t *weight, int weight_max, int64_t pool_id,
-	      int *out, int *n)
+int pmap_run(struct pmap *p, int rule, int64_t x0, int count, int nr,
+	     const uint32_t *weight, int weight_max, int64_t pool_id,
+	     int *out, int *n, pmap_post_fn post, void *post_arg)
 {
-	struct slice sl[PMAP_MAX_THREADS];
+	struct run r = { p, rule, nr, weight_max, count,
+			 (count + PMAP_CHUNK - 1) / PMAP_CHUNK, x0, pool_id,
+			 weight, out, n, post, post_arg, 0 };
+	struct worker wk[PMAP_MAX_THREADS];
 	pthread_t th[PMAP_MAX_THREADS];
 	int started[PMAP_MAX_THREADS] = { 0 };
-	int t = count / PMAP_MIN_SLICE;
-	int per, done = 0;
+	int t = r.nchunks < p->nthreads ? r.nchunks : p->nthreads;
 
-	if (t < 1)
-		t = 1;
-	if (t > p->nthreads)
-		t = p->nthreads;
-	per = (count + t - 1) / t;
-	for (int i = 0; i < t; i++) {
-		int c = count - done < per ? count - done : per;
-
-		sl[i] = (struct slice){ p, p->work[i], rule, nr, weight_max,
-					x0 + done, pool_id, c, weight,
-					out + (size_t)done * (size_t)nr,
-					n + done };
-		done += c;
-	}
-	/* slice 0 runs here; a thread that cannot start runs here too */
+	for (int i = 0; i < t; i++)
+		wk[i] = (struct worker){ &r, p->work[i] };
+	/* this thread takes chunks too; a thread that cannot start is
+	 * simply not there to take any */
 	for (int i = 1; i < t; i++)
-		started[i] = pthread_create(&th[i], NULL, map_slice,
-					    &sl[i]) == 0;
-	map_slice(&sl[0]);
-	for (int i = 1; i < t; i++) {
+		started[i] = pthread_create(&th[i], NULL, map_chunks,
+					    &wk[i]) == 0;
+	map_chunks(&wk[0]);
+	for (int i = 1; i < t; i++)
 		if (started[i])
 			pthread_join(th[i], NULL);
-		else
-			map_slice(&sl[i]);
-	}
+	return r.nchunks;
 }
 
 void pmap_choose_tries(const struct pmap *p, uint32_t *sum, int nsum)

@@ -210,6 +210,22 @@ void pl_classes_free(pl_map *m);
 #define PL_CHOOSE_TRIES_MAX 256
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 
+/* straw2 draws of one input, open addressing (spec_i.h); a workspace has
+ * one table per input pl_do_rule_batch draws side by side */
+#define PL_MEMO_BITS 7
+#define PL_MEMO_SLOTS (1 << PL_MEMO_BITS)
+#define PL_MEMO_TABS 4
+struct pl_memo {
+	uint32_t stamp; /* valid while it equals pl_memo_tab.stamp */
+	int32_t id, r, pos, item;
+};
+
+struct pl_memo_tab {
+	uint32_t stamp; /* one per mapping */
+	uint32_t used;	/* entries filled in this mapping */
+	struct pl_memo e[PL_MEMO_SLOTS];
+};
+
 struct pl_work {
 	/* the map and finalization it was laid out for: a workspace sized
 	 * for other buckets would be written past its end */
@@ -219,6 +235,7 @@ struct pl_work {
 	int result_max;
 	int *a, *b, *c;
 	uint32_t choose_tries[PL_CHOOSE_TRIES_MAX];
+	struct pl_memo_tab memo[PL_MEMO_TABS];
 };
 
 /*
@@ -251,6 +268,19 @@ static inline uint64_t pl_div_apply(uint64_t n, uint64_t magic, uint8_t shift)
 int pl_do_rule_args_avx2(const pl_map *map, int ruleno, int x, int *result,
 			 int result_max, const uint32_t *weight,
 			 int weight_max, void *work, const pl_choose_args *ca);
+void pl_do_rule_batch_avx2(const pl_map *map, int ruleno, const int *xs,
+			   int n, int *results, int result_max, int *lens,
+			   const uint32_t *weight, int weight_max, void *work,
+			   const pl_choose_args *ca);
+/* mapper_avx512.c: the same for AVX-512 */
+int pl_do_rule_args_avx512(const pl_map *map, int ruleno, int x, int *result,
+			   int result_max, const uint32_t *weight,
+			   int weight_max, void *work,
+			   const pl_choose_args *ca);
+void pl_do_rule_batch_avx512(const pl_map *map, int ruleno, const int *xs,
+			     int n, int *results, int result_max, int *lens,
+			     const uint32_t *weight, int weight_max,
+			     void *work, const pl_choose_args *ca);
 
 /* buckets.c: uniform, list, tree and straw buckets (straw2: straw2_i.h) */
 int pl_bucket_choose(const struct pl_bucket *b, struct pl_work_bucket *w,

@@ -16,6 +16,7 @@
 #include "crush_i.h"
 #include "hash_i.h"
 #include "straw2_i.h"
+#include "spec_i.h"
 
 /*
  * The mapping core (everything down to MAPPER_ENTRY) is compiled twice:
@@ -24,10 +25,15 @@
  * three operands): about 4% of a mapping in bench/crush_bench.sh.
  * pl_do_rule_args picks one by the CPU it runs on.
  */
-#ifdef PL_MAPPER_AVX2
+#if defined(PL_MAPPER_AVX512)
+#define MAPPER_ENTRY int pl_do_rule_args_avx512
+#define BATCH_ENTRY void pl_do_rule_batch_avx512
+#elif defined(PL_MAPPER_AVX2)
 #define MAPPER_ENTRY int pl_do_rule_args_avx2
+#define BATCH_ENTRY void pl_do_rule_batch_avx2
 #else
 #define MAPPER_ENTRY static int do_rule_args
+#define BATCH_ENTRY static void do_rule_batch
 #endif
 
 /* Device is "out" for input x: reweights below 1.0 keep a fraction of the
@@ -46,31 +52,22 @@ static int is_out(const uint32_t *weight, int weight_max, int item, int x)
 	return 1;
 }
 
-struct choose_ctx {
-	const pl_map *map;
-	struct pl_work *work;
-	const uint32_t *weight;
-	int weight_max;
-	int x;
-	const struct pl_choose_args *ca; /* NULL: plain weights */
-};
-
-/* the bucket's choose_arg (Ceph: &choose_args[-1 - in->id]); a set made
- * before a bucket was added has no slot for it */
-static const struct pl_choose_arg *arg_of(const struct choose_ctx *cx,
-					  const struct pl_bucket *in)
-{
-	uint32_t i = (uint32_t)(-1 - in->id);
-
-	return cx->ca && i < cx->ca->size ? &cx->ca->args[i] : NULL;
-}
-
 /* Ceph's crush_bucket_choose: straw2 inline, the others in buckets.c */
 static inline int bucket_choose(const struct choose_ctx *cx,
 				const struct pl_bucket *in, int r, int outpos)
 {
-	if (in->alg == PL_BUCKET_STRAW2)
-		return pl_straw2_choose(in, cx->x, r, arg_of(cx, in), outpos);
+	if (in->alg == PL_BUCKET_STRAW2) {
+		const struct pl_choose_arg *arg = arg_of(cx, in);
+		int pos = memo_pos(arg, outpos), item;
+		struct pl_memo *e = memo_find(cx->memo, in->id, r, pos);
+
+		/* drawn ahead by spec_step, or earlier in this mapping */
+		if (memo_hit(cx->memo, e))
+			return e->item;
+		item = pl_straw2_choose(in, cx->x, r, arg, outpos);
+		memo_fill(cx->memo, e, in->id, r, pos, item);
+		return item;
+	}
 	return pl_bucket_choose(in, cx->work->work[-1 - in->id], cx->x, r);
 }
 
@@ -333,15 +330,76 @@ static void choose_indep(const struct choose_ctx *cx,
 	count_tries(cx->work, map, ftotal);
 }
 
-MAPPER_ENTRY(const pl_map *map, int ruleno, int x, int *result,
-	     int result_max, const uint32_t *weight, int weight_max,
-		 void *work, const pl_choose_args *ca)
+/*
+ * The first choose step of the rule (after take and set_* steps, as
+ * run_rule reads them), speculated for inputs cx[0 .. ncx-1] together:
+ * spec_step with more walkers, so more independent hash chains per pass.
+ * 1 if it did (run_rule need not guess that step again).
+ */
+static int spec_rule_start(const struct choose_ctx *cx, int ncx,
+			   const struct pl_rule *rule, int result_max)
 {
-	struct pl_work *cw = work;
-	struct choose_ctx cx = { map, cw, weight, weight_max, x, ca };
+	const pl_map *map = cx->map;
+	struct spec_leaf lf = { 0, map->chooseleaf_vary_r,
+				map->chooseleaf_stable };
+	int take = 0, have = 0;
+
+	for (uint32_t step = 0; step < rule->len; step++) {
+		const struct pl_rule_step *cur = &rule->steps[step];
+		int numrep = cur->arg1, nrep;
+
+		switch (cur->op) {
+		case PL_RULE_TAKE:
+			take = cur->arg1;
+			have = -1 - take >= 0 && -1 - take < map->max_buckets &&
+			       map->buckets[-1 - take];
+			break;
+		case PL_RULE_SET_CHOOSELEAF_VARY_R:
+			if (cur->arg1 >= 0)
+				lf.vary_r = (unsigned)cur->arg1;
+			break;
+		case PL_RULE_SET_CHOOSELEAF_STABLE:
+			if (cur->arg1 >= 0)
+				lf.stable = (unsigned)cur->arg1;
+			break;
+		case PL_RULE_CHOOSELEAF_FIRSTN:
+		case PL_RULE_CHOOSE_FIRSTN:
+		case PL_RULE_CHOOSELEAF_INDEP:
+		case PL_RULE_CHOOSE_INDEP:
+			if (!have)
+				return 0;
+			if (numrep <= 0)
+				numrep += result_max;
+			if (numrep <= 0)
+				return 0;
+			nrep = numrep < result_max ? numrep : result_max;
+			lf.indep = cur->op == PL_RULE_CHOOSELEAF_INDEP ||
+				   cur->op == PL_RULE_CHOOSE_INDEP;
+			spec_step(cx, ncx, map->buckets[-1 - take], nrep,
+				  numrep, cur->arg2,
+				  cur->op == PL_RULE_CHOOSELEAF_FIRSTN ||
+					  cur->op == PL_RULE_CHOOSELEAF_INDEP,
+				  &lf);
+			return 1;
+		case PL_RULE_EMIT:
+			return 0;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Ceph's crush_do_rule for one input; `drawn`: spec_rule_start guessed
+ * the first choose step already. */
+static int run_rule(const struct choose_ctx *ccx, const struct pl_rule *rule,
+		    int *result, int result_max, int drawn)
+{
+	const pl_map *map = ccx->map;
+	struct pl_work *cw = ccx->work;
+	struct choose_ctx cx = *ccx;
 	int *w, *o, *c, *tmp;
 	int result_len = 0, wsize = 0, osize, recurse_to_leaf;
-	const struct pl_rule *rule;
 	uint32_t step;
 	int i, numrep;
 	/* Ceph counted choose_total_tries as retries, not tries: add one.
@@ -354,18 +412,6 @@ MAPPER_ENTRY(const pl_map *map, int ruleno, int x, int *result,
 	int vary_r = map->chooseleaf_vary_r;
 	int stable = map->chooseleaf_stable;
 
-	if ((uint32_t)ruleno >= map->max_rules || !map->rules[ruleno])
-		return 0;
-	/* a map changed since the workspace was laid out (or never
-	 * finalized) could need more permutation space than it has:
-	 * nothing is mapped rather than memory overwritten */
-	if (!map->finalized || cw->map != map ||
-	    cw->generation != map->generation)
-		return 0;
-	if (result_max > cw->result_max)
-		result_max = cw->result_max;
-
-	rule = map->rules[ruleno];
 	w = cw->a;
 	o = cw->b;
 	c = cw->c;
@@ -434,6 +480,16 @@ MAPPER_ENTRY(const pl_map *map, int ruleno, int x, int *result,
 					continue; /* e.g. PL_ITEM_NONE */
 				if (firstn) {
 					int recurse_tries;
+					struct spec_leaf lf = { 0, (unsigned)vary_r,
+								(unsigned)stable };
+
+					if (!drawn)
+						spec_step(&cx, 1, map->buckets[bno],
+							  numrep < result_max - osize ?
+								  numrep : result_max - osize,
+							  numrep, cur->arg2,
+							  recurse_to_leaf, &lf);
+					drawn = 0;
 
 					if (choose_leaf_tries)
 						recurse_tries = choose_leaf_tries;
@@ -455,6 +511,13 @@ MAPPER_ENTRY(const pl_map *map, int ruleno, int x, int *result,
 				} else {
 					int out_size = numrep < result_max - osize ?
 						numrep : result_max - osize;
+					struct spec_leaf lf = { 1, 0, 0 };
+
+					if (!drawn)
+						spec_step(&cx, 1, map->buckets[bno],
+							  out_size, numrep, cur->arg2,
+							  recurse_to_leaf, &lf);
+					drawn = 0;
 					choose_indep(&cx, map->buckets[bno],
 						     out_size, numrep, cur->arg2,
 						     o + osize, 0,
@@ -485,7 +548,71 @@ MAPPER_ENTRY(const pl_map *map, int ruleno, int x, int *result,
 	return result_len;
 }
 
-#ifndef PL_MAPPER_AVX2
+/* The rule, if the workspace fits the map: a map changed since the
+ * workspace was laid out (or never finalized) could need more permutation
+ * space than it has, so nothing is mapped rather than memory
+ * overwritten. */
+static const struct pl_rule *rule_for(const pl_map *map, int ruleno,
+				      const struct pl_work *cw)
+{
+	if ((uint32_t)ruleno >= map->max_rules || !map->rules[ruleno])
+		return NULL;
+	if (!map->finalized || cw->map != map ||
+	    cw->generation != map->generation)
+		return NULL;
+	return map->rules[ruleno];
+}
+
+MAPPER_ENTRY(const pl_map *map, int ruleno, int x, int *result,
+	     int result_max, const uint32_t *weight, int weight_max,
+	     void *work, const pl_choose_args *ca)
+{
+	struct pl_work *cw = work;
+	struct choose_ctx cx = { map, cw, weight, weight_max, x, ca,
+				 &cw->memo[0] };
+	const struct pl_rule *rule = rule_for(map, ruleno, cw);
+
+	if (!rule)
+		return 0;
+	if (result_max > cw->result_max)
+		result_max = cw->result_max;
+	memo_begin(cx.memo);
+	return run_rule(&cx, rule, result, result_max, 0);
+}
+
+BATCH_ENTRY(const pl_map *map, int ruleno, const int *xs, int n,
+	    int *results, int result_max, int *lens, const uint32_t *weight,
+	    int weight_max, void *work, const pl_choose_args *ca)
+{
+	struct pl_work *cw = work;
+	const struct pl_rule *rule = rule_for(map, ruleno, cw);
+	int rmax = result_max < cw->result_max ? result_max : cw->result_max;
+
+	for (int i = 0; i < n; i += PL_MEMO_TABS) {
+		struct choose_ctx cx[PL_MEMO_TABS];
+		int k = n - i < PL_MEMO_TABS ? n - i : PL_MEMO_TABS, drawn;
+
+		if (!rule) {
+			for (int j = 0; j < k; j++)
+				lens[i + j] = 0;
+			continue;
+		}
+		for (int j = 0; j < k; j++) {
+			cx[j] = (struct choose_ctx){ map, cw, weight,
+						     weight_max, xs[i + j], ca,
+						     &cw->memo[j] };
+			memo_begin(cx[j].memo);
+		}
+		drawn = spec_rule_start(cx, k, rule, rmax);
+		for (int j = 0; j < k; j++)
+			lens[i + j] = run_rule(
+				&cx[j], rule,
+				results + (size_t)(i + j) * (size_t)result_max,
+				rmax, drawn);
+	}
+}
+
+#if !defined(PL_MAPPER_AVX2) && !defined(PL_MAPPER_AVX512)
 /* Only a finalized map knows its workspace size (Ceph's crush_work_size
  * reads map->working_size, which crush_finalize computes); an unfinalized
  * one may have buckets larger than working_size says. */
@@ -552,13 +679,45 @@ int pl_do_rule_args(const pl_map *map, int ruleno, int x, int *result,
 		    int result_max, const uint32_t *weight, int weight_max,
 		    void *work, const pl_choose_args *ca)
 {
-#ifdef PL_HAVE_MAPPER_AVX2
+#ifdef PL_HAVE_MAPPER_AVX512
 	/* GCC caches the CPU's features at startup: one load and a test */
+	if (__builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512vl"))
+		return pl_do_rule_args_avx512(map, ruleno, x, result,
+					      result_max, weight, weight_max,
+					      work, ca);
+#endif
+#ifdef PL_HAVE_MAPPER_AVX2
 	if (__builtin_cpu_supports("avx2"))
 		return pl_do_rule_args_avx2(map, ruleno, x, result, result_max,
 					    weight, weight_max, work, ca);
 #endif
 	return do_rule_args(map, ruleno, x, result, result_max, weight,
 			    weight_max, work, ca);
+}
+
+void pl_do_rule_batch(const pl_map *map, int ruleno, const int *xs, int n,
+		      int *results, int result_max, int *lens,
+		      const uint32_t *weight, int weight_max, void *work,
+		      const pl_choose_args *ca)
+{
+#ifdef PL_HAVE_MAPPER_AVX512
+	if (__builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512vl")) {
+		pl_do_rule_batch_avx512(map, ruleno, xs, n, results,
+					result_max, lens, weight, weight_max,
+					work, ca);
+		return;
+	}
+#endif
+#ifdef PL_HAVE_MAPPER_AVX2
+	if (__builtin_cpu_supports("avx2")) {
+		pl_do_rule_batch_avx2(map, ruleno, xs, n, results, result_max,
+				      lens, weight, weight_max, work, ca);
+		return;
+	}
+#endif
+	do_rule_batch(map, ruleno, xs, n, results, result_max, lens, weight,
+		      weight_max, work, ca);
 }
 #endif

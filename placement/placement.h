@@ -254,6 +254,14 @@ const pl_choose_args *pl_map_choose_args_for(const pl_map *m, int64_t id);
 int pl_do_rule_args(const pl_map *m, int ruleno, int x, int *result,
 		    int result_max, const uint32_t *weights, int weight_max,
 		    void *work, const pl_choose_args *ca);
+/* pl_do_rule_args for inputs xs[0 .. n-1]: input i's result at
+ * results + i * result_max, its length in lens[i].  The same results as n
+ * calls, faster: several inputs' first choose step is drawn side by
+ * side. */
+void pl_do_rule_batch(const pl_map *m, int ruleno, const int *xs, int n,
+		      int *results, int result_max, int *lens,
+		      const uint32_t *weights, int weight_max, void *work,
+		      const pl_choose_args *ca);
 /*
  * crushtool's --show-choose-tries histogram: counts are kept in the
  * workspace (never in the map).  Returns the array of n entries.

@@ -7,14 +7,14 @@ top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 fail=0
 
 bad=$(grep -nE '#include +"' "$top"/placement/*.c "$top"/placement/*.h |
-	grep -vE '"(placement|crush_i|crush_ln_table|crush_negln_table|hash_i|ln_i|parse_i|straw2_i)\.h"' |
-	grep -vE 'mapper_avx2\.c:.*"mapper\.c"')
+	grep -vE '"(placement|crush_i|crush_ln_table|crush_negln_table|hash_i|ln_i|parse_i|spec_i|straw2_i)\.h"' |
+	grep -vE 'mapper_avx(2|512)\.c:.*"mapper\.c"')
 if [ -n "$bad" ]; then
 	echo "placement/ includes a project header outside placement/:"
 	echo "$bad"
 	fail=1
 fi
-for f in mapper.c mapper_avx2.c straw2_i.h buckets.c ln.c hash.c pg.c; do
+for f in mapper.c mapper_avx2.c mapper_avx512.c spec_i.h straw2_i.h buckets.c ln.c hash.c pg.c; do
 	if grep -nE '#include +<(stdlib|malloc)\.h>|\b(malloc|calloc|realloc|free)\(' \
 		"$top/placement/$f"; then
 		echo "placement/$f is on the mapping path and must not allocate"

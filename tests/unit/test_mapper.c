@@ -566,6 +566,60 @@ static void test_unfinalized_workspace(void **state)
 	pl_map_destroy(m);
 }
 
+/* pl_do_rule_batch (several inputs' draws side by side, and each input's
+ * draws guessed ahead) gives what pl_do_rule gives one input at a time,
+ * whatever the batch size, through retries (reweighted devices) and holes
+ * (indep). */
+static void batch_vs_single(struct mapper *mp, int rule, int nr)
+{
+	int xs[7], res[7 * 8], lens[7], one[8];
+
+	assert_true(nr <= 8);
+	for (int x0 = 0; x0 < 3000; x0 += 7) {
+		for (int j = 0; j < 7; j++)
+			xs[j] = x0 + j * 1000003;
+		pl_do_rule_batch(mp->m, rule, xs, 7, res, nr, lens,
+				 mp->weights, mp->nweights, mp->work, NULL);
+		for (int j = 0; j < 7; j++) {
+			int n = map_x(mp, rule, xs[j], one, nr);
+
+			assert_int_equal(lens[j], n);
+			assert_memory_equal(res + j * nr, one,
+					    (size_t)n * sizeof(int));
+		}
+	}
+}
+
+static void test_batch_matches_single(void **state)
+{
+	struct mapper mp;
+	pl_map *m;
+	int res[3], lens[1], x = 5;
+
+	(void)state;
+	assert_int_equal(pl_map_build_simple(12, 4, NULL, &m), 0);
+	mapper_init(&mp, m, 8);
+	batch_vs_single(&mp, 0, 3);
+	mp.weights[1] = W1 / 3; /* out for most inputs: retries */
+	mp.weights[6] = 0;
+	batch_vs_single(&mp, 0, 3);
+	batch_vs_single(&mp, 0, 5);
+	/* no such rule: nothing, as pl_do_rule */
+	lens[0] = -1;
+	pl_do_rule_batch(m, 9, &x, 1, res, 3, lens, mp.weights, mp.nweights,
+			 mp.work, NULL);
+	assert_int_equal(lens[0], 0);
+	mapper_free(&mp);
+
+	mapper_init(&mp, flat_map(PL_BUCKET_STRAW2, 8, NULL,
+				  PL_RULE_CHOOSE_INDEP, 4), 8);
+	mp.weights[2] = W1 / 2;
+	mp.weights[5] = 0;
+	batch_vs_single(&mp, 0, 4);
+	batch_vs_single(&mp, 0, 8); /* more than the bucket: holes */
+	mapper_free(&mp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -585,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_threads_share_map),
 		cmocka_unit_test(test_tunables_profiles),
 		cmocka_unit_test(test_legacy_tunables_no_duplicates),
+		cmocka_unit_test(test_batch_matches_single),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
