@@ -273,7 +273,10 @@ int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		r = usage_mark_dirty(c);
 		if (r)
 			return r;
-		fd = open_retry(fc, s->dirfd, rel, oflags | O_CREAT | O_EXCL);
+		fd = spare_take(c, s, rel, oflags);
+		if (fd == -ENOENT)
+			fd = open_retry(fc, s->dirfd, rel,
+					oflags | O_CREAT | O_EXCL);
 		if (fd >= 0)
 			created = 1;
 		else if (fd == -EEXIST)
@@ -289,7 +292,10 @@ int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		return fd;
 	if (created)
 		store_account(s, pool, 0, 1);
-	if (fstat(fd, &st) < 0) {
+	/* a file just made (or a spare, emptied) holds nothing */
+	if (created)
+		st.st_size = 0;
+	else if (fstat(fd, &st) < 0) {
 		r = -errno;
 		close(fd);
 		return r;
