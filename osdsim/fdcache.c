@@ -184,21 +184,31 @@ static void drop_entry(struct fdcache *fc, struct cfs_obj *o)
 	}
 }
 
-int64_t fdcache_forget(struct fdcache *fc, int osd, int64_t pool,
-		       uint32_t ps, const char *name)
+int64_t fdcache_forget_busy(struct fdcache *fc, int osd, int64_t pool,
+			    uint32_t ps, const char *name, int *busy)
 {
 	uint64_t h = key_hash(osd, pool, ps, name);
 	struct cfs_obj *o;
 	int64_t counted = -1;
 
+	*busy = 0;
 	pthread_mutex_lock(&fc->lock);
 	o = lookup(fc, h, osd, pool, ps, name);
 	if (o) {
 		counted = (int64_t)o->size;
+		*busy = o->ref > 0;
 		drop_entry(fc, o);
 	}
 	pthread_mutex_unlock(&fc->lock);
 	return counted;
+}
+
+int64_t fdcache_forget(struct fdcache *fc, int osd, int64_t pool,
+		       uint32_t ps, const char *name)
+{
+	int busy;
+
+	return fdcache_forget_busy(fc, osd, pool, ps, name, &busy);
 }
 
 static int same_inode(int fd, const struct stat *st)

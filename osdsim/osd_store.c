@@ -318,19 +318,21 @@ int cfs_obj_remove(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const cha
 	struct stat st;
 	uint64_t size;
 	int64_t counted;
-	int r;
+	int r, busy;
 
 	if (!s)
 		return -ENOENT;
 	r = obj_relpath(c, pool, ps, name, rel, sizeof(rel), NULL, 0);
 	if (r)
 		return r;
-	counted = fdcache_forget(c->fdc, osd, pool, ps, name);
+	counted = fdcache_forget_busy(c->fdc, osd, pool, ps, name, &busy);
 	r = usage_mark_dirty(c);
 	if (r)
 		return r;
-	/* the file stays for the next new object (spares.c) */
-	r = spare_give(c, s, rel, &size);
+	/* the file stays for the next new object (spares.c), unless an fd
+	 * of it is still in use: what is written through that fd must not
+	 * land in a new object */
+	r = busy ? -EBUSY : spare_give(c, s, rel, &size);
 	if (r && r != -ENOENT) {
 		if (fstatat(s->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			r = errno == ENOTDIR ? -ENOENT : -errno;

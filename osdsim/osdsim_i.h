@@ -390,6 +390,10 @@ void fdcache_destroy(struct fdcache *fc);
  * not: a file removed behind the store's back is still counted. */
 int64_t fdcache_forget(struct fdcache *fc, int osd, int64_t pool,
 		       uint32_t ps, const char *name);
+/* The same; *busy: someone still uses the entry's fd (it is closed at
+ * their last put), so the file must not be reused while they do. */
+int64_t fdcache_forget_busy(struct fdcache *fc, int osd, int64_t pool,
+			    uint32_t ps, const char *name, int *busy);
 
 /* objcsum.c: per-copy checksums (see there) */
 void csum_reset(struct obj_csum *cs);

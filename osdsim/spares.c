@@ -211,6 +211,13 @@ int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 	spare_name(id, nm, sizeof(nm));
 	if (renameat2(s->dirfd, rel, sp->dirfd, nm, RENAME_NOREPLACE) < 0) {
 		r = errno == ENOENT ? -ENOENT : -EINVAL;
+		/* no RENAME_NOREPLACE here, or current/ is another
+		 * filesystem: no spares for this OSD */
+		if (errno == EINVAL || errno == EXDEV) {
+			pthread_mutex_lock(&sp->lock);
+			sp->state = -1;
+			pthread_mutex_unlock(&sp->lock);
+		}
 		close(fd);
 		return r;
 	}
