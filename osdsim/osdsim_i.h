@@ -119,12 +119,8 @@ struct spares {
 	int state; /* 0: not loaded yet, 1: usable, -1: not usable */
 	int dirfd; /* DIR/osd.N/spare */
 	uint64_t next; /* the next file name */
-	/* spares' names, the last one used first; those flagged
-	 * SPARE_UNSURE are emptied when taken, holding[i] bytes until then */
-	uint64_t *v;
-	uint32_t *holding;
+	uint64_t *v; /* ready spares' names, the last one used first */
 	size_t n;
-	uint64_t held; /* the sum of holding[] */
 };
 
 struct osd_store {
@@ -344,14 +340,13 @@ void store_close(struct osd_store *s);
 /* Spare object files (spares.c).  take: a spare renamed to rel (never
  * over an existing file), opened with oflags: its fd; -EEXIST when rel
  * exists, -ENOENT when there is no spare to take.  give: the object
- * file at rel (st: its fstatat) moved out of its folder and kept as a
- * spare; -ENOENT when it was gone, another -errno when it was not taken
+ * file at rel moved out of its folder and kept as a spare (*size: what
+ * it held); -ENOENT when absent, another -errno when it was not taken
  * (the caller unlinks it). */
-struct stat;
 int spare_take(cfs_cluster *c, struct osd_store *s, const char *rel,
 	       int oflags);
 int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
-	       const struct stat *st);
+	       uint64_t *size);
 void spares_close(struct osd_store *s);
 int osd_store_create(const char *dir, int id, const char *uuid);
 int obj_escape(const char *name, char *buf, size_t len);

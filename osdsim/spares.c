@@ -17,16 +17,13 @@
  * PG folders (usage, fsck, PG holders, scrub, ls-by-osd, pg split) never
  * sees it, and it counts no byte and no object.  It holds no byte and no
  * attribute of its old object once it is handed out:
- *   - give: the object's file is renamed out of its PG folder (the object
- *     is gone at once, as with unlinkat).  A small file is left as it is
- *     (flagged SPARE_UNSURE) while the OSD's spares hold under
- *     SPARE_HOLD_MAX bytes: the removal then costs one rename, about
- *     what unlinkat + ext4_evict_inode cost;  a larger one is truncated
- *     to 0 and stripped of every user xattr (checksum record, object
- *     attributes) at once, so a removal frees its space as before;
- *   - take: a SPARE_UNSURE spare is emptied so before it is renamed into
- *     place.  Spares found in the folder when a process starts may be in
- *     any state a crash left: all are SPARE_UNSURE.
+ *   - give: the object's file is renamed out of its PG folder first (the
+ *     object is gone at once, as with unlinkat), then truncated to 0 and
+ *     stripped of every user xattr (checksum record, object attributes);
+ *     only then is it offered;
+ *   - spares found in the folder when a process starts may be in any
+ *     state a crash left (renamed, not yet emptied): they are emptied
+ *     again before their first use.
  * A new object's checksum record starts empty in memory (fdcache.c), and
  * the file is empty and attribute-free: no stale byte or record survives.
  *
@@ -47,10 +44,6 @@
 #include "util.h"
 
 #define SPARE_MAX 4096
-/* what a spare left unemptied may hold (data and xattr blocks), and what
- * all of one OSD's may hold together */
-#define SPARE_SMALL (64u << 10)
-#define SPARE_HOLD_MAX (4ULL << 20)
 /* a spare found on disk at load: emptied before its first use */
 #define SPARE_UNSURE (1ULL << 63)
 
@@ -84,8 +77,7 @@ static int spares_load(cfs_cluster *c, struct osd_store *s)
 		return r;
 	}
 	sp->v = malloc(SPARE_MAX * sizeof(*sp->v));
-	sp->holding = calloc(SPARE_MAX, sizeof(*sp->holding));
-	if (!sp->v || !sp->holding) {
+	if (!sp->v) {
 		closedir(d);
 		close(fd);
 		return -ENOMEM;
@@ -130,12 +122,10 @@ static int spare_empty(int fd, uint64_t size)
 	return 0;
 }
 
-static void spare_push(struct spares *sp, uint64_t id, uint32_t holding)
+static void spare_push(struct spares *sp, uint64_t id)
 {
 	pthread_mutex_lock(&sp->lock);
 	if (sp->n < SPARE_MAX) {
-		sp->holding[sp->n] = holding;
-		sp->held += holding;
 		sp->v[sp->n++] = id;
 		id = UINT64_MAX;
 	}
@@ -164,7 +154,6 @@ int spare_take(cfs_cluster *c, struct osd_store *s, const char *rel,
 		return -ENOENT;
 	}
 	id = sp->v[--sp->n];
-	sp->held -= sp->holding[sp->n];
 	pthread_mutex_unlock(&sp->lock);
 	spare_name(id, nm, sizeof(nm));
 	fd = openat(sp->dirfd, nm, oflags | O_NOFOLLOW);
@@ -186,41 +175,38 @@ int spare_take(cfs_cluster *c, struct osd_store *s, const char *rel,
 		int e = errno;
 
 		close(fd);
-		spare_push(sp, id, 0);
+		spare_push(sp, id);
 		return e == EEXIST ? -EEXIST : -ENOENT;
 	}
 	return fd;
 }
 
 int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
-	       const struct stat *st)
+	       uint64_t *size)
 {
 	struct spares *sp = &s->spares;
-	uint64_t holds = (uint64_t)st->st_blocks * 512, id;
-	int fd = -1, r, lazy;
 	char nm[32];
+	struct stat st;
+	uint64_t id;
+	int fd, r;
 
-	/* an object file only: anything else is unlinked as before */
-	if (c->rdonly || !S_ISREG(st->st_mode) || st->st_nlink != 1)
-		return -EINVAL;
+	if (c->rdonly)
+		return -EROFS;
 	pthread_mutex_lock(&sp->lock);
 	r = spares_load(c, s);
 	if (!r && sp->n >= SPARE_MAX)
 		r = -ENOSPC;
-	lazy = holds <= SPARE_SMALL && sp->held + holds <= SPARE_HOLD_MAX;
-	if (lazy) /* claimed now, so that racing removals stay in bounds */
-		sp->held += holds;
 	id = sp->next++;
 	pthread_mutex_unlock(&sp->lock);
 	if (r)
-		goto unclaim;
-	if (!lazy) {
-		fd = openat(s->dirfd, rel, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0) {
-			r = errno == ENOENT || errno == ENOTDIR ? -ENOENT
-								 : -errno;
-			goto unclaim;
-		}
+		return r;
+	fd = openat(s->dirfd, rel, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOTDIR ? -ENOENT : -errno;
+	/* an object file only: anything else is unlinked as before */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		close(fd);
+		return -EINVAL;
 	}
 	spare_name(id, nm, sizeof(nm));
 	if (renameat2(s->dirfd, rel, sp->dirfd, nm, RENAME_NOREPLACE) < 0) {
@@ -232,33 +218,19 @@ int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 			sp->state = -1;
 			pthread_mutex_unlock(&sp->lock);
 		}
-		if (fd >= 0)
-			close(fd);
-		goto unclaim;
+		close(fd);
+		return r;
 	}
-	if (lazy) {
-		pthread_mutex_lock(&sp->lock);
-		sp->held -= holds; /* spare_push counts it again */
-		pthread_mutex_unlock(&sp->lock);
-		spare_push(sp, id | SPARE_UNSURE, (uint32_t)holds);
-		return 0;
-	}
+	*size = (uint64_t)st.st_size;
 	/* the object is gone now; what it held goes before the file is
 	 * offered again */
-	r = spare_empty(fd, (uint64_t)st->st_size);
+	r = spare_empty(fd, *size);
 	close(fd);
 	if (r)
 		unlinkat(sp->dirfd, nm, 0);
 	else
-		spare_push(sp, id, 0);
+		spare_push(sp, id);
 	return 0;
-unclaim:
-	if (lazy) {
-		pthread_mutex_lock(&sp->lock);
-		sp->held -= holds;
-		pthread_mutex_unlock(&sp->lock);
-	}
-	return r;
 }
 
 void spares_close(struct osd_store *s)
@@ -266,6 +238,5 @@ void spares_close(struct osd_store *s)
 	if (s->spares.state > 0)
 		close(s->spares.dirfd);
 	free(s->spares.v);
-	free(s->spares.holding);
 	pthread_mutex_destroy(&s->spares.lock);
 }

@@ -558,10 +558,9 @@ static int spares_on(struct fixture *f, int osd, int *nonempty, int *attrs)
 }
 
 /* A removed object's file becomes a spare: out of its folder at once,
- * counting nothing, emptied at once when large, when taken when small;
- * the next new object takes it and starts empty (no byte, record or
- * attribute of the old one).  A spare a crash left unemptied is emptied
- * before it is used. */
+ * empty and without attributes, counting nothing; the next new object
+ * takes it and starts empty (no byte, record or attribute of the old
+ * one).  A spare a crash left unemptied is emptied before it is used. */
 static void test_spares(void **state)
 {
 	struct fixture *f = fx_new(NULL);
@@ -599,16 +598,6 @@ static void test_spares(void **state)
 			fail_msg("stale byte at %zu", i);
 	assert_int_equal(ol_obj_getattr(f->ol, DATA_POOL, "sp-a", "parent", &val, &vl),
 			 -ENODATA);
-	assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, "sp-a"), 0);
-	/* a small file is only renamed (emptied when taken) */
-	assert_int_equal(spares_on(f, osd, &ne, &at), 1);
-	assert_int_equal(ne, 1);
-	fx_assert_usage_exact(f);
-	assert_int_equal(ol_obj_write(f->ol, DATA_POOL, "sp-a", 50, "z", 1), 0);
-	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "sp-a", 0, got, 64), 51);
-	for (int i = 0; i < 50; i++)
-		assert_int_equal(got[i], 0);
-	assert_int_equal(spares_on(f, osd, &ne, &at), 0);
 	assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, "sp-a"), 0);
 
 	/* a spare as a crash may leave it: bytes and attributes still in */
