@@ -432,7 +432,10 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 		next.size = oi.size;
 	/* space on every replica first: a refused write changes nothing */
 	for (int i = 0; i < nt; i++) {
-		uint64_t cur = size_on(c, t[i], op.pid, op.ps, name);
+		/* a new object's copies start empty (a leftover file is
+		 * reset): no open of a file that is most often absent */
+		uint64_t cur = exists ? size_on(c, t[i], op.pid, op.ps, name)
+				      : 0;
 		uint64_t fin = next.size;
 
 		resv[i] = fin > cur ? fin - cur : 0;

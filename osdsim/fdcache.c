@@ -186,21 +186,31 @@ static void drop_entry(struct fdcache *fc, struct cfs_obj *o)
 	}
 }
 
-int64_t fdcache_forget(struct fdcache *fc, int osd, int64_t pool,
-		       uint32_t ps, const char *name)
+int64_t fdcache_forget_busy(struct fdcache *fc, int osd, int64_t pool,
+			    uint32_t ps, const char *name, int *busy)
 {
 	uint64_t h = key_hash(osd, pool, ps, name);
 	struct cfs_obj *o;
 	int64_t counted = -1;
 
+	*busy = 0;
 	pthread_mutex_lock(&fc->lock);
 	o = lookup(fc, h, osd, pool, ps, name);
 	if (o) {
 		counted = (int64_t)o->size;
+		*busy = o->ref > 0;
 		drop_entry(fc, o);
 	}
 	pthread_mutex_unlock(&fc->lock);
 	return counted;
+}
+
+int64_t fdcache_forget(struct fdcache *fc, int osd, int64_t pool,
+		       uint32_t ps, const char *name)
+{
+	int busy;
+
+	return fdcache_forget_busy(fc, osd, pool, ps, name, &busy);
 }
 
 static int same_inode(int fd, const struct stat *st)
@@ -275,7 +285,10 @@ int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		r = usage_mark_dirty(c);
 		if (r)
 			return r;
-		fd = open_retry(fc, s->dirfd, rel, oflags | O_CREAT | O_EXCL);
+		fd = spare_take(c, s, rel, oflags);
+		if (fd == -ENOENT)
+			fd = open_retry(fc, s->dirfd, rel,
+					oflags | O_CREAT | O_EXCL);
 		if (fd >= 0)
 			created = 1;
 		else if (fd == -EEXIST)
@@ -291,7 +304,10 @@ int cfs_obj_open(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		return fd;
 	if (created)
 		store_account(s, pool, 0, 1);
-	if (fstat(fd, &st) < 0) {
+	/* a file just made (or a spare, emptied) holds nothing */
+	if (created)
+		st.st_size = 0;
+	else if (fstat(fd, &st) < 0) {
 		r = -errno;
 		close(fd);
 		return r;

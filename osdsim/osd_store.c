@@ -261,6 +261,8 @@ int store_open(cfs_cluster *c, int osd, struct osd_store **out)
 		s->prefill = c->cur->osds[osd].prefill;
 	pthread_mutex_unlock(&c->map_lock);
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->spares.lock, NULL);
+	s->spares.dirfd = -1;
 	atomic_store(&c->stores[osd], s);
 	*out = s;
 	return 0;
@@ -271,6 +273,7 @@ void store_close(struct osd_store *s)
 	if (!s)
 		return;
 	close(s->dirfd);
+	spares_close(s);
 	pthread_mutex_destroy(&s->lock);
 	free(s->pu);
 	free(s);
@@ -313,30 +316,42 @@ int cfs_obj_remove(cfs_cluster *c, int osd, int64_t pool, uint32_t ps, const cha
 	struct osd_store *s = store_get(c, osd);
 	char rel[PATH_MAX];
 	struct stat st;
+	uint64_t size;
 	int64_t counted;
-	int r;
+	int r, busy;
 
 	if (!s)
 		return -ENOENT;
 	r = obj_relpath(c, pool, ps, name, rel, sizeof(rel), NULL, 0);
 	if (r)
 		return r;
-	counted = fdcache_forget(c->fdc, osd, pool, ps, name);
-	if (fstatat(s->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno != ENOENT && errno != ENOTDIR)
-			return -errno;
-		/* removed behind the store's back while it was counted
-		 * (and open): it stops counting now */
-		if (counted >= 0 && !(r = usage_mark_dirty(c)))
-			store_account(s, pool, -counted, -1);
-		return r;
-	}
+	counted = fdcache_forget_busy(c->fdc, osd, pool, ps, name, &busy);
 	r = usage_mark_dirty(c);
 	if (r)
 		return r;
-	if (unlinkat(s->dirfd, rel, 0) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	store_account(s, pool, -(int64_t)st.st_size, -1);
+	/* the file stays for the next new object (spares.c), unless an fd
+	 * of it is still in use: what is written through that fd must not
+	 * land in a new object */
+	r = busy ? -EBUSY : spare_give(c, s, rel, &size);
+	if (r && r != -ENOENT) {
+		if (fstatat(s->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			r = errno == ENOTDIR ? -ENOENT : -errno;
+		else if (unlinkat(s->dirfd, rel, 0) < 0)
+			r = -errno;
+		else
+			r = 0;
+		size = (uint64_t)st.st_size;
+	}
+	if (r == -ENOENT) {
+		/* removed behind the store's back while it was counted
+		 * (and open): it stops counting now */
+		if (counted >= 0)
+			store_account(s, pool, -counted, -1);
+		return 0;
+	}
+	if (r)
+		return r;
+	store_account(s, pool, -(int64_t)size, -1);
 	return 0;
 }
 

@@ -113,6 +113,16 @@ struct disk_guard {
 	int64_t when;
 };
 
+/* spare object files of one OSD (spares.c) */
+struct spares {
+	pthread_mutex_t lock;
+	int state; /* 0: not loaded yet, 1: usable, -1: not usable */
+	int dirfd; /* DIR/osd.N/spare */
+	uint64_t next; /* the next file name */
+	uint64_t *v; /* ready spares' names, the last one used first */
+	size_t n;
+};
+
 struct osd_store {
 	int id;
 	int dirfd; /* DIR/osd.N/current */
@@ -127,6 +137,7 @@ struct osd_store {
 	/* used and objects by pool (under lock) */
 	struct pool_use *pu;
 	int npu;
+	struct spares spares;
 };
 
 /* A sorted set of object names. */
@@ -328,6 +339,17 @@ int osdmap_dry_run(void);
 struct osd_store *store_get(cfs_cluster *c, int osd);
 int store_open(cfs_cluster *c, int osd, struct osd_store **out);
 void store_close(struct osd_store *s);
+/* Spare object files (spares.c).  take: a spare renamed to rel (never
+ * over an existing file), opened with oflags: its fd; -EEXIST when rel
+ * exists, -ENOENT when there is no spare to take.  give: the object
+ * file at rel moved out of its folder and kept as a spare (*size: what
+ * it held); -ENOENT when absent, another -errno when it was not taken
+ * (the caller unlinks it). */
+int spare_take(cfs_cluster *c, struct osd_store *s, const char *rel,
+	       int oflags);
+int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
+	       uint64_t *size);
+void spares_close(struct osd_store *s);
 int osd_store_create(const char *dir, int id, const char *uuid);
 int obj_escape(const char *name, char *buf, size_t len);
 int obj_unescape(const char *file, char *buf, size_t len);
@@ -370,6 +392,10 @@ void fdcache_destroy(struct fdcache *fc);
  * not: a file removed behind the store's back is still counted. */
 int64_t fdcache_forget(struct fdcache *fc, int osd, int64_t pool,
 		       uint32_t ps, const char *name);
+/* The same; *busy: someone still uses the entry's fd (it is closed at
+ * their last put), so the file must not be reused while they do. */
+int64_t fdcache_forget_busy(struct fdcache *fc, int osd, int64_t pool,
+			    uint32_t ps, const char *name, int *busy);
 
 /* objcsum.c: per-copy checksums (see there) */
 void csum_reset(struct obj_csum *cs);

@@ -4,13 +4,16 @@
  * scrub.c) and what reads do with missing, stale and rotten copies.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -586,6 +589,106 @@ static void test_stray_copies(void **state)
 	fx_free(f);
 }
 
+/* Files in DIR/osd.N/spare/ (osdsim spares.c) */
+static int spares_on(struct fixture *f, int osd, int *nonempty, int *attrs)
+{
+	char dir[600], path[900];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/osd.%d/spare", f->dir, osd);
+	*nonempty = *attrs = 0;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		assert_int_equal(stat(path, &st), 0);
+		*nonempty += st.st_size != 0;
+		*attrs += listxattr(path, NULL, 0) > 0;
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* A removed object's file becomes a spare: out of its folder at once,
+ * empty and without attributes, counting nothing; the next new object
+ * takes it and starts empty (no byte, record or attribute of the old
+ * one).  A spare a crash left unemptied is emptied before it is used. */
+static void test_spares(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct ol_placement p;
+	struct cfs_check_report rep;
+	char *buf = malloc(MB), got[64], path[512], sp[700];
+	int osd, ne, at, fd;
+	void *val;
+	size_t vl;
+
+	(void)state;
+	fx_pattern(buf, 300 * KB, 9);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "sp-a", buf, 300 * KB), 0);
+	assert_int_equal(ol_obj_setattr(f->ol, DATA_POOL, "sp-a", "parent", "bt", 2), 0);
+	assert_int_equal(ol_locate(f->ol, DATA_POOL, "sp-a", &p), 0);
+	osd = p.acting[0];
+	assert_int_equal(ol_object_path(f->ol, DATA_POOL, "sp-a", osd, path,
+					sizeof(path)), 0);
+	assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, "sp-a"), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(spares_on(f, osd, &ne, &at), 1);
+	assert_int_equal(ne, 0);
+	assert_int_equal(at, 0);
+	fx_assert_usage_exact(f);
+	assert_int_equal(cfs_cluster_check(f->c, 0, &rep, fx_usage_msg, got), 0);
+	assert_int_equal(rep.stray_files, 0);
+	assert_int_equal(rep.objects, 0);
+
+	/* the next object of that OSD takes the spare, empty */
+	assert_int_equal(ol_obj_write(f->ol, DATA_POOL, "sp-a", 100 * KB, "new", 3), 0);
+	assert_int_equal(spares_on(f, osd, &ne, &at), 0);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "sp-a", 0, buf, MB), 100 * KB + 3);
+	for (size_t i = 0; i < 100 * KB; i++)
+		if (buf[i])
+			fail_msg("stale byte at %zu", i);
+	assert_int_equal(ol_obj_getattr(f->ol, DATA_POOL, "sp-a", "parent", &val, &vl),
+			 -ENODATA);
+	assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, "sp-a"), 0);
+
+	/* a spare as a crash may leave it: bytes and attributes still in */
+	fx_close(f);
+	snprintf(sp, sizeof(sp), "rm -f %s/osd.%d/spare/*", f->dir, osd);
+	assert_int_equal(system(sp), 0);
+	snprintf(sp, sizeof(sp), "%s/osd.%d/spare/ff", f->dir, osd);
+	fd = open(sp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	memset(got, 'Z', sizeof(got));
+	assert_int_equal(write(fd, got, sizeof(got)), (ssize_t)sizeof(got));
+	close(fd);
+	assert_int_equal(setxattr(sp, "user.crushfs.csum", "junk", 4, 0), 0);
+	assert_int_equal(setxattr(sp, "user.crushfs.a.parent", "old", 3, 0), 0);
+	fx_open(f);
+	fx_assert_usage_exact(f);
+	/* the newest spare (ff) first: an object on osd, size 1, extended */
+	assert_int_equal(ol_obj_write(f->ol, DATA_POOL, "sp-a", 0, "x", 1), 0);
+	assert_int_equal(ol_obj_write(f->ol, DATA_POOL, "sp-a", 200, "y", 1), 0);
+	assert_int_equal(spares_on(f, osd, &ne, &at), 0);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "sp-a", 0, got, 64), 64);
+	assert_int_equal(got[0], 'x');
+	for (int i = 1; i < 64; i++)
+		assert_int_equal(got[i], 0);
+	assert_int_equal(ol_obj_getattr(f->ol, DATA_POOL, "sp-a", "parent", &val, &vl),
+			 -ENODATA);
+	fx_assert_usage_exact(f);
+	free(buf);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -600,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_unsettled_write),
 		cmocka_unit_test(test_torn_single_copy),
 		cmocka_unit_test(test_stray_copies),
+		cmocka_unit_test(test_spares),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

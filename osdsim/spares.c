@@ -1,0 +1,242 @@
+/*
+ * spares.c - spare object files: the file of a removed object, emptied,
+ * kept in DIR/osd.N/spare/ and renamed into place for the next new object
+ * on that OSD, instead of one unlinkat() per removal and one
+ * openat(O_CREAT) per creation.
+ *
+ * Why: the OSDs' filesystem here is ext4 without a journal, where
+ * __ext4_new_inode() -> find_inode_bit() skips every inode freed less
+ * than ~30 s ago (recently_deleted(), fs/ext4/ialloc.c, kernel 6.x) and
+ * looks up each one's inode-table block on the way: a new object right
+ * after many removals cost 300-900 us of CPU in that walk
+ * (docs/performance.md), a rename of a spare 15-25 us.  Kept spares are
+ * also inodes ext4 never has to free and skip later.  (BlueStore has no
+ * file per object and so no such cost; FileStore paid it.)
+ *
+ * A spare is never an object: it lives outside current/, so every scan of
+ * PG folders (usage, fsck, PG holders, scrub, ls-by-osd, pg split) never
+ * sees it, and it counts no byte and no object.  It holds no byte and no
+ * attribute of its old object once it is handed out:
+ *   - give: the object's file is renamed out of its PG folder first (the
+ *     object is gone at once, as with unlinkat), then truncated to 0 and
+ *     stripped of every user xattr (checksum record, object attributes);
+ *     only then is it offered;
+ *   - spares found in the folder when a process starts may be in any
+ *     state a crash left (renamed, not yet emptied): they are emptied
+ *     again before their first use.
+ * A new object's checksum record starts empty in memory (fdcache.c), and
+ * the file is empty and attribute-free: no stale byte or record survives.
+ *
+ * Bounded: at most SPARE_MAX per OSD; beyond that a removal unlinks.
+ * Read-only processes never touch spares.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "osdsim_i.h"
+#include "util.h"
+
+#define SPARE_MAX 4096
+/* a spare found on disk at load: emptied before its first use */
+#define SPARE_UNSURE (1ULL << 63)
+
+static void spare_name(uint64_t id, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llx", (unsigned long long)(id & ~SPARE_UNSURE));
+}
+
+/* Needs sp->lock.  The folder and the spares a crash or an earlier
+ * process left in it, on first use. */
+static int spares_load(cfs_cluster *c, struct osd_store *s)
+{
+	struct spares *sp = &s->spares;
+	char rel[64];
+	struct dirent *de;
+	DIR *d;
+	int fd, r;
+
+	if (sp->state)
+		return sp->state > 0 ? 0 : -ENOTSUP;
+	sp->state = -1;
+	snprintf(rel, sizeof(rel), "osd.%d/spare", s->id);
+	if (mkdirat(c->dirfd, rel, CFS_DIR_MODE) < 0 && errno != EEXIST)
+		return -errno;
+	fd = openat(c->dirfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = cfs_opendirat(fd, ".", &r);
+	if (!d) {
+		close(fd);
+		return r;
+	}
+	sp->v = malloc(SPARE_MAX * sizeof(*sp->v));
+	if (!sp->v) {
+		closedir(d);
+		close(fd);
+		return -ENOMEM;
+	}
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		unsigned long long id;
+
+		if (de->d_name[0] == '.')
+			continue;
+		errno = 0;
+		id = strtoull(de->d_name, &end, 16);
+		if (*end || errno || id >= SPARE_UNSURE || sp->n >= SPARE_MAX) {
+			unlinkat(fd, de->d_name, 0);
+			continue;
+		}
+		sp->v[sp->n++] = id | SPARE_UNSURE;
+		if (id >= sp->next)
+			sp->next = id + 1;
+	}
+	closedir(d);
+	sp->dirfd = fd;
+	sp->state = 1;
+	return 0;
+}
+
+/* Truncate to nothing and drop every user xattr: 0 or -errno. */
+static int spare_empty(int fd, uint64_t size)
+{
+	char names[4096];
+	ssize_t n;
+
+	if (size && ftruncate(fd, 0) < 0)
+		return -errno;
+	n = flistxattr(fd, names, sizeof(names));
+	if (n < 0)
+		return errno == ENOTSUP ? 0 : -errno;
+	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(names + i) + 1)
+		if (!strncmp(names + i, "user.", 5) &&
+		    fremovexattr(fd, names + i) < 0 && errno != ENODATA)
+			return -errno;
+	return 0;
+}
+
+static void spare_push(struct spares *sp, uint64_t id)
+{
+	pthread_mutex_lock(&sp->lock);
+	if (sp->n < SPARE_MAX) {
+		sp->v[sp->n++] = id;
+		id = UINT64_MAX;
+	}
+	pthread_mutex_unlock(&sp->lock);
+	if (id != UINT64_MAX) {
+		char nm[32];
+
+		spare_name(id, nm, sizeof(nm));
+		unlinkat(sp->dirfd, nm, 0);
+	}
+}
+
+int spare_take(cfs_cluster *c, struct osd_store *s, const char *rel,
+	       int oflags)
+{
+	struct spares *sp = &s->spares;
+	char nm[32];
+	uint64_t id;
+	int fd;
+
+	if (c->rdonly)
+		return -ENOENT;
+	pthread_mutex_lock(&sp->lock);
+	if (spares_load(c, s) || sp->n == 0) {
+		pthread_mutex_unlock(&sp->lock);
+		return -ENOENT;
+	}
+	id = sp->v[--sp->n];
+	pthread_mutex_unlock(&sp->lock);
+	spare_name(id, nm, sizeof(nm));
+	fd = openat(sp->dirfd, nm, oflags | O_NOFOLLOW);
+	if (fd < 0)
+		return -ENOENT; /* gone behind our back: forgotten */
+	if (id & SPARE_UNSURE) {
+		struct stat st;
+
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    spare_empty(fd, (uint64_t)st.st_size)) {
+			close(fd);
+			unlinkat(sp->dirfd, nm, 0);
+			return -ENOENT;
+		}
+		id &= ~SPARE_UNSURE;
+	}
+	/* never over an existing object (its file appeared meanwhile) */
+	if (renameat2(sp->dirfd, nm, s->dirfd, rel, RENAME_NOREPLACE) < 0) {
+		int e = errno;
+
+		close(fd);
+		spare_push(sp, id);
+		return e == EEXIST ? -EEXIST : -ENOENT;
+	}
+	return fd;
+}
+
+int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
+	       uint64_t *size)
+{
+	struct spares *sp = &s->spares;
+	char nm[32];
+	struct stat st;
+	uint64_t id;
+	int fd, r;
+
+	if (c->rdonly)
+		return -EROFS;
+	pthread_mutex_lock(&sp->lock);
+	r = spares_load(c, s);
+	if (!r && sp->n >= SPARE_MAX)
+		r = -ENOSPC;
+	id = sp->next++;
+	pthread_mutex_unlock(&sp->lock);
+	if (r)
+		return r;
+	fd = openat(s->dirfd, rel, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOTDIR ? -ENOENT : -errno;
+	/* an object file only: anything else is unlinked as before */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		close(fd);
+		return -EINVAL;
+	}
+	spare_name(id, nm, sizeof(nm));
+	if (renameat2(s->dirfd, rel, sp->dirfd, nm, RENAME_NOREPLACE) < 0) {
+		r = errno == ENOENT ? -ENOENT : -EINVAL;
+		/* no RENAME_NOREPLACE here, or current/ is another
+		 * filesystem: no spares for this OSD */
+		if (errno == EINVAL || errno == EXDEV) {
+			pthread_mutex_lock(&sp->lock);
+			sp->state = -1;
+			pthread_mutex_unlock(&sp->lock);
+		}
+		close(fd);
+		return r;
+	}
+	*size = (uint64_t)st.st_size;
+	/* the object is gone now; what it held goes before the file is
+	 * offered again */
+	r = spare_empty(fd, *size);
+	close(fd);
+	if (r)
+		unlinkat(sp->dirfd, nm, 0);
+	else
+		spare_push(sp, id);
+	return 0;
+}
+
+void spares_close(struct osd_store *s)
+{
+	if (s->spares.state > 0)
+		close(s->spares.dirfd);
+	free(s->spares.v);
+	pthread_mutex_destroy(&s->spares.lock);
+}
