@@ -263,7 +263,8 @@ mkdir -p "$W/pt_src" "$W/mnt_pt"
 # (it has no goal there).  crushfs keeps the limit it is given
 # (osdsim/fdcache.c sizes its cache by it).
 PT_BIG=1
-if has big && [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt $((BIG + 4096)) ] &&
+has big || PT_BIG=0
+if [ $PT_BIG = 1 ] && [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt $((BIG + 4096)) ] &&
 	! (ulimit -n $((BIG + 4096))) 2>/dev/null; then
 	PT_BIG=0
 	echo "passthrough_ll sits out the big directory: it needs $((BIG + 4096)) descriptors, the limit is $(ulimit -Hn)"

@@ -593,6 +593,7 @@ int cfs_cluster_open(const char *dir, int flags, cfs_cluster **out,
 	pthread_mutex_init(&c->dirty_lock, NULL);
 	pthread_mutex_init(&c->refused_lock, NULL);
 	pthread_mutex_init(&c->slow_lock, NULL);
+	pthread_mutex_init(&c->spare_lock, NULL);
 	pthread_mutex_init(&c->disk_lock, NULL);
 	pthread_mutex_init(&c->toofull_lock, NULL);
 	{
@@ -725,6 +726,7 @@ void cfs_cluster_close(cfs_cluster *c)
 {
 	if (!c)
 		return;
+	spares_stop(c);
 	if (!c->rdonly)
 		pgstate_flush_all(c);
 	if (!c->rdonly && atomic_load(&c->usage_dirty)) {

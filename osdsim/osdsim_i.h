@@ -121,7 +121,14 @@ struct spares {
 	uint64_t next; /* the next file name */
 	uint64_t *v; /* ready spares' names, the last one used first */
 	size_t n;
+	/* renamed out of current/, not emptied yet (the cleaner's work);
+	 * n + nd <= SPARE_MAX */
+	uint64_t *d;
+	size_t nd;
+	int queued; /* on the cleaner's queue */
 };
+
+struct spare_cleaner; /* spares.c */
 
 struct osd_store {
 	int id;
@@ -293,6 +300,9 @@ struct cfs_cluster {
 	struct cfs_slow_op *slow;
 	int nslow, slow_cap;
 	uint64_t slow_next;
+	/* empties removed objects' files in the background (spares.c) */
+	pthread_mutex_t spare_lock;
+	struct spare_cleaner *spare_cleaner;
 };
 
 /* osdmap.c */
@@ -350,6 +360,9 @@ int spare_take(cfs_cluster *c, struct osd_store *s, const char *rel,
 int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 	       uint64_t *size);
 void spares_close(struct osd_store *s);
+/* Stop the cleaner thread of this process (cluster close): spares not
+ * emptied yet stay on disk and are emptied before their first use. */
+void spares_stop(cfs_cluster *c);
 int osd_store_create(const char *dir, int id, const char *uuid);
 int obj_escape(const char *name, char *buf, size_t len);
 int obj_unescape(const char *file, char *buf, size_t len);

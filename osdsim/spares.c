@@ -27,12 +27,21 @@
  * A new object's checksum record starts empty in memory (fdcache.c), and
  * the file is empty and attribute-free: no stale byte or record survives.
  *
- * Bounded: at most SPARE_MAX per OSD; beyond that a removal unlinks.
- * Read-only processes never touch spares.
+ * Emptying is the costly half (the truncate frees blocks, which on a
+ * disk mounted with discard is a synchronous discard; the xattr block is
+ * freed the same way), so a removal only renames the file out and queues
+ * it; one cleaner thread per process, at SCHED_IDLE, empties queued
+ * files when a core is idle and only then offers them.  A new object
+ * finding no emptied spare is created as before (O_CREAT|O_EXCL).
+ *
+ * Bounded: at most SPARE_MAX per OSD, queued or ready; beyond that a
+ * removal unlinks.  Read-only processes never touch spares.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +86,8 @@ static int spares_load(cfs_cluster *c, struct osd_store *s)
 		return r;
 	}
 	sp->v = malloc(SPARE_MAX * sizeof(*sp->v));
-	if (!sp->v) {
+	sp->d = malloc(SPARE_MAX * sizeof(*sp->d));
+	if (!sp->v || !sp->d) {
 		closedir(d);
 		close(fd);
 		return -ENOMEM;
@@ -90,7 +100,8 @@ static int spares_load(cfs_cluster *c, struct osd_store *s)
 			continue;
 		errno = 0;
 		id = strtoull(de->d_name, &end, 16);
-		if (*end || errno || id >= SPARE_UNSURE || sp->n >= SPARE_MAX) {
+		if (*end || errno || id >= SPARE_UNSURE ||
+		    sp->n + sp->nd >= SPARE_MAX) {
 			unlinkat(fd, de->d_name, 0);
 			continue;
 		}
@@ -125,7 +136,7 @@ static int spare_empty(int fd, uint64_t size)
 static void spare_push(struct spares *sp, uint64_t id)
 {
 	pthread_mutex_lock(&sp->lock);
-	if (sp->n < SPARE_MAX) {
+	if (sp->n + sp->nd < SPARE_MAX) {
 		sp->v[sp->n++] = id;
 		id = UINT64_MAX;
 	}
@@ -136,6 +147,167 @@ static void spare_push(struct spares *sp, uint64_t id)
 		spare_name(id, nm, sizeof(nm));
 		unlinkat(sp->dirfd, nm, 0);
 	}
+}
+
+
+struct spare_cleaner {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t th;
+	pid_t pid; /* the process that started th (not a forked child) */
+	int stop;
+	struct osd_store **q; /* stores with files to empty */
+	size_t nq, cap;
+};
+
+/* Empty the queued files of one store; each becomes a ready spare. */
+static void clean_store(struct osd_store *s)
+{
+	struct spares *sp = &s->spares;
+
+	for (;;) {
+		char nm[32];
+		struct stat st;
+		uint64_t id;
+		int fd, ok = 0;
+
+		pthread_mutex_lock(&sp->lock);
+		if (sp->nd == 0) {
+			sp->queued = 0;
+			pthread_mutex_unlock(&sp->lock);
+			return;
+		}
+		id = sp->d[--sp->nd];
+		pthread_mutex_unlock(&sp->lock);
+		spare_name(id, nm, sizeof(nm));
+		fd = openat(sp->dirfd, nm, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+			     !spare_empty(fd, (uint64_t)st.st_size);
+			close(fd);
+		}
+		if (ok)
+			spare_push(sp, id);
+		else
+			unlinkat(sp->dirfd, nm, 0);
+	}
+}
+
+static void *cleaner_main(void *arg)
+{
+	struct spare_cleaner *k = arg;
+	struct sched_param prm = { .sched_priority = 0 };
+
+	/* only idle time: a create or a removal never waits for it */
+	pthread_setschedparam(pthread_self(), SCHED_IDLE, &prm);
+	pthread_mutex_lock(&k->lock);
+	while (!k->stop) {
+		struct osd_store *s;
+
+		if (k->nq == 0) {
+			pthread_cond_wait(&k->cond, &k->lock);
+			continue;
+		}
+		s = k->q[--k->nq];
+		pthread_mutex_unlock(&k->lock);
+		clean_store(s);
+		pthread_mutex_lock(&k->lock);
+	}
+	pthread_mutex_unlock(&k->lock);
+	return NULL;
+}
+
+/* Needs c->spare_lock: the cleaner of this process, started on first
+ * use; NULL when it cannot be. */
+static struct spare_cleaner *cleaner_get(cfs_cluster *c)
+{
+	struct spare_cleaner *k = c->spare_cleaner;
+
+	if (k && k->pid == getpid())
+		return k;
+	if (k) /* inherited across fork without its thread: start anew */
+		k->nq = 0;
+	else if (!(k = calloc(1, sizeof(*k))))
+		return NULL;
+	else {
+		pthread_mutex_init(&k->lock, NULL);
+		pthread_cond_init(&k->cond, NULL);
+	}
+	c->spare_cleaner = k;
+	k->stop = 0;
+	if (pthread_create(&k->th, NULL, cleaner_main, k)) {
+		k->pid = 0;
+		return NULL;
+	}
+	k->pid = getpid();
+	return k;
+}
+
+/* A file renamed out as spare id: queued for emptying, or unlinked when
+ * there is no room or no cleaner. */
+static void spare_queue(cfs_cluster *c, struct osd_store *s, uint64_t id)
+{
+	struct spares *sp = &s->spares;
+	struct spare_cleaner *k;
+	int enqueue = 0;
+
+	pthread_mutex_lock(&c->spare_lock);
+	k = cleaner_get(c);
+	pthread_mutex_unlock(&c->spare_lock);
+	pthread_mutex_lock(&sp->lock);
+	if (k && sp->n + sp->nd < SPARE_MAX) {
+		sp->d[sp->nd++] = id;
+		enqueue = !sp->queued;
+		sp->queued = 1;
+		id = UINT64_MAX;
+	}
+	pthread_mutex_unlock(&sp->lock);
+	if (id != UINT64_MAX) {
+		char nm[32];
+
+		spare_name(id, nm, sizeof(nm));
+		unlinkat(sp->dirfd, nm, 0);
+		return;
+	}
+	if (!enqueue)
+		return;
+	pthread_mutex_lock(&k->lock);
+	if (k->nq == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 16;
+		struct osd_store **q = realloc(k->q, cap * sizeof(*q));
+
+		if (!q) {
+			/* left queued on disk: emptied at its first use
+			 * after the next start */
+			pthread_mutex_unlock(&k->lock);
+			return;
+		}
+		k->q = q;
+		k->cap = cap;
+	}
+	k->q[k->nq++] = s;
+	pthread_cond_signal(&k->cond);
+	pthread_mutex_unlock(&k->lock);
+}
+
+void spares_stop(cfs_cluster *c)
+{
+	struct spare_cleaner *k = c->spare_cleaner;
+
+	if (!k)
+		return;
+	if (k->pid == getpid()) {
+		pthread_mutex_lock(&k->lock);
+		k->stop = 1;
+		pthread_cond_signal(&k->cond);
+		pthread_mutex_unlock(&k->lock);
+		pthread_join(k->th, NULL);
+	}
+	pthread_cond_destroy(&k->cond);
+	pthread_mutex_destroy(&k->lock);
+	free(k->q);
+	free(k);
+	c->spare_cleaner = NULL;
 }
 
 int spare_take(cfs_cluster *c, struct osd_store *s, const char *rel,
@@ -194,7 +366,7 @@ int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 		return -EROFS;
 	pthread_mutex_lock(&sp->lock);
 	r = spares_load(c, s);
-	if (!r && sp->n >= SPARE_MAX)
+	if (!r && sp->n + sp->nd >= SPARE_MAX)
 		r = -ENOSPC;
 	id = sp->next++;
 	pthread_mutex_unlock(&sp->lock);
@@ -222,14 +394,10 @@ int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 		return r;
 	}
 	*size = (uint64_t)st.st_size;
-	/* the object is gone now; what it held goes before the file is
-	 * offered again */
-	r = spare_empty(fd, *size);
 	close(fd);
-	if (r)
-		unlinkat(sp->dirfd, nm, 0);
-	else
-		spare_push(sp, id);
+	/* the object is gone now; what it held goes (the cleaner) before
+	 * the file is offered again */
+	spare_queue(c, s, id);
 	return 0;
 }
 
@@ -238,5 +406,6 @@ void spares_close(struct osd_store *s)
 	if (s->spares.state > 0)
 		close(s->spares.dirfd);
 	free(s->spares.v);
+	free(s->spares.d);
 	pthread_mutex_destroy(&s->spares.lock);
 }
