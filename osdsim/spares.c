@@ -360,7 +360,7 @@ int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 	char nm[32];
 	struct stat st;
 	uint64_t id;
-	int fd, r;
+	int r;
 
 	if (c->rdonly)
 		return -EROFS;
@@ -372,14 +372,12 @@ int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 	pthread_mutex_unlock(&sp->lock);
 	if (r)
 		return r;
-	fd = openat(s->dirfd, rel, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOTDIR ? -ENOENT : -errno;
+	/* no descriptor: the cleaner empties it later */
+	if (fstatat(s->dirfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOTDIR || errno == ENOENT ? -ENOENT : -errno;
 	/* an object file only: anything else is unlinked as before */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
-		close(fd);
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1)
 		return -EINVAL;
-	}
 	spare_name(id, nm, sizeof(nm));
 	if (renameat2(s->dirfd, rel, sp->dirfd, nm, RENAME_NOREPLACE) < 0) {
 		r = errno == ENOENT ? -ENOENT : -EINVAL;
@@ -390,11 +388,9 @@ int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 			sp->state = -1;
 			pthread_mutex_unlock(&sp->lock);
 		}
-		close(fd);
 		return r;
 	}
 	*size = (uint64_t)st.st_size;
-	close(fd);
 	/* the object is gone now; what it held goes (the cleaner) before
 	 * the file is offered again */
 	spare_queue(c, s, id);
