@@ -71,7 +71,11 @@ void fill_entry(struct vnode *vn, struct vfs_entry *e)
 	pthread_mutex_lock(&vn->m);
 	e->ino = vn->ino;
 	e->generation = vn->rec.generation;
-	e->made_empty = 0;
+	/* size 0 and no range that may hold data past it (a KEEP_SIZE
+	 * fallocate, writes not yet sized: wr_first/max_size) */
+	e->made_empty = S_ISREG(vn->rec.mode) && vn->rec.size == 0 &&
+			!(vn->rec.flags & MDS_F_PREALLOC) &&
+			!vn->rec.wr_first && !vn->rec.max_size;
 	vfs_fill_stat(&vn->rec, &e->attr);
 	pthread_mutex_unlock(&vn->m);
 }

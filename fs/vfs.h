@@ -100,8 +100,9 @@ struct vfs_entry {
 	uint64_t ino;
 	uint64_t generation;
 	struct stat attr;
-	/* a regular file made by this call: it has no objects, so its
-	 * st_blocks (0) needs no look at the store (vfs_fill_blocks) */
+	/* a regular file that holds no data (empty, nothing preallocated,
+	 * no write range open; its object 0 may hold just the backtrace):
+	 * its st_blocks (0) needs no look at the store (vfs_fill_blocks) */
 	int made_empty;
 };
 
