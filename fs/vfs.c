@@ -273,6 +273,14 @@ int vfs_flush_all(vfs *v, int sync)
 	return rc;
 }
 
+int vfs_flush_periodic(vfs *v)
+{
+	int rc = itab_flush_all(v, 0);
+
+	btq_flush_old(v);
+	return rc;
+}
+
 void vfs_counts(vfs *v, uint64_t *cached, uint64_t *lookups)
 {
 	itab_counts(v, cached, lookups);

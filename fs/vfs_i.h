@@ -161,6 +161,8 @@ void btq_move(vfs *v, uint64_t ino, int only_link, uint64_t odir,
 /* Write what is pending: of ino (0: every inode); sync makes it durable;
  * final: failures are logged and dropped instead of kept for a retry. */
 int btq_flush(vfs *v, uint64_t ino, int sync, int final);
+/* The daemon's periodic pass: backtraces unchanged for a while only. */
+int btq_flush_old(vfs *v);
 /* The inode is being purged: drop what is pending, wait for a write in
  * flight. */
 void btq_forget(vfs *v, uint64_t ino);
