@@ -62,6 +62,8 @@ struct vfs {
 	pthread_mutex_t tlock;
 	struct vnode **tab;
 	size_t nbuckets, count;
+	/* the most inodes cached since memory was last trimmed (vfs.c) */
+	size_t trim_most;
 	/* Serializes the loading of inodes whose size must be recovered
 	 * from their objects (wrange.c), so that a second loader finds the
 	 * first one's result. */
