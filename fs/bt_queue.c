@@ -2,9 +2,10 @@
  * bt_queue.c - backtraces (backtrace.h) written lazily, as the CephFS MDS
  * writes them (CInode::store_backtrace when the journal segment that
  * made the change expires): vfs.c notes each link change of an inode
- * here, the daemon's flusher (vfs_flush_all, every 2 s), fsync and the
- * unmount write them out.  A create followed by a delete within that time
- * never touches the object store.
+ * here; the daemon's flusher (vfs_flush_periodic, every 2 s: those
+ * unchanged for BTQ_MIN_AGE_NS), fsync and the unmount write them out.
+ * A create followed by a delete within that time never touches the
+ * object store.
  *
  * What is noted per inode, in order: SET (its only link is now dir/name:
  * create, mkdir, rename of a file with one link or of a directory), ADD
@@ -50,8 +51,19 @@ struct btq_ent {
 	struct btq_ent *next;
 };
 
-#define NBUCKETS 1024
+#define NBUCKETS 16384 /* 100k pending (BTQ_MAX_PENDING) in short chains */
 #define MAX_BUSY 64
+/* The periodic flusher writes a backtrace once its inode has had no
+ * link change for this long, as the MDS writes it only when the journal
+ * segment holding the change expires (MDLog::trim, long after a burst of
+ * creates): a file created and removed within it never touches the
+ * object store, which in a directory of many short-lived files saves an
+ * object create and an object remove per file.  Its mark ('B') keeps a
+ * crash from losing it; fsync and the unmount write it at once. */
+#define BTQ_MIN_AGE_NS (10ULL * 1000000000ULL)
+/* ... unless this many wait: Ceph's journal holds mds_log_max_segments
+ * (128) x mds_log_events_per_segment (1024) events before it trims */
+#define BTQ_MAX_PENDING 131072
 
 struct btq {
 	pthread_mutex_t lock;
@@ -604,9 +616,12 @@ static uint64_t *realloc_done(uint64_t *done, size_t n)
 	return d;
 }
 
-/* Take the entry of ino (0: any entry no one is writing) and mark it
- * busy; NULL when there is none.  Under q->lock. */
-static struct btq_ent *take(struct btq *q, uint64_t ino)
+/* Take the entry of ino (0: any entry no one is writing, noted before
+ * `cutoff` when that is not 0, from bucket *from on: one pass over the
+ * table per flush) and mark it busy; NULL when there is none.  Under
+ * q->lock. */
+static struct btq_ent *take(struct btq *q, uint64_t ino, uint64_t cutoff,
+			    size_t *from)
 {
 	struct btq_ent *e;
 
@@ -617,13 +632,17 @@ static struct btq_ent *take(struct btq *q, uint64_t ino)
 				pthread_cond_wait(&q->cond, &q->lock);
 			e = unhook(q, ino);
 		} else {
-			for (size_t b = 0; b < NBUCKETS && !e; b++)
-				for (struct btq_ent *x = q->tab[b]; x;
+			for (; *from < NBUCKETS && !e; ++*from) {
+				for (struct btq_ent *x = q->tab[*from]; x;
 				     x = x->next)
-					if (!is_busy(q, x->ino)) {
+					if (!is_busy(q, x->ino) &&
+					    (!cutoff || x->stamp < cutoff)) {
 						e = unhook(q, x->ino);
 						break;
 					}
+				if (e)
+					break; /* this bucket may hold more */
+			}
 		}
 		if (!e || q->nbusy < MAX_BUSY)
 			break;
@@ -638,12 +657,13 @@ static struct btq_ent *take(struct btq *q, uint64_t ino)
 	return e;
 }
 
-int btq_flush(vfs *v, uint64_t ino, int sync, int final)
+static int flush_some(vfs *v, uint64_t ino, int sync, int final,
+		      uint64_t min_age)
 {
 	struct btq *q = v->btq;
 	struct memo *memo = NULL;
-	size_t nmemo = 0, budget, ndone = 0;
-	uint64_t *done = NULL;
+	size_t nmemo = 0, budget, ndone = 0, from = 0;
+	uint64_t *done = NULL, cutoff = 0;
 	int first = 0;
 
 	if (!q)
@@ -652,13 +672,15 @@ int btq_flush(vfs *v, uint64_t ino, int sync, int final)
 	/* what is pending now: under a stream of creates the flusher
 	 * still returns */
 	budget = ino ? 1 : q->count;
+	if (min_age && q->count <= BTQ_MAX_PENDING)
+		cutoff = now_ns() - min_age;
 	pthread_mutex_unlock(&q->lock);
 	while (budget--) {
 		struct btq_ent *e;
 		int rc;
 
 		pthread_mutex_lock(&q->lock);
-		e = take(q, ino);
+		e = take(q, ino, cutoff, &from);
 		pthread_mutex_unlock(&q->lock);
 		if (!e)
 			break;
@@ -702,6 +724,16 @@ int btq_flush(vfs *v, uint64_t ino, int sync, int final)
 		free(memo[i].name);
 	free(memo);
 	return first;
+}
+
+int btq_flush(vfs *v, uint64_t ino, int sync, int final)
+{
+	return flush_some(v, ino, sync, final, 0);
+}
+
+int btq_flush_old(vfs *v)
+{
+	return flush_some(v, 0, 0, 0, BTQ_MIN_AGE_NS);
 }
 
 /* ---- after a crash ---- */

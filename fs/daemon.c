@@ -344,7 +344,7 @@ static void *flusher(void *arg)
 		if (d->stopping)
 			break;
 		pthread_mutex_unlock(&d->flock);
-		vfs_flush_all(d->v, 0);
+		vfs_flush_periodic(d->v);
 		pthread_mutex_lock(&d->flock);
 	}
 	pthread_mutex_unlock(&d->flock);

@@ -100,8 +100,9 @@ struct vfs_entry {
 	uint64_t ino;
 	uint64_t generation;
 	struct stat attr;
-	/* a regular file made by this call: it has no objects, so its
-	 * st_blocks (0) needs no look at the store (vfs_fill_blocks) */
+	/* a regular file that holds no data (empty, nothing preallocated,
+	 * no write range open; its object 0 may hold just the backtrace):
+	 * its st_blocks (0) needs no look at the store (vfs_fill_blocks) */
 	int made_empty;
 };
 
@@ -117,9 +118,12 @@ int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
 /* Unmount: persists every pending size/time change, purges unlinked
  * inodes (the kernel's references end with the mount), frees. */
 void vfs_free(vfs *v);
-/* Persist pending size/time changes of every cached inode (the daemon
- * calls it periodically; they are also written on flush/fsync/release). */
+/* Persist pending size/time changes of every cached inode (they are
+ * also written on flush/fsync/release) and every pending backtrace. */
 int vfs_flush_all(vfs *v, int sync);
+/* The daemon's periodic pass: the same, but only the backtraces whose
+ * inode has not changed links for a while (bt_queue.c). */
+int vfs_flush_periodic(vfs *v);
 
 /* ---- namespace ---- */
 int vfs_lookup(vfs *v, uint64_t parent, const char *name,

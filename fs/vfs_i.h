@@ -62,6 +62,8 @@ struct vfs {
 	pthread_mutex_t tlock;
 	struct vnode **tab;
 	size_t nbuckets, count;
+	/* the most inodes cached since memory was last trimmed (vfs.c) */
+	size_t trim_most;
 	/* Serializes the loading of inodes whose size must be recovered
 	 * from their objects (wrange.c), so that a second loader finds the
 	 * first one's result. */
@@ -161,6 +163,8 @@ void btq_move(vfs *v, uint64_t ino, int only_link, uint64_t odir,
 /* Write what is pending: of ino (0: every inode); sync makes it durable;
  * final: failures are logged and dropped instead of kept for a retry. */
 int btq_flush(vfs *v, uint64_t ino, int sync, int final);
+/* The daemon's periodic pass: backtraces unchanged for a while only. */
+int btq_flush_old(vfs *v);
 /* The inode is being purged: drop what is pending, wait for a write in
  * flight. */
 void btq_forget(vfs *v, uint64_t ino);

@@ -49,8 +49,8 @@ kill -0 "$wpid" 2>/dev/null || fail "the write did not wait for pause"
 grep -q "OSDMAP_FLAGS: pauserd,pausewr flag(s) set" "$T/h" ||
 	{ cat "$T/h"; fail "no OSDMAP_FLAGS while paused"; }
 ok "paused: the write waits ($(grep -m1 'has pausewr' "$T/h" | sed 's/^ *//'))"
-# a new file's data waits, and its backtrace too (written at the
-# flusher's next pass, 2 s; its object made first); meanwhile a pg_num
+# a new file's data waits, and its backtrace too (written by the
+# flusher, every 2 s, once 10 s old; its object made first); meanwhile a pg_num
 # split goes through: nothing waiting on the flag holds the PG layout
 cp "$T/a" "$M/g" &
 cpid=$!

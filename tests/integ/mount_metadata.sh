@@ -52,7 +52,7 @@ with open(f"{m}/striped", "wb") as f:
 with open(f"{m}/sparse", "wb") as f:
     f.seek(5 << 20)
     f.write(b"end")
-# the flusher writes the backtraces within 2 s: what follows changes
+# the flusher writes the backtraces within 12 s: what follows changes
 # backtraces already stored, so wait until every inode's is (the xattr
 # "parent" of its object 0 on an OSD, backtrace.h)
 def stored(ino):

@@ -432,6 +432,25 @@ static int marks(struct fx *f)
 	return n;
 }
 
+/* The daemon's periodic pass leaves a backtrace noted moments ago (a
+ * file made and removed within BTQ_MIN_AGE_NS never reaches the object
+ * store); vfs_flush_all, as at the unmount, writes it at once. */
+static void test_periodic_waits(void **state)
+{
+	struct fx *f = *state;
+	uint64_t a;
+
+	a = mkfile(f, MDS_ROOT_INO, "young");
+	assert_int_equal(vfs_flush_periodic(f->v), 0);
+	assert_int_equal(bts.sets, 0);
+	assert_null(bt_find(a));
+	assert_int_equal(marks(f), 1); /* a crash still finds it */
+	assert_int_equal(vfs_flush_all(f->v, 0), 0);
+	assert_int_equal(bts.sets, 1);
+	assert_non_null(bt_find(a));
+	assert_int_equal(marks(f), 0);
+}
+
 static void test_lazy_writes(void **state)
 {
 	struct fx *f = *state;
@@ -676,6 +695,8 @@ int main(void)
 		cmocka_unit_test(test_bad_records),
 		cmocka_unit_test(test_cut_to_fit),
 		cmocka_unit_test_setup_teardown(test_lazy_writes, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_periodic_waits, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_fsync_and_unmount, setup,
 						teardown),
