@@ -247,7 +247,7 @@ static int shard_write(void *arg, int i, uint64_t off, const void *buf,
 	int r = shard_file(arg, i, &o);
 
 	if (!r)
-		r = cfs_obj_pwrite(o, buf, len, off);
+		r = cfs_obj_pwrite_wb(o, buf, len, off);
 	if (r == -EBADMSG) /* rotten next to the change: not vouched for */
 		x->rotten |= 1ULL << i;
 	crash_point();
