@@ -21,6 +21,9 @@
  * version (dropping the intent and its record in one batch); an
  * interrupted one is undone (ec_settle_object): every shard back to its
  * old bytes and length, whatever subset the crash tore.
+ *
+ * The changes themselves (writes, truncates, their undo records) are in
+ * ec_write.c; what both files share is ec_io_i.h.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,9 +33,8 @@
 #include <unistd.h>
 
 #include "ec_codec.h"
-#include "ec_object.h"
+#include "ec_io_i.h"
 #include "objindex.h"
-#include "objlayer_i.h"
 #include "objstore.h"
 #include "osdmap.h"
 #include "pgstate.h"
@@ -40,35 +42,11 @@
 #include "usage.h"
 #include "util.h"
 
-#define EC_MAX_WIDTH CFS_MAX_REP
-#define UNDO_MAGIC 0x45435531u /* "ECU1" */
-#define ABSENT UINT64_MAX
 
-/* One operation's view of the object's shards. */
-struct ecx {
-	objlayer *ol;
-	cfs_cluster *c;
-	const struct objop *op;
-	const char *name;
-	int width;
-	struct ec_stripe s;
-	struct ec_codec *codec;
-	int osd[EC_MAX_WIDTH];	  /* acting[i] when usable, else -1 */
-	cfs_obj *o[EC_MAX_WIDTH]; /* shard files opened to be written */
-	uint64_t version;	  /* what a good shard holds (reads) */
-	uint64_t bad_acting;	  /* acting shards read around via a stray */
-	uint64_t known_stale;	  /* stale_shards(): behind, not damaged */
-	uint64_t rotten;	  /* shards the store refused to change */
-};
-
-static uint32_t sps_of(const struct ecx *x, int i)
-{
-	return cfs_shard_ps(x->op->ps, x->width, i);
-}
 
 /* The profile's k, m and stripe_unit (Ceph's default 4 KiB). */
-static int ecx_init(struct ecx *x, objlayer *ol, const struct objop *op,
-		    const char *name)
+int ecx_init(struct ecx *x, objlayer *ol, const struct objop *op,
+	     const char *name)
 {
 	const char *prof = op->pool->ec_profile;
 	const char *k = cfs_ec_profile_get(op->m, prof, "k");
@@ -105,7 +83,7 @@ static int ecx_init(struct ecx *x, objlayer *ol, const struct objop *op,
 	return 0;
 }
 
-static void ecx_done(struct ecx *x)
+void ecx_done(struct ecx *x)
 {
 	for (int i = 0; i < x->width; i++)
 		if (x->o[i])
@@ -203,7 +181,7 @@ static ssize_t shard_read(void *arg, int i, uint64_t off, void *buf,
 	return n;
 }
 
-static int shard_file(struct ecx *x, int i, cfs_obj **out)
+int ecx_shard_file(struct ecx *x, int i, cfs_obj **out)
 {
 	int r = 0;
 
@@ -244,7 +222,7 @@ static int shard_write(void *arg, int i, uint64_t off, const void *buf,
 {
 	struct ecx *x = arg;
 	cfs_obj *o;
-	int r = shard_file(arg, i, &o);
+	int r = ecx_shard_file(arg, i, &o);
 
 	if (!r)
 		r = cfs_obj_pwrite_wb(o, buf, len, off);
@@ -254,11 +232,11 @@ static int shard_write(void *arg, int i, uint64_t off, const void *buf,
 	return r;
 }
 
-static int shard_truncate(void *arg, int i, uint64_t len)
+int ecx_shard_truncate(void *arg, int i, uint64_t len)
 {
 	struct ecx *x = arg;
 	cfs_obj *o;
-	int r = shard_file(arg, i, &o);
+	int r = ecx_shard_file(arg, i, &o);
 
 	if (!r)
 		r = cfs_obj_truncate(o, len);
@@ -268,10 +246,10 @@ static int shard_truncate(void *arg, int i, uint64_t len)
 }
 
 static const struct ec_shard_io shard_io = { shard_read, shard_write,
-					     shard_truncate, NULL };
+					     ecx_shard_truncate, NULL };
 
-static void ec_object_of(struct ecx *x, uint64_t avoid, struct ec_object *o,
-			 struct ec_shard_io *io)
+void ecx_object_of(struct ecx *x, uint64_t avoid, struct ec_object *o,
+		   struct ec_shard_io *io)
 {
 	*io = shard_io;
 	io->arg = x;
@@ -281,176 +259,9 @@ static void ec_object_of(struct ecx *x, uint64_t avoid, struct ec_object *o,
 	o->avoid = avoid;
 }
 
-/* ---- undo records ---- */
-
-struct undo {
-	unsigned char *v;
-	size_t n, cap;
-	int err;
-};
-
-static void undo_put(struct undo *u, const void *p, size_t len)
-{
-	if (u->err)
-		return;
-	if (u->n + len > u->cap) {
-		size_t nc = u->cap ? u->cap * 2 : 256;
-		unsigned char *nv;
-
-		while (nc < u->n + len)
-			nc *= 2;
-		nv = realloc(u->v, nc);
-		if (!nv) {
-			u->err = -ENOMEM;
-			return;
-		}
-		u->v = nv;
-		u->cap = nc;
-	}
-	memcpy(u->v + u->n, p, len);
-	u->n += len;
-}
-
-static void undo_u64(struct undo *u, uint64_t v)
-{
-	unsigned char b[8];
-
-	for (int i = 0; i < 8; i++)
-		b[i] = (unsigned char)(v >> (8 * i));
-	undo_put(u, b, 8);
-}
-
-static uint64_t get_u64(const unsigned char *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-/*
- * What undoes a change that rewrites shard bytes [from, to) of the shards
- * in `touch`: per shard its old length (ABSENT: no file), its old bytes
- * of that range up to that length and its checksum record, all as they
- * are on disk (putting them back restores the shard exactly, rot
- * included: a shard no worse than before).
- */
-static int undo_make(struct ecx *x, uint64_t touch, uint64_t from,
-		     uint64_t to, struct undo *u)
-{
-	unsigned char rec[CFS_OBJ_RECORD_MAX], *buf = NULL;
-
-	undo_u64(u, UNDO_MAGIC);
-	undo_u64(u, (uint64_t)x->width);
-	for (int i = 0; i < x->width && !u->err; i++) {
-		uint64_t len = ABSENT, a = 0, b = 0;
-		ssize_t rl = 0, got;
-		cfs_obj *o = NULL;
-
-		if ((touch >> i & 1) &&
-		    !cfs_obj_open(x->c, x->osd[i], x->op->pid, sps_of(x, i),
-				  x->name, 0, &o)) {
-			len = cfs_obj_size(o);
-			a = from < len ? from : len;
-			b = to < len ? to : len;
-			rl = cfs_obj_raw_record(o, rec, sizeof(rec));
-			if (rl < 0)
-				u->err = (int)rl;
-		}
-		undo_u64(u, (touch >> i & 1) ? 1 : 0);
-		undo_u64(u, x->osd[i] >= 0 ? (uint64_t)x->osd[i] : ABSENT);
-		undo_u64(u, len);
-		undo_u64(u, a);
-		undo_u64(u, b - a);
-		undo_u64(u, rl > 0 ? (uint64_t)rl : 0);
-		if (b > a && !u->err) {
-			free(buf);
-			buf = malloc(b - a);
-			got = buf ? cfs_obj_raw_pread(o, buf, b - a, a)
-				  : -ENOMEM;
-			if (got != (ssize_t)(b - a))
-				u->err = got < 0 ? (int)got : -EIO;
-			else
-				undo_put(u, buf, b - a);
-		}
-		if (rl > 0)
-			undo_put(u, rec, (size_t)rl);
-		if (o)
-			cfs_obj_put(o);
-	}
-	free(buf);
-	return u->err;
-}
-
-/* Put every shard the record names back as it was, on the OSD it was
- * changed on (ABSENT: the file goes). */
-static int undo_apply(cfs_cluster *c, int64_t pool, uint32_t ps,
-		      const char *name, const void *record, size_t len)
-{
-	const unsigned char *p = record, *end = p + len;
-	uint64_t width;
-	int r = 0;
-
-	if (len < 16 || get_u64(p) != UNDO_MAGIC)
-		return CFS_ECORRUPT;
-	width = get_u64(p + 8);
-	p += 16;
-	if (width == 0 || width > EC_MAX_WIDTH)
-		return CFS_ECORRUPT;
-	for (uint64_t i = 0; i < width; i++) {
-		uint64_t touched, where, olen, off, n, rl;
-		uint32_t sps = cfs_shard_ps(ps, (int)width, (int)i);
-		int osd;
-		cfs_obj *o;
-		int e = 0;
-
-		if (end - p < 48)
-			return CFS_ECORRUPT;
-		touched = get_u64(p);
-		where = get_u64(p + 8);
-		olen = get_u64(p + 16);
-		off = get_u64(p + 24);
-		n = get_u64(p + 32);
-		rl = get_u64(p + 40);
-		p += 48;
-		if ((uint64_t)(end - p) < n + rl || rl > CFS_OBJ_RECORD_MAX ||
-		    (where != ABSENT && where >= CFS_MAX_OSD))
-			return CFS_ECORRUPT;
-		osd = where == ABSENT ? -1 : (int)where;
-		if (touched && osd >= 0 && olen == ABSENT) {
-			e = cfs_obj_remove(c, osd, pool, sps, name);
-		} else if (touched && osd >= 0 &&
-			   !(e = cfs_obj_open(c, osd, pool, sps, name,
-					      CFS_OBJ_CREATE, &o))) {
-			e = cfs_obj_raw_restore(o, p, n, off, olen, p + n, rl);
-			if (!e)
-				e = cfs_obj_sync(o);
-			cfs_obj_put(o);
-		}
-		if (e && !r)
-			r = e;
-		p += n + rl;
-	}
-	return r;
-}
-
 /* ---- the operations (objio.c hands them an erasure pool's objects) ---- */
 
-static uint64_t usable(const struct ecx *x)
-{
-	uint64_t mask = 0;
 
-	for (int i = 0; i < x->width; i++)
-		if (x->osd[i] >= 0)
-			mask |= 1ULL << i;
-	return mask;
-}
-
-static int popcount64(uint64_t v)
-{
-	return __builtin_popcountll(v);
-}
 
 /* Shards whose OSD lacks the object at its current version (a missing
  * set names it, or the OSD is a backfill target still catching up):
@@ -504,7 +315,7 @@ static int first_shard_holder(objlayer *ol, int64_t pool, uint32_t ps,
 	return r;
 }
 
-static int stale_shards(struct ecx *x, uint64_t *stale)
+int ecx_stale_shards(struct ecx *x, uint64_t *stale)
 {
 	int r = 0;
 
@@ -531,7 +342,7 @@ static int stale_shards(struct ecx *x, uint64_t *stale)
 	return r;
 }
 
-static void note_bad(struct ecx *x, uint64_t bad)
+void ecx_note_bad(struct ecx *x, uint64_t bad)
 {
 	/* a shard known to be behind (its missing set, a backfill target)
 	 * is not damage: recovery brings it */
@@ -553,197 +364,10 @@ static void note_bad(struct ecx *x, uint64_t bad)
 	}
 }
 
-/*
- * Every holder of each shard PG but the OSD the change writes that shard
- * on misses the change: noted (persisted) before any shard changes, as
- * objio's begin_change notes it for copies.  So a backfill target that is
- * not acting yet, a stray, a down OSD or a stale acting shard is known to
- * be behind (Ceph's missing sets), and neither backfill nor the choice of
- * an acting set (pgtemp.c) takes its shard for current.
- */
-static int note_missed(struct ecx *x, uint64_t write)
-{
-	int r = 0;
-
-	for (int i = 0; i < x->width && !r; i++) {
-		uint32_t sps = sps_of(x, i);
-		int h[256], nh;
-
-		cfs_pg_lock(x->c, x->op->pid, sps);
-		nh = cfs_pg_holders(x->c, x->op->pid, sps, h, 256);
-		for (int k = 0; k < nh && !r; k++)
-			if (!(write >> i & 1) || h[k] != x->osd[i])
-				r = cfs_pg_mark_missing(x->c, x->op->pid, sps,
-							h[k], x->name);
-		cfs_pg_unlock(x->c, x->op->pid, sps);
-	}
-	return r;
-}
-
-static int do_truncate(struct ecx *x, uint64_t avoid, void *arg);
-
-/*
- * A change of the object from oi (exists) to next.size: rewrite shard
- * bytes [from, to) of the shards in `write` (the rest stay and are
- * rebuilt later), under an undo record.  change() does the shard I/O.
- */
-static int change_once(struct ecx *x, int exists,
-		       const struct cfs_objinfo *oi, struct cfs_objinfo *next,
-		       uint64_t write, uint64_t from, uint64_t to,
-		       int (*change)(struct ecx *x, uint64_t avoid, void *arg),
-		       void *arg)
-{
-	uint64_t resv[EC_MAX_WIDTH] = { 0 }, shard_len;
-	struct undo u = { 0 };
-	int r, e;
-
-	/* room on every shard's OSD first: a refusal changes nothing */
-	shard_len = ec_shard_len(&x->s, next->size);
-	for (int i = 0; i < x->width; i++) {
-		cfs_obj *o;
-		uint64_t cur = 0;
-
-		if (!(write >> i & 1))
-			continue;
-		if (!cfs_obj_open(x->c, x->osd[i], x->op->pid, sps_of(x, i),
-				  x->name, 0, &o)) {
-			cur = cfs_obj_size(o);
-			cfs_obj_put(o);
-		}
-		resv[i] = shard_len > cur ? shard_len - cur : 0;
-		/* a truncate frees space: only the hard limit (as a
-		 * replicated one, "deletes and truncates always work") */
-		r = cfs_osd_reserve(x->c, x->osd[i], resv[i],
-				    change == do_truncate
-					    ? UINT64_MAX
-					    : cfs_osdmap_write_limit(
-						      x->op->m, x->osd[i]));
-		if (r) {
-			char why[256];
-
-			cfs_osd_refusal_text(x->c, x->osd[i],
-					     cfs_osdmap_write_limit(x->op->m,
-								    x->osd[i]),
-					     why, sizeof(why));
-			cfs_log(CFS_LOG_INFO,
-				"pg %ss%d: osd.%d is too full for a write of "
-				"%" PRIu64 " bytes to '%s' (%s): refused",
-				x->op->pgid, i, x->osd[i], resv[i], x->name,
-				why);
-			cfs_osd_note_refused(x->c, x->osd[i], x->op->pid,
-					     sps_of(x, i), resv[i]);
-			{
-				char sp[64];
-
-				snprintf(sp, sizeof(sp), "%ss%d", x->op->pgid,
-					 i);
-				ol_clog_refused(x->c, sp, x->osd[i], resv[i],
-						x->name, why);
-			}
-			resv[i] = 0;
-			goto unreserve;
-		}
-	}
-	r = note_missed(x, write);
-	if (!r)
-		next->version = cfs_index_next_version(x->c, &r);
-	if (!r)
-		r = undo_make(x, write, from, to, &u);
-	if (!r)
-		r = cfs_index_intent_undo(x->c, x->op->pid, x->name, next, u.v,
-					  u.n);
-	if (r)
-		goto unreserve;
-	r = change(x, ~write & ((1ULL << x->width) - 1), arg);
-	for (int i = 0; !r && i < x->width; i++)
-		if (write >> i & 1) {
-			cfs_obj *o;
-
-			r = shard_file(x, i, &o);
-			if (!r)
-				r = cfs_obj_commit(o, next->version);
-		}
-	if (r) {
-		/* some shards changed, maybe not all: back to the old
-		 * version everywhere (the record says how) */
-		e = undo_apply(x->c, x->op->pid, x->op->ps, x->name, u.v,
-			       u.n);
-		if (!e)
-			e = cfs_index_set(x->c, x->op->pid, x->name,
-					  exists ? oi : NULL);
-		if (e)
-			cfs_log(CFS_LOG_ERR, "pg %s: undoing a failed write "
-				"of '%s': %s (the next open settles it)",
-				x->op->pgid, x->name, cfs_strerror(e));
-		if (r != -ENOSPC && r != -EDQUOT)
-			r = -EIO;
-	} else {
-		r = cfs_index_set(x->c, x->op->pid, x->name, next);
-	}
-unreserve:
-	for (int i = 0; i < x->width; i++)
-		if (resv[i])
-			cfs_osd_unreserve(x->c, x->osd[i], resv[i]);
-	free(u.v);
-	return r;
-}
-
-/* change_once, and once more without the shards it found rotten next to
- * the change (the store refused to vouch for them): those are damaged and
- * rebuilt later, the change goes to the others when k remain, as a
- * replicated write stands on its good copies.  *write loses them. */
-static int ec_change(struct ecx *x, int exists, const struct cfs_objinfo *oi,
-		     struct cfs_objinfo *next, uint64_t *write, uint64_t from,
-		     uint64_t to,
-		     int (*change)(struct ecx *x, uint64_t avoid, void *arg),
-		     void *arg)
-{
-	uint64_t size = next->size;
-	int r;
-
-	x->rotten = 0;
-	r = change_once(x, exists, oi, next, *write, from, to, change, arg);
-	if (r == -EIO && x->rotten &&
-	    popcount64(*write & ~x->rotten) >= x->s.k) {
-		note_bad(x, x->rotten);
-		*write &= ~x->rotten;
-		x->rotten = 0;
-		next->size = size;
-		r = change_once(x, exists, oi, next, *write, from, to, change,
-				arg);
-	}
-	return r;
-}
-
-struct write_arg {
-	uint64_t size, off, new_size, bad;
-	const void *buf;
-	size_t len;
-	int full;
-};
-
-static int do_write(struct ecx *x, uint64_t avoid, void *arg)
-{
-	struct write_arg *w = arg;
-	struct ec_shard_io io;
-	struct ec_object o;
-	int r;
-
-	ec_object_of(x, avoid, &o, &io);
-	r = ec_object_write(&o, w->size, w->off, w->buf, w->len, &w->new_size,
-			    &w->bad);
-	/* write_full: nothing of the old object past the new end */
-	for (int i = 0; !r && w->full && i < x->width; i++)
-		if (!(avoid >> i & 1))
-			r = shard_truncate(x, i,
-					   ec_shard_len(&x->s, w->new_size));
-	return r;
-}
-
 /* The ops' common start: the object's shards, the locks held by the
  * caller; min_size checked (Ceph: k+1 by default). */
-static int ec_begin(objlayer *ol, const struct objop *op, const char *name,
-		    struct ecx *x, const char *what)
+int ecx_begin(objlayer *ol, const struct objop *op, const char *name,
+	      struct ecx *x, const char *what)
 {
 	int r = ecx_init(x, ol, op, name);
 
@@ -765,13 +389,13 @@ static int ec_begin(objlayer *ol, const struct objop *op, const char *name,
 	return 0;
 }
 
-/* ec_begin for an object that must exist: its index entry in *oi, the
+/* ecx_begin for an object that must exist: its index entry in *oi, the
  * version good shards hold; -ENOENT (nothing begun) when it does not. */
-static int ec_begin_existing(objlayer *ol, const struct objop *op,
-			     const char *name, struct ecx *x, const char *what,
-			     struct cfs_objinfo *oi)
+int ecx_begin_existing(objlayer *ol, const struct objop *op, const char *name,
+		       struct ecx *x, const char *what,
+		       struct cfs_objinfo *oi)
 {
-	int r = ec_begin(ol, op, name, x, what);
+	int r = ecx_begin(ol, op, name, x, what);
 
 	if (r)
 		return r;
@@ -794,7 +418,7 @@ static int rebuild_shard(objlayer *ol, const struct objop *op,
  * the op waits for a new map, as Ceph keeps an op on an unfound object
  * waiting), else -EIO with one log line (the data is gone).
  */
-static int short_of_shards(struct ecx *x, const char *what)
+int ecx_short_of_shards(struct ecx *x, const char *what)
 {
 	for (int i = 0; i < x->width; i++) {
 		uint32_t sps = sps_of(x, i);
@@ -822,8 +446,8 @@ static int short_of_shards(struct ecx *x, const char *what)
  * recover_missing).  The object's lock held exclusive; *stale loses the
  * shards recovered.  Without k current shards nothing is done.
  */
-static void recover_stale(struct ecx *x, const struct cfs_objinfo *oi,
-			  uint64_t *stale)
+void ecx_recover_stale(struct ecx *x, const struct cfs_objinfo *oi,
+		       uint64_t *stale)
 {
 	uint64_t todo = usable(x) & *stale;
 
@@ -849,68 +473,13 @@ int ec_recover_object(objlayer *ol, const struct objop *op, const char *name)
 	struct cfs_objinfo oi;
 	uint64_t stale;
 	struct ecx x;
-	int r = ec_begin_existing(ol, op, name, &x, "recovery of", &oi);
+	int r = ecx_begin_existing(ol, op, name, &x, "recovery of", &oi);
 
 	if (r)
 		return r;
-	r = stale_shards(&x, &stale);
+	r = ecx_stale_shards(&x, &stale);
 	if (!r)
-		recover_stale(&x, &oi, &stale);
-	ecx_done(&x);
-	return r;
-}
-
-int ec_write(objlayer *ol, const struct objop *op, const char *name,
-	     uint64_t off, const void *buf, size_t len, int full)
-{
-	struct cfs_objinfo oi = { 0, 0 }, next;
-	struct write_arg w = { 0 };
-	uint64_t stale, write, from, to;
-	struct ec_rmw plan;
-	struct ecx x;
-	int exists, r = ec_begin(ol, op, name, &x, "write to");
-
-	if (r)
-		return r;
-	r = cfs_index_get(x.c, op->pid, name, &oi);
-	exists = r == 0;
-	if (r && r != -ENOENT) {
-		r = -EIO;
-		goto out;
-	}
-	r = stale_shards(&x, &stale);
-	if (r)
-		goto out;
-	if (exists && !full)
-		recover_stale(&x, &oi, &stale);
-	/* a whole new content goes to every shard, stale ones too */
-	write = full || !exists ? usable(&x) : usable(&x) & ~stale;
-	if (exists && popcount64(write) < x.s.k) {
-		r = short_of_shards(&x, "write");
-		goto out;
-	}
-	x.version = oi.version;
-	w.size = exists && !full ? oi.size : 0;
-	w.off = off;
-	w.buf = buf;
-	w.len = len;
-	w.full = full;
-	next.size = full ? len : off + len > w.size ? off + len : w.size;
-	/* the shard bytes the write rewrites: its stripes, and for
-	 * write_full everything the old shards held */
-	ec_rmw_plan(&x.s, w.size, off, len, &plan);
-	from = full ? 0 : plan.first * x.s.chunk;
-	to = full ? UINT64_MAX : (plan.first + plan.count) * x.s.chunk;
-	r = ec_change(&x, exists, &oi, &next, &write, from, to, do_write, &w);
-	for (int i = 0; !r && i < x.width; i++)
-		if (write & stale >> i & 1) { /* current again */
-			cfs_pg_lock(x.c, op->pid, sps_of(&x, i));
-			cfs_pg_clear_missing(x.c, op->pid, sps_of(&x, i),
-					     x.osd[i], name);
-			cfs_pg_unlock(x.c, op->pid, sps_of(&x, i));
-		}
-	note_bad(&x, w.bad);
-out:
+		ecx_recover_stale(&x, &oi, &stale);
 	ecx_done(&x);
 	return r;
 }
@@ -925,28 +494,28 @@ ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
 	uint64_t stale, bad = 0;
 	struct ecx x;
 	ssize_t n;
-	int r = ec_begin_existing(ol, op, name, &x, "read of", &oi);
+	int r = ecx_begin_existing(ol, op, name, &x, "read of", &oi);
 
 	if (r)
 		return r;
 	if (size)
 		*size = oi.size;
-	r = stale_shards(&x, &stale);
+	r = ecx_stale_shards(&x, &stale);
 	if (r) {
 		ecx_done(&x);
 		return -EIO;
 	}
 	/* no shard is avoided: one an acting OSD misses may be read from a
 	 * stray that has it (shard_read), else it is decoded around */
-	ec_object_of(&x, 0, &o, &io);
+	ecx_object_of(&x, 0, &o, &io);
 	n = len ? ec_object_read(&o, oi.size, off, buf, len, &bad) : 0;
 	/* acting shards behind: the caller recovers them (ec_recover_object)
 	 * once it may change the object */
 	*recover = (usable(&x) & stale) != 0 &&
 		   popcount64(usable(&x) & ~stale) >= x.s.k;
 	if (n == -EIO)
-		n = short_of_shards(&x, "read");
-	note_bad(&x, bad);
+		n = ecx_short_of_shards(&x, "read");
+	ecx_note_bad(&x, bad);
 	if (mtime) {
 		mtime->tv_sec = mtime->tv_nsec = 0;
 		for (int i = 0; i < x.width; i++) {
@@ -963,52 +532,6 @@ ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
 	}
 	ecx_done(&x);
 	return n;
-}
-
-struct trunc_arg {
-	uint64_t size, new_size, bad;
-};
-
-static int do_truncate(struct ecx *x, uint64_t avoid, void *arg)
-{
-	struct trunc_arg *t = arg;
-	struct ec_shard_io io;
-	struct ec_object o;
-
-	ec_object_of(x, avoid, &o, &io);
-	return ec_object_truncate(&o, t->size, t->new_size, &t->bad);
-}
-
-int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
-		uint64_t size)
-{
-	struct cfs_objinfo oi, next;
-	struct trunc_arg t = { 0 };
-	uint64_t stale, write, from;
-	struct ecx x;
-	int r = ec_begin_existing(ol, op, name, &x, "truncate of", &oi);
-
-	if (r)
-		return r;
-	r = stale_shards(&x, &stale);
-	if (!r)
-		recover_stale(&x, &oi, &stale);
-	write = usable(&x) & ~stale;
-	if (!r && popcount64(write) < x.s.k)
-		r = short_of_shards(&x, "truncate");
-	if (!r && oi.size != size) {
-		t.size = oi.size;
-		t.new_size = size;
-		next.size = size;
-		/* from the stripe the new end cuts to the old end */
-		from = (size < oi.size ? size : oi.size) /
-		       ec_stripe_width(&x.s) * x.s.chunk;
-		r = ec_change(&x, 1, &oi, &next, &write, from, UINT64_MAX,
-			      do_truncate, &t);
-		note_bad(&x, t.bad);
-	}
-	ecx_done(&x);
-	return r;
 }
 
 /* Every shard of the object, wherever a holder of its shard PG has it. */
@@ -1091,7 +614,7 @@ int ec_settle_object(objlayer *ol, const struct objop *op, const char *name,
 				     exists ? &oi : NULL);
 	if (r)
 		return r;
-	r = undo_apply(ol->c, op->pid, op->ps, name, rec, len);
+	r = ecx_undo_apply(ol->c, op->pid, op->ps, name, rec, len);
 	free(rec);
 	if (!r)
 		r = cfs_index_set(ol->c, op->pid, name, exists ? &oi : NULL);
@@ -1264,7 +787,7 @@ static int rebuild_shard(objlayer *ol, const struct objop *op,
 	if (r)
 		return -EIO;
 	x.version = oi->version;
-	r = stale_shards(&x, &stale);
+	r = ecx_stale_shards(&x, &stale);
 	sw = ec_stripe_width(&x.s);
 	n = ec_shard_len(&x.s, oi->size) / x.s.chunk;
 	data = calloc(n ? n * sw : 1, 1);
@@ -1274,7 +797,7 @@ static int rebuild_shard(objlayer *ol, const struct objop *op,
 	if (!data)
 		r = -ENOMEM;
 	if (!r) {
-		ec_object_of(&x, 1ULL << i, &o, &io);
+		ecx_object_of(&x, 1ULL << i, &o, &io);
 		got = ec_object_read(&o, oi->size, 0, data, oi->size, &bad);
 		if (got != (ssize_t)oi->size)
 			r = got < 0 ? (int)got : -EIO;
@@ -1294,7 +817,7 @@ static int rebuild_shard(objlayer *ol, const struct objop *op,
 			cfs_obj_put(f);
 		}
 	}
-	note_bad(&x, bad);
+	ecx_note_bad(&x, bad);
 	for (int j = 0; j < x.width; j++)
 		free(sh[j]);
 	free(data);
@@ -1653,7 +1176,7 @@ int ec_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 			}
 		}
 		if (bad)
-			note_bad(&x, bad);
+			ecx_note_bad(&x, bad);
 		for (int i = 0; bad && (flags & OL_SCRUB_REPAIR) && i < width;
 		     i++) {
 			uint32_t sps = sps_of(&x, i);
