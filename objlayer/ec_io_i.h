@@ -1,7 +1,8 @@
 /*
  * ec_io_i.h - shared by ec_io.c (an erasure-coded object's shards: the
- * callbacks, reads, recovery, PG-wide work) and ec_write.c (its changes:
- * writes and truncates under undo records).  Not public.
+ * callbacks, reads, recovery), ec_write.c (its changes: writes and
+ * truncates under undo records) and ec_pg.c (PG-wide work: statistics,
+ * backfill, purge, scrub).  Not public.
  */
 #ifndef CRUSHFS_EC_IO_I_H
 #define CRUSHFS_EC_IO_I_H
@@ -72,6 +73,10 @@ void ecx_recover_stale(struct ecx *x, const struct cfs_objinfo *oi,
 		       uint64_t *stale);
 int ecx_short_of_shards(struct ecx *x, const char *what);
 void ecx_note_bad(struct ecx *x, uint64_t bad);
+/* ec_pg.c: shard i of the object rebuilt on osd t by decode from k
+ * current shards, wherever they are */
+int ecx_rebuild_shard(objlayer *ol, const struct objop *op, const char *name,
+		      const struct cfs_objinfo *oi, int i, int t);
 /* ec_write.c: an interrupted change undone from its record */
 int ecx_undo_apply(cfs_cluster *c, int64_t pool, uint32_t ps,
 		   const char *name, const void *record, size_t len);
