@@ -21,6 +21,10 @@
  * version (dropping the intent and its record in one batch); an
  * interrupted one is undone (ec_settle_object): every shard back to its
  * old bytes and length, whatever subset the crash tore.
+ *
+ * The changes themselves (writes, truncates, their undo records) are in
+ * ec_write.c, the PG-wide work (statistics, backfill, purge, scrub) in
+ * ec_pg.c; what they share is ec_io_i.h.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,9 +34,8 @@
 #include <unistd.h>
 
 #include "ec_codec.h"
-#include "ec_object.h"
+#include "ec_io_i.h"
 #include "objindex.h"
-#include "objlayer_i.h"
 #include "objstore.h"
 #include "osdmap.h"
 #include "pgstate.h"
@@ -40,35 +43,11 @@
 #include "usage.h"
 #include "util.h"
 
-#define EC_MAX_WIDTH CFS_MAX_REP
-#define UNDO_MAGIC 0x45435531u /* "ECU1" */
-#define ABSENT UINT64_MAX
 
-/* One operation's view of the object's shards. */
-struct ecx {
-	objlayer *ol;
-	cfs_cluster *c;
-	const struct objop *op;
-	const char *name;
-	int width;
-	struct ec_stripe s;
-	struct ec_codec *codec;
-	int osd[EC_MAX_WIDTH];	  /* acting[i] when usable, else -1 */
-	cfs_obj *o[EC_MAX_WIDTH]; /* shard files opened to be written */
-	uint64_t version;	  /* what a good shard holds (reads) */
-	uint64_t bad_acting;	  /* acting shards read around via a stray */
-	uint64_t known_stale;	  /* stale_shards(): behind, not damaged */
-	uint64_t rotten;	  /* shards the store refused to change */
-};
-
-static uint32_t sps_of(const struct ecx *x, int i)
-{
-	return cfs_shard_ps(x->op->ps, x->width, i);
-}
 
 /* The profile's k, m and stripe_unit (Ceph's default 4 KiB). */
-static int ecx_init(struct ecx *x, objlayer *ol, const struct objop *op,
-		    const char *name)
+int ecx_init(struct ecx *x, objlayer *ol, const struct objop *op,
+	     const char *name)
 {
 	const char *prof = op->pool->ec_profile;
 	const char *k = cfs_ec_profile_get(op->m, prof, "k");
@@ -105,7 +84,7 @@ static int ecx_init(struct ecx *x, objlayer *ol, const struct objop *op,
 	return 0;
 }
 
-static void ecx_done(struct ecx *x)
+void ecx_done(struct ecx *x)
 {
 	for (int i = 0; i < x->width; i++)
 		if (x->o[i])
@@ -203,7 +182,7 @@ static ssize_t shard_read(void *arg, int i, uint64_t off, void *buf,
 	return n;
 }
 
-static int shard_file(struct ecx *x, int i, cfs_obj **out)
+int ecx_shard_file(struct ecx *x, int i, cfs_obj **out)
 {
 	int r = 0;
 
@@ -244,21 +223,21 @@ static int shard_write(void *arg, int i, uint64_t off, const void *buf,
 {
 	struct ecx *x = arg;
 	cfs_obj *o;
-	int r = shard_file(arg, i, &o);
+	int r = ecx_shard_file(arg, i, &o);
 
 	if (!r)
-		r = cfs_obj_pwrite(o, buf, len, off);
+		r = cfs_obj_pwrite_wb(o, buf, len, off);
 	if (r == -EBADMSG) /* rotten next to the change: not vouched for */
 		x->rotten |= 1ULL << i;
 	crash_point();
 	return r;
 }
 
-static int shard_truncate(void *arg, int i, uint64_t len)
+int ecx_shard_truncate(void *arg, int i, uint64_t len)
 {
 	struct ecx *x = arg;
 	cfs_obj *o;
-	int r = shard_file(arg, i, &o);
+	int r = ecx_shard_file(arg, i, &o);
 
 	if (!r)
 		r = cfs_obj_truncate(o, len);
@@ -268,10 +247,10 @@ static int shard_truncate(void *arg, int i, uint64_t len)
 }
 
 static const struct ec_shard_io shard_io = { shard_read, shard_write,
-					     shard_truncate, NULL };
+					     ecx_shard_truncate, NULL };
 
-static void ec_object_of(struct ecx *x, uint64_t avoid, struct ec_object *o,
-			 struct ec_shard_io *io)
+void ecx_object_of(struct ecx *x, uint64_t avoid, struct ec_object *o,
+		   struct ec_shard_io *io)
 {
 	*io = shard_io;
 	io->arg = x;
@@ -281,176 +260,9 @@ static void ec_object_of(struct ecx *x, uint64_t avoid, struct ec_object *o,
 	o->avoid = avoid;
 }
 
-/* ---- undo records ---- */
-
-struct undo {
-	unsigned char *v;
-	size_t n, cap;
-	int err;
-};
-
-static void undo_put(struct undo *u, const void *p, size_t len)
-{
-	if (u->err)
-		return;
-	if (u->n + len > u->cap) {
-		size_t nc = u->cap ? u->cap * 2 : 256;
-		unsigned char *nv;
-
-		while (nc < u->n + len)
-			nc *= 2;
-		nv = realloc(u->v, nc);
-		if (!nv) {
-			u->err = -ENOMEM;
-			return;
-		}
-		u->v = nv;
-		u->cap = nc;
-	}
-	memcpy(u->v + u->n, p, len);
-	u->n += len;
-}
-
-static void undo_u64(struct undo *u, uint64_t v)
-{
-	unsigned char b[8];
-
-	for (int i = 0; i < 8; i++)
-		b[i] = (unsigned char)(v >> (8 * i));
-	undo_put(u, b, 8);
-}
-
-static uint64_t get_u64(const unsigned char *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-/*
- * What undoes a change that rewrites shard bytes [from, to) of the shards
- * in `touch`: per shard its old length (ABSENT: no file), its old bytes
- * of that range up to that length and its checksum record, all as they
- * are on disk (putting them back restores the shard exactly, rot
- * included: a shard no worse than before).
- */
-static int undo_make(struct ecx *x, uint64_t touch, uint64_t from,
-		     uint64_t to, struct undo *u)
-{
-	unsigned char rec[CFS_OBJ_RECORD_MAX], *buf = NULL;
-
-	undo_u64(u, UNDO_MAGIC);
-	undo_u64(u, (uint64_t)x->width);
-	for (int i = 0; i < x->width && !u->err; i++) {
-		uint64_t len = ABSENT, a = 0, b = 0;
-		ssize_t rl = 0, got;
-		cfs_obj *o = NULL;
-
-		if ((touch >> i & 1) &&
-		    !cfs_obj_open(x->c, x->osd[i], x->op->pid, sps_of(x, i),
-				  x->name, 0, &o)) {
-			len = cfs_obj_size(o);
-			a = from < len ? from : len;
-			b = to < len ? to : len;
-			rl = cfs_obj_raw_record(o, rec, sizeof(rec));
-			if (rl < 0)
-				u->err = (int)rl;
-		}
-		undo_u64(u, (touch >> i & 1) ? 1 : 0);
-		undo_u64(u, x->osd[i] >= 0 ? (uint64_t)x->osd[i] : ABSENT);
-		undo_u64(u, len);
-		undo_u64(u, a);
-		undo_u64(u, b - a);
-		undo_u64(u, rl > 0 ? (uint64_t)rl : 0);
-		if (b > a && !u->err) {
-			free(buf);
-			buf = malloc(b - a);
-			got = buf ? cfs_obj_raw_pread(o, buf, b - a, a)
-				  : -ENOMEM;
-			if (got != (ssize_t)(b - a))
-				u->err = got < 0 ? (int)got : -EIO;
-			else
-				undo_put(u, buf, b - a);
-		}
-		if (rl > 0)
-			undo_put(u, rec, (size_t)rl);
-		if (o)
-			cfs_obj_put(o);
-	}
-	free(buf);
-	return u->err;
-}
-
-/* Put every shard the record names back as it was, on the OSD it was
- * changed on (ABSENT: the file goes). */
-static int undo_apply(cfs_cluster *c, int64_t pool, uint32_t ps,
-		      const char *name, const void *record, size_t len)
-{
-	const unsigned char *p = record, *end = p + len;
-	uint64_t width;
-	int r = 0;
-
-	if (len < 16 || get_u64(p) != UNDO_MAGIC)
-		return CFS_ECORRUPT;
-	width = get_u64(p + 8);
-	p += 16;
-	if (width == 0 || width > EC_MAX_WIDTH)
-		return CFS_ECORRUPT;
-	for (uint64_t i = 0; i < width; i++) {
-		uint64_t touched, where, olen, off, n, rl;
-		uint32_t sps = cfs_shard_ps(ps, (int)width, (int)i);
-		int osd;
-		cfs_obj *o;
-		int e = 0;
-
-		if (end - p < 48)
-			return CFS_ECORRUPT;
-		touched = get_u64(p);
-		where = get_u64(p + 8);
-		olen = get_u64(p + 16);
-		off = get_u64(p + 24);
-		n = get_u64(p + 32);
-		rl = get_u64(p + 40);
-		p += 48;
-		if ((uint64_t)(end - p) < n + rl || rl > CFS_OBJ_RECORD_MAX ||
-		    (where != ABSENT && where >= CFS_MAX_OSD))
-			return CFS_ECORRUPT;
-		osd = where == ABSENT ? -1 : (int)where;
-		if (touched && osd >= 0 && olen == ABSENT) {
-			e = cfs_obj_remove(c, osd, pool, sps, name);
-		} else if (touched && osd >= 0 &&
-			   !(e = cfs_obj_open(c, osd, pool, sps, name,
-					      CFS_OBJ_CREATE, &o))) {
-			e = cfs_obj_raw_restore(o, p, n, off, olen, p + n, rl);
-			if (!e)
-				e = cfs_obj_sync(o);
-			cfs_obj_put(o);
-		}
-		if (e && !r)
-			r = e;
-		p += n + rl;
-	}
-	return r;
-}
-
 /* ---- the operations (objio.c hands them an erasure pool's objects) ---- */
 
-static uint64_t usable(const struct ecx *x)
-{
-	uint64_t mask = 0;
 
-	for (int i = 0; i < x->width; i++)
-		if (x->osd[i] >= 0)
-			mask |= 1ULL << i;
-	return mask;
-}
-
-static int popcount64(uint64_t v)
-{
-	return __builtin_popcountll(v);
-}
 
 /* Shards whose OSD lacks the object at its current version (a missing
  * set names it, or the OSD is a backfill target still catching up):
@@ -504,7 +316,7 @@ static int first_shard_holder(objlayer *ol, int64_t pool, uint32_t ps,
 	return r;
 }
 
-static int stale_shards(struct ecx *x, uint64_t *stale)
+int ecx_stale_shards(struct ecx *x, uint64_t *stale)
 {
 	int r = 0;
 
@@ -531,7 +343,7 @@ static int stale_shards(struct ecx *x, uint64_t *stale)
 	return r;
 }
 
-static void note_bad(struct ecx *x, uint64_t bad)
+void ecx_note_bad(struct ecx *x, uint64_t bad)
 {
 	/* a shard known to be behind (its missing set, a backfill target)
 	 * is not damage: recovery brings it */
@@ -553,197 +365,10 @@ static void note_bad(struct ecx *x, uint64_t bad)
 	}
 }
 
-/*
- * Every holder of each shard PG but the OSD the change writes that shard
- * on misses the change: noted (persisted) before any shard changes, as
- * objio's begin_change notes it for copies.  So a backfill target that is
- * not acting yet, a stray, a down OSD or a stale acting shard is known to
- * be behind (Ceph's missing sets), and neither backfill nor the choice of
- * an acting set (pgtemp.c) takes its shard for current.
- */
-static int note_missed(struct ecx *x, uint64_t write)
-{
-	int r = 0;
-
-	for (int i = 0; i < x->width && !r; i++) {
-		uint32_t sps = sps_of(x, i);
-		int h[256], nh;
-
-		cfs_pg_lock(x->c, x->op->pid, sps);
-		nh = cfs_pg_holders(x->c, x->op->pid, sps, h, 256);
-		for (int k = 0; k < nh && !r; k++)
-			if (!(write >> i & 1) || h[k] != x->osd[i])
-				r = cfs_pg_mark_missing(x->c, x->op->pid, sps,
-							h[k], x->name);
-		cfs_pg_unlock(x->c, x->op->pid, sps);
-	}
-	return r;
-}
-
-static int do_truncate(struct ecx *x, uint64_t avoid, void *arg);
-
-/*
- * A change of the object from oi (exists) to next.size: rewrite shard
- * bytes [from, to) of the shards in `write` (the rest stay and are
- * rebuilt later), under an undo record.  change() does the shard I/O.
- */
-static int change_once(struct ecx *x, int exists,
-		       const struct cfs_objinfo *oi, struct cfs_objinfo *next,
-		       uint64_t write, uint64_t from, uint64_t to,
-		       int (*change)(struct ecx *x, uint64_t avoid, void *arg),
-		       void *arg)
-{
-	uint64_t resv[EC_MAX_WIDTH] = { 0 }, shard_len;
-	struct undo u = { 0 };
-	int r, e;
-
-	/* room on every shard's OSD first: a refusal changes nothing */
-	shard_len = ec_shard_len(&x->s, next->size);
-	for (int i = 0; i < x->width; i++) {
-		cfs_obj *o;
-		uint64_t cur = 0;
-
-		if (!(write >> i & 1))
-			continue;
-		if (!cfs_obj_open(x->c, x->osd[i], x->op->pid, sps_of(x, i),
-				  x->name, 0, &o)) {
-			cur = cfs_obj_size(o);
-			cfs_obj_put(o);
-		}
-		resv[i] = shard_len > cur ? shard_len - cur : 0;
-		/* a truncate frees space: only the hard limit (as a
-		 * replicated one, "deletes and truncates always work") */
-		r = cfs_osd_reserve(x->c, x->osd[i], resv[i],
-				    change == do_truncate
-					    ? UINT64_MAX
-					    : cfs_osdmap_write_limit(
-						      x->op->m, x->osd[i]));
-		if (r) {
-			char why[256];
-
-			cfs_osd_refusal_text(x->c, x->osd[i],
-					     cfs_osdmap_write_limit(x->op->m,
-								    x->osd[i]),
-					     why, sizeof(why));
-			cfs_log(CFS_LOG_INFO,
-				"pg %ss%d: osd.%d is too full for a write of "
-				"%" PRIu64 " bytes to '%s' (%s): refused",
-				x->op->pgid, i, x->osd[i], resv[i], x->name,
-				why);
-			cfs_osd_note_refused(x->c, x->osd[i], x->op->pid,
-					     sps_of(x, i), resv[i]);
-			{
-				char sp[64];
-
-				snprintf(sp, sizeof(sp), "%ss%d", x->op->pgid,
-					 i);
-				ol_clog_refused(x->c, sp, x->osd[i], resv[i],
-						x->name, why);
-			}
-			resv[i] = 0;
-			goto unreserve;
-		}
-	}
-	r = note_missed(x, write);
-	if (!r)
-		next->version = cfs_index_next_version(x->c, &r);
-	if (!r)
-		r = undo_make(x, write, from, to, &u);
-	if (!r)
-		r = cfs_index_intent_undo(x->c, x->op->pid, x->name, next, u.v,
-					  u.n);
-	if (r)
-		goto unreserve;
-	r = change(x, ~write & ((1ULL << x->width) - 1), arg);
-	for (int i = 0; !r && i < x->width; i++)
-		if (write >> i & 1) {
-			cfs_obj *o;
-
-			r = shard_file(x, i, &o);
-			if (!r)
-				r = cfs_obj_commit(o, next->version);
-		}
-	if (r) {
-		/* some shards changed, maybe not all: back to the old
-		 * version everywhere (the record says how) */
-		e = undo_apply(x->c, x->op->pid, x->op->ps, x->name, u.v,
-			       u.n);
-		if (!e)
-			e = cfs_index_set(x->c, x->op->pid, x->name,
-					  exists ? oi : NULL);
-		if (e)
-			cfs_log(CFS_LOG_ERR, "pg %s: undoing a failed write "
-				"of '%s': %s (the next open settles it)",
-				x->op->pgid, x->name, cfs_strerror(e));
-		if (r != -ENOSPC && r != -EDQUOT)
-			r = -EIO;
-	} else {
-		r = cfs_index_set(x->c, x->op->pid, x->name, next);
-	}
-unreserve:
-	for (int i = 0; i < x->width; i++)
-		if (resv[i])
-			cfs_osd_unreserve(x->c, x->osd[i], resv[i]);
-	free(u.v);
-	return r;
-}
-
-/* change_once, and once more without the shards it found rotten next to
- * the change (the store refused to vouch for them): those are damaged and
- * rebuilt later, the change goes to the others when k remain, as a
- * replicated write stands on its good copies.  *write loses them. */
-static int ec_change(struct ecx *x, int exists, const struct cfs_objinfo *oi,
-		     struct cfs_objinfo *next, uint64_t *write, uint64_t from,
-		     uint64_t to,
-		     int (*change)(struct ecx *x, uint64_t avoid, void *arg),
-		     void *arg)
-{
-	uint64_t size = next->size;
-	int r;
-
-	x->rotten = 0;
-	r = change_once(x, exists, oi, next, *write, from, to, change, arg);
-	if (r == -EIO && x->rotten &&
-	    popcount64(*write & ~x->rotten) >= x->s.k) {
-		note_bad(x, x->rotten);
-		*write &= ~x->rotten;
-		x->rotten = 0;
-		next->size = size;
-		r = change_once(x, exists, oi, next, *write, from, to, change,
-				arg);
-	}
-	return r;
-}
-
-struct write_arg {
-	uint64_t size, off, new_size, bad;
-	const void *buf;
-	size_t len;
-	int full;
-};
-
-static int do_write(struct ecx *x, uint64_t avoid, void *arg)
-{
-	struct write_arg *w = arg;
-	struct ec_shard_io io;
-	struct ec_object o;
-	int r;
-
-	ec_object_of(x, avoid, &o, &io);
-	r = ec_object_write(&o, w->size, w->off, w->buf, w->len, &w->new_size,
-			    &w->bad);
-	/* write_full: nothing of the old object past the new end */
-	for (int i = 0; !r && w->full && i < x->width; i++)
-		if (!(avoid >> i & 1))
-			r = shard_truncate(x, i,
-					   ec_shard_len(&x->s, w->new_size));
-	return r;
-}
-
 /* The ops' common start: the object's shards, the locks held by the
  * caller; min_size checked (Ceph: k+1 by default). */
-static int ec_begin(objlayer *ol, const struct objop *op, const char *name,
-		    struct ecx *x, const char *what)
+int ecx_begin(objlayer *ol, const struct objop *op, const char *name,
+	      struct ecx *x, const char *what)
 {
 	int r = ecx_init(x, ol, op, name);
 
@@ -765,13 +390,13 @@ static int ec_begin(objlayer *ol, const struct objop *op, const char *name,
 	return 0;
 }
 
-/* ec_begin for an object that must exist: its index entry in *oi, the
+/* ecx_begin for an object that must exist: its index entry in *oi, the
  * version good shards hold; -ENOENT (nothing begun) when it does not. */
-static int ec_begin_existing(objlayer *ol, const struct objop *op,
-			     const char *name, struct ecx *x, const char *what,
-			     struct cfs_objinfo *oi)
+int ecx_begin_existing(objlayer *ol, const struct objop *op, const char *name,
+		       struct ecx *x, const char *what,
+		       struct cfs_objinfo *oi)
 {
-	int r = ec_begin(ol, op, name, x, what);
+	int r = ecx_begin(ol, op, name, x, what);
 
 	if (r)
 		return r;
@@ -784,17 +409,13 @@ static int ec_begin_existing(objlayer *ol, const struct objop *op,
 	return 0;
 }
 
-static int rebuild_shard(objlayer *ol, const struct objop *op,
-			 const char *name, const struct cfs_objinfo *oi,
-			 int i, int t);
-
 /*
  * Fewer than k current shards of the object can be had: -EAGAIN while a
  * holder of one of its shard PGs is down (its shard may come back, and
  * the op waits for a new map, as Ceph keeps an op on an unfound object
  * waiting), else -EIO with one log line (the data is gone).
  */
-static int short_of_shards(struct ecx *x, const char *what)
+int ecx_short_of_shards(struct ecx *x, const char *what)
 {
 	for (int i = 0; i < x->width; i++) {
 		uint32_t sps = sps_of(x, i);
@@ -822,12 +443,12 @@ static int short_of_shards(struct ecx *x, const char *what)
  * recover_missing).  The object's lock held exclusive; *stale loses the
  * shards recovered.  Without k current shards nothing is done.
  */
-static void recover_stale(struct ecx *x, const struct cfs_objinfo *oi,
-			  uint64_t *stale)
+void ecx_recover_stale(struct ecx *x, const struct cfs_objinfo *oi,
+		       uint64_t *stale)
 {
 	uint64_t todo = usable(x) & *stale;
 
-	/* k current shards may be on strays too (rebuild_shard reads them
+	/* k current shards may be on strays too (ecx_rebuild_shard reads them
 	 * where they are): no count up front */
 	if (!todo)
 		return;
@@ -835,7 +456,7 @@ static void recover_stale(struct ecx *x, const struct cfs_objinfo *oi,
 		uint32_t sps = sps_of(x, i);
 
 		if (!(todo >> i & 1) ||
-		    rebuild_shard(x->ol, x->op, x->name, oi, i, x->osd[i]))
+		    ecx_rebuild_shard(x->ol, x->op, x->name, oi, i, x->osd[i]))
 			continue;
 		cfs_pg_lock(x->c, x->op->pid, sps);
 		cfs_pg_clear_missing(x->c, x->op->pid, sps, x->osd[i], x->name);
@@ -849,68 +470,13 @@ int ec_recover_object(objlayer *ol, const struct objop *op, const char *name)
 	struct cfs_objinfo oi;
 	uint64_t stale;
 	struct ecx x;
-	int r = ec_begin_existing(ol, op, name, &x, "recovery of", &oi);
+	int r = ecx_begin_existing(ol, op, name, &x, "recovery of", &oi);
 
 	if (r)
 		return r;
-	r = stale_shards(&x, &stale);
+	r = ecx_stale_shards(&x, &stale);
 	if (!r)
-		recover_stale(&x, &oi, &stale);
-	ecx_done(&x);
-	return r;
-}
-
-int ec_write(objlayer *ol, const struct objop *op, const char *name,
-	     uint64_t off, const void *buf, size_t len, int full)
-{
-	struct cfs_objinfo oi = { 0, 0 }, next;
-	struct write_arg w = { 0 };
-	uint64_t stale, write, from, to;
-	struct ec_rmw plan;
-	struct ecx x;
-	int exists, r = ec_begin(ol, op, name, &x, "write to");
-
-	if (r)
-		return r;
-	r = cfs_index_get(x.c, op->pid, name, &oi);
-	exists = r == 0;
-	if (r && r != -ENOENT) {
-		r = -EIO;
-		goto out;
-	}
-	r = stale_shards(&x, &stale);
-	if (r)
-		goto out;
-	if (exists && !full)
-		recover_stale(&x, &oi, &stale);
-	/* a whole new content goes to every shard, stale ones too */
-	write = full || !exists ? usable(&x) : usable(&x) & ~stale;
-	if (exists && popcount64(write) < x.s.k) {
-		r = short_of_shards(&x, "write");
-		goto out;
-	}
-	x.version = oi.version;
-	w.size = exists && !full ? oi.size : 0;
-	w.off = off;
-	w.buf = buf;
-	w.len = len;
-	w.full = full;
-	next.size = full ? len : off + len > w.size ? off + len : w.size;
-	/* the shard bytes the write rewrites: its stripes, and for
-	 * write_full everything the old shards held */
-	ec_rmw_plan(&x.s, w.size, off, len, &plan);
-	from = full ? 0 : plan.first * x.s.chunk;
-	to = full ? UINT64_MAX : (plan.first + plan.count) * x.s.chunk;
-	r = ec_change(&x, exists, &oi, &next, &write, from, to, do_write, &w);
-	for (int i = 0; !r && i < x.width; i++)
-		if (write & stale >> i & 1) { /* current again */
-			cfs_pg_lock(x.c, op->pid, sps_of(&x, i));
-			cfs_pg_clear_missing(x.c, op->pid, sps_of(&x, i),
-					     x.osd[i], name);
-			cfs_pg_unlock(x.c, op->pid, sps_of(&x, i));
-		}
-	note_bad(&x, w.bad);
-out:
+		ecx_recover_stale(&x, &oi, &stale);
 	ecx_done(&x);
 	return r;
 }
@@ -925,28 +491,28 @@ ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
 	uint64_t stale, bad = 0;
 	struct ecx x;
 	ssize_t n;
-	int r = ec_begin_existing(ol, op, name, &x, "read of", &oi);
+	int r = ecx_begin_existing(ol, op, name, &x, "read of", &oi);
 
 	if (r)
 		return r;
 	if (size)
 		*size = oi.size;
-	r = stale_shards(&x, &stale);
+	r = ecx_stale_shards(&x, &stale);
 	if (r) {
 		ecx_done(&x);
 		return -EIO;
 	}
 	/* no shard is avoided: one an acting OSD misses may be read from a
 	 * stray that has it (shard_read), else it is decoded around */
-	ec_object_of(&x, 0, &o, &io);
+	ecx_object_of(&x, 0, &o, &io);
 	n = len ? ec_object_read(&o, oi.size, off, buf, len, &bad) : 0;
 	/* acting shards behind: the caller recovers them (ec_recover_object)
 	 * once it may change the object */
 	*recover = (usable(&x) & stale) != 0 &&
 		   popcount64(usable(&x) & ~stale) >= x.s.k;
 	if (n == -EIO)
-		n = short_of_shards(&x, "read");
-	note_bad(&x, bad);
+		n = ecx_short_of_shards(&x, "read");
+	ecx_note_bad(&x, bad);
 	if (mtime) {
 		mtime->tv_sec = mtime->tv_nsec = 0;
 		for (int i = 0; i < x.width; i++) {
@@ -963,52 +529,6 @@ ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
 	}
 	ecx_done(&x);
 	return n;
-}
-
-struct trunc_arg {
-	uint64_t size, new_size, bad;
-};
-
-static int do_truncate(struct ecx *x, uint64_t avoid, void *arg)
-{
-	struct trunc_arg *t = arg;
-	struct ec_shard_io io;
-	struct ec_object o;
-
-	ec_object_of(x, avoid, &o, &io);
-	return ec_object_truncate(&o, t->size, t->new_size, &t->bad);
-}
-
-int ec_truncate(objlayer *ol, const struct objop *op, const char *name,
-		uint64_t size)
-{
-	struct cfs_objinfo oi, next;
-	struct trunc_arg t = { 0 };
-	uint64_t stale, write, from;
-	struct ecx x;
-	int r = ec_begin_existing(ol, op, name, &x, "truncate of", &oi);
-
-	if (r)
-		return r;
-	r = stale_shards(&x, &stale);
-	if (!r)
-		recover_stale(&x, &oi, &stale);
-	write = usable(&x) & ~stale;
-	if (!r && popcount64(write) < x.s.k)
-		r = short_of_shards(&x, "truncate");
-	if (!r && oi.size != size) {
-		t.size = oi.size;
-		t.new_size = size;
-		next.size = size;
-		/* from the stripe the new end cuts to the old end */
-		from = (size < oi.size ? size : oi.size) /
-		       ec_stripe_width(&x.s) * x.s.chunk;
-		r = ec_change(&x, 1, &oi, &next, &write, from, UINT64_MAX,
-			      do_truncate, &t);
-		note_bad(&x, t.bad);
-	}
-	ecx_done(&x);
-	return r;
 }
 
 /* Every shard of the object, wherever a holder of its shard PG has it. */
@@ -1091,7 +611,7 @@ int ec_settle_object(objlayer *ol, const struct objop *op, const char *name,
 				     exists ? &oi : NULL);
 	if (r)
 		return r;
-	r = undo_apply(ol->c, op->pid, op->ps, name, rec, len);
+	r = ecx_undo_apply(ol->c, op->pid, op->ps, name, rec, len);
 	free(rec);
 	if (!r)
 		r = cfs_index_set(ol->c, op->pid, name, exists ? &oi : NULL);
@@ -1099,583 +619,3 @@ int ec_settle_object(objlayer *ol, const struct objop *op, const char *name,
 }
 
 /* Is osd a usable OSD of map m (not a hole, not down)? */
-static int osd_usable(const cfs_osdmap *m, int osd)
-{
-	return osd >= 0 && osd != PL_ITEM_NONE && osd < cfs_osdmap_max_osd(m) &&
-	       cfs_osdmap_is_up(m, osd);
-}
-
-/* ---- PG statistics of an erasure pool (ol_pg_stat) ---- */
-
-static int ec_name_add(const char *name, void *arg)
-{
-	ol_names_add(arg, name);
-	return 0;
-}
-
-int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
-	       const struct cfs_pool_info *p, uint32_t ps,
-	       const struct ol_names *idx, struct ol_pg_stat *st)
-{
-	cfs_cluster *c = ol->c;
-	const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, p->id, ps);
-	const char *kk = cfs_ec_profile_get(m, p->ec_profile, "k");
-	int width = p->size, k = kk ? atoi(kk) : 2, backfill = 0;
-	struct ol_names all = { 0 };
-	uint64_t damaged = 0;
-	size_t j = 0;
-
-	/* the sets and the state an empty PG of them has */
-	ol_pg_stat_placed(m, p, ps, st);
-	if (!pg || width > EC_MAX_WIDTH)
-		return 0;
-	/* every object any holder of any shard has, or misses */
-	for (int i = 0; i < width && !all.err; i++) {
-		uint32_t sps = cfs_shard_ps(ps, width, i);
-		int h[256], nh;
-
-		cfs_pg_lock(c, p->id, sps);
-		nh = cfs_pg_holders(c, p->id, sps, h, 256);
-		for (int j = 0; j < nh && !all.err; j++) {
-			struct cfs_obj_entry *e;
-			size_t ne;
-
-			if (cfs_pg_list(c, h[j], p->id, sps, &e, &ne))
-				continue;
-			for (size_t q = 0; q < ne; q++)
-				ol_names_add(&all, e[q].name);
-			cfs_obj_entries_free(e, ne);
-			cfs_pg_missing_foreach(c, p->id, sps, h[j],
-					       ec_name_add, &all);
-			if (i < pg->nacting && h[j] == pg->acting[i] &&
-			    cfs_pg_is_backfill(c, p->id, sps, h[j]))
-				backfill = 1;
-		}
-		damaged += cfs_pg_damaged_count(c, p->id, sps);
-		cfs_pg_unlock(c, p->id, sps);
-	}
-	if (all.err) {
-		ol_names_free(all.v, all.n);
-		return all.err;
-	}
-	ol_names_sort_unique(&all);
-	for (size_t q = 0; q <= all.n; q++) {
-		struct cfs_objinfo oi;
-		int good = 0;
-
-		ol_pg_index_only(c, p->id, idx, &j, q < all.n ? all.v[q] : NULL,
-				 st);
-		if (q == all.n)
-			break;
-
-		if (cfs_index_get(c, p->id, all.v[q], &oi))
-			continue; /* removed; old shard files linger */
-		for (int i = 0; i < width && i < pg->nacting; i++) {
-			uint32_t sps = cfs_shard_ps(ps, width, i);
-			int a = pg->acting[i];
-			cfs_obj *o;
-			uint64_t v;
-
-			if (a < 0 || a == PL_ITEM_NONE ||
-			    !cfs_osdmap_is_up(m, a))
-				continue;
-			cfs_pg_lock(c, p->id, sps);
-			if (cfs_pg_is_holder(c, p->id, sps, a) &&
-			    !cfs_pg_is_missing(c, p->id, sps, a, all.v[q]) &&
-			    !cfs_obj_open(c, a, p->id, sps, all.v[q], 0, &o)) {
-				good += !cfs_obj_version(o, &v) &&
-					v == oi.version;
-				cfs_obj_put(o);
-			}
-			cfs_pg_unlock(c, p->id, sps);
-		}
-		st->objects++;
-		st->bytes += oi.size;
-		st->degraded += (uint64_t)(width - good);
-		if (good < k)
-			st->unfound++;
-	}
-	ol_names_free(all.v, all.n);
-	/* a shard whose up OSD is not acting yet (a pg_temp keeps it where
-	 * it is): remapped, backfill pending (backfill_toofull when its
-	 * target refused it in the last rebalance and still would) */
-	for (int i = 0; i < width && i < pg->nup; i++) {
-		int u = pg->up[i];
-		struct cfs_toofull tf;
-		struct cfs_osd_usage us;
-
-		if (!osd_usable(m, u) ||
-		    (i < pg->nacting && pg->acting[i] == u))
-			continue;
-		st->state |= OL_PGS_REMAPPED;
-		if (!st->objects)
-			continue;
-		backfill = 1;
-		cfs_osd_usage(c, u, &us);
-		if (cfs_toofull_get(c, p->id, ps, &tf) && tf.osd == u) {
-			uint64_t lim = cfs_osdmap_backfillfull_limit(m, u);
-
-			if (us.used > lim || tf.bytes > lim - us.used)
-				backfill = 2;
-		}
-	}
-	st->scrub_errors = damaged;
-	if (st->degraded) {
-		st->state &= ~(unsigned)OL_PGS_CLEAN;
-		st->state |= OL_PGS_DEGRADED;
-	}
-	if (backfill) {
-		st->state &= ~(unsigned)OL_PGS_CLEAN;
-		st->state |= backfill == 2 ? OL_PGS_BACKFILL_TOOFULL
-					   : OL_PGS_BACKFILL_WAIT;
-	}
-	if (st->state & OL_PGS_REMAPPED)
-		st->state &= ~(unsigned)OL_PGS_CLEAN;
-	if (st->unfound) {
-		st->state &= ~(unsigned)OL_PGS_CLEAN;
-		st->state |= OL_PGS_UNFOUND;
-	}
-	if (damaged) {
-		st->state &= ~(unsigned)OL_PGS_CLEAN;
-		st->state |= OL_PGS_INCONSISTENT;
-	}
-	if ((st->state & OL_PGS_UNDERSIZED) && st->objects)
-		st->state |= OL_PGS_DEGRADED;
-	return 0;
-}
-
-/* ---- backfill and recovery of an erasure pool's shards (rebalance) ---- */
-
-/* Shard i of the object rebuilt from the others (decode, then encode the
- * stripes again) onto osd t.  The object's lock held. */
-static int rebuild_shard(objlayer *ol, const struct objop *op,
-			 const char *name, const struct cfs_objinfo *oi,
-			 int i, int t)
-{
-	unsigned char *data = NULL, *sh[EC_MAX_WIDTH] = { 0 };
-	struct ec_shard_io io;
-	struct ec_object o;
-	uint64_t stale, bad = 0, n, sw;
-	struct ecx x;
-	cfs_obj *f;
-	ssize_t got;
-	int r = ecx_init(&x, ol, op, name);
-
-	if (r)
-		return -EIO;
-	x.version = oi->version;
-	r = stale_shards(&x, &stale);
-	sw = ec_stripe_width(&x.s);
-	n = ec_shard_len(&x.s, oi->size) / x.s.chunk;
-	data = calloc(n ? n * sw : 1, 1);
-	for (int j = 0; data && j < x.width; j++)
-		if (!(sh[j] = malloc(n ? n * x.s.chunk : 1)))
-			r = -ENOMEM;
-	if (!data)
-		r = -ENOMEM;
-	if (!r) {
-		ec_object_of(&x, 1ULL << i, &o, &io);
-		got = ec_object_read(&o, oi->size, 0, data, oi->size, &bad);
-		if (got != (ssize_t)oi->size)
-			r = got < 0 ? (int)got : -EIO;
-	}
-	if (!r) {
-		ec_stripes_encode(x.codec, &x.s, data, n, sh);
-		r = cfs_obj_open(ol->c, t, op->pid, sps_of(&x, i), name,
-				 CFS_OBJ_CREATE, &f);
-		if (!r) {
-			r = cfs_obj_reset(f);
-			if (!r && n)
-				r = cfs_obj_pwrite(f, sh[i], n * x.s.chunk, 0);
-			if (!r)
-				r = cfs_obj_commit(f, oi->version);
-			if (!r)
-				r = cfs_obj_sync(f);
-			cfs_obj_put(f);
-		}
-	}
-	note_bad(&x, bad);
-	for (int j = 0; j < x.width; j++)
-		free(sh[j]);
-	free(data);
-	ecx_done(&x);
-	return r;
-}
-
-/* A good copy of shard i on another holder of its shard PG copied to t,
- * else a rebuild.  The object's lock held. */
-static int recover_shard(objlayer *ol, const struct objop *op,
-			 const char *name, const struct cfs_objinfo *oi,
-			 int i, int t)
-{
-	uint32_t sps = cfs_shard_ps(op->ps, op->pool->size, i);
-	int h[256], nh;
-
-	cfs_pg_lock(ol->c, op->pid, sps);
-	nh = cfs_pg_holders(ol->c, op->pid, sps, h, 256);
-	{
-		int w = 0;
-
-		/* up holders that do not miss it, the target aside */
-		for (int k = 0; k < nh; k++)
-			if (h[k] != t && cfs_osdmap_is_up(op->m, h[k]) &&
-			    !cfs_pg_is_missing(ol->c, op->pid, sps, h[k],
-					       name))
-				h[w++] = h[k];
-		nh = w;
-	}
-	cfs_pg_unlock(ol->c, op->pid, sps);
-	for (int k = 0; k < nh; k++) {
-		struct ecx x;
-		struct cfs_objinfo want;
-		const char *why;
-
-		/* a shard is good at the object's version and its shard
-		 * length (the copy checks its checksums as it goes) */
-		if (ecx_init(&x, ol, op, name))
-			break;
-		want.version = oi->version;
-		want.size = ec_shard_len(&x.s, oi->size);
-		ecx_done(&x);
-		if (ol_copy_check(ol->c, h[k], op->pid, sps, name, &want, 0,
-				  &why) != OL_COPY_GOOD)
-			continue;
-		if (!cfs_obj_copy(ol->c, h[k], t, op->pid, sps, name, NULL))
-			return 0;
-	}
-	return rebuild_shard(ol, op, name, oi, i, t);
-}
-
-static int collect_name(const char *name, void *arg)
-{
-	ol_names_add(arg, name);
-	return 0;
-}
-
-/*
- * Backfill and recovery of PG ps, shard by shard: each shard's targets are
- * up[i] (where CRUSH wants it: backfill) and acting[i] (the pg_temp's
- * holder of it, when it missed writes: recovery); every object a target
- * misses is copied from a holder with a good shard, else rebuilt by
- * decode.  Nothing is deleted here: ec_purge_pg does that once the acting
- * set is the up set.  Counts into st.
- */
-int ec_backfill_pg(objlayer *ol, int64_t pool, uint32_t ps,
-		   struct ol_rebalance_stats *st)
-{
-	cfs_cluster *c = ol->c;
-	const cfs_osdmap *m = cfs_osdmap_get(c);
-	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool);
-	const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, pool, ps);
-	int width = p ? p->size : 0, changed = 0, errors = 0, toofull = 0;
-
-	if (!p || !pg || width > EC_MAX_WIDTH) {
-		cfs_osdmap_put(m);
-		return 0;
-	}
-	pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
-	for (int j = 0; j < 2 * width && !toofull; j++) {
-		int i = j % width;
-		uint32_t sps = cfs_shard_ps(ps, width, i);
-		struct ol_names todo = { 0 };
-		int t = j < width ? (i < pg->nup ? pg->up[i] : -1)
-				  : (i < pg->nacting ? pg->acting[i] : -1);
-		int nh, h[256], r;
-
-		if (!osd_usable(m, t) ||
-		    (j >= width && i < pg->nup && pg->up[i] == t))
-			continue;
-		if (pg->nup != pg->nacting ||
-		    (i < pg->nup && i < pg->nacting &&
-		     pg->up[i] != pg->acting[i]))
-			changed = 1;
-		cfs_pg_lock(c, pool, sps);
-		nh = cfs_pg_holders(c, pool, sps, h, 256);
-		r = nh ? ol_ensure_holder(ol, pool, sps, t) : 0;
-		if (!r)
-			cfs_pg_missing_foreach(c, pool, sps, t, collect_name,
-					       &todo);
-		cfs_pg_unlock(c, pool, sps);
-		if (r || todo.err) {
-			errors = 1;
-			ol_names_free(todo.v, todo.n);
-			continue;
-		}
-		changed |= todo.n > 0;
-		for (size_t q = 0; q < todo.n && !toofull; q++) {
-			const char *name = todo.v[q];
-			pthread_rwlock_t *lk = ol_objlock(ol, name);
-			struct cfs_objinfo oi;
-			struct objop op;
-			int still, e;
-
-			if (ol_op_begin(ol, pool, name, &op))
-				continue;
-			pthread_rwlock_wrlock(lk);
-			ol_op_refresh(&op);
-			cfs_pg_lock(c, pool, sps);
-			still = cfs_pg_is_missing(c, pool, sps, t, name);
-			cfs_pg_unlock(c, pool, sps);
-			e = 0;
-			if (!still) {
-				;
-			} else if (cfs_index_get(c, pool, name, &oi)) {
-				/* gone: a stale file of it goes too */
-				e = cfs_obj_remove(c, t, pool, sps, name);
-			} else {
-				/* a shard is at most the object's size */
-				e = cfs_osd_reserve(
-					c, t, oi.size,
-					cfs_osdmap_backfillfull_limit(m, t));
-				if (e) {
-					toofull = 1;
-					ol_note_toofull(ol, pool, ps, t,
-							oi.size);
-				} else {
-					e = recover_shard(ol, &op, name, &oi,
-							  i, t);
-					cfs_osd_unreserve(c, t, oi.size);
-					if (!e) {
-						st->objects_copied++;
-						st->bytes_copied += oi.size;
-					}
-				}
-			}
-			if (still && !e && !toofull) {
-				cfs_pg_lock(c, pool, sps);
-				cfs_pg_clear_missing_lazy(c, pool, sps, t,
-							  name);
-				cfs_pg_unlock(c, pool, sps);
-			} else if (e && !toofull) {
-				errors = 1;
-				cfs_log(CFS_LOG_ERR, "rebalance: pg %ss%d: "
-					"'%s' to osd.%d failed: %s", op.pgid,
-					i, name, t, cfs_strerror(e));
-			}
-			pthread_rwlock_unlock(lk);
-			ol_op_end(&op);
-		}
-		ol_names_free(todo.v, todo.n);
-		cfs_pg_lock(c, pool, sps);
-		if (cfs_pg_flush(c, pool, sps))
-			errors = 1;
-		cfs_pg_unlock(c, pool, sps);
-	}
-	pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
-	if (changed)
-		st->pgs_changed++;
-	if (toofull)
-		st->pgs_toofull++;
-	if (errors)
-		st->errors++;
-	cfs_osdmap_put(m);
-	return 0;
-}
-
-/*
- * Once PG ps's acting set is its up set (no pg_temp), position by
- * position, and every up[i] holds every object of shard i, the shards
- * other OSDs keep go (down OSDs keep theirs until they come back).  Under
- * the PG's pgio exclusive, with the map read under it: no op is in flight
- * and none can still use an acting set that named those OSDs.  1 if
- * strays went.
- */
-int ec_purge_pg(objlayer *ol, int64_t pool, uint32_t ps,
-		struct ol_rebalance_stats *st)
-{
-	cfs_cluster *c = ol->c;
-	const cfs_osdmap *m;
-	const struct cfs_pool_info *p;
-	const struct cfs_pg_mapping *pg;
-	int width, ok, did = 0, r = 0;
-
-	pthread_rwlock_wrlock(ol_pgio(ol, pool, ps));
-	m = cfs_osdmap_get(c);
-	p = cfs_osdmap_pool_by_id(m, pool);
-	pg = p && ps < p->pg_num ? cfs_osdmap_pool_pg(m, pool, ps) : NULL;
-	width = p ? p->size : 0;
-	ok = pg && width <= EC_MAX_WIDTH && pg->nup == width &&
-	     pg->nacting == width &&
-	     !memcmp(pg->up, pg->acting, sizeof(int) * (size_t)width);
-	for (int i = 0; ok && i < width; i++) {
-		uint32_t sps = cfs_shard_ps(ps, width, i);
-		int t = pg->up[i];
-
-		cfs_pg_lock(c, pool, sps);
-		ok = osd_usable(m, t) && cfs_pg_is_holder(c, pool, sps, t) &&
-		     !cfs_pg_missing_count(c, pool, sps, t);
-		cfs_pg_unlock(c, pool, sps);
-	}
-	for (int i = 0; ok && !r && i < width; i++) {
-		uint32_t sps = cfs_shard_ps(ps, width, i);
-		int t = pg->up[i], h[256], nh;
-
-		cfs_pg_lock(c, pool, sps);
-		nh = cfs_pg_holders(c, pool, sps, h, 256);
-		for (int k = 0; k < nh && !r; k++) {
-			struct cfs_obj_entry *e;
-			size_t ne;
-
-			if (h[k] == t || !cfs_osdmap_is_up(m, h[k]))
-				continue;
-			r = cfs_pg_list(c, h[k], pool, sps, &e, &ne);
-			if (r)
-				break;
-			for (size_t q = 0; !r && q < ne; q++) {
-				r = cfs_obj_remove(c, h[k], pool, sps,
-						   e[q].name);
-				if (!r) {
-					st->objects_removed++;
-					st->bytes_removed += e[q].size;
-				}
-			}
-			cfs_obj_entries_free(e, ne);
-			if (!r)
-				r = cfs_pg_drop_holder(c, pool, sps, h[k]);
-			did = 1;
-		}
-		cfs_pg_unlock(c, pool, sps);
-	}
-	if (r) {
-		st->errors++;
-		cfs_log(CFS_LOG_ERR, "rebalance: pg %lld.%x: removing old "
-			"shards failed: %s", (long long)pool, ps,
-			cfs_strerror(r));
-	}
-	pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
-	cfs_osdmap_put(m);
-	return did;
-}
-
-/* ---- scrub and repair of an erasure pool's shards ---- */
-
-/*
- * Every object of PG ps, every shard on its acting OSD: present, at the
- * object's version and shard length, and (deep) its bytes against their
- * checksums.  A bad shard is marked damaged; with repair it is rebuilt
- * from the others (decode), never from itself.
- */
-int ec_scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
-		struct ol_scrub_stats *st,
-		void (*msg)(const char *line, void *arg), void *arg)
-{
-	cfs_cluster *c = ol->c;
-	const cfs_osdmap *m = cfs_osdmap_get(c);
-	const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool);
-	const struct cfs_pg_mapping *pg = cfs_osdmap_pool_pg(m, pool, ps);
-	struct ol_names all = { 0 };
-	int width = p ? p->size : 0, r = 0;
-
-	if (!p || !pg || width > EC_MAX_WIDTH) {
-		cfs_osdmap_put(m);
-		return -ENOENT;
-	}
-	st->pgs++;
-	for (int i = 0; i < width; i++) {
-		uint32_t sps = cfs_shard_ps(ps, width, i);
-		char **v;
-		size_t n;
-
-		cfs_pg_lock(c, pool, sps);
-		if (!ol_pg_all_names(ol, pool, sps, &v, &n)) {
-			for (size_t q = 0; q < n; q++)
-				ol_names_add(&all, v[q]);
-			ol_names_free(v, n);
-		}
-		cfs_pg_unlock(c, pool, sps);
-	}
-	ol_names_sort_unique(&all);
-	for (size_t q = 0; q < all.n && !r; q++) {
-		const char *name = all.v[q];
-		pthread_rwlock_t *lk = ol_objlock(ol, name);
-		struct cfs_objinfo oi;
-		struct objop op;
-		struct ecx x;
-		uint64_t bad = 0, slen;
-
-		if (ol_op_begin(ol, pool, name, &op))
-			continue;
-		pthread_rwlock_rdlock(ol_pgio(ol, pool, ps));
-		pthread_rwlock_wrlock(lk);
-		ol_op_refresh(&op);
-		if (cfs_index_get(c, pool, name, &oi) || ecx_init(&x, ol, &op,
-								   name)) {
-			pthread_rwlock_unlock(lk);
-			pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
-			ol_op_end(&op);
-			continue; /* removed meanwhile (strays: rebalance) */
-		}
-		slen = ec_shard_len(&x.s, oi.size);
-		st->objects++;
-		st->bytes += oi.size;
-		for (int i = 0; i < width; i++) {
-			cfs_obj *o;
-			uint64_t v;
-			const char *why = NULL;
-
-			if (x.osd[i] < 0)
-				continue;
-			st->copies++;
-			if (cfs_obj_open(c, x.osd[i], pool, sps_of(&x, i), name,
-					 CFS_OBJ_VERIFY, &o)) {
-				why = "shard is missing";
-				/* gone behind the store's back? */
-				cfs_pg_lock(c, pool, sps_of(&x, i));
-				if (cfs_pg_is_holder(c, pool, sps_of(&x, i),
-						     x.osd[i]) &&
-				    !cfs_pg_is_missing(c, pool, sps_of(&x, i),
-						       x.osd[i], name))
-					cfs_obj_vanished(c, x.osd[i], pool,
-							 sps_of(&x, i), name,
-							 slen);
-				cfs_pg_unlock(c, pool, sps_of(&x, i));
-			} else {
-				if (cfs_obj_version(o, &v) || v != oi.version)
-					why = "shard is stale or unvouched";
-				else if (cfs_obj_size(o) != slen)
-					why = "shard has the wrong length";
-				else if ((flags & OL_SCRUB_DEEP) &&
-					 cfs_obj_verify(o))
-					why = "shard does not match its "
-					      "checksums";
-				cfs_obj_put(o);
-			}
-			if (why) {
-				char line[300];
-
-				bad |= 1ULL << i;
-				st->errors++;
-				snprintf(line, sizeof(line),
-					 "pg %ss%d: object '%s' on osd.%d: %s",
-					 op.pgid, i, name, x.osd[i], why);
-				if (msg)
-					msg(line, arg);
-			}
-		}
-		if (bad)
-			note_bad(&x, bad);
-		for (int i = 0; bad && (flags & OL_SCRUB_REPAIR) && i < width;
-		     i++) {
-			uint32_t sps = sps_of(&x, i);
-
-			if (!(bad >> i & 1))
-				continue;
-			if (!rebuild_shard(ol, &op, name, &oi, i, x.osd[i])) {
-				cfs_pg_lock(c, pool, sps);
-				cfs_pg_clear_missing(c, pool, sps, x.osd[i],
-						     name);
-				cfs_pg_unlock(c, pool, sps);
-				st->repaired++;
-			} else {
-				st->unfound++;
-			}
-		}
-		ecx_done(&x);
-		pthread_rwlock_unlock(lk);
-		pthread_rwlock_unlock(ol_pgio(ol, pool, ps));
-		ol_op_end(&op);
-	}
-	ol_names_free(all.v, all.n);
-	cfs_osdmap_put(m);
-	return r;
-}

@@ -144,9 +144,7 @@ int ec_object_write(const struct ec_object *o, uint64_t size, uint64_t off,
 		*new_size = size;
 		return 0;
 	}
-	tmp = malloc((size_t)((p.count < bmax ? p.count : bmax) * sw));
-	if (!tmp)
-		return -ENOMEM;
+	tmp = NULL; /* only for a batch that is not whole stripes of buf */
 	for (uint64_t st = p.first; st < p.first + p.count && !r;) {
 		uint64_t n = p.first + p.count - st < bmax
 				     ? p.first + p.count - st
@@ -155,6 +153,21 @@ int ec_object_write(const struct ec_object *o, uint64_t size, uint64_t off,
 		uint64_t a = off > from ? off : from;
 		uint64_t e = off + len < to ? off + len : to;
 
+		/* whole stripes of the caller's bytes (a big aligned write):
+		 * encoded from buf itself, no staging copy (perf: memset and
+		 * memcpy of tmp were ~10% of the daemon in a 1 MiB EC write) */
+		if (a == from && e == to) {
+			r = write_stripes(o, st, n, (const unsigned char *)buf +
+							    (a - off));
+			st += n;
+			continue;
+		}
+		if (!tmp && !(tmp = malloc((size_t)((p.count < bmax ? p.count
+								   : bmax) *
+						     sw)))) {
+			r = -ENOMEM;
+			break;
+		}
 		memset(tmp, 0, (size_t)(n * sw));
 		/* the old bytes around the write, where the object has them */
 		if (st == p.first && p.read_head)

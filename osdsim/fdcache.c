@@ -516,6 +516,25 @@ static int write_direct(cfs_obj *o, const void *buf, size_t len,
 	return r;
 }
 
+/*
+ * cfs_obj_pwrite_wb: a buffered write whose writeback starts now
+ * (sync_file_range SYNC_FILE_RANGE_WRITE: the pages are submitted, not
+ * waited for), as Ceph FileStore's WBThrottle starts flushing what it
+ * wrote instead of leaving it all to the final fsync.  An erasure-coded
+ * big write left 1.5 GiB dirty per GiB under the background threshold of
+ * a large machine, and the closing fdatasync then wrote it all while the
+ * caller waited (0.1-0.7 s of a 1.7 s dd).  Only a hint: a failure is
+ * ignored, fdatasync still gives the durability and reports the error.
+ */
+static void start_writeback(cfs_obj *o, size_t len, uint64_t off)
+{
+	if (len >= DIRECT_MIN)
+		(void)sync_file_range(o->fd, (off_t)off, (off_t)len,
+				      SYNC_FILE_RANGE_WRITE);
+}
+
+/* direct: 0 buffered, 1 O_DIRECT when it qualifies, 2 buffered with the
+ * writeback started */
 static int obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off,
 		      int direct)
 {
@@ -536,9 +555,11 @@ static int obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off,
 			       off + len > old ? off + len : old);
 	if (r)
 		goto out;
-	r = direct ? write_direct(o, buf, len, off) : 1;
+	r = direct == 1 ? write_direct(o, buf, len, off) : 1;
 	if (r == 1)
 		r = cfs_write_full(o->fd, buf, len, (int64_t)off);
+	if (!r && direct == 2)
+		start_writeback(o, len, off);
 	if (r) {
 		resync_size(o);
 		o->cs.valid = 0;
@@ -563,6 +584,11 @@ int cfs_obj_pwrite_direct(cfs_obj *o, const void *buf, size_t len,
 			  uint64_t off)
 {
 	return obj_pwrite(o, buf, len, off, 1);
+}
+
+int cfs_obj_pwrite_wb(cfs_obj *o, const void *buf, size_t len, uint64_t off)
+{
+	return obj_pwrite(o, buf, len, off, 2);
 }
 
 int cfs_obj_truncate(cfs_obj *o, uint64_t size)

@@ -46,6 +46,9 @@ int cfs_obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off);
  * Same durability (fsync still needed) and checksum record. */
 int cfs_obj_pwrite_direct(cfs_obj *o, const void *buf, size_t len,
 			  uint64_t off);
+/* The same, buffered, with the range's writeback started at once when
+ * len is at least 128 KiB (a hint; fsync still needed). */
+int cfs_obj_pwrite_wb(cfs_obj *o, const void *buf, size_t len, uint64_t off);
 int cfs_obj_truncate(cfs_obj *o, uint64_t size);
 int cfs_obj_commit(cfs_obj *o, uint64_t version);
 /* Empty the copy with a fresh record (a write_full, or a leftover file
