@@ -302,7 +302,9 @@ static void write_copy(void *arg, int i)
 		if (!e && j->len)
 			e = j->direct ? cfs_obj_pwrite_direct(o, j->buf, j->len,
 							      j->off)
-				      : cfs_obj_pwrite(o, j->buf, j->len, j->off);
+			    : j->len >= OL_PARALLEL_MIN
+				? cfs_obj_pwrite_wb(o, j->buf, j->len, j->off)
+				: cfs_obj_pwrite(o, j->buf, j->len, j->off);
 		if (!e && cfs_obj_size(o) < j->size)
 			e = cfs_obj_truncate(o, j->size);
 		if (!e)
@@ -481,7 +483,9 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 		 * disk, set a size-3 write's pace (65% of the daemon's CPU;
 		 * docs/performance.md).  A single copy stays buffered: it
 		 * is one copy either way, and the page cache lets the write
-		 * return before the disk has it.
+		 * return before the disk has it; its writeback starts at
+		 * once (cfs_obj_pwrite_wb) so that the closing fsync does
+		 * not write it all while the caller waits.
 		 */
 		if (nt > 1 && len >= OL_PARALLEL_MIN &&
 		    !((off | len) % OL_DIO_ALIGN)) {
