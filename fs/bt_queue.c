@@ -209,6 +209,19 @@ static int mark(vfs *v, uint64_t ino, uint64_t dir, const char *name)
 	return rc;
 }
 
+/* Needs q->lock: the change queued on the inode's entry (made if
+ * absent), stamped now for the flusher's age rule. */
+static int hook_locked(struct btq *q, uint64_t ino, int kind, uint64_t dir,
+		       const char *name)
+{
+	struct btq_ent *e = find(q, ino, 1);
+
+	if (!e)
+		return -ENOMEM;
+	e->stamp = now_ns();
+	return ent_push(e, kind, dir, name);
+}
+
 static void note(vfs *v, uint64_t ino, int kind, uint64_t dir,
 		 const char *name)
 {
@@ -225,14 +238,8 @@ static void note(vfs *v, uint64_t ino, int kind, uint64_t dir,
 			  kind == OP_DEL ? NULL : name);
 	else
 		rc = 0;
-	if (!e)
-		e = find(q, ino, 1);
-	if (e && rc == 0) {
-		e->stamp = now_ns();
-		rc = ent_push(e, kind, dir, name);
-	} else if (!e) {
-		rc = -ENOMEM;
-	}
+	if (rc == 0)
+		rc = hook_locked(q, ino, kind, dir, name);
 	pthread_mutex_unlock(&q->lock);
 	if (rc)
 		cfs_log(CFS_LOG_WARN, "inode %llx: backtrace update lost: %s "
@@ -265,17 +272,12 @@ void btq_mark_new(vfs *v, kv_batch *b, uint64_t ino, uint64_t dir,
 void btq_set_marked(vfs *v, uint64_t ino, uint64_t dir, const char *name)
 {
 	struct btq *q = v->btq;
-	struct btq_ent *e;
-	int rc = -ENOMEM;
+	int rc;
 
 	if (!q)
 		return;
 	pthread_mutex_lock(&q->lock);
-	e = find(q, ino, 1);
-	if (e) {
-		e->stamp = now_ns();
-		rc = ent_push(e, OP_SET, dir, name);
-	}
+	rc = hook_locked(q, ino, OP_SET, dir, name);
 	pthread_mutex_unlock(&q->lock);
 	if (rc)
 		/* the mark stays: the next mount writes it (btq_resume) */

@@ -133,6 +133,15 @@ static int spare_empty(int fd, uint64_t size)
 	return 0;
 }
 
+/* A spare that is not kept (no room): its file goes. */
+static void spare_drop(struct spares *sp, uint64_t id)
+{
+	char nm[32];
+
+	spare_name(id, nm, sizeof(nm));
+	unlinkat(sp->dirfd, nm, 0);
+}
+
 static void spare_push(struct spares *sp, uint64_t id)
 {
 	pthread_mutex_lock(&sp->lock);
@@ -141,12 +150,8 @@ static void spare_push(struct spares *sp, uint64_t id)
 		id = UINT64_MAX;
 	}
 	pthread_mutex_unlock(&sp->lock);
-	if (id != UINT64_MAX) {
-		char nm[32];
-
-		spare_name(id, nm, sizeof(nm));
-		unlinkat(sp->dirfd, nm, 0);
-	}
+	if (id != UINT64_MAX)
+		spare_drop(sp, id);
 }
 
 
@@ -263,10 +268,7 @@ static void spare_queue(cfs_cluster *c, struct osd_store *s, uint64_t id)
 	}
 	pthread_mutex_unlock(&sp->lock);
 	if (id != UINT64_MAX) {
-		char nm[32];
-
-		spare_name(id, nm, sizeof(nm));
-		unlinkat(sp->dirfd, nm, 0);
+		spare_drop(sp, id);
 		return;
 	}
 	if (!enqueue)
