@@ -112,10 +112,11 @@ void cfs_osd_usage(cfs_cluster *c, int osd, struct cfs_osd_usage *u)
 int cfs_osd_reserve(cfs_cluster *c, int osd, uint64_t bytes, uint64_t limit)
 {
 	struct osd_store *s = store_get(c, osd);
-	int r = 0;
+	int r = 0, drained = 0;
 
 	if (!s)
 		return -ENOENT;
+again:
 	pthread_mutex_lock(&s->lock);
 	{
 		uint64_t now = s->used + s->prefill + s->reserved, need;
@@ -130,6 +131,15 @@ int cfs_osd_reserve(cfs_cluster *c, int osd, uint64_t bytes, uint64_t limit)
 			r = -ENOSPC;
 		} else if (disk_reserve(c, s->disk, bytes,
 					limit != UINT64_MAX, &need)) {
+			/* removed objects' files not emptied yet hold room:
+			 * freed first, then asked again (once) */
+			if (!drained) {
+				pthread_mutex_unlock(&s->lock);
+				drained = 1;
+				if (spares_drain(c, s->disk) > 0)
+					goto again;
+				pthread_mutex_lock(&s->lock);
+			}
 			s->refused_disk = 1;
 			s->refused_need = need;
 			r = -ENOSPC;

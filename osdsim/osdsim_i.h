@@ -360,6 +360,9 @@ int spare_take(cfs_cluster *c, struct osd_store *s, const char *rel,
 int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 	       uint64_t *size);
 void spares_close(struct osd_store *s);
+/* Empty now every spare of the OSDs on disk g that still holds bytes
+ * (queued for the cleaner, or left full by a crash): how many. */
+int spares_drain(cfs_cluster *c, struct disk_guard *g);
 /* Stop the cleaner thread of this process (cluster close): spares not
  * emptied yet stay on disk and are emptied before their first use. */
 void spares_stop(cfs_cluster *c);

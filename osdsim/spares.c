@@ -34,8 +34,12 @@
  * files when a core is idle and only then offers them.  A new object
  * finding no emptied spare is created as before (O_CREAT|O_EXCL).
  *
- * Bounded: at most SPARE_MAX per OSD, queued or ready; beyond that a
- * removal unlinks.  Read-only processes never touch spares.
+ * Bounded: at most SPARE_MAX per OSD, queued or ready, each of at most
+ * SPARE_KEEP_BYTES when removed; beyond that a removal unlinks.  The
+ * bytes queued files still hold are freed before a write is refused for
+ * want of room on their disk (spares_drain, cfs_osd_reserve): an idle
+ * cleaner never makes a disk look full.  Read-only processes never touch
+ * spares.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -53,6 +57,8 @@
 #include "util.h"
 
 #define SPARE_MAX 4096
+/* a removed file holding more than this is unlinked, not kept */
+#define SPARE_KEEP_BYTES (256u << 10)
 /* a spare found on disk at load: emptied before its first use */
 #define SPARE_UNSURE (1ULL << 63)
 
@@ -165,36 +171,46 @@ struct spare_cleaner {
 	size_t nq, cap;
 };
 
-/* Empty the queued files of one store; each becomes a ready spare. */
-static void clean_store(struct osd_store *s)
+/* Empty spare id and offer it; one that cannot be emptied goes. */
+static void spare_clean(struct spares *sp, uint64_t id)
+{
+	char nm[32];
+	struct stat st;
+	int fd, ok = 0;
+
+	spare_name(id, nm, sizeof(nm));
+	fd = openat(sp->dirfd, nm, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		     !spare_empty(fd, (uint64_t)st.st_size);
+		close(fd);
+	}
+	if (ok)
+		spare_push(sp, id);
+	else
+		spare_drop(sp, id);
+}
+
+/* Empty the queued files of one store; each becomes a ready spare.
+ * Returns how many files were emptied or dropped. */
+static int clean_store(struct osd_store *s)
 {
 	struct spares *sp = &s->spares;
+	int done = 0;
 
 	for (;;) {
-		char nm[32];
-		struct stat st;
 		uint64_t id;
-		int fd, ok = 0;
 
 		pthread_mutex_lock(&sp->lock);
 		if (sp->nd == 0) {
 			sp->queued = 0;
 			pthread_mutex_unlock(&sp->lock);
-			return;
+			return done;
 		}
 		id = sp->d[--sp->nd];
 		pthread_mutex_unlock(&sp->lock);
-		spare_name(id, nm, sizeof(nm));
-		fd = openat(sp->dirfd, nm, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0) {
-			ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-			     !spare_empty(fd, (uint64_t)st.st_size);
-			close(fd);
-		}
-		if (ok)
-			spare_push(sp, id);
-		else
-			unlinkat(sp->dirfd, nm, 0);
+		spare_clean(sp, id);
+		done++;
 	}
 }
 
@@ -312,6 +328,46 @@ void spares_stop(cfs_cluster *c)
 	c->spare_cleaner = NULL;
 }
 
+/* Spares a crash left (SPARE_UNSURE, maybe still full) of one store:
+ * emptied now.  Returns how many. */
+static int clean_unsure(cfs_cluster *c, struct osd_store *s)
+{
+	struct spares *sp = &s->spares;
+	int done = 0;
+
+	for (;;) {
+		uint64_t id = UINT64_MAX;
+
+		pthread_mutex_lock(&sp->lock);
+		for (size_t i = 0; !spares_load(c, s) && i < sp->n; i++)
+			if (sp->v[i] & SPARE_UNSURE) {
+				id = sp->v[i] & ~SPARE_UNSURE;
+				sp->v[i] = sp->v[--sp->n];
+				break;
+			}
+		pthread_mutex_unlock(&sp->lock);
+		if (id == UINT64_MAX)
+			return done;
+		spare_clean(sp, id);
+		done++;
+	}
+}
+
+int spares_drain(cfs_cluster *c, struct disk_guard *g)
+{
+	int done = 0;
+
+	if (c->rdonly)
+		return 0;
+	for (int osd = 0; osd < CFS_MAX_OSD; osd++) {
+		struct osd_store *s = store_get(c, osd);
+
+		if (s && s->disk == g)
+			done += clean_store(s) + clean_unsure(c, s);
+	}
+	return done;
+}
+
 int spare_take(cfs_cluster *c, struct osd_store *s, const char *rel,
 	       int oflags)
 {
@@ -380,6 +436,11 @@ int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 	/* an object file only: anything else is unlinked as before */
 	if (!S_ISREG(st.st_mode) || st.st_nlink != 1)
 		return -EINVAL;
+	/* a big file's blocks are freed at once, as a removal promises
+	 * (a full disk takes the next write right after an rm); keeping
+	 * its inode would save little beside the bytes it held */
+	if ((uint64_t)st.st_blocks * 512 > SPARE_KEEP_BYTES)
+		return -EFBIG;
 	spare_name(id, nm, sizeof(nm));
 	if (renameat2(s->dirfd, rel, sp->dirfd, nm, RENAME_NOREPLACE) < 0) {
 		r = errno == ENOENT ? -ENOENT : -EINVAL;

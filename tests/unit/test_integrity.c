@@ -650,8 +650,8 @@ static void test_spares(void **state)
 	size_t vl;
 
 	(void)state;
-	fx_pattern(buf, 300 * KB, 9);
-	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "sp-a", buf, 300 * KB), 0);
+	fx_pattern(buf, 200 * KB, 9);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "sp-a", buf, 200 * KB), 0);
 	assert_int_equal(ol_obj_setattr(f->ol, DATA_POOL, "sp-a", "parent", "bt", 2), 0);
 	assert_int_equal(ol_locate(f->ol, DATA_POOL, "sp-a", &p), 0);
 	osd = p.acting[0];
