@@ -8,6 +8,7 @@
  * (DB::FlushWAL(true)).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,6 @@ struct kv_rocks {
 	rocksdb_t *db;
 	rocksdb_options_t *opts;
 	rocksdb_block_based_table_options_t *topts;
-	rocksdb_cache_t *cache;
 	rocksdb_writeoptions_t *wo_async, *wo_sync;
 	rocksdb_readoptions_t *ro;
 	char *path;
@@ -197,8 +197,6 @@ static void rocks_free(struct kv_rocks *r)
 		rocksdb_options_destroy(r->opts);
 	if (r->topts)
 		rocksdb_block_based_options_destroy(r->topts);
-	if (r->cache)
-		rocksdb_cache_destroy(r->cache);
 	free(r->path);
 	free(r);
 }
@@ -206,6 +204,19 @@ static void rocks_free(struct kv_rocks *r)
 static void rocks_close(kv *db)
 {
 	rocks_free((struct kv_rocks *)db);
+}
+
+/* One block cache for every store a process opens (the metadata, the
+ * PG logs, the object index): the daemon's memory is bounded by one
+ * cache, not one per store.  Never freed: the table factories of open
+ * stores share it (a shared_ptr inside RocksDB), and it lives as long as
+ * the process. */
+static rocksdb_cache_t *shared_cache;
+static pthread_once_t shared_cache_once = PTHREAD_ONCE_INIT;
+
+static void shared_cache_make(void)
+{
+	shared_cache = rocksdb_cache_create_lru(32 << 20);
 }
 
 static const struct kv_engine rocks_engine = {
@@ -232,14 +243,14 @@ static int open_rocks(const char *path, int create, int rdonly, kv **out,
 	r->topts = rocksdb_block_based_options_create();
 	/* Metadata is small: a modest cache and memtable keep the daemon's
 	 * footprint low (the issue's RSS budget is 200 MiB). */
-	r->cache = rocksdb_cache_create_lru(32 << 20);
+	pthread_once(&shared_cache_once, shared_cache_make);
 	r->wo_async = rocksdb_writeoptions_create();
 	r->wo_sync = rocksdb_writeoptions_create();
 	r->ro = rocksdb_readoptions_create();
-	if (!r->path || !r->opts || !r->topts || !r->cache || !r->wo_async ||
+	if (!r->path || !r->opts || !r->topts || !shared_cache || !r->wo_async ||
 	    !r->wo_sync || !r->ro)
 		goto err;
-	rocksdb_block_based_options_set_block_cache(r->topts, r->cache);
+	rocksdb_block_based_options_set_block_cache(r->topts, shared_cache);
 	/* Lookups of names that do not exist (every create) stop at the
 	 * bloom filter instead of reading blocks. */
 	rocksdb_block_based_options_set_filter_policy(
