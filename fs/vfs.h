@@ -122,7 +122,7 @@ void vfs_free(vfs *v);
  * also written on flush/fsync/release) and every pending backtrace. */
 int vfs_flush_all(vfs *v, int sync);
 /* The daemon's periodic pass: the same, but only the backtraces whose
- * inode has not changed links for a while (bt_queue.c). */
+ * inode has not changed links for a while (bt_flush.c). */
 int vfs_flush_periodic(vfs *v);
 
 /* ---- namespace ---- */

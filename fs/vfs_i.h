@@ -137,9 +137,9 @@ void itab_counts(vfs *v, uint64_t *cached, uint64_t *lookups);
 
 void vfs_fill_stat(const struct mds_inode *r, struct stat *st);
 
-/* ---- backtraces (bt_queue.c): each inode's place, kept with its first
- * object (backtrace.h), written lazily; vfs.c notes link changes after
- * committing them ---- */
+/* ---- backtraces (bt_queue.c, bt_flush.c, bt_resume.c): each inode's
+ * place, kept with its first object (backtrace.h), written lazily; vfs.c
+ * notes link changes after committing them ---- */
 int btq_new(vfs *v);
 void btq_free(vfs *v);
 /* ino's only link is now dir/name (create, mkdir, rename of a file with

@@ -260,7 +260,7 @@ void ecx_object_of(struct ecx *x, uint64_t avoid, struct ec_object *o,
 	o->avoid = avoid;
 }
 
-/* ---- the operations (objio.c hands them an erasure pool's objects) ---- */
+/* ---- the operations (objio_*.c hand them an erasure pool's objects) ---- */
 
 
 

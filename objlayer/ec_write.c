@@ -177,7 +177,7 @@ int ecx_undo_apply(cfs_cluster *c, int64_t pool, uint32_t ps,
 /*
  * Every holder of each shard PG but the OSD the change writes that shard
  * on misses the change: noted (persisted) before any shard changes, as
- * objio's begin_change notes it for copies.  So a backfill target that is
+ * objio.c's ol_begin_change does for copies.  So a backfill target that is
  * not acting yet, a stray, a down OSD or a stale acting shard is known to
  * be behind (Ceph's missing sets), and neither backfill nor the choice of
  * an acting set (pgtemp.c) takes its shard for current.

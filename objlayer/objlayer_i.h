@@ -179,6 +179,22 @@ int ol_candidates(objlayer *ol, const struct objop *op, const char *name,
 int ol_recover_copy(objlayer *ol, const struct objop *op, const char *name,
 		    const struct cfs_objinfo *oi, int dst, const int *cand,
 		    int nc);
+/* 0, or -EINVAL (no name) / -ENAMETOOLONG (over 200 bytes). */
+int ol_check_name(const char *name);
+/* A replicated change, started (cfs_pg_lock held): holders outside the
+ * acting set t noted as missing it, every t[i] a holder, the intent with
+ * next->version (set here) in the index. */
+int ol_begin_change(objlayer *ol, const struct objop *op, const char *name,
+		    const int *t, int nt, struct cfs_objinfo *next);
+/* What acting copy t[i] needs before a change: it takes the change in
+ * place, is rebuilt first, or starts empty. */
+enum { OL_ACT_WRITE, OL_ACT_RECOVER, OL_ACT_FRESH };
+/* rec[i] = ol_recover_copy of each t[i] whose act[i] is OL_ACT_RECOVER,
+ * before any copy changes (without cfs_pg_lock). */
+void ol_recover_first(objlayer *ol, const struct objop *op,
+		      const char *name, const struct cfs_objinfo *oi,
+		      const int *t, const int *act, int nt, const int *cand,
+		      int nc, int *rec);
 /* Settle every interrupted change and, on a new index, rebuild it from
  * the copies (settle.c).  At open, before any I/O. */
 int ol_settle(objlayer *ol);
@@ -189,7 +205,8 @@ int ol_scrub_one(objlayer *ol, int64_t pool, const char *name, int flags,
 		 void (*msg)(const char *line, void *arg), void *arg,
 		 int *auth_osd);
 
-/* Object operations (objio.c): 0 / bytes, or -errno. */
+/* Object operations (objio_write.c, objio_read.c, objio_remove.c): 0 /
+ * bytes, or -errno. */
 #define F_FULL 0x1 /* replace the whole object (write_full) */
 #define F_ASYNC 0x2 /* a file's data: the RADOS backend may write back */
 int obj_write(objlayer *ol, int64_t pool, const char *name, uint64_t off,
@@ -205,7 +222,7 @@ int obj_truncate(objlayer *ol, int64_t pool, const char *name,
 int obj_sync(objlayer *ol, int64_t pool, const char *name);
 
 /* An erasure pool's objects as k+m shards (ec_io.c); op begun, the
- * object's lock held by the caller (objio.c).  Returns as obj_*. */
+ * object's lock held by the caller (objio_*.c).  Returns as obj_*. */
 int ec_write(objlayer *ol, const struct objop *op, const char *name,
 	     uint64_t off, const void *buf, size_t len, int full);
 ssize_t ec_read(objlayer *ol, const struct objop *op, const char *name,
