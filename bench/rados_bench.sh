@@ -4,15 +4,18 @@
 # on this disk, tests/ceph/ceph_cluster.sh, plus one MDS): sequential
 # write ending in fsync, sequential read with a cold page cache, and
 # small files created, stat'ed and deleted.  Both write 3 copies (pool
-# size 3).  Prints each figure and the ratio crushfs/ceph-fuse.  Needs
+# size 3).  BENCH_ROUNDS rounds, the side going first alternating; prints
+# medians, min-max and the ratio crushfs/ceph-fuse with its range.  Needs
 # root, /dev/fuse, ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse.
 #
-#   bench/rados_bench.sh            BENCH_SIZE_MB (256), BENCH_FILES (1000)
+#   bench/rados_bench.sh            BENCH_SIZE_MB (256), BENCH_FILES (1000),
+#                                   BENCH_ROUNDS (5; the first side alternates)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 CRUSHFS=${CRUSHFS:-$top/build/crushfs}
 SIZE_MB=${BENCH_SIZE_MB:-256}
 NFILES=${BENCH_FILES:-1000}
+ROUNDS=${BENCH_ROUNDS:-5}
 for b in ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse; do
 	command -v "$b" >/dev/null || { echo "need $b (apt-get install -y $b)" >&2; exit 1; }
 done
@@ -52,9 +55,12 @@ now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.3f\", ($1) }"; }
 drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
-# run MNT: "write_MiB/s read_MiB/s files/s"
+# run MNT: "write_MiB/s read_MiB/s files/s create/s stat/s unlink/s".
+# The small files go through bench/fs_bench_ops.py's timed loops (one
+# process, perf_counter), as in bench/fs_bench.sh: a cp per file timed
+# process start-up, 1 ms a file on either side, and hid both filesystems.
 run() {
-	local m=$1 t0 t1 w r f
+	local m=$1 t0 t1 w r tc ts tu
 	drop
 	t0=$(now)
 	dd if=/dev/zero of="$m/big" bs=4M count=$((SIZE_MB / 4)) conv=fsync status=none
@@ -65,26 +71,40 @@ run() {
 	dd if="$m/big" of=/dev/null bs=4M status=none
 	t1=$(now)
 	r=$(calc "$SIZE_MB / ($t1 - $t0)")
-	mkdir "$m/small"
-	head -c 4096 /dev/urandom >"$W/4k"
-	t0=$(now)
-	for i in $(seq 1 "$NFILES"); do cp "$W/4k" "$m/small/f$i"; done
-	tc=$(now)
-	stat "$m"/small/* >/dev/null
-	ts=$(now)
-	rm -rf "$m/small"
-	t1=$(now)
-	f=$(calc "$NFILES / ($t1 - $t0)")
-	# the phases, seconds: create, stat, rm
-	p="$(calc "$tc - $t0")/$(calc "$ts - $tc")/$(calc "$t1 - $ts")"
 	rm -f "$m/big"
-	echo "$w $r $f $p"
+	mkdir "$m/small"
+	tc=$(python3 "$top/bench/fs_bench_ops.py" create "$m/small" "$NFILES")
+	ts=$(python3 "$top/bench/fs_bench_ops.py" stat "$m/small" "$NFILES")
+	tu=$(python3 "$top/bench/fs_bench_ops.py" unlink "$m/small" "$NFILES")
+	rmdir "$m/small"
+	echo "$w $r $(calc "3 * $NFILES / ($tc + $ts + $tu)") $(calc "$NFILES / $tc") $(calc "$NFILES / $ts") $(calc "$NFILES / $tu")"
 }
 
-read -r fw fr ff fp < <(run "$W/mnt-fuse")
-read -r cw cr cf cp < <(run "$W/mnt-crushfs")
-printf "%-34s %12s %12s %8s\n" "rados_bench ($SIZE_MB MiB, $NFILES files)" ceph-fuse crushfs ratio
-printf "%-34s %12s %12s %8s\n" "seq write + fsync (MiB/s)" "$fw" "$cw" "$(calc "$cw / $fw")"
-printf "%-34s %12s %12s %8s\n" "seq read, cold cache (MiB/s)" "$fr" "$cr" "$(calc "$cr / $fr")"
-printf "%-34s %12s %12s %8s\n" "4 KiB files create+stat+rm (/s)" "$ff" "$cf" "$(calc "$cf / $ff")"
-printf "%-34s %12s %12s\n" "  create/stat/rm phases (s)" "$fp" "$cp"
+# rounds, the side that goes first alternating; medians and min-max
+: >"$W/res"
+for i in $(seq 1 "$ROUNDS"); do
+	if [ $((i % 2)) = 1 ]; then order="fuse crushfs"; else order="crushfs fuse"; fi
+	for s in $order; do
+		echo "$i $s $(run "$W/mnt-$s")" >>"$W/res"
+	done
+	echo "round $i/$ROUNDS done" >&2
+done
+python3 - "$W/res" "$SIZE_MB" "$NFILES" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+names = ["seq write + fsync (MiB/s)", "seq read, cold cache (MiB/s)",
+         "4 KiB files create+stat+unlink (/s)", "  create (/s)", "  stat (/s)",
+         "  unlink (/s)"]
+print("%-38s %20s %20s %7s %13s" % ("rados_bench (%s MiB, %s files, %d rounds)" %
+      (sys.argv[2], sys.argv[3], len(rows) // 2), "ceph-fuse", "crushfs", "ratio",
+      "round ratios"))
+for k, name in enumerate(names):
+    f = {int(r[0]): float(r[2 + k]) for r in rows if r[1] == "fuse"}
+    c = {int(r[0]): float(r[2 + k]) for r in rows if r[1] == "crushfs"}
+    mf, mc = statistics.median(f.values()), statistics.median(c.values())
+    rr = [c[i] / f[i] for i in f if i in c and f[i] > 0]
+    cell = lambda m, v: "%.0f (%.0f-%.0f)" % (m, min(v), max(v))
+    print("%-38s %20s %20s %6.2fx %5.2f-%.2fx%s" % (name, cell(mf, f.values()),
+          cell(mc, c.values()), mc / mf, min(rr), max(rr),
+          "" if name.startswith(" ") else ("  met" if mc / mf >= 1.2 else "  NOT MET (goal 1.2x)")))
+PY
