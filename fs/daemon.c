@@ -432,6 +432,22 @@ void fsd_after_init(struct fsd *d)
 	set_readahead(d->mountpoint, d->readahead_kb);
 }
 
+/* SELinux enabled on this host: selinuxfs is registered only then
+ * (security/selinux/selinuxfs.c, init_sel_fs). */
+static int selinux_host(void)
+{
+	char line[128];
+	int found = 0;
+	FILE *f = fopen("/proc/filesystems", "r");
+
+	if (!f)
+		return 1; /* unknown: keep the plain ENODATA answer */
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, "\tselinuxfs\n") != NULL;
+	fclose(f);
+	return found;
+}
+
 /* ---- startup / shutdown ---- */
 
 /* Tell the waiting parent: "" = mounted, else the error line. */
@@ -599,6 +615,7 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 	rc = meta_open_store(d.c, !m->ro, &d.db, &d.m, NULL, err, sizeof(err));
 	if (rc)
 		goto fail;
+	vo.no_selinux = !selinux_host();
 	rc = vfs_new(d.m, &vfs_objlayer_ops, d.ol, &vo, &d.v);
 	if (rc) {
 		snprintf(err, sizeof(err), "%s/mds: %s", dir, cfs_strerror(rc));

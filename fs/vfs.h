@@ -109,6 +109,10 @@ struct vfs_entry {
 struct vfs_opts {
 	int noatime;		/* never update atime on read (else relatime) */
 	int readonly;		/* refuse every change with -EROFS */
+	/* No SELinux on this host (the daemon looks in /proc/filesystems):
+	 * security.selinux of an inode that never had an xattr answers
+	 * -EOPNOTSUPP, not -ENODATA (vfs_xattr.c says why). */
+	int no_selinux;
 };
 
 /* Takes no ownership of m / data ctx.  Purges the orphans left by a

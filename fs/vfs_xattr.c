@@ -11,6 +11,23 @@
 
 /* ---- extended attributes ---- */
 
+/*
+ * security.selinux on a host without SELinux: "not supported" for an
+ * inode that never had an xattr.  ls -l (coreutils 9.1 ls.c,
+ * getfilecon_cache) asks for every entry's label with lgetxattr and,
+ * after one EOPNOTSUPP, no more on that st_dev: one FUSE GETXATTR round
+ * trip per entry less (the other, system.posix_acl_access, must stay:
+ * the kernel enforces ACLs, and fuse_direntplus_link() forgets the
+ * inode's cached ACLs on every READDIRPLUS).  It is what the kernel says
+ * itself where SELinux labels this mount by genfscon (the default
+ * policy's for fuse): selinux_inode_setxattr() refuses a label with
+ * EOPNOTSUPP, and a get never reaches the filesystem.  A label stored
+ * all the same (setfattr, rsync -X, tar --selinux) marks the inode
+ * MDS_F_XATTRS, and from then on it is read back as any xattr, as is
+ * every name on an inode with xattrs (ENODATA when absent).
+ */
+#define XATTR_SELINUX "security.selinux"
+
 int vfs_setxattr(vfs *v, uint64_t ino, const char *name, const void *val,
 		 size_t size, int flags)
 {
@@ -109,11 +126,13 @@ ssize_t vfs_getxattr(vfs *v, uint64_t ino, const char *name, void *buf,
 		return rc;
 	if (vxattr_is_virtual(name))
 		return vxattr_get(v, &r, name, buf, size);
-	/* The kernel asks for security.capability before every write(2)
-	 * (FUSE filesystems never get S_NOSEC): answer from memory for
-	 * inodes that never had an xattr. */
+	/* The kernel asks for security.capability before a file's first
+	 * write(2) (S_NOSEC then, FUSE_HANDLE_KILLPRIV_V2) and ls -l asks
+	 * two names per entry: answer from memory for inodes that never had
+	 * an xattr. */
 	if (!(r.flags & MDS_F_XATTRS))
-		return -ENODATA;
+		return v->opts.no_selinux && !strcmp(name, XATTR_SELINUX) ?
+			       -EOPNOTSUPP : -ENODATA;
 	rc = mds_get_xattr(v->m, ino, name, &val, &len);
 	if (rc)
 		return rc;

@@ -608,6 +608,51 @@ static void test_inode_count_upgrade(void **state)
 	assert_int_equal(stored, 4);
 }
 
+/* Without SELinux on the host, security.selinux of an inode that never
+ * had an xattr is "not supported" (ls -l then stops asking); a label
+ * stored all the same reads back, and any inode with xattrs answers as
+ * always.  The daemon leaves no_selinux off on an SELinux host. */
+static void test_selinux_label(void **state)
+{
+	struct fixture *f = *state;
+	struct vfs_opts o = { .no_selinux = 1 };
+	const char *sel = "security.selinux";
+	uint64_t a, b, c;
+	char buf[64];
+
+	a = mkfile(f, 1, "a", 0644);
+	b = mkfile(f, 1, "b", 0644);
+	c = mkfile(f, 1, "c", 0644);
+	/* off (the default): no data */
+	assert_int_equal(vfs_getxattr(f->v, a, sel, NULL, 0), -ENODATA);
+	vfs_free(f->v);
+	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, &o, &f->v), 0);
+	assert_int_equal(vfs_getxattr(f->v, a, sel, NULL, 0), -EOPNOTSUPP);
+	assert_int_equal(vfs_getxattr(f->v, a, sel, buf, sizeof(buf)),
+			 -EOPNOTSUPP);
+	/* only that name: the others are absent, as before */
+	assert_int_equal(vfs_getxattr(f->v, a, "security.capability", NULL, 0),
+			 -ENODATA);
+	assert_int_equal(vfs_getxattr(f->v, a, ACL_ACCESS_NAME, NULL, 0),
+			 -ENODATA);
+	assert_int_equal(vfs_getxattr(f->v, a, "user.x", NULL, 0), -ENODATA);
+	/* a label is stored and read back */
+	assert_int_equal(vfs_setxattr(f->v, b, sel, "u:r:t:s0", 9, 0), 0);
+	assert_int_equal(vfs_getxattr(f->v, b, sel, buf, sizeof(buf)), 9);
+	assert_string_equal(buf, "u:r:t:s0");
+	assert_int_equal(vfs_listxattr(f->v, b, buf, sizeof(buf)), 17);
+	assert_int_equal(vfs_removexattr(f->v, b, sel), 0);
+	assert_int_equal(vfs_getxattr(f->v, b, sel, NULL, 0), -ENODATA);
+	/* an inode with another xattr: no data */
+	assert_int_equal(vfs_setxattr(f->v, c, "user.x", "1", 1, 0), 0);
+	assert_int_equal(vfs_getxattr(f->v, c, sel, NULL, 0), -ENODATA);
+	assert_int_equal(vfs_setxattr(f->v, c, sel, "l", 1, XATTR_REPLACE),
+			 -ENODATA);
+	assert_int_equal(vfs_setxattr(f->v, a, sel, "l", 1, XATTR_REPLACE),
+			 -ENODATA);
+	assert_int_equal(vfs_removexattr(f->v, a, sel), -ENODATA);
+}
+
 #define BOTH(t)                                                    \
 	{ #t "/mem", t, setup_mem, teardown, NULL },               \
 	{ #t "/rocksdb", t, setup_rocks, teardown, NULL }
@@ -622,6 +667,7 @@ int main(void)
 		BOTH(test_acl_inherit),
 		BOTH(test_inode_count),
 		BOTH(test_inode_count_upgrade),
+		BOTH(test_selinux_label),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
