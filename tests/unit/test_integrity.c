@@ -701,6 +701,16 @@ static void test_spares(void **state)
 	assert_int_equal(ol_obj_getattr(f->ol, DATA_POOL, "sp-a", "parent", &val, &vl),
 			 -ENODATA);
 	fx_assert_usage_exact(f);
+
+	/* a big object's file is emptied by the removal itself: its room
+	 * is back at once, not when the idle cleaner gets to it */
+	fx_pattern(buf, MB, 11);
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, "sp-big", buf, MB), 0);
+	assert_int_equal(ol_locate(f->ol, DATA_POOL, "sp-big", &p), 0);
+	assert_int_equal(ol_obj_remove(f->ol, DATA_POOL, "sp-big"), 0);
+	assert_true(spares_on(f, p.acting[0], &ne, &at) >= 1);
+	assert_int_equal(ne, 0);
+	fx_assert_usage_exact(f);
 	free(buf);
 	fx_free(f);
 }
