@@ -125,6 +125,23 @@ int vfs_flush_all(vfs *v, int sync);
  * inode has not changed links for a while (bt_queue.c). */
 int vfs_flush_periodic(vfs *v);
 
+/* The purge queue (purge_queue.c): a removed file's objects go in the
+ * background after its last reference.  Drain: purge every inode queued
+ * now and wait for the one in flight; returns how many there were.  The
+ * unmount (vfs_free), a write refused with ENOSPC and tests drain. */
+size_t vfs_purge_drain(vfs *v);
+struct vfs_purge_stats {
+	uint64_t pending;	/* queued or being purged now */
+	uint64_t queued;	/* ever queued */
+	uint64_t by_worker, by_drain;	/* purged from the queue */
+	uint64_t by_caller;	/* queue full: purged by the releasing call */
+	uint64_t capacity;	/* queued beyond this: purged by the caller */
+};
+void vfs_purge_stats(vfs *v, struct vfs_purge_stats *s);
+/* Tests: hold (1) or free (0) the queue's worker, so that what is queued
+ * stays queued until a drain (deterministic backlogs). */
+void vfs_purge_hold(vfs *v, int hold);
+
 /* ---- namespace ---- */
 int vfs_lookup(vfs *v, uint64_t parent, const char *name,
 	       struct vfs_entry *e);
