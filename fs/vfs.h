@@ -9,8 +9,8 @@
  * entry (lookup, create, mknod, mkdir, symlink, link, readdirplus) add 1 to
  * the inode's lookup count; vfs_forget() subtracts (STYLE.md 5).  An inode
  * whose link count reached 0 keeps its data while it is looked up or open,
- * and is purged (objects removed, records deleted) on the last
- * forget/release.
+ * and goes to the purge queue (objects removed, records deleted in the
+ * background, purge_queue.c) on the last forget/release.
  *
  * Permission checks: the filesystem is mounted with default_permissions, so
  * the kernel checks permission bits, sticky directories and chown/chmod
