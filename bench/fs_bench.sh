@@ -62,6 +62,10 @@
 #   BENCH_BIG_FILES  files in the big directory (default 100000)
 #   BENCH_SETTLE     seconds the deletes age before a round (default
 #                    vm.dirty_expire_centisecs / 100 + 1; 0 for smoke tests)
+#   BENCH_CRUSHFS_B  a second crushfs binary (A/B in one run): every
+#                    crushfs config gets a second side, named with a _B
+#                    suffix (size1_B, ...), mounted with it; the sides
+#                    alternate as the others do
 #   BENCH_OUT        TSV of every raw measurement (default WORKDIR.tsv);
 #                    the printed summary goes to the same name with .txt;
 #                    bench/fs_bench_report.py TSV prints it again
@@ -140,9 +144,13 @@ for c in $CONFIGS; do
 done
 case $OUT in "$W"/*) echo "BENCH_OUT must lie outside $W (removed at the end)" >&2; exit 1 ;; esac
 
+CRUSHFS_B=${BENCH_CRUSHFS_B:-}
+[ -z "$CRUSHFS_B" ] || [ -x "$CRUSHFS_B" ] || { echo "BENCH_CRUSHFS_B: no binary at $CRUSHFS_B" >&2; exit 1; }
 SIDES=(ext4 passthrough_ll)
-for c in $CONFIGS; do
-	case $c in ec21) SIDES+=(ec21) ;; *) SIDES+=("size$c") ;; esac
+for b in "" ${CRUSHFS_B:+_B}; do
+	for c in $CONFIGS; do
+		case $c in ec21) SIDES+=("ec21$b") ;; *) SIDES+=("size$c$b") ;; esac
+	done
 done
 declare -A DIR CPID
 PIDS=()
@@ -220,7 +228,7 @@ pyt() {
 }
 
 # ---- setup (untimed) ----
-copies() { case $1 in ext4 | passthrough_ll | size1) echo 1 ;; size2) echo 2 ;; size3) echo 3 ;; ec21) echo 1.5 ;; esac; }
+copies() { case ${1%_B} in ext4 | passthrough_ll | size1) echo 1 ;; size2) echo 2 ;; size3) echo 3 ;; ec21) echo 1.5 ;; esac; }
 TREE_MB=0 TREE_FILES=0 TREE_BYTES=0
 if has tree; then
 	tar cf "$W/tree.tar" -C "$(dirname "$TREE")" "$(basename "$TREE")"
@@ -281,16 +289,19 @@ DIR[passthrough_ll]=$W/mnt_pt
 for s in "${SIDES[@]}"; do
 	case $s in ext4 | passthrough_ll) continue ;; esac
 	cl=$W/cluster_$s
-	sz=${s#size}
-	[ "$s" = ec21 ] && sz=3
+	bin=$CRUSHFS
+	case $s in *_B) bin=$CRUSHFS_B ;; esac
+	sz=${s%_B}
+	sz=${sz#size}
+	[ "${s%_B}" = ec21 ] && sz=3
 	osd_mb=$(copies "$s" | awk -v m=$per_side_mb '{ printf "%d", $1 * m * 2 / 12 + 1024 }')
-	"$CRUSHFS" --cluster "$cl" mkfs --size "$sz" --min-size 1 \
+	"$bin" --cluster "$cl" mkfs --size "$sz" --min-size 1 \
 		--osd-size "${osd_mb}M" >/dev/null
-	if [ "$s" = ec21 ]; then
+	if [ "${s%_B}" = ec21 ]; then
 		# the files in an erasure-coded pool, k=2 m=1 over hosts
 		# (Ceph's reed_sol_van, stripe_unit 4 KiB), a data pool of
 		# the filesystem named by the root's layout
-		C() { "$CRUSHFS" --cluster "$cl" "$@" >/dev/null; }
+		C() { "$bin" --cluster "$cl" "$@" >/dev/null; }
 		C osd erasure-code-profile set k2m1 k=2 m=1 \
 			crush-failure-domain=host
 		C osd pool create ecdata 128 128 erasure k2m1
@@ -298,19 +309,19 @@ for s in "${SIDES[@]}"; do
 		C fs add_data_pool crushfs ecdata 2>/dev/null
 	fi
 	mkdir -p "$W/mnt_$s"
-	"$CRUSHFS" --cluster "$cl" mount "$W/mnt_$s" -f 2>"$W/crushfs_$s.log" &
+	"$bin" --cluster "$cl" mount "$W/mnt_$s" -f 2>"$W/crushfs_$s.log" &
 	CPID[$s]=$!
 	PIDS+=($!)
 	MNTS+=("$W/mnt_$s")
 	wait_mount "$W/mnt_$s"
-	[ "$s" = ec21 ] &&
+	[ "${s%_B}" = ec21 ] &&
 		setfattr -n ceph.dir.layout.pool -v ecdata "$W/mnt_$s"
 	DIR[$s]=$W/mnt_$s
 done
 
 {
 	echo "# fs_bench.sh $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "# commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown) crushfs=$CRUSHFS"
+	echo "# commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown) crushfs=$CRUSHFS${CRUSHFS_B:+ crushfs_b=$CRUSHFS_B}"
 	echo "# kernel=$(uname -r) cpus=$(nproc) workdir=$W device=$(df --output=source "$W" | tail -1)"
 	echo "# rounds=$ROUNDS sides=$(IFS=,; echo "${SIDES[*]}") workloads=$(echo $WORKLOADS | tr ' ' ,) settle=$SETTLE"
 	echo "# size_mb=$SIZE_MB files=$NFILES big_files=$BIG tree=$TREE tree_files=$TREE_FILES tree_bytes=$TREE_BYTES"

@@ -32,6 +32,10 @@ crush = [s for s in sides if s not in ("ext4", "passthrough_ll")]
 label = {"ext4": "ext4", "passthrough_ll": "passthrough_ll",
          "size1": "crushfs size=1", "size2": "crushfs size=2",
          "size3": "crushfs size=3", "ec21": "crushfs EC 2+1"}
+# BENCH_CRUSHFS_B's sides: the same configs on a second binary
+for s in sides:
+    if s.endswith("_B") and s[:-2] in label:
+        label[s] = label[s[:-2]] + " B"
 size_mb, nfiles = float(params["size_mb"]), float(params["files"])
 rounds = int(params["rounds"])
 

@@ -6,7 +6,8 @@
  * Protocol (one request per connection, integers little-endian u32):
  *   request:  "CFSA" argc cwdlen cwd {len arg}*argc
  *   response: "CFSR" status outlen out errlen err
- * The built-in command "__mountinfo" answers "MOUNTPOINT\nPID\n".
+ * The built-in command "__mountinfo" answers "MOUNTPOINT\nPID\n",
+ * "__purge" the purge queue's counters ("NAME VALUE" lines).
  * The magic may carry two descriptors (SCM_RIGHTS): the client's stdin
  * and stdout, which a command such as `rados put NAME -` reads or writes
  * directly (out stays buffered and comes back with the response), and a
@@ -50,6 +51,17 @@ struct asok {
 	pthread_cond_t idle;
 	int active;
 };
+
+/* A forwarded command's first word, past the output format the CLI puts
+ * first (cli_forward: "-f FORMAT"). */
+static const char *cmd_word(int argc, char **argv)
+{
+	int i = 0;
+
+	while (i + 1 < argc && !strcmp(argv[i], "-f"))
+		i += 2;
+	return i < argc ? argv[i] : "";
+}
 
 void fs_admin_path(const char *cluster_dir, char *buf, size_t len)
 {
@@ -271,6 +283,21 @@ static void serve(struct asok *a, int fd)
 	if (!strcmp(argv[0], "__mountinfo")) {
 		fprintf(out, "%s\n%ld\n", d->mountpoint, (long)getpid());
 		status = 0;
+	} else if (!strcmp(argv[0], "__purge") && d->v) {
+		/* the purge queue's counters (Ceph: perf dump purge_queue),
+		 * for benchmarks and tests that wait for its backlog */
+		struct vfs_purge_stats ps;
+
+		vfs_purge_stats(d->v, &ps);
+		fprintf(out, "pending %llu\nqueued %llu\nby_worker %llu\n"
+			"by_drain %llu\nby_caller %llu\ncapacity %llu\n",
+			(unsigned long long)ps.pending,
+			(unsigned long long)ps.queued,
+			(unsigned long long)ps.by_worker,
+			(unsigned long long)ps.by_drain,
+			(unsigned long long)ps.by_caller,
+			(unsigned long long)ps.capacity);
+		status = 0;
 	} else if (!d->admin) {
 		fprintf(err, "crushfs: this daemon runs no commands\n");
 	} else {
@@ -289,6 +316,12 @@ static void serve(struct asok *a, int fd)
 			cfs_log(CFS_LOG_INFO, "admin socket: %s", line);
 			io.out = out;
 			io.err = err;
+			/* `check` compares the usage accounted with the disk:
+			 * no purge may move it under the walk (a quiet
+			 * cluster must check clean right after an rm) */
+			if (d->v && !strcmp(cmd_word((int)argc, argv),
+					    "check"))
+				vfs_purge_drain(d->v);
 			/* commands may reorder or drop their argv entries
 			 * (rados -p POOL): they get a copy of the array, the
 			 * strings are freed from ours */

@@ -4,10 +4,11 @@
  *
  * An inode stays in the table while the kernel holds lookup references,
  * while it is open, or while a call uses it (pins).  When all three reach
- * zero it is dropped; if its link count is 0 it is purged first: objects
- * removed through the data store, then its records deleted in one batch
- * (the orphan mark written by the unlink goes with them, so a crash in
- * between is finished by the next mount).  A record with unwritten
+ * zero it is dropped; if its link count is 0 it goes to the purge queue
+ * (purge_queue.c), whose worker removes its objects through the data
+ * store, then deletes its records in one batch with others (the orphan
+ * mark written by the unlink goes with them, so a crash in between is
+ * finished by the next mount).  A record with unwritten
  * size/time changes is written back before the inode leaves the table.
  */
 #include <errno.h>
@@ -32,6 +33,7 @@ int itab_init(vfs *v)
 		return -ENOMEM;
 	pthread_mutex_init(&v->tlock, NULL);
 	pthread_mutex_init(&v->plock, NULL);
+	pthread_mutex_init(&v->pflock, NULL);
 	pthread_mutex_init(&v->rlock, NULL);
 	return 0;
 }
@@ -263,7 +265,7 @@ int vn_persist_locked(vfs *v, struct vnode *vn, int sync)
 }
 
 /* Delete the records of the purged inodes waiting for it. */
-static int flush_purged(vfs *v)
+int vn_flush_purged(vfs *v)
 {
 	struct mds_inode *list;
 	size_t n;
@@ -271,14 +273,17 @@ static int flush_purged(vfs *v)
 	int64_t gone = 0;
 	int rc = 0;
 
+	pthread_mutex_lock(&v->pflock);
 	pthread_mutex_lock(&v->plock);
 	list = v->purged;
 	n = v->npurged;
 	v->purged = NULL;
 	v->npurged = v->cappurged = 0;
 	pthread_mutex_unlock(&v->plock);
-	if (!n)
+	if (!n) {
+		pthread_mutex_unlock(&v->pflock);
 		return 0;
+	}
 	b = kv_batch_new();
 	if (!b)
 		rc = -ENOMEM;
@@ -306,6 +311,7 @@ static int flush_purged(vfs *v)
 			"inodes: %s (their orphan marks stay for the next "
 			"mount)", n, cfs_strerror(rc));
 	free(list);
+	pthread_mutex_unlock(&v->pflock);
 	return rc;
 }
 
@@ -363,7 +369,7 @@ int vn_purge_rec(vfs *v, const struct mds_inode *rec, int defer)
 			v->purged[v->npurged++] = *rec;
 			full = v->npurged >= MAX_PURGED;
 			pthread_mutex_unlock(&v->plock);
-			return full ? flush_purged(v) : 0;
+			return full ? vn_flush_purged(v) : 0;
 		}
 		pthread_mutex_unlock(&v->plock);
 	}
@@ -418,7 +424,7 @@ static void release_locked(vfs *v, struct vnode *vn)
 			remove_locked(v, vn);
 			pthread_mutex_unlock(&v->tlock);
 			if (dead)
-				vn_purge_rec(v, &vn->rec, 1);
+				pq_add(v, &vn->rec);
 			vn_free(vn);
 			return;
 		}
@@ -547,7 +553,7 @@ int itab_flush_all(vfs *v, int sync)
 		vn_put(v, list[i]);
 	free(list);
 	{
-		int r = flush_purged(v);
+		int r = vn_flush_purged(v);
 
 		if (r && !rc)
 			rc = r;
@@ -610,11 +616,12 @@ void itab_destroy(vfs *v)
 			vn_free(vn);
 		}
 	}
-	flush_purged(v);
+	vn_flush_purged(v);
 	free(v->tab);
 	v->tab = NULL;
 	v->count = 0;
 	pthread_mutex_destroy(&v->tlock);
 	pthread_mutex_destroy(&v->plock);
+	pthread_mutex_destroy(&v->pflock);
 	pthread_mutex_destroy(&v->rlock);
 }

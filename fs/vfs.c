@@ -221,6 +221,8 @@ int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
 		rc = mds_list_orphans(m, purge_orphan, v);
 		if (rc == 0)
 			rc = btq_resume(v);
+		if (rc == 0)
+			rc = pq_start(v);
 		if (rc)
 			goto err_tab;
 	}
@@ -232,6 +234,7 @@ int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
 	*out = v;
 	return 0;
 err_tab:
+	pq_stop(v);
 	itab_destroy(v);
 	btq_free(v);
 err:
@@ -255,6 +258,9 @@ void vfs_free(vfs *v)
 		else
 			vfs_release(v, (vfs_file *)h);
 	}
+	/* every removed file's objects gone before the unmount is over
+	 * (PurgeQueue::drain at MDS shutdown) */
+	pq_stop(v);
 	btq_flush(v, 0, 0, 1);
 	itab_destroy(v);
 	btq_free(v);

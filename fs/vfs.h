@@ -9,8 +9,8 @@
  * entry (lookup, create, mknod, mkdir, symlink, link, readdirplus) add 1 to
  * the inode's lookup count; vfs_forget() subtracts (STYLE.md 5).  An inode
  * whose link count reached 0 keeps its data while it is looked up or open,
- * and is purged (objects removed, records deleted) on the last
- * forget/release.
+ * and goes to the purge queue (objects removed, records deleted in the
+ * background, purge_queue.c) on the last forget/release.
  *
  * Permission checks: the filesystem is mounted with default_permissions, so
  * the kernel checks permission bits, sticky directories and chown/chmod
@@ -128,6 +128,23 @@ int vfs_flush_all(vfs *v, int sync);
 /* The daemon's periodic pass: the same, but only the backtraces whose
  * inode has not changed links for a while (bt_flush.c). */
 int vfs_flush_periodic(vfs *v);
+
+/* The purge queue (purge_queue.c): a removed file's objects go in the
+ * background after its last reference.  Drain: purge every inode queued
+ * now and wait for the one in flight; returns how many there were.  The
+ * unmount (vfs_free), a write refused with ENOSPC and tests drain. */
+size_t vfs_purge_drain(vfs *v);
+struct vfs_purge_stats {
+	uint64_t pending;	/* queued or being purged now */
+	uint64_t queued;	/* ever queued */
+	uint64_t by_worker, by_drain;	/* purged from the queue */
+	uint64_t by_caller;	/* queue full: purged by the releasing call */
+	uint64_t capacity;	/* queued beyond this: purged by the caller */
+};
+void vfs_purge_stats(vfs *v, struct vfs_purge_stats *s);
+/* Tests: hold (1) or free (0) the queue's worker, so that what is queued
+ * stays queued until a drain (deterministic backlogs). */
+void vfs_purge_hold(vfs *v, int hold);
 
 /* ---- namespace ---- */
 int vfs_lookup(vfs *v, uint64_t parent, const char *name,

@@ -251,7 +251,9 @@ int vfs_statfs(vfs *v, struct statvfs *st)
 	 * 64-bit, so the total is a round 2^32 until more are used. */
 	used = mds_inode_count(v->m);
 	/* purged inodes whose records go with the next write-back are
-	 * gone already */
+	 * gone already; queued ones (purge_queue.c) still count, as bytes
+	 * do, until the worker gets to them: CephFS's strays count in its
+	 * rstats until the PurgeQueue is through with them */
 	pthread_mutex_lock(&v->plock);
 	used = used > v->npurged ? used - v->npurged : 0;
 	pthread_mutex_unlock(&v->plock);

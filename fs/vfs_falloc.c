@@ -122,8 +122,8 @@ static int falloc_mode(int mode, enum ol_falloc_mode *om)
 	return 0;
 }
 
-int vfs_fallocate(vfs *v, const struct vfs_cred *c, vfs_file *f, int mode,
-		  uint64_t off, uint64_t len)
+static int falloc_once(vfs *v, const struct vfs_cred *c, vfs_file *f,
+		       int mode, uint64_t off, uint64_t len)
 {
 	struct vnode *vn = f->vn;
 	enum ol_falloc_mode om;
@@ -200,5 +200,17 @@ int vfs_fallocate(vfs *v, const struct vfs_cred *c, vfs_file *f, int mode,
 	pthread_mutex_unlock(&vn->m);
 out:
 	pthread_rwlock_unlock(&vn->io);
+	return rc;
+}
+
+/* Refused for want of room while removed files wait for their purge:
+ * once more after a drain, as vfs_write (vfs_file.c). */
+int vfs_fallocate(vfs *v, const struct vfs_cred *c, vfs_file *f, int mode,
+		  uint64_t off, uint64_t len)
+{
+	int rc = falloc_once(v, c, f, mode, off, len);
+
+	if (rc == -ENOSPC && pq_drain(v))
+		rc = falloc_once(v, c, f, mode, off, len);
 	return rc;
 }

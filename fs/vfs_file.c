@@ -230,8 +230,8 @@ int kill_privs(vfs *v, const struct vfs_cred *c, vfs_file *f)
 	return rc;
 }
 
-ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
-		  uint64_t off, const void *buf, size_t len)
+static ssize_t write_once(vfs *v, const struct vfs_cred *c, vfs_file *f,
+			  uint64_t off, const void *buf, size_t len)
 {
 	struct vnode *vn = f->vn;
 	int append = f->flags & O_APPEND, excl = append != 0;
@@ -282,6 +282,20 @@ ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
 	}
 out:
 	pthread_rwlock_unlock(&vn->io);
+	return n;
+}
+
+/* A write refused for want of room while removed files still wait for
+ * their purge (purge_queue.c) is asked again once they are gone: an rm
+ * followed by a write must find the room, as it did when the purge ran
+ * in the rm's FORGET.  Once: a second refusal is the pool's answer. */
+ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
+		  uint64_t off, const void *buf, size_t len)
+{
+	ssize_t n = write_once(v, c, f, off, buf, len);
+
+	if (n == -ENOSPC && pq_drain(v))
+		n = write_once(v, c, f, off, buf, len);
 	return n;
 }
 

@@ -73,11 +73,18 @@ struct vfs {
 	pthread_mutex_t plock;
 	struct mds_inode *purged;
 	size_t npurged, cappurged;
+	/* held over a deletion of those records, taking the list to the
+	 * commit: whoever flushes after another finds the other's done
+	 * (the purge queue's worker flushes too) */
+	pthread_mutex_t pflock;
 	/* Open handles. */
 	pthread_mutex_t hlock;
 	struct vfs_handle handles; /* list head */
 	/* Backtraces not written yet (bt_queue.c); NULL: none kept. */
 	struct btq *btq;
+	/* Dead inodes waiting for their purge (purge_queue.c); NULL: purged
+	 * by whoever drops the last reference (read-only views, teardown). */
+	struct pq *pq;
 };
 
 /* vxattr.c: a directory's layout is set (else its files take the nearest
@@ -130,12 +137,28 @@ void vn_close(vfs *v, struct vnode *vn);
 int vn_persist_locked(vfs *v, struct vnode *vn, int sync);
 /* Remove a dead inode's objects and records (nlink 0, unreferenced).
  * With defer, the objects go at once and the records with the next
- * write-back (vfs_flush_all). */
+ * write-back (vfs_flush_all) or vn_flush_purged. */
 int vn_purge_rec(vfs *v, const struct mds_inode *rec, int defer);
+/* Delete the records of the inodes purged with defer, in one batch. */
+int vn_flush_purged(vfs *v);
 int itab_flush_all(vfs *v, int sync);
 void itab_counts(vfs *v, uint64_t *cached, uint64_t *lookups);
 
 void vfs_fill_stat(const struct mds_inode *r, struct stat *st);
+
+/* ---- the purge queue (purge_queue.c): dead inodes (nlink 0, no
+ * lookups, not open) purged by a background worker ---- */
+/* Start the worker (nothing on a read-only view or one without data). */
+int pq_start(vfs *v);
+/* Queue rec's inode (by number); purged here when there is no queue or
+ * it is full (back-pressure).  No table or namespace lock held. */
+void pq_add(vfs *v, const struct mds_inode *rec);
+/* Purge what is queued now and wait for the worker's purge in flight:
+ * how many inodes that was (0: nothing was pending).  Any thread that
+ * holds no namespace lock; vnodes of live inodes may be locked. */
+size_t pq_drain(vfs *v);
+/* Drain, stop the worker, free; later removals are purged at once. */
+void pq_stop(vfs *v);
 
 /* ---- backtraces (bt_queue.c, bt_flush.c, bt_resume.c): each inode's
  * place, kept with its first object (backtrace.h), written lazily; vfs.c

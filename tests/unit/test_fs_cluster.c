@@ -174,6 +174,7 @@ static void test_data_path(void **state)
 	assert_int_equal(objects(f), 2);
 	/* unlink removes the rest */
 	assert_int_equal(vfs_unlink(f->v, 1, "file"), 0);
+	vfs_purge_drain(f->v); /* the purge queue's work, waited for */
 	assert_int_equal(objects(f), 0);
 	free(buf);
 	free(back);
@@ -200,6 +201,7 @@ static void test_enospc(void **state)
 	assert_int_equal(vfs_release(f->v, fh), 0);
 	vfs_forget(f->v, e.ino, 1);
 	assert_int_equal(vfs_unlink(f->v, 1, "big"), 0);
+	vfs_purge_drain(f->v);
 	assert_int_equal(objects(f), 0);
 	free(buf);
 }
