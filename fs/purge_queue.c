@@ -49,6 +49,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -58,6 +59,11 @@
  * purge a drain of at most a few seconds at unmount. */
 #define PQ_MAX 16384
 #define PQ_NICE 10
+/* The worker lets a stream of removals pass first: it starts once no
+ * removal has come for PQ_QUIET_MS, or once PQ_BUSY are queued (then it
+ * runs beside the stream, well before back-pressure at PQ_MAX). */
+#define PQ_QUIET_MS 30
+#define PQ_BUSY (PQ_MAX / 4)
 
 struct pq {
 	pthread_mutex_t lock;
@@ -70,6 +76,7 @@ struct pq {
 	int stop;
 	int hold;	/* tests: the worker takes nothing (drains still do) */
 	pthread_t th;
+	struct timespec last_add; /* CLOCK_MONOTONIC */
 	/* counters (vfs_purge_stats) */
 	uint64_t queued, by_worker, by_drain, by_caller;
 };
@@ -122,6 +129,25 @@ static void finish_locked(struct pq *q)
 	pthread_cond_broadcast(&q->idle);
 }
 
+/* When the worker may start (lock held): now, or *at (the removals of
+ * an rm -rf or an unlink loop are still coming). */
+static int quiet_locked(struct pq *q, struct timespec *at)
+{
+	struct timespec now;
+
+	if (q->n >= PQ_BUSY || q->stop)
+		return 1;
+	*at = q->last_add;
+	at->tv_nsec += PQ_QUIET_MS * 1000000L;
+	if (at->tv_nsec >= 1000000000L) {
+		at->tv_sec++;
+		at->tv_nsec -= 1000000000L;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > at->tv_sec ||
+	       (now.tv_sec == at->tv_sec && now.tv_nsec >= at->tv_nsec);
+}
+
 static void *worker(void *arg)
 {
 	vfs *v = arg;
@@ -131,9 +157,17 @@ static void *worker(void *arg)
 	lower_priority();
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
+		struct timespec at;
 		uint64_t ino;
 
 		if (q->n && !q->hold) {
+			/* removals still streaming in: their requests first
+			 * (the same work, after the caller's loop, not
+			 * between its requests on a 2-core machine) */
+			if (!quiet_locked(q, &at)) {
+				pthread_cond_timedwait(&q->work, &q->lock, &at);
+				continue;
+			}
 			ino = pop_locked(q);
 			pthread_mutex_unlock(&q->lock);
 			purge_ino(v, ino);
@@ -177,7 +211,14 @@ int pq_start(vfs *v)
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&q->lock, NULL);
-	pthread_cond_init(&q->work, NULL);
+	{
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&q->work, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 	pthread_cond_init(&q->idle, NULL);
 	v->pq = q;
 	rc = pthread_create(&q->th, NULL, worker, v);
@@ -207,7 +248,11 @@ void pq_add(vfs *v, const struct mds_inode *rec)
 			q->ring[(q->head + q->n) % PQ_MAX] = rec->ino;
 			q->n++;
 			q->queued++;
-			pthread_cond_signal(&q->work);
+			clock_gettime(CLOCK_MONOTONIC, &q->last_add);
+			/* a waiting worker wakes by itself when the stream
+			 * pauses: no wake-up per removal */
+			if (q->n == 1 || q->n == PQ_BUSY)
+				pthread_cond_signal(&q->work);
 			pthread_mutex_unlock(&q->lock);
 			return;
 		}
