@@ -194,6 +194,15 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static void pq_free(struct pq *q)
+{
+	pthread_cond_destroy(&q->idle);
+	pthread_cond_destroy(&q->work);
+	pthread_mutex_destroy(&q->lock);
+	free(q->ring);
+	free(q);
+}
+
 int pq_start(vfs *v)
 {
 	struct pq *q;
@@ -224,11 +233,7 @@ int pq_start(vfs *v)
 	rc = pthread_create(&q->th, NULL, worker, v);
 	if (rc) {
 		v->pq = NULL;
-		pthread_cond_destroy(&q->idle);
-		pthread_cond_destroy(&q->work);
-		pthread_mutex_destroy(&q->lock);
-		free(q->ring);
-		free(q);
+		pq_free(q);
 		return -rc;
 	}
 	return 0;
@@ -313,11 +318,7 @@ void pq_stop(vfs *v)
 	pq_drain(v);
 	pthread_join(q->th, NULL);
 	v->pq = NULL;
-	pthread_cond_destroy(&q->idle);
-	pthread_cond_destroy(&q->work);
-	pthread_mutex_destroy(&q->lock);
-	free(q->ring);
-	free(q);
+	pq_free(q);
 }
 
 void vfs_purge_stats(vfs *v, struct vfs_purge_stats *s)
