@@ -179,8 +179,13 @@ drop_caches() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 # quiesce: until every crushfs daemon has used < 2 clock ticks of CPU in
-# 0.3 s (the FORGETs after an rm or a drop_caches purge objects after the
-# syscalls returned), at most 20 s
+# 0.3 s, at most 20 s.  Every timed phase of every side starts with it:
+# a daemon's deferred work (the purge queue's worker after an unlink or
+# rm, the backtrace flusher after creates, FORGETs after a drop_caches)
+# would otherwise run on the other core during the next side's phase and
+# be timed there.  A side's own deferred purge is not in its unlink or rm
+# figure: it runs after the phase, as CephFS's PurgeQueue does after an
+# unlink has returned (docs/performance.md gives how long it takes).
 cpu_ticks() {
 	local p s=0
 	for p in "${CPID[@]}"; do
@@ -363,6 +368,7 @@ for ROUND in $(seq 1 "$ROUNDS"); do
 		for s in "${ORDER[@]}"; do
 			f=${DIR[$s]}/seq
 			drop_caches
+			quiesce
 			timed "$s" seq write dd if=/dev/zero of="$f" bs=1M count="$SIZE_MB" conv=fsync status=none
 			w=$LAST
 			drop_caches
@@ -374,6 +380,7 @@ for ROUND in $(seq 1 "$ROUNDS"); do
 		for s in "${ORDER[@]}"; do
 			mkdir "${DIR[$s]}/small"
 			sync
+			quiesce
 			pyt "$s" small create create "${DIR[$s]}/small" "$NFILES"
 			c=$LAST
 			pyt "$s" small stat stat "${DIR[$s]}/small" "$NFILES"
@@ -385,6 +392,7 @@ for ROUND in $(seq 1 "$ROUNDS"); do
 			mkdir "${DIR[$s]}/tree"
 			cat "$W/tree.tar" >/dev/null
 			sync
+			quiesce
 			timed "$s" tree untar tar xf "$W/tree.tar" -C "${DIR[$s]}/tree"
 			u=$LAST
 			timed "$s" tree sync sync
@@ -405,6 +413,7 @@ for ROUND in $(seq 1 "$ROUNDS"); do
 			[ $PT_BIG = 1 ] || [ "$s" != passthrough_ll ] || continue
 			mkdir "${DIR[$s]}/big"
 			sync
+			quiesce
 			pyt "$s" big create touch "${DIR[$s]}/big" "$BIG"
 			[ -n "${CPID[$s]:-}" ] &&
 				rec "$s" rss after_big_create "$(rss "${CPID[$s]}" VmRSS)" KiB
@@ -416,6 +425,7 @@ for ROUND in $(seq 1 "$ROUNDS"); do
 	if has small; then
 		for s in "${ORDER[@]}"; do
 			fsb stat "${DIR[$s]}/small" "$NFILES" >/dev/null
+			quiesce
 			pyt "$s" small unlink unlink "${DIR[$s]}/small" "$NFILES"
 			rmdir "${DIR[$s]}/small"
 			say "$s" small "unlink $(f3 "$LAST") s"
@@ -425,6 +435,7 @@ for ROUND in $(seq 1 "$ROUNDS"); do
 	if has tree; then
 		for s in "${ORDER[@]}"; do
 			fsb walk "${DIR[$s]}/tree" >/dev/null
+			quiesce
 			timed "$s" tree rm rm -rf "${DIR[$s]}/tree"
 			say "$s" tree "rm -rf $(f3 "$LAST") s"
 			quiesce

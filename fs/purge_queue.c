@@ -55,15 +55,19 @@
 #include "util.h"
 #include "vfs_i.h"
 
-/* 16384 inode numbers: 128 KiB of ring, and at about 100-300 us per
- * purge a drain of at most a few seconds at unmount. */
-#define PQ_MAX 16384
+/* 65536 inode numbers: 512 KiB of ring (malloc'd, so pages never used
+ * stay out of the RSS), and at about 100-300 us per purge a drain of at
+ * most 7-20 s at unmount or a crashed mount's next start.  At 16384 an
+ * rm -rf of 100k empty files purged most of them in its own FORGETs
+ * (back-pressure): 10.1 s at size 1 and 15.5 s at size 3, against
+ * 5.2 s and 7.3 s with this ring (bench/fs_bench.sh big, 3 rounds). */
+#define PQ_MAX 65536
 #define PQ_NICE 10
 /* The worker lets a stream of removals pass first: it starts once no
  * removal has come for PQ_QUIET_MS, or once PQ_BUSY are queued (then it
  * runs beside the stream, well before back-pressure at PQ_MAX). */
 #define PQ_QUIET_MS 30
-#define PQ_BUSY (PQ_MAX / 4)
+#define PQ_BUSY 4096
 
 struct pq {
 	pthread_mutex_t lock;
