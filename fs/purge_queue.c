@@ -74,6 +74,7 @@ struct pq {
 	pthread_cond_t work;	/* the worker: items, or stop */
 	pthread_cond_t idle;	/* drainers: a purge finished */
 	uint64_t *ring;
+	size_t cap, busy;	/* ring size; queued when the worker starts */
 	size_t head, n;
 	/* popped (by the worker or a drainer) and finished, since start */
 	uint64_t popped, finished;
@@ -121,7 +122,7 @@ static uint64_t pop_locked(struct pq *q)
 {
 	uint64_t ino = q->ring[q->head];
 
-	q->head = (q->head + 1) % PQ_MAX;
+	q->head = (q->head + 1) % q->cap;
 	q->n--;
 	q->popped++;
 	return ino;
@@ -139,7 +140,7 @@ static int quiet_locked(struct pq *q, struct timespec *at)
 {
 	struct timespec now;
 
-	if (q->n >= PQ_BUSY || q->stop)
+	if (q->n >= q->busy || q->stop)
 		return 1;
 	*at = q->last_add;
 	at->tv_nsec += PQ_QUIET_MS * 1000000L;
@@ -218,7 +219,10 @@ int pq_start(vfs *v)
 	q = calloc(1, sizeof(*q));
 	if (!q)
 		return -ENOMEM;
-	q->ring = malloc(PQ_MAX * sizeof(*q->ring));
+	q->cap = v->opts.purge_max ? v->opts.purge_max : PQ_MAX;
+	/* a small test queue still starts its worker before it is full */
+	q->busy = q->cap / 4 < PQ_BUSY ? q->cap / 4 : PQ_BUSY;
+	q->ring = malloc(q->cap * sizeof(*q->ring));
 	if (!q->ring) {
 		free(q);
 		return -ENOMEM;
@@ -253,14 +257,14 @@ void pq_add(vfs *v, const struct mds_inode *rec)
 		 * record to drop it */
 		btq_forget(v, rec->ino);
 		pthread_mutex_lock(&q->lock);
-		if (q->n < PQ_MAX && !q->stop) {
-			q->ring[(q->head + q->n) % PQ_MAX] = rec->ino;
+		if (q->n < q->cap && !q->stop) {
+			q->ring[(q->head + q->n) % q->cap] = rec->ino;
 			q->n++;
 			q->queued++;
 			clock_gettime(CLOCK_MONOTONIC, &q->last_add);
 			/* a waiting worker wakes by itself when the stream
 			 * pauses: no wake-up per removal */
-			if (q->n == 1 || q->n == PQ_BUSY)
+			if (q->n == 1 || q->n == q->busy)
 				pthread_cond_signal(&q->work);
 			pthread_mutex_unlock(&q->lock);
 			return;
@@ -338,7 +342,7 @@ void vfs_purge_stats(vfs *v, struct vfs_purge_stats *s)
 	s->by_worker = q->by_worker;
 	s->by_drain = q->by_drain;
 	s->by_caller = q->by_caller;
-	s->capacity = PQ_MAX;
+	s->capacity = q->cap;
 	pthread_mutex_unlock(&q->lock);
 }
 

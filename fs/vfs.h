@@ -113,6 +113,9 @@ struct vfs_opts {
 	 * security.selinux of an inode that never had an xattr answers
 	 * -EOPNOTSUPP, not -ENODATA (vfs_xattr.c says why). */
 	int no_selinux;
+	/* The purge queue's capacity in inodes (0: purge_queue.c's
+	 * PQ_MAX); tests set a small one to reach its back-pressure. */
+	unsigned purge_max;
 };
 
 /* Takes no ownership of m / data ctx.  Purges the orphans left by a
