@@ -430,7 +430,6 @@ for ROUND in $(seq 1 "$ROUNDS"); do
 			rmdir "${DIR[$s]}/small"
 			say "$s" small "unlink $(f3 "$LAST") s"
 		done
-		quiesce
 	fi
 	if has tree; then
 		for s in "${ORDER[@]}"; do
@@ -438,7 +437,6 @@ for ROUND in $(seq 1 "$ROUNDS"); do
 			quiesce
 			timed "$s" tree rm rm -rf "${DIR[$s]}/tree"
 			say "$s" tree "rm -rf $(f3 "$LAST") s"
-			quiesce
 		done
 	fi
 	if has big; then

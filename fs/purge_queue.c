@@ -22,7 +22,8 @@
  * loaded again (vn_get), so a queued number cannot come back to life.
  *
  * Bounds, so that a purge never waits forever and memory stays small:
- * beyond PQ_MAX queued the releasing thread purges its inode itself
+ * beyond the ring's capacity (PQ_MAX; vfs_opts.purge_max for tests)
+ * queued, the releasing thread purges its inode itself
  * (back-pressure: PurgeQueue's max_purge_files throttle turned into a
  * cap on the backlog, which also caps what a crash leaves to the next
  * mount's synchronous orphan purge).  The worker runs at nice PQ_NICE,
