@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "cluster.h"
+#include "objindex.h"
 #include "objlayer_i.h"
 #include "objstore.h"
 #include "osdmap.h"
@@ -261,6 +262,27 @@ static int add_missing(const char *name, void *arg)
 	return 0;
 }
 
+struct inflight {
+	struct ol_names *a;
+	const cfs_osdmap *m;
+	int64_t pool;
+	uint32_t ps; /* the object's PG: a shard PG's seed / width */
+};
+
+static int add_inflight(const char *name, const struct cfs_objinfo *oi,
+			int op, void *arg)
+{
+	struct inflight *x = arg;
+	uint32_t ps;
+
+	(void)oi;
+	(void)op;
+	if (!cfs_pool_object_to_pg(x->m, x->pool, name, NULL, &ps) &&
+	    ps == x->ps)
+		ol_names_add(x->a, name);
+	return 0;
+}
+
 int ol_pg_all_names(objlayer *ol, int64_t pool, uint32_t ps, char ***names,
 		    size_t *n)
 {
@@ -283,6 +305,28 @@ int ol_pg_all_names(objlayer *ol, int64_t pool, uint32_t ps, char ***names,
 			ol_names_add(&a, e[k].name);
 		cfs_obj_entries_free(e, ne);
 		cfs_pg_missing_foreach(ol->c, pool, ps, h[i], add_missing, &a);
+	}
+	/* A change in flight (its intent is written under cfs_pg_lock,
+	 * which the caller holds) may not have reached any folder yet: a
+	 * new object being written.  Its name goes in too, or a holder
+	 * added now would be taken for having it once the write lands on
+	 * the old acting set (Ceph: the PG log's entries a peer lacks). */
+	if (nh > 0 && !a.err) {
+		const cfs_osdmap *m = cfs_osdmap_get(ol->c);
+		const struct cfs_pool_info *p = cfs_osdmap_pool_by_id(m, pool);
+		int r = 0;
+
+		if (p) {
+			struct inflight x = { &a, m, pool,
+					      p->erasure ? ps / (uint32_t)p->size
+							 : ps };
+
+			r = cfs_index_foreach(ol->c, pool, "", 1, add_inflight,
+					      &x);
+		}
+		cfs_osdmap_put(m);
+		if (r && !a.err)
+			a.err = r;
 	}
 	if (a.err) {
 		ol_names_free(a.v, a.n);

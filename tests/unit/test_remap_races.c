@@ -387,6 +387,91 @@ static void test_write_clears_missing_across_crash(void **state)
 	fx_free(f);
 }
 
+/*
+ * A holder added while a new object's write is in flight: the write's
+ * intent is in the index, its copies not yet in any folder.  The new
+ * holder must miss the object, or once the write lands on the old acting
+ * set a read takes the new holder's absent file for a copy that vanished
+ * (its accounting dropped an object the store never counted: the CI run
+ * of test_concurrent_writers that found osd.4 one object short).
+ */
+static void test_new_holder_misses_write_in_flight(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct ol_rebalance_stats st;
+	struct cfs_objinfo next;
+	char c_name[32], buf[3000], got[3000];
+	uint32_t ps, cps = 0;
+	int act[3], stray = -1, e = 0;
+	const cfs_osdmap *m;
+	const struct cfs_pg_mapping *pg;
+
+	(void)state;
+	m = cfs_osdmap_get(f->c);
+	cfs_object_to_pg(m, "b", NULL, &ps);
+	memcpy(act, cfs_osdmap_pg(m, ps)->acting, sizeof(act));
+	for (int i = 0; i < 10000; i++) {
+		snprintf(c_name, sizeof(c_name), "c%d", i);
+		cfs_object_to_pg(m, c_name, NULL, &cps);
+		if (cps == ps)
+			break;
+	}
+	cfs_osdmap_put(m);
+	assert_int_equal(cps, ps);
+	/* the write of new object "b" to act, between its intent and its
+	 * copies (what ol_begin_change leaves under cfs_pg_lock) */
+	cfs_pg_lock(f->c, DATA_POOL, ps);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(cfs_pg_add_holder(f->c, DATA_POOL, ps, act[i],
+						   NULL, 0),
+				 0);
+	next.size = sizeof(buf);
+	next.version = cfs_index_next_version(f->c, &e);
+	assert_int_equal(e, 0);
+	assert_int_equal(cfs_index_intent(f->c, DATA_POOL, "b", &next), 0);
+	cfs_pg_unlock(f->c, DATA_POOL, ps);
+	/* the PG moves off act[2] while it holds no object: the new up set
+	 * serves at once, and the next write makes its new member a holder */
+	assert_int_equal(cfs_osd_mark_out(f->c, act[2]), 0);
+	m = cfs_osdmap_get(f->c);
+	pg = cfs_osdmap_pg(m, ps);
+	for (int i = 0; i < pg->nacting; i++)
+		if (!cfs_in_set(act, 3, pg->acting[i]))
+			stray = pg->acting[i];
+	cfs_osdmap_put(m);
+	assert_true(stray >= 0);
+	memset(buf, 'c', sizeof(buf));
+	assert_int_equal(ol_obj_write_full(f->ol, DATA_POOL, c_name, buf,
+					   sizeof(buf)),
+			 0);
+	cfs_pg_lock(f->c, DATA_POOL, ps);
+	assert_true(cfs_pg_is_holder(f->c, DATA_POOL, ps, stray));
+	assert_true(cfs_pg_is_missing(f->c, DATA_POOL, ps, stray, "b"));
+	cfs_pg_unlock(f->c, DATA_POOL, ps);
+	/* the write of "b" lands on its acting set, then its record */
+	memset(buf, 'b', sizeof(buf));
+	for (int i = 0; i < 3; i++) {
+		cfs_obj *o;
+
+		assert_int_equal(cfs_obj_open(f->c, act[i], DATA_POOL, ps, "b",
+					      CFS_OBJ_CREATE, &o),
+				 0);
+		assert_int_equal(cfs_obj_pwrite(o, buf, sizeof(buf), 0), 0);
+		assert_int_equal(cfs_obj_commit(o, next.version), 0);
+		cfs_obj_put(o);
+	}
+	assert_int_equal(cfs_index_set(f->c, DATA_POOL, "b", &next), 0);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "b", 0, got,
+				     sizeof(got)),
+			 (ssize_t)sizeof(got));
+	assert_memory_equal(got, buf, sizeof(got));
+	fx_assert_usage_exact(f);
+	assert_int_equal(ol_rebalance(f->ol, &st, NULL, NULL), 0);
+	assert_acting_holds_all(f, "after the rebalance");
+	fx_assert_usage_exact(f);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_scrub_repairs_attr),
 		cmocka_unit_test(test_truncate_from_stray),
 		cmocka_unit_test(test_write_clears_missing_across_crash),
+		cmocka_unit_test(test_new_holder_misses_write_in_flight),
 	};
 
 	cfs_log_set(NULL, CFS_LOG_ERR);
