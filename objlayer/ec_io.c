@@ -226,10 +226,55 @@ static int shard_write(void *arg, int i, uint64_t off, const void *buf,
 	int r = ecx_shard_file(arg, i, &o);
 
 	if (!r)
-		r = cfs_obj_pwrite_wb(o, buf, len, off);
+		r = cfs_obj_pwrite_direct(o, buf, len, off);
 	if (r == -EBADMSG) /* rotten next to the change: not vouched for */
 		x->rotten |= 1ULL << i;
 	crash_point();
+	return r;
+}
+
+struct many {
+	struct ecx *x;
+	int shard[EC_MAX_WIDTH];
+	unsigned char *const *buf;
+	uint64_t off;
+	size_t len;
+	int err[EC_MAX_WIDTH];
+};
+
+static void many_one(void *arg, int k)
+{
+	struct many *m = arg;
+	int i = m->shard[k];
+	cfs_obj *o;
+	int r = ecx_shard_file(m->x, i, &o);
+
+	if (!r)
+		r = cfs_obj_pwrite_direct(o, m->buf[i], m->len, m->off);
+	m->err[k] = r;
+	crash_point();
+}
+
+/* The shards in mask at once, as a replicated write's copies go
+ * (ol_parallel): each waits for its device when written around the page
+ * cache.  x->rotten is set here, after the join, not by the threads. */
+static int shard_write_many(void *arg, uint64_t mask, uint64_t off,
+			    unsigned char *const *buf, size_t len)
+{
+	struct ecx *x = arg;
+	struct many m = { x, { 0 }, buf, off, len, { 0 } };
+	int n = 0, r = 0;
+
+	for (int i = 0; i < x->width; i++)
+		if (mask >> i & 1)
+			m.shard[n++] = i;
+	ol_parallel(x->ol, many_one, &m, n);
+	for (int k = 0; k < n; k++) {
+		if (m.err[k] == -EBADMSG)
+			x->rotten |= 1ULL << m.shard[k];
+		if (m.err[k] && !r)
+			r = m.err[k];
+	}
 	return r;
 }
 
@@ -247,7 +292,8 @@ int ecx_shard_truncate(void *arg, int i, uint64_t len)
 }
 
 static const struct ec_shard_io shard_io = { shard_read, shard_write,
-					     ecx_shard_truncate, NULL };
+					     ecx_shard_truncate, NULL,
+					     ol_bounce, shard_write_many };
 
 void ecx_object_of(struct ecx *x, uint64_t avoid, struct ec_object *o,
 		   struct ec_shard_io *io)

@@ -16,6 +16,9 @@
 #include "ec_object.h"
 
 #define BATCH (1u << 20)
+/* shard runs at least this long go to write_many (a thread per shard
+ * costs more than a small write) */
+#define PARALLEL_MIN (64u * 1024)
 
 static uint64_t batch_stripes(const struct ec_stripe *s)
 {
@@ -30,13 +33,15 @@ static uint64_t batch_stripes(const struct ec_stripe *s)
  * until k gave their part.
  */
 static int read_stripes(const struct ec_object *o, uint64_t first,
-			uint64_t n, unsigned char *data, uint64_t *bad)
+			uint64_t n, unsigned char *data, uint64_t *bad,
+			unsigned char *work)
 {
 	const struct ec_stripe *s = &o->s;
 	int km = s->k + s->m, have = 0, r = 0;
 	size_t slen = (size_t)(n * s->chunk);
 	unsigned char *sh[EC_MAX_CHUNKS] = { 0 };
-	unsigned char *mem = malloc(slen * (size_t)s->k);
+	unsigned char *own = work ? NULL : malloc(slen * (size_t)s->k);
+	unsigned char *mem = work ? work : own;
 
 	if (!mem)
 		return -ENOMEM;
@@ -58,7 +63,7 @@ static int read_stripes(const struct ec_object *o, uint64_t first,
 	}
 	r = have < s->k ? -EIO
 			: ec_stripes_decode(o->codec, s, sh, n, data, NULL);
-	free(mem);
+	free(own);
 	return r;
 }
 
@@ -67,8 +72,8 @@ ssize_t ec_object_read(const struct ec_object *o, uint64_t size,
 {
 	const struct ec_stripe *s = &o->s;
 	uint64_t sw = ec_stripe_width(s), first, count, bmax, dummy = 0;
-	unsigned char *tmp;
-	size_t done = 0;
+	unsigned char *tmp = NULL, *own = NULL, *work = NULL;
+	size_t done = 0, tlen;
 
 	if (!bad)
 		bad = &dummy;
@@ -79,8 +84,14 @@ ssize_t ec_object_read(const struct ec_object *o, uint64_t size,
 		len = (size_t)(size - off);
 	ec_stripe_span(s, off, len, &first, &count);
 	bmax = batch_stripes(s);
-	tmp = malloc((size_t)((count < bmax ? count : bmax) * sw));
-	if (!tmp)
+	tlen = (size_t)((count < bmax ? count : bmax) * sw);
+	/* the decoded stripes and the shards' bytes (as long: k chunks a
+	 * stripe) in the caller's kept scratch when it has one: two fresh
+	 * 1 MiB buffers per read were two mmaps, their page faults (half
+	 * the daemon's CPU in a cold EC read) and two munmaps */
+	if (o->io->scratch && (tmp = o->io->scratch(2 * tlen)))
+		work = tmp + tlen;
+	else if (!(tmp = own = malloc(tlen)))
 		return -ENOMEM;
 	for (uint64_t st = first; st < first + count;) {
 		uint64_t n = first + count - st < bmax ? first + count - st
@@ -88,10 +99,10 @@ ssize_t ec_object_read(const struct ec_object *o, uint64_t size,
 		uint64_t from = st * sw, to = from + n * sw;
 		uint64_t a = off > from ? off : from;
 		uint64_t e = off + len < to ? off + len : to;
-		int r = read_stripes(o, st, n, tmp, bad);
+		int r = read_stripes(o, st, n, tmp, bad, work);
 
 		if (r) {
-			free(tmp);
+			free(own);
 			return r;
 		}
 		memcpy((unsigned char *)buf + (a - off), tmp + (a - from),
@@ -99,7 +110,7 @@ ssize_t ec_object_read(const struct ec_object *o, uint64_t size,
 		done += (size_t)(e - a);
 		st += n;
 	}
-	free(tmp);
+	free(own);
 	return (ssize_t)done;
 }
 
@@ -110,19 +121,35 @@ static int write_stripes(const struct ec_object *o, uint64_t first,
 	const struct ec_stripe *s = &o->s;
 	int km = s->k + s->m, r = 0;
 	size_t slen = (size_t)(n * s->chunk);
-	unsigned char *mem = malloc(slen * (size_t)km);
+	unsigned char *mem = NULL, *own = NULL;
 	unsigned char *sh[EC_MAX_CHUNKS] = { 0 };
 
-	if (!mem)
+	/* page-aligned, so that whole shard runs can go around the page
+	 * cache (the shard store writes them O_DIRECT when aligned), and
+	 * the caller's kept scratch when it has one: a fresh 1.5 MiB per
+	 * batch is an mmap, its page faults and an munmap (perf) */
+	if (o->io->scratch)
+		mem = o->io->scratch(slen * (size_t)km);
+	if (!mem && posix_memalign((void **)&own, 4096, slen * (size_t)km))
 		return -ENOMEM;
+	if (!mem)
+		mem = own;
 	for (int i = 0; i < km; i++)
 		sh[i] = mem + slen * (size_t)i;
 	ec_stripes_encode(o->codec, s, data, n, sh);
+	if (o->io->write_many && slen >= PARALLEL_MIN) {
+		uint64_t mask = ((1ULL << km) - 1) & ~o->avoid;
+
+		r = o->io->write_many(o->io->arg, mask, first * s->chunk, sh,
+				      slen);
+		free(own);
+		return r;
+	}
 	for (int i = 0; i < km && !r; i++)
 		if (!(o->avoid >> i & 1))
 			r = o->io->write(o->io->arg, i, first * s->chunk, sh[i],
 					 slen);
-	free(mem);
+	free(own);
 	return r;
 }
 
@@ -171,10 +198,11 @@ int ec_object_write(const struct ec_object *o, uint64_t size, uint64_t off,
 		memset(tmp, 0, (size_t)(n * sw));
 		/* the old bytes around the write, where the object has them */
 		if (st == p.first && p.read_head)
-			r = read_stripes(o, st, 1, tmp, bad);
+			r = read_stripes(o, st, 1, tmp, bad, NULL);
 		if (!r && last == p.first + p.count - 1 && p.read_tail &&
 		    !(last == p.first && p.read_head))
-			r = read_stripes(o, last, 1, tmp + (n - 1) * sw, bad);
+			r = read_stripes(o, last, 1, tmp + (n - 1) * sw, bad,
+					 NULL);
 		if (r)
 			break;
 		memcpy(tmp + (a - from), (const unsigned char *)buf + (a - off),
@@ -207,7 +235,7 @@ int ec_object_truncate(const struct ec_object *o, uint64_t size,
 
 		if (!tmp)
 			return -ENOMEM;
-		r = read_stripes(o, st, 1, tmp, bad);
+		r = read_stripes(o, st, 1, tmp, bad, NULL);
 		if (!r) {
 			memset(tmp + new_size % sw, 0, (size_t)(sw - new_size % sw));
 			r = write_stripes(o, st, 1, tmp);

@@ -30,6 +30,14 @@ struct ec_shard_io {
 	/* The shard cut or extended (zeros) to len bytes. */
 	int (*truncate)(void *arg, int shard, uint64_t len);
 	void *arg;
+	/* Optional: the calling thread's scratch of at least len bytes,
+	 * 4 KiB-aligned and kept between calls (ol_bounce), for the encoded
+	 * shards; NULL: one allocation per batch. */
+	void *(*scratch)(size_t len);
+	/* Optional: write(shard i, off, buf[i], len) for every shard in
+	 * mask at once (the shards' devices in parallel); the first error. */
+	int (*write_many)(void *arg, uint64_t mask, uint64_t off,
+			  unsigned char *const *buf, size_t len);
 };
 
 struct ec_object {

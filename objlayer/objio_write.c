@@ -242,19 +242,22 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 				      { 0 } };
 
 		/*
-		 * Replicas of a big write go around the page cache
-		 * (cfs_obj_pwrite_direct), from one aligned copy of the
-		 * data (FUSE's lies 80 bytes into a page): a buffered write
-		 * copies the bytes once per replica into fresh page-cache
-		 * pages, and on a 2-core machine those copies, not the
-		 * disk, set a size-3 write's pace (65% of the daemon's CPU;
-		 * docs/performance.md).  A single copy stays buffered: it
-		 * is one copy either way, and the page cache lets the write
-		 * return before the disk has it; its writeback starts at
-		 * once (cfs_obj_pwrite_wb) so that the closing fsync does
-		 * not write it all while the caller waits.
+		 * Every copy of a big aligned write goes around the page
+		 * cache (cfs_obj_pwrite_direct), from one aligned copy of
+		 * the data (FUSE's lies 80 bytes into a page), as
+		 * BlueStore writes its data.  A buffered write copies the
+		 * bytes once per copy into fresh page-cache pages: on a
+		 * 2-core machine those copies, not the disk, set a size-3
+		 * write's pace (65% of the daemon's CPU), and on a VM
+		 * whose host takes freed pages back a fresh page's first
+		 * touch swings several-fold (a size-1 GiB took 0.8-3.5 s
+		 * buffered, 1.2-1.5 s direct with a third of the CPU;
+		 * docs/performance.md).  The kernel keeps the file's pages
+		 * above FUSE anyway: a second cached copy below bought
+		 * only memory.  Unaligned big writes stay buffered with
+		 * their writeback started at once (cfs_obj_pwrite_wb).
 		 */
-		if (nt > 1 && len >= OL_PARALLEL_MIN &&
+		if (len >= OL_PARALLEL_MIN &&
 		    !((off | len) % OL_DIO_ALIGN)) {
 			void *b = (uintptr_t)buf % OL_DIO_ALIGN ? ol_bounce(len)
 								: (void *)buf;

@@ -1264,20 +1264,19 @@ static void test_ec_io(void **state)
  * shards alone and from any k shards, no intent left.
  */
 #ifndef __SANITIZE_THREAD__
-static void ec_crash_undo(void **state)
+/* name's size bytes, then an overwrite of len at off cut after 1 and 2
+ * shard writes: the old bytes come back */
+static void ec_crash_one(struct fixture *f, int64_t id, const char *name,
+			 size_t size, uint64_t off, size_t len)
 {
-	struct fixture *f = fx_new(NULL);
-	int64_t id = fx_make_ec_pool(f);
-	unsigned char model[60000], buf[9000];
+	unsigned char *model = malloc(size), *buf = malloc(len);
 	struct cfs_objinfo oi, next;
 	int status, op;
 	pid_t pid;
 
-	(void)state;
-	fx_pattern(model, sizeof(model), 11);
-	assert_int_equal(ol_obj_write_full(f->ol, id, "c1", model,
-					   sizeof(model)), 0);
-	assert_int_equal(cfs_index_get(f->c, id, "c1", &oi), 0);
+	fx_pattern(model, size, 11);
+	assert_int_equal(ol_obj_write_full(f->ol, id, name, model, size), 0);
+	assert_int_equal(cfs_index_get(f->c, id, name, &oi), 0);
 	fx_close(f);
 	for (int after = 1; after <= 2; after++) {
 		pid = fork();
@@ -1288,21 +1287,35 @@ static void ec_crash_undo(void **state)
 			snprintf(n, sizeof(n), "%d", after);
 			setenv("CRUSHFS_TEST_EC_CRASH_AFTER", n, 1);
 			fx_open(f);
-			fx_pattern(buf, sizeof(buf), 12);
-			/* an overwrite across stripes and an append */
-			ol_obj_write(f->ol, id, "c1", 3000, buf, sizeof(buf));
+			fx_pattern(buf, len, 12);
+			ol_obj_write(f->ol, id, name, off, buf, len);
 			_exit(1); /* the crash point did not come */
 		}
 		assert_int_equal(waitpid(pid, &status, 0), pid);
 		assert_true(WIFEXITED(status));
 		assert_int_equal(WEXITSTATUS(status), 137);
 		fx_open(f);
-		assert_int_equal(cfs_index_get_intent(f->c, id, "c1", &next,
+		assert_int_equal(cfs_index_get_intent(f->c, id, name, &next,
 						      &op), -ENOENT);
-		expect_obj(f, id, "c1", model, sizeof(model));
+		expect_obj(f, id, name, model, size);
 		fx_close(f);
 	}
 	fx_open(f);
+	free(model);
+	free(buf);
+}
+
+static void ec_crash_undo(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	int64_t id = fx_make_ec_pool(f);
+
+	(void)state;
+	/* an overwrite across stripes and an append, shard by shard */
+	ec_crash_one(f, id, "c1", 60000, 3000, 9000);
+	/* whole stripes, 128 KiB a shard: all shards at once (O_DIRECT,
+	 * ec_io.c shard_write_many), cut after the first to land */
+	ec_crash_one(f, id, "c2", 512 * 1024, 128 * 1024, 256 * 1024);
 	fx_free(f);
 }
 #endif
