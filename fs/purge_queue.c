@@ -14,7 +14,8 @@
  *
  * Nothing is lost on a crash: the inode's record already says link count
  * 0 and carries its orphan mark (committed with the unlink, mds.h 'O'),
- * so the next mount purges whatever the queue held (vfs.c purge_orphan).
+ * so the next mount queues again whatever the queue held (vfs.c
+ * purge_orphan) and the worker purges it while the mount serves.
  * CephFS journals its queue for the same reason; the mark is our journal.
  * So the queue keeps inode numbers only (8 bytes each, a fixed ring):
  * the worker reads the record back from the store.  Inode numbers are
@@ -25,8 +26,8 @@
  * beyond the ring's capacity (PQ_MAX; vfs_opts.purge_max for tests)
  * queued, the releasing thread purges its inode itself
  * (back-pressure: PurgeQueue's max_purge_files throttle turned into a
- * cap on the backlog, which also caps what a crash leaves to the next
- * mount's synchronous orphan purge).  The worker runs at nice PQ_NICE,
+ * cap on the backlog; the orphans a crash left beyond it are purged
+ * before the next mount serves).  The worker runs at nice PQ_NICE,
  * not SCHED_IDLE (osdsim/spares.c's cleaner): it holds the store's and
  * the object layer's locks while it works, and an idle-class thread can
  * be kept off the CPU by any busy process while FUSE threads wait on
@@ -58,7 +59,8 @@
 
 /* 65536 inode numbers: 512 KiB of ring (malloc'd, so pages never used
  * stay out of the RSS), and at about 100-300 us per purge a drain of at
- * most 7-20 s at unmount or a crashed mount's next start.  At 16384 an
+ * most 7-20 s at unmount (a crashed mount's next start queues them
+ * again and does not wait).  At 16384 an
  * rm -rf of 100k empty files purged most of them in its own FORGETs
  * (back-pressure): 10.1 s at size 1 and 15.5 s at size 3, against
  * 5.2 s and 7.3 s with this ring (bench/fs_bench.sh big, 3 rounds). */

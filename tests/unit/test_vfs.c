@@ -885,6 +885,7 @@ static void test_crash_leaves_orphan_purged_at_mount(void **state)
 	struct vfs_entry e;
 	vfs_file *fh;
 	struct mds_inode r;
+	struct vfs_purge_stats ps;
 	vfs *v2;
 	int orphans = 0;
 
@@ -894,9 +895,15 @@ static void test_crash_leaves_orphan_purged_at_mount(void **state)
 	assert_int_equal(vfs_flush(f->v, fh), 0);
 	assert_int_equal(vfs_unlink(f->v, 1, "tmp"), 0);
 	/* "crash": a new daemon starts on the same metadata while the old
-	 * one still holds the file */
+	 * one still holds the file; the orphan goes to its purge queue */
 	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, NULL, &v2), 0);
+	/* queued, not purged before the mount could serve */
+	vfs_purge_stats(v2, &ps);
+	assert_int_equal(ps.queued, 1);
+	assert_int_equal(ps.by_caller, 0);
+	vfs_purge_drain(v2);
 	assert_int_equal(fake.removes, 1);
+	assert_int_equal(vfs_flush_all(v2, 0), 0);
 	assert_int_equal(mds_get_inode(f->m, e.ino, &r), -ENOENT);
 	assert_int_equal(mds_list_orphans(f->m, count_cb, &orphans), 0);
 	assert_int_equal(orphans, 0);
