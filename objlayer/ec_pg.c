@@ -62,7 +62,7 @@ int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 			struct cfs_obj_entry *e;
 			size_t ne;
 
-			if (cfs_pg_list(c, h[j], p->id, sps, &e, &ne))
+			if (cfs_pg_list_names(c, h[j], p->id, sps, &e, &ne))
 				continue;
 			for (size_t q = 0; q < ne; q++)
 				ol_names_add(&all, e[q].name);

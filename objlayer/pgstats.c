@@ -208,7 +208,9 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m,
 	st->acting_primary = pg->acting_primary;
 
 	cfs_pg_lock(c, pid, ps);
-	r = cfs_pg_copies_load(c, pid, ps, &pc);
+	/* names only: an object's bytes are its index size (Ceph counts
+	 * them from the object info, not from a disk) */
+	r = cfs_pg_copies_load_names(c, pid, ps, &pc);
 	if (r) {
 		cfs_pg_unlock(c, pid, ps);
 		return r;
@@ -222,7 +224,7 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m,
 	while (cfs_pg_copies_next(&pc)) {
 		int any_current = 0, current_has = 0, good = 0, stray = 0;
 		int up_current = 0, h;
-		uint64_t osize = 0, missing, mis;
+		uint64_t missing, mis;
 		struct cfs_objinfo oi;
 
 		ol_pg_index_only(c, pid, idx, &j, pc.name, st);
@@ -239,7 +241,6 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m,
 			if (!pc.at[i])
 				continue;
 			current_has = 1;
-			osize = pc.at[i]->size;
 			if (cfs_osdmap_is_up(m, h))
 				up_current = 1;
 			if (member(pg->up, pg->nup, h))
@@ -251,18 +252,13 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m,
 			continue; /* deleted; old copies linger */
 		if (!any_current) {
 			/* only stale copies left */
-			for (int i = 0; i < nh; i++)
-				if (pc.at[i]) {
-					osize = pc.at[i]->size;
-					break;
-				}
 			st->objects++;
-			st->bytes += osize;
+			st->bytes += oi.size;
 			st->unfound++;
 			continue;
 		}
 		st->objects++;
-		st->bytes += osize;
+		st->bytes += oi.size;
 		if (!up_current)
 			down_objects++;
 		missing = good < size ? (uint64_t)(size - good) : 0;

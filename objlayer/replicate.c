@@ -295,7 +295,7 @@ int ol_pg_all_names(objlayer *ol, int64_t pool, uint32_t ps, char ***names,
 	for (int i = 0; i < nh && !a.err; i++) {
 		struct cfs_obj_entry *e;
 		size_t ne;
-		int r = cfs_pg_list(ol->c, h[i], pool, ps, &e, &ne);
+		int r = cfs_pg_list_names(ol->c, h[i], pool, ps, &e, &ne);
 
 		if (r) {
 			ol_names_free(a.v, a.n);

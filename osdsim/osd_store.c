@@ -511,8 +511,26 @@ void cfs_obj_entries_free(struct cfs_obj_entry *e, size_t n)
 	free(e);
 }
 
+static int pg_list(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+		   struct cfs_obj_entry **out, size_t *nout, int sizes);
+
 int cfs_pg_list(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		struct cfs_obj_entry **out, size_t *nout)
+{
+	return pg_list(c, osd, pool, ps, out, nout, 1);
+}
+
+/* The names alone: no fstatat per file where the directory entry tells
+ * a regular file (d_type), which was most of the mgr tick's health round
+ * (perf: fstatat 6.7% of the daemon during an untar at 41k objects). */
+int cfs_pg_list_names(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+		      struct cfs_obj_entry **out, size_t *nout)
+{
+	return pg_list(c, osd, pool, ps, out, nout, 0);
+}
+
+static int pg_list(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
+		   struct cfs_obj_entry **out, size_t *nout, int sizes)
 {
 	struct osd_store *s = store_get(c, osd);
 	struct cfs_obj_entry *v = NULL;
@@ -538,10 +556,15 @@ int cfs_pg_list(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 			continue;
 		if (obj_unescape(de->d_name, name, sizeof(name)))
 			continue;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) <
-			    0 ||
-		    !S_ISREG(st.st_mode))
+		st.st_size = 0;
+		if (!sizes && de->d_type != DT_UNKNOWN) {
+			if (de->d_type != DT_REG)
+				continue;
+		} else if (fstatat(dirfd(d), de->d_name, &st,
+				   AT_SYMLINK_NOFOLLOW) < 0 ||
+			   !S_ISREG(st.st_mode)) {
 			continue;
+		}
 		if (n == cap) {
 			size_t nc = cap ? cap * 2 : 64;
 			struct cfs_obj_entry *nv =
@@ -555,7 +578,7 @@ int cfs_pg_list(cfs_cluster *c, int osd, int64_t pool, uint32_t ps,
 		v[n].name = strdup(name);
 		if (!v[n].name)
 			goto nomem;
-		v[n].size = (uint64_t)st.st_size;
+		v[n].size = sizes ? (uint64_t)st.st_size : 0;
 		n++;
 	}
 	closedir(d);

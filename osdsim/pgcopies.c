@@ -10,7 +10,22 @@
 #include "objstore.h"
 #include "pgstate.h"
 
+static int copies_load(cfs_cluster *c, int64_t pool, uint32_t ps,
+		       struct cfs_pg_copies *pc, int sizes);
+
 int cfs_pg_copies_load(cfs_cluster *c, int64_t pool, uint32_t ps, struct cfs_pg_copies *pc)
+{
+	return copies_load(c, pool, ps, pc, 1);
+}
+
+int cfs_pg_copies_load_names(cfs_cluster *c, int64_t pool, uint32_t ps,
+			     struct cfs_pg_copies *pc)
+{
+	return copies_load(c, pool, ps, pc, 0);
+}
+
+static int copies_load(cfs_cluster *c, int64_t pool, uint32_t ps,
+		       struct cfs_pg_copies *pc, int sizes)
 {
 	int r = 0;
 
@@ -21,8 +36,10 @@ int cfs_pg_copies_load(cfs_cluster *c, int64_t pool, uint32_t ps, struct cfs_pg_
 		pc->count_[i] = pc->pos_[i] = 0;
 	}
 	for (int i = 0; i < pc->n && !r; i++)
-		r = cfs_pg_list(c, pc->osd[i], pool, ps, &pc->list_[i],
-				&pc->count_[i]);
+		r = sizes ? cfs_pg_list(c, pc->osd[i], pool, ps, &pc->list_[i],
+					&pc->count_[i])
+			  : cfs_pg_list_names(c, pc->osd[i], pool, ps,
+					      &pc->list_[i], &pc->count_[i]);
 	if (r)
 		cfs_pg_copies_free(pc);
 	return r;

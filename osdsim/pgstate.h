@@ -90,6 +90,10 @@ struct cfs_pg_copies {
 	size_t count_[CFS_PG_MAX_HOLDERS], pos_[CFS_PG_MAX_HOLDERS];
 };
 int cfs_pg_copies_load(cfs_cluster *c, int64_t pool, uint32_t ps, struct cfs_pg_copies *pc);
+/* The same without the files' sizes (each at[i]->size 0): no stat per
+ * file, for those that need only who has which name. */
+int cfs_pg_copies_load_names(cfs_cluster *c, int64_t pool, uint32_t ps,
+			     struct cfs_pg_copies *pc);
 int cfs_pg_copies_next(struct cfs_pg_copies *pc); /* 1, or 0 at the end */
 void cfs_pg_copies_free(struct cfs_pg_copies *pc);
 

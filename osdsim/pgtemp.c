@@ -90,7 +90,7 @@ static int pg_has_data(cfs_cluster *c, int64_t pool, uint32_t ps,
 
 		if (cfs_pg_missing_count(c, pool, ps, h[i]))
 			return 1;
-		if (cfs_pg_list(c, h[i], pool, ps, &e, &ne))
+		if (cfs_pg_list_names(c, h[i], pool, ps, &e, &ne))
 			return 1; /* unreadable: assume data, keep it safe */
 		cfs_obj_entries_free(e, ne);
 		if (ne)
