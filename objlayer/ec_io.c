@@ -218,18 +218,27 @@ static void crash_point(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/* Shard i's bytes, around the page cache when long and aligned. */
+static int shard_put(struct ecx *x, int i, uint64_t off, const void *buf,
+		     size_t len)
+{
+	cfs_obj *o;
+	int r = ecx_shard_file(x, i, &o);
+
+	if (!r)
+		r = cfs_obj_pwrite_direct(o, buf, len, off);
+	crash_point();
+	return r;
+}
+
 static int shard_write(void *arg, int i, uint64_t off, const void *buf,
 		       size_t len)
 {
 	struct ecx *x = arg;
-	cfs_obj *o;
-	int r = ecx_shard_file(arg, i, &o);
+	int r = shard_put(x, i, off, buf, len);
 
-	if (!r)
-		r = cfs_obj_pwrite_direct(o, buf, len, off);
 	if (r == -EBADMSG) /* rotten next to the change: not vouched for */
 		x->rotten |= 1ULL << i;
-	crash_point();
 	return r;
 }
 
@@ -246,13 +255,8 @@ static void many_one(void *arg, int k)
 {
 	struct many *m = arg;
 	int i = m->shard[k];
-	cfs_obj *o;
-	int r = ecx_shard_file(m->x, i, &o);
 
-	if (!r)
-		r = cfs_obj_pwrite_direct(o, m->buf[i], m->len, m->off);
-	m->err[k] = r;
-	crash_point();
+	m->err[k] = shard_put(m->x, i, m->off, m->buf[i], m->len);
 }
 
 /* The shards in mask at once, as a replicated write's copies go

@@ -275,18 +275,12 @@ static int change_once(struct ecx *x, int exists,
 		goto unreserve;
 	/* the intent first, then the holders that miss the change: a
 	 * holder a concurrent op adds to a shard PG in between sees the
-	 * intent (ol_pg_all_names), one added before is a holder here */
+	 * intent (ol_pg_all_names), one added before is a holder here.
+	 * A failure leaves the shards as they were: the undo below
+	 * rewrites their own bytes and drops the intent. */
 	r = note_missed(x, write);
-	if (r) {
-		e = cfs_index_set(x->c, x->op->pid, x->name,
-				  exists ? oi : NULL);
-		if (e)
-			cfs_log(CFS_LOG_ERR, "pg %s: dropping the intent of "
-				"'%s': %s (the next open settles it)",
-				x->op->pgid, x->name, cfs_strerror(e));
-		goto unreserve;
-	}
-	r = change(x, ~write & ((1ULL << x->width) - 1), arg);
+	if (!r)
+		r = change(x, ~write & ((1ULL << x->width) - 1), arg);
 	for (int i = 0; !r && i < x->width; i++)
 		if (write >> i & 1) {
 			cfs_obj *o;

@@ -131,6 +131,16 @@ struct ol_names {
 };
 void ol_names_add(struct ol_names *a, const char *name);
 void ol_names_sort_unique(struct ol_names *a);
+/* A cfs_index_foreach callback: the names whose PG in m is ps (of pool)
+ * go to a. */
+struct ol_pg_pick {
+	const cfs_osdmap *m;
+	int64_t pool;
+	uint32_t ps;
+	struct ol_names *a;
+};
+int ol_pg_pick(const char *name, const struct cfs_objinfo *oi, int op,
+	       void *arg);
 /* Make acting OSD t a holder of the PG (a backfill target with every
  * object missing when the PG has data elsewhere).  Needs cfs_pg_lock. */
 int ol_ensure_holder(objlayer *ol, int64_t pool, uint32_t ps, int t);

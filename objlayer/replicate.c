@@ -262,24 +262,17 @@ static int add_missing(const char *name, void *arg)
 	return 0;
 }
 
-struct inflight {
-	struct ol_names *a;
-	const cfs_osdmap *m;
-	int64_t pool;
-	uint32_t ps; /* the object's PG: a shard PG's seed / width */
-};
-
-static int add_inflight(const char *name, const struct cfs_objinfo *oi,
-			int op, void *arg)
+int ol_pg_pick(const char *name, const struct cfs_objinfo *oi, int op,
+	       void *arg)
 {
-	struct inflight *x = arg;
+	struct ol_pg_pick *p = arg;
 	uint32_t ps;
 
 	(void)oi;
 	(void)op;
-	if (!cfs_pool_object_to_pg(x->m, x->pool, name, NULL, &ps) &&
-	    ps == x->ps)
-		ol_names_add(x->a, name);
+	if (!cfs_pool_object_to_pg(p->m, p->pool, name, NULL, &ps) &&
+	    ps == p->ps)
+		ol_names_add(p->a, name);
 	return 0;
 }
 
@@ -317,11 +310,13 @@ int ol_pg_all_names(objlayer *ol, int64_t pool, uint32_t ps, char ***names,
 		int r = 0;
 
 		if (p) {
-			struct inflight x = { &a, m, pool,
-					      p->erasure ? ps / (uint32_t)p->size
-							 : ps };
+			/* the object's PG: a shard PG's seed / width */
+			struct ol_pg_pick x = { m, pool,
+						p->erasure ? ps / (uint32_t)p->size
+							   : ps,
+						&a };
 
-			r = cfs_index_foreach(ol->c, pool, "", 1, add_inflight,
+			r = cfs_index_foreach(ol->c, pool, "", 1, ol_pg_pick,
 					      &x);
 		}
 		cfs_osdmap_put(m);

@@ -456,27 +456,6 @@ int ol_scrub_one(objlayer *ol, int64_t pool, const char *name, int flags,
 			     msg, arg, auth_osd);
 }
 
-struct pg_names {
-	const cfs_osdmap *m;
-	int64_t pool;
-	uint32_t ps;
-	struct ol_names *a;
-};
-
-static int pick_pg(const char *name, const struct cfs_objinfo *oi, int op,
-		   void *arg)
-{
-	struct pg_names *p = arg;
-	uint32_t ps;
-
-	(void)oi;
-	(void)op;
-	if (!cfs_pool_object_to_pg(p->m, p->pool, name, NULL, &ps) &&
-	    ps == p->ps)
-		ol_names_add(p->a, name);
-	return 0;
-}
-
 static int scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 		    struct ol_scrub_stats *st,
 		    void (*msg)(const char *line, void *arg), void *arg);
@@ -524,13 +503,13 @@ static int scrub_pg(objlayer *ol, int64_t pool, uint32_t ps, int flags,
 		    void (*msg)(const char *line, void *arg), void *arg)
 {
 	struct ol_names a = { 0 };
-	struct pg_names p = { cfs_osdmap_get(ol->c), pool, ps, &a };
+	struct ol_pg_pick p = { cfs_osdmap_get(ol->c), pool, ps, &a };
 	char **files = NULL;
 	size_t nfiles = 0;
 	int r;
 
 	/* every object the index or any holder knows of */
-	r = cfs_index_foreach(ol->c, pool, "", 0, pick_pg, &p);
+	r = cfs_index_foreach(ol->c, pool, "", 0, ol_pg_pick, &p);
 	cfs_pg_lock(ol->c, pool, ps);
 	if (!r)
 		r = ol_pg_all_names(ol, pool, ps, &files, &nfiles);
