@@ -213,6 +213,7 @@ int vfs_new(mds *m, const struct vfs_data_ops *ops, void *data_ctx,
 	v->db = mds_kv(m);
 	v->d = ops;
 	v->dctx = data_ctx;
+	atomic_init(&v->layout_gen, 1); /* a new vnode's 0 never matches */
 	if (opts)
 		v->opts = *opts;
 	pthread_rwlockattr_init(&a);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -47,6 +48,12 @@ struct vnode {
 	uint64_t dsize;
 	uint32_t nwriters;
 	uint64_t stale_to;
+	/* Directories (vx_new_file_layout): the layout of the nearest
+	 * ancestor that has one, valid while lay_gen equals the vfs's
+	 * layout_gen (0: never computed); lay_own 0: none, the default. */
+	uint64_t lay_gen;
+	struct ol_layout lay;
+	int lay_own;
 };
 
 struct vfs {
@@ -85,6 +92,10 @@ struct vfs {
 	/* Dead inodes waiting for their purge (purge_queue.c); NULL: purged
 	 * by whoever drops the last reference (read-only views, teardown). */
 	struct pq *pq;
+	/* Moves on every change that can change which layout a new file
+	 * takes (a directory's layout set or removed, a directory moved
+	 * under another parent): the directories' kept layouts go stale. */
+	_Atomic uint64_t layout_gen;
 };
 
 /* vxattr.c: a directory's layout is set (else its files take the nearest
@@ -92,6 +103,13 @@ struct vfs {
 int vx_layout_set(const struct ol_layout *l);
 void vx_effective_layout(vfs *v, const struct mds_inode *dir,
 			 struct ol_layout *l);
+/* The same for a new file in dv (dv->m held), kept in dv. */
+void vx_new_file_layout(vfs *v, struct vnode *dv, struct ol_layout *l);
+/* After a change that layout_gen counts, once it is committed. */
+static inline void vx_layouts_changed(vfs *v)
+{
+	atomic_fetch_add(&v->layout_gen, 1);
+}
 
 struct vfs_file {
 	struct vfs_handle h; /* first: handles are listed as vfs_handle */

@@ -92,7 +92,7 @@ int make_node(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	now(&r.btime);
 	r.atime = r.mtime = r.ctime = r.btime;
 	if (S_ISREG(mode))
-		vx_effective_layout(v, &pr, &r.layout);
+		vx_new_file_layout(v, dv, &r.layout);
 	/* A file created to be opened (vfs_create) gets one object set of
 	 * writeable range with its creation, as CephFS's openc grants
 	 * get_layout_size_increment(): a small file's writes need no

@@ -322,6 +322,10 @@ int vfs_rename(vfs *v, uint64_t parent, const char *name, uint64_t newparent,
 				 newparent, newname, parent, name);
 		else if (have_dst && dr.nlink > 0 && !S_ISDIR(dr.mode))
 			btq_del(v, dd.ino, newparent, newname);
+		/* a directory under another parent: other ancestors */
+		if (parent != newparent &&
+		    (S_ISDIR(sr.mode) || (exchange && S_ISDIR(dr.mode))))
+			vx_layouts_changed(v);
 	}
 	unlock_set(lk, k);
 out:

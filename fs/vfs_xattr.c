@@ -68,6 +68,8 @@ int vfs_setxattr_as(vfs *v, const struct vfs_cred *c, uint64_t ino,
 			rc = vn_persist_locked(v, vn, 0);
 			if (rc == 0 && S_ISREG(vn->rec.mode))
 				btq_touch(v, ino); /* it records the layout */
+			else if (rc == 0)
+				vx_layouts_changed(v);
 		}
 		pthread_mutex_unlock(&vn->m);
 		pthread_rwlock_unlock(&vn->io);
@@ -209,6 +211,8 @@ int vfs_removexattr(vfs *v, uint64_t ino, const char *name)
 			now(&vn->rec.ctime);
 			vn->dirty = 1;
 			rc = vn_persist_locked(v, vn, 0);
+			if (rc == 0)
+				vx_layouts_changed(v);
 		}
 		pthread_mutex_unlock(&vn->m);
 		vn_put(v, vn);

@@ -56,13 +56,34 @@ static int rocks_err(const char *what, const char *path, char *err)
 	return rc;
 }
 
+/*
+ * RocksDB counts every key comparison and block read into a per-thread
+ * perf_context by default (PerfLevel kEnableCount, monitoring/perf_level.cc
+ * in 7.8); in a shared library each count is a __tls_get_addr call, and a
+ * memtable insert makes dozens of comparisons.  crushfs never reads those
+ * counters, so each thread turns them off before its first call (the
+ * level is thread-local: FUSE and worker threads each set their own).
+ */
+static void perf_off(void)
+{
+	static _Thread_local int done;
+
+	if (!done) {
+		rocksdb_set_perf_level(rocksdb_disable);
+		done = 1;
+	}
+}
+
 static int rocks_get(kv *db, const void *key, size_t klen, void **val,
 		     size_t *vlen)
 {
 	struct kv_rocks *r = (struct kv_rocks *)db;
 	char *err = NULL;
 	size_t len = 0;
-	char *v = rocksdb_get(r->db, r->ro, key, klen, &len, &err);
+	char *v;
+
+	perf_off();
+	v = rocksdb_get(r->db, r->ro, key, klen, &len, &err);
 
 	if (err)
 		return rocks_err("get", r->path, err);
@@ -114,6 +135,7 @@ static int rocks_scan(kv *db, const void *prefix, size_t plen,
 				ro, (const char *)upper, ulen);
 		}
 	}
+	perf_off();
 	it = rocksdb_create_iterator(r->db, ro);
 	if (after && kv_keycmp(after, alen, prefix, plen) > 0)
 		rocksdb_iter_seek(it, after, alen);
@@ -160,6 +182,7 @@ static int rocks_commit(kv *db, const kv_batch *b, int sync)
 			rocksdb_writebatch_put(wb, op->key, op->klen, op->val,
 					       op->vlen);
 	}
+	perf_off();
 	rocksdb_write(r->db, sync ? r->wo_sync : r->wo_async, wb, &err);
 	rocksdb_writebatch_destroy(wb);
 	if (err)

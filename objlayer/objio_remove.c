@@ -74,7 +74,7 @@ int obj_remove(objlayer *ol, int64_t pool, const char *name,
 			cfs_pg_mark_missing(c, op.pid, op.ps, h[i], name);
 	}
 	if (!r)
-		r = cfs_index_set(c, op.pid, name, NULL);
+		r = cfs_index_set_noundo(c, op.pid, name, NULL);
 	if (r && r != -ENOENT) {
 		cfs_log(CFS_LOG_ERR, "pg %s: remove of '%s' failed: %s",
 			op.pgid, name, cfs_strerror(r));
@@ -199,7 +199,7 @@ static int obj_truncate_once(objlayer *ol, int64_t pool, const char *name,
 		cfs_pg_unlock(c, op.pid, op.ps);
 	}
 	cfs_pg_lock(c, op.pid, op.ps);
-	r = cfs_index_set(c, op.pid, name, nok ? &next : &oi);
+	r = cfs_index_set_noundo(c, op.pid, name, nok ? &next : &oi);
 	if (!r && !nok)
 		r = -EIO;
 unreserve:

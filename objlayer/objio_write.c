@@ -328,7 +328,7 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 	{
 		/* one good copy makes the write: the others are missing
 		 * and get rebuilt from it; none leaves the old version */
-		int e = cfs_index_set(c, op.pid, name,
+		int e = cfs_index_set_noundo(c, op.pid, name,
 				      nok ? &next : exists ? &oi : NULL);
 
 		if (e && !r)

@@ -46,6 +46,10 @@ int cfs_index_get_intent(cfs_cluster *c, int64_t pool, const char *name,
  * intent, in one batch. */
 int cfs_index_set(cfs_cluster *c, int64_t pool, const char *name,
 		  const struct cfs_objinfo *oi);
+/* The same for a change recorded by cfs_index_intent, which never has an
+ * undo record (a replicated pool's). */
+int cfs_index_set_noundo(cfs_cluster *c, int64_t pool, const char *name,
+			 const struct cfs_objinfo *oi);
 /* Objects (or, with intents, changes in flight; op is CFS_INTENT_*) whose
  * name starts with prefix, in name order; fn returning non-zero stops. */
 int cfs_index_foreach(cfs_cluster *c, int64_t pool, const char *prefix, int intents,

@@ -1250,6 +1250,44 @@ static void test_ceph_layouts(void **state)
 	get_str(f, c, "ceph.file.layout.object_size", "8388608");
 }
 
+/* A directory keeps the layout its new files take (vx_new_file_layout);
+ * what it kept goes when an ancestor's layout changes or the directory,
+ * or one above it, moves under another parent. */
+static void test_layout_follows_moves(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t p = mkdir_(f, 1, "p"), q = mkdir_(f, 1, "q");
+	uint64_t s = mkdir_(f, p, "s"), t = mkdir_(f, s, "t"), x, x1;
+	struct vfs_entry e;
+
+	/* the kernel's reference keeps t's vnode, and with it what it kept */
+	assert_int_equal(vfs_lookup(f->v, s, "t", &e), 0);
+	assert_int_equal(vfs_setxattr(f->v, p, "ceph.dir.layout.object_size",
+				      "8388608", 7, 0), 0);
+	assert_int_equal(vfs_setxattr(f->v, q, "ceph.dir.layout.stripe_unit",
+				      "65536", 5, 0), 0);
+	x1 = mkfile(f, t, "x1"); /* t keeps p's now */
+	get_str(f, x1, "ceph.file.layout.object_size", "8388608");
+	get_str(f, x1, "ceph.file.layout.stripe_unit", "4194304");
+	/* s (t's parent) moves under q: t's new files take q's */
+	assert_int_equal(vfs_rename(f->v, p, "s", q, "s", 0), 0);
+	x = mkfile(f, t, "x2");
+	get_str(f, x, "ceph.file.layout.object_size", "4194304");
+	get_str(f, x, "ceph.file.layout.stripe_unit", "65536");
+	/* q's layout dropped: the default again */
+	assert_int_equal(vfs_removexattr(f->v, q, "ceph.dir.layout"), 0);
+	x = mkfile(f, t, "x3");
+	get_str(f, x, "ceph.file.layout.stripe_unit", "4194304");
+	/* an exchange carries t under p */
+	mkdir_(f, p, "u");
+	assert_int_equal(vfs_rename(f->v, s, "t", p, "u", RENAME_EXCHANGE), 0);
+	x = mkfile(f, t, "x4");
+	get_str(f, x, "ceph.file.layout.object_size", "8388608");
+	/* a file made before keeps its own */
+	get_str(f, x1, "ceph.file.layout.stripe_unit", "4194304");
+	vfs_forget(f->v, e.ino, 1);
+}
+
 static void test_xattrs(void **state)
 {
 	struct fixture *f = *state;
@@ -2118,6 +2156,7 @@ int main(void)
 		BOTH(test_unlink_window_no_resurrection),
 		BOTH(test_unlink_commits_nlink0),
 		BOTH(test_ceph_layouts),
+		BOTH(test_layout_follows_moves),
 		BOTH(test_xattrs),
 		BOTH(test_virtual_xattrs),
 		BOTH(test_layout_bounds),
