@@ -177,9 +177,22 @@ int vfs_setattr(vfs *v, const struct vfs_cred *c, uint64_t ino,
 		kv_batch_free(b);
 	}
 	if (rc == 0 && memcmp(&r, &vn->rec, sizeof(r))) {
+		/* Times alone are written back lazily, as a write's mtime
+		 * and a parent's times are (itab_flush_all, an fsync, the
+		 * inode's release): tar's utimensat and its chown to the
+		 * owner it has were one RocksDB write each per file.  A
+		 * mode or an owner is committed before the reply. */
+		struct mds_inode same = r;
+		int times_only;
+
+		same.atime = vn->rec.atime;
+		same.mtime = vn->rec.mtime;
+		same.ctime = vn->rec.ctime;
+		times_only = !memcmp(&same, &vn->rec, sizeof(same));
 		vn->rec = r;
 		vn->dirty = 1;
-		rc = vn_persist_locked(v, vn, 0);
+		if (!times_only)
+			rc = vn_persist_locked(v, vn, 0);
 	}
 	/* the backtrace records mode and owner */
 	if (rc == 0 && (to_set & (VFS_SET_MODE | VFS_SET_UID | VFS_SET_GID)))

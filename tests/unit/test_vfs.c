@@ -667,6 +667,55 @@ static void test_append_and_trunc(void **state)
 	assert_int_equal(fake_chunks(a), 0);
 }
 
+/* A mode or an owner is in the store when the reply goes; times alone
+ * are written back with the next flush, as a write's mtime is, and a
+ * clean unmount keeps them. */
+static void test_setattr_times_written_back(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t a = mkfile(f, 1, "a");
+	struct vfs_entry e;
+	struct stat st, out;
+	struct mds_inode r;
+
+	memset(&st, 0, sizeof(st));
+	/* the kernel's reference: the vnode, and what it holds, stays */
+	assert_int_equal(vfs_lookup(f->v, 1, "a", &e), 0);
+	st.st_mode = 0600;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &st, VFS_SET_MODE, &out),
+			 0);
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_int_equal(r.mode & 07777, 0600);
+	st.st_uid = 7;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &st, VFS_SET_UID, &out),
+			 0);
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_int_equal(r.uid, 7);
+	st.st_atim.tv_sec = st.st_mtim.tv_sec = 981173106;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &st,
+				     VFS_SET_ATIME | VFS_SET_MTIME, &out),
+			 0);
+	assert_int_equal(out.st_mtim.tv_sec, 981173106);
+	assert_int_equal(vfs_getattr(f->v, a, &out), 0);
+	assert_int_equal(out.st_mtim.tv_sec, 981173106);
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_true(r.mtime.tv_sec != 981173106); /* not written yet */
+	assert_int_equal(vfs_flush_all(f->v, 0), 0);
+	assert_int_equal(mds_get_inode(f->m, a, &r), 0);
+	assert_int_equal(r.mtime.tv_sec, 981173106);
+	assert_int_equal(r.atime.tv_sec, 981173106);
+	st.st_mtim.tv_sec = 1000000000;
+	assert_int_equal(vfs_setattr(f->v, NULL, a, &st, VFS_SET_MTIME, &out),
+			 0);
+	vfs_forget(f->v, e.ino, 1);
+	close_vfs(f);
+	open_vfs(f);
+	assert_int_equal(vfs_getattr(f->v, a, &out), 0);
+	assert_int_equal(out.st_mtim.tv_sec, 1000000000);
+	assert_int_equal(out.st_mode & 07777, 0600);
+	assert_int_equal(out.st_uid, 7);
+}
+
 static void test_setattr(void **state)
 {
 	struct fixture *f = *state;
@@ -2147,6 +2196,7 @@ int main(void)
 		BOTH(test_read_write_sparse_big),
 		BOTH(test_append_and_trunc),
 		BOTH(test_setattr),
+		BOTH(test_setattr_times_written_back),
 		BOTH(test_max_file_size),
 		BOTH(test_unlinked_open_file),
 		BOTH(test_unmount_closes_unreleased_handles),
