@@ -137,9 +137,10 @@ static int ol_fallocate_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
 	return ol_fallocate(ctx, ino, l, off, len, mode);
 }
 
-static int ol_allocated_cb(void *ctx, uint64_t ino, uint64_t *bytes)
+static int ol_allocated_cb(void *ctx, uint64_t ino, const struct ol_layout *l,
+			   uint64_t size, uint64_t *bytes)
 {
-	return ol_file_bytes(ctx, ino, bytes);
+	return ol_file_bytes_upto(ctx, ino, l, size, bytes);
 }
 
 static void ol_fsid_cb(void *ctx, char *buf, size_t len)

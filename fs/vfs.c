@@ -60,10 +60,24 @@ blkcnt_t vfs_blocks_of(uint64_t bytes)
 
 void vfs_fill_blocks(vfs *v, struct stat *st)
 {
-	uint64_t bytes;
+	uint64_t bytes, upto = UINT64_MAX;
+	struct ol_layout l;
+	struct vnode *vn;
 
-	if (S_ISREG(st->st_mode) && v->d->allocated &&
-	    v->d->allocated(v->dctx, st->st_ino, &bytes) == 0)
+	if (!S_ISREG(st->st_mode) || !v->d->allocated)
+		return;
+	/* the caller just had it: in the table */
+	if (vn_get(v, st->st_ino, 0, &vn))
+		return;
+	pthread_mutex_lock(&vn->m);
+	l = vn->rec.layout;
+	/* wrange.c's in-memory invariant: no object holds bytes past the
+	 * size, preallocated zeros and what a failed probe left aside */
+	if (!(vn->rec.flags & MDS_F_PREALLOC) && !vn->stale_to)
+		upto = vn->rec.size;
+	pthread_mutex_unlock(&vn->m);
+	vn_put(v, vn);
+	if (v->d->allocated(v->dctx, st->st_ino, &l, upto, &bytes) == 0)
 		st->st_blocks = vfs_blocks_of(bytes);
 }
 

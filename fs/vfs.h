@@ -81,8 +81,10 @@ struct vfs_data_ops {
 	/* ol_fallocate's contract */
 	int (*fallocate)(void *ctx, uint64_t ino, const struct ol_layout *l,
 			 uint64_t off, uint64_t len, enum ol_falloc_mode mode);
-	/* bytes the file's objects hold (ol_file_bytes); NULL: size */
-	int (*allocated)(void *ctx, uint64_t ino, uint64_t *bytes);
+	/* bytes the file's objects hold (ol_file_bytes_upto: size is where
+	 * its data ends, UINT64_MAX when that is not known); NULL: size */
+	int (*allocated)(void *ctx, uint64_t ino, const struct ol_layout *l,
+			 uint64_t size, uint64_t *bytes);
 	/* optional: the cluster's fsid (the ceph.cluster_fsid vxattr) */
 	void (*fsid)(void *ctx, char *buf, size_t len);
 };

@@ -309,6 +309,43 @@ int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)
 	return r;
 }
 
+/*
+ * A stat after a write missed the cache above (the write moved the
+ * stem's generation) and paid a scan: an iterator over every pool's
+ * index, 4% of the daemon in an untar and most of a GETATTR after a
+ * create (docs/performance.md).  A file known to hold nothing past its
+ * size has data in the first ol_object_count() objects of its layout's
+ * pool only, and a few point reads of the index cost less than one
+ * iterator.
+ */
+#define OL_BYTES_POINT 4
+
+int ol_file_bytes_upto(objlayer *ol, uint64_t ino, const struct ol_layout *l,
+		       uint64_t size, uint64_t *bytes)
+{
+	uint64_t n = size == UINT64_MAX ? UINT64_MAX : ol_object_count(l, size);
+
+	if (n > OL_BYTES_POINT)
+		return ol_file_bytes(ol, ino, bytes);
+	*bytes = 0;
+	if (ol->rb && l->pool != ol->pool)
+		return 0;
+	for (uint64_t i = 0; i < n; i++) {
+		struct cfs_objinfo oi;
+		char name[64];
+		int r;
+
+		ol_object_name(ino, i, name, sizeof(name));
+		r = cfs_index_get(ol->c, l->pool, name, &oi);
+		if (r == -ENOENT)
+			continue;
+		if (r)
+			return r;
+		*bytes += oi.size;
+	}
+	return 0;
+}
+
 /* ---- whole objects ---- */
 
 int ol_obj_write_full(objlayer *ol, int64_t pool, const char *name,

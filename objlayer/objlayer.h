@@ -295,6 +295,11 @@ struct ol_copy_view {
 int ol_choose_auth(const struct ol_copy_view *v, int n, uint64_t want);
 /* Bytes the file's objects hold (st_blocks: what is allocated). */
 int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes);
+/* The same for a file of layout l whose objects hold nothing past size
+ * (no preallocation, no bytes a crash left unprobed): point reads of
+ * the few objects that can hold data.  size UINT64_MAX: not known. */
+int ol_file_bytes_upto(objlayer *ol, uint64_t ino, const struct ol_layout *l,
+		       uint64_t size, uint64_t *bytes);
 /* Objects of inode ino that exist in pool (from the index), in name
  * order. */
 int ol_file_objects(objlayer *ol, int64_t pool, uint64_t ino,

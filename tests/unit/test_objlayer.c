@@ -199,6 +199,54 @@ static void test_file_bytes(void **state)
 	fx_free(f);
 }
 
+/* The point reads of a file known to end at its size give what the scan
+ * gives, striped or not, and the scan's answer past a few objects. */
+static uint64_t bytes_upto(struct fixture *f, uint64_t ino,
+			   const struct ol_layout *l, uint64_t size)
+{
+	uint64_t scan, point;
+
+	assert_int_equal(ol_file_bytes(f->ol, ino, &scan), 0);
+	assert_int_equal(ol_file_bytes_upto(f->ol, ino, l, size, &point), 0);
+	assert_int_equal(point, scan);
+	return point;
+}
+
+static void test_file_bytes_upto(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	struct ol_layout l, st;
+	char *w = malloc(6 * MB);
+	uint64_t a = 0x10000000000ULL, b = a + 1, c = a + 2, got;
+
+	(void)state;
+	ol_default_layout(f->ol, &l);
+	st = l;
+	st.stripe_unit = 65536;
+	st.stripe_count = 3;
+	fx_pattern(w, 6 * MB, 5);
+	assert_int_equal(bytes_upto(f, a, &l, 0), 0);
+	assert_int_equal(ol_write(f->ol, a, &l, 0, w, 4096), 4096);
+	assert_int_equal(bytes_upto(f, a, &l, 4096), 4096);
+	/* a hole first: object 0 absent, object 1 sparse up to its data */
+	assert_int_equal(ol_write(f->ol, b, &l, 5 * MB, w, 100), 100);
+	assert_int_equal(bytes_upto(f, b, &l, 5 * MB + 100), MB + 100);
+	/* striped over three objects, the last one short */
+	assert_int_equal(ol_write(f->ol, c, &st, 0, w, 200000), 200000);
+	assert_int_equal(bytes_upto(f, c, &st, 200000), 200000);
+	assert_int_equal(ol_truncate(f->ol, c, &st, 200000, 70000), 0);
+	assert_int_equal(bytes_upto(f, c, &st, 70000), 70000);
+	/* past OL_BYTES_POINT objects: the scan */
+	assert_int_equal(ol_write(f->ol, a, &l, 20 * MB, w, 10), 10);
+	assert_int_equal(bytes_upto(f, a, &l, 20 * MB + 10), 4096 + 10);
+	/* not known: the scan */
+	assert_int_equal(ol_file_bytes_upto(f->ol, b, &l, UINT64_MAX, &got),
+			 0);
+	assert_int_equal(got, MB + 100);
+	free(w);
+	fx_free(f);
+}
+
 /* Policy osd: a full OSD refuses the writes of its PGs only. */
 static void test_full_policy_osd(void **state)
 {
@@ -1337,6 +1385,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_and_holes),
 		cmocka_unit_test(test_file_bytes),
+		cmocka_unit_test(test_file_bytes_upto),
 		cmocka_unit_test(test_full_policy_osd),
 		cmocka_unit_test(test_partial_multi_object_write),
 		cmocka_unit_test(test_full_policy_pool),
