@@ -272,25 +272,41 @@ static int add_size(uint64_t objectno, uint64_t size, void *arg)
 	return 0;
 }
 
-int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)
-{
-	struct ol_bytes_slot *s = &ol->bytes[ino % OL_BYTES_SLOTS];
-	const cfs_osdmap *m;
-	char stem[24];
-	uint64_t gen;
-	int r = 0, hit;
+/*
+ * A stat after a write misses the cache below (the write moved the
+ * stem's generation) and paid a scan: an iterator over every pool's
+ * index, 4% of the daemon in an untar and most of a GETATTR after a
+ * create (docs/performance.md).  A file known to hold nothing past its
+ * size has data in the first ol_object_count() objects of its layout's
+ * pool only, and a few point reads of the index cost less than one
+ * iterator.
+ */
+#define OL_BYTES_POINT 4
 
-	snprintf(stem, sizeof(stem), "%llx", (unsigned long long)ino);
-	/* read before the scan: a change committed during it moves it */
-	gen = cfs_index_stem_gen(ol->c, stem);
-	pthread_mutex_lock(&ol->bytes_lock);
-	hit = s->valid && s->ino == ino && s->gen == gen;
-	if (hit)
-		*bytes = s->bytes;
-	pthread_mutex_unlock(&ol->bytes_lock);
-	if (hit)
-		return 0;
+static int count_bytes(objlayer *ol, uint64_t ino, const struct ol_layout *l,
+		       uint64_t n, uint64_t *bytes)
+{
+	const cfs_osdmap *m;
+	int r = 0;
+
 	*bytes = 0;
+	if (l && n <= OL_BYTES_POINT) {
+		if (ol->rb && l->pool != ol->pool)
+			return 0;
+		for (uint64_t i = 0; i < n; i++) {
+			struct cfs_objinfo oi;
+			char name[64];
+
+			ol_object_name(ino, i, name, sizeof(name));
+			r = cfs_index_get(ol->c, l->pool, name, &oi);
+			if (r == -ENOENT)
+				continue;
+			if (r)
+				return r;
+			*bytes += oi.size;
+		}
+		return 0;
+	}
 	/* the file's data is in its layout's pool, its backtrace (0 bytes)
 	 * in the default one: every pool that can hold objects counts */
 	m = cfs_osdmap_get(ol->c);
@@ -301,6 +317,31 @@ int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)
 			r = ol_file_objects(ol, p->id, ino, add_size, bytes);
 	}
 	cfs_osdmap_put(m);
+	return r;
+}
+
+int ol_file_bytes_upto(objlayer *ol, uint64_t ino, const struct ol_layout *l,
+		       uint64_t size, uint64_t *bytes)
+{
+	struct ol_bytes_slot *s = &ol->bytes[ino % OL_BYTES_SLOTS];
+	char stem[24];
+	uint64_t gen;
+	int r, hit;
+
+	snprintf(stem, sizeof(stem), "%llx", (unsigned long long)ino);
+	/* read before the count: a change committed during it moves it */
+	gen = cfs_index_stem_gen(ol->c, stem);
+	pthread_mutex_lock(&ol->bytes_lock);
+	hit = s->valid && s->ino == ino && s->gen == gen;
+	if (hit)
+		*bytes = s->bytes;
+	pthread_mutex_unlock(&ol->bytes_lock);
+	if (hit)
+		return 0;
+	r = count_bytes(ol, ino, l,
+			size == UINT64_MAX || !l ? UINT64_MAX
+						 : ol_object_count(l, size),
+			bytes);
 	if (r == 0 && cfs_index_stem_gen(ol->c, stem) == gen) {
 		pthread_mutex_lock(&ol->bytes_lock);
 		*s = (struct ol_bytes_slot){ ino, *bytes, gen, 1 };
@@ -309,41 +350,9 @@ int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)
 	return r;
 }
 
-/*
- * A stat after a write missed the cache above (the write moved the
- * stem's generation) and paid a scan: an iterator over every pool's
- * index, 4% of the daemon in an untar and most of a GETATTR after a
- * create (docs/performance.md).  A file known to hold nothing past its
- * size has data in the first ol_object_count() objects of its layout's
- * pool only, and a few point reads of the index cost less than one
- * iterator.
- */
-#define OL_BYTES_POINT 4
-
-int ol_file_bytes_upto(objlayer *ol, uint64_t ino, const struct ol_layout *l,
-		       uint64_t size, uint64_t *bytes)
+int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)
 {
-	uint64_t n = size == UINT64_MAX ? UINT64_MAX : ol_object_count(l, size);
-
-	if (n > OL_BYTES_POINT)
-		return ol_file_bytes(ol, ino, bytes);
-	*bytes = 0;
-	if (ol->rb && l->pool != ol->pool)
-		return 0;
-	for (uint64_t i = 0; i < n; i++) {
-		struct cfs_objinfo oi;
-		char name[64];
-		int r;
-
-		ol_object_name(ino, i, name, sizeof(name));
-		r = cfs_index_get(ol->c, l->pool, name, &oi);
-		if (r == -ENOENT)
-			continue;
-		if (r)
-			return r;
-		*bytes += oi.size;
-	}
-	return 0;
+	return ol_file_bytes_upto(ol, ino, NULL, UINT64_MAX, bytes);
 }
 
 /* ---- whole objects ---- */

@@ -201,14 +201,25 @@ static void test_file_bytes(void **state)
 
 /* The point reads of a file known to end at its size give what the scan
  * gives, striped or not, and the scan's answer past a few objects. */
+static int sum_size(uint64_t objectno, uint64_t size, void *arg)
+{
+	(void)objectno;
+	*(uint64_t *)arg += size;
+	return 0;
+}
+
 static uint64_t bytes_upto(struct fixture *f, uint64_t ino,
 			   const struct ol_layout *l, uint64_t size)
 {
-	uint64_t scan, point;
+	uint64_t scan = 0, point, again;
 
-	assert_int_equal(ol_file_bytes(f->ol, ino, &scan), 0);
+	/* the index itself, past ol_file_bytes's cache */
+	assert_int_equal(ol_file_objects(f->ol, l->pool, ino, sum_size, &scan),
+			 0);
 	assert_int_equal(ol_file_bytes_upto(f->ol, ino, l, size, &point), 0);
 	assert_int_equal(point, scan);
+	assert_int_equal(ol_file_bytes(f->ol, ino, &again), 0); /* cached */
+	assert_int_equal(again, scan);
 	return point;
 }
 
