@@ -107,7 +107,9 @@ struct mcfg {
 	double attr_timeout, entry_timeout, negative_timeout;
 	int noatime, ro, debug, max_threads;
 	int readahead_kb;
-	char *fuse_opts; /* passed to libfuse, comma separated */
+	int kernel_perms; /* default_permissions (parse_options) */
+	int others;	  /* allow_other or allow_root given */
+	char *fuse_opts;  /* passed to libfuse, comma separated */
 };
 
 /* Our -o options (fuse_opt_parse templates); the others go to libfuse. */
@@ -218,7 +220,8 @@ static int opt_proc(void *data, const char *arg, int key,
 		m->debug = 1;
 		break;
 	case KEY_DEFAULT_PERMISSIONS:
-		break; /* always on */
+		m->kernel_perms = 1;
+		break;
 	case KEY_RO:
 	case KEY_RW:
 	case FUSE_OPT_KEY_OPT:
@@ -226,6 +229,8 @@ static int opt_proc(void *data, const char *arg, int key,
 		 * (allow_other, fsname=, ...) and it judges them */
 		if (key != FUSE_OPT_KEY_OPT)
 			m->ro = key == KEY_RO;
+		if (!strcmp(arg, "allow_other") || !strcmp(arg, "allow_root"))
+			m->others = 1;
 		if (fuse_opt_add_opt_escaped(&m->fuse_opts, arg))
 			rc = -ENOMEM;
 		break;
@@ -260,24 +265,44 @@ static int parse_options(const struct fs_mount_opts *o, struct mcfg *m,
 	m->max_threads = 16;
 	m->readahead_kb = 4096;
 	m->debug = o->debug;
-	if (fuse_opt_add_opt(&m->fuse_opts, "default_permissions"))
-		return -ENOMEM;
-	if (!o->options)
-		return 0;
-	/* fuse_opt_parse splits at commas (a backslash escapes one) and
-	 * gives each option to opt_proc */
-	argv[2] = (char *)o->options;
-	args = (struct fuse_args)FUSE_ARGS_INIT(3, argv);
-	if (fuse_opt_parse(&args, &c, mount_opts, opt_proc) != 0) {
-		fuse_opt_free_args(&args);
-		if (c.rc == 0) {
-			snprintf(err, errlen, "bad mount options '%s'",
-				 o->options);
-			return -EINVAL;
+	if (o->options) {
+		/* fuse_opt_parse splits at commas (a backslash escapes one)
+		 * and gives each option to opt_proc */
+		argv[2] = (char *)o->options;
+		args = (struct fuse_args)FUSE_ARGS_INIT(3, argv);
+		if (fuse_opt_parse(&args, &c, mount_opts, opt_proc) != 0) {
+			fuse_opt_free_args(&args);
+			if (c.rc == 0) {
+				snprintf(err, errlen,
+					 "bad mount options '%s'", o->options);
+				return -EINVAL;
+			}
+			return c.rc;
 		}
-		return c.rc;
+		fuse_opt_free_args(&args);
 	}
-	fuse_opt_free_args(&args);
+	/*
+	 * Who checks permissions.  A mount others may use (allow_other,
+	 * allow_root), or one that is not root's, has callers the mode bits
+	 * and ACLs must tell apart: the kernel checks them there
+	 * (default_permissions, and POSIX ACLs with it: fsops_init).
+	 * Without allow_other the kernel lets only the mounting user in
+	 * (fuse_allow_current_process: uid, euid, suid and the gids all the
+	 * mounter's).  When that is root every check passes (root overrides
+	 * mode bits and ACLs; the one rule it does not, no exec of a file
+	 * without an x bit, the kernel keeps without the option), and the
+	 * option would only cost: after each change in a directory the
+	 * kernel GETATTRs it before the next lookup or create there
+	 * (fuse_permission refreshing the mode it checks), a seventh request
+	 * per small file made and a third per unlink (docs/performance.md).
+	 * ceph-fuse too leaves it off (fuse_default_permissions = false) and
+	 * lets uid 0 pass every check (Client::inode_permission, Ceph 16.2).
+	 */
+	if (m->others || getuid() != 0 || geteuid() != 0)
+		m->kernel_perms = 1;
+	if (m->kernel_perms &&
+	    fuse_opt_add_opt(&m->fuse_opts, "default_permissions"))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -288,8 +313,8 @@ static int fuse_args_for(const struct mcfg *m, const char *dir,
 	char fsname[4200];
 
 	if (fuse_opt_add_arg(args, "crushfs") ||
-	    fuse_opt_add_arg(args, "-o") ||
-	    fuse_opt_add_arg(args, m->fuse_opts))
+	    (m->fuse_opts && (fuse_opt_add_arg(args, "-o") ||
+			      fuse_opt_add_arg(args, m->fuse_opts))))
 		return -ENOMEM;
 	if (!strchr(dir, ',') && !strchr(dir, '\\')) {
 		snprintf(fsname, sizeof(fsname), "fsname=%s,subtype=crushfs",
@@ -578,6 +603,7 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 	pthread_mutex_init(&d.flock, NULL);
 	pthread_cond_init(&d.fcond, NULL);
 	d.ro = m->ro;
+	d.kernel_perms = m->kernel_perms;
 	d.attr_timeout = m->attr_timeout;
 	d.entry_timeout = m->entry_timeout;
 	d.negative_timeout = m->negative_timeout;

@@ -120,7 +120,11 @@ struct fs_mount_opts {
  * noatime (never update atime; the default is relatime),
  * max_threads=N (FUSE worker threads, default 16), readahead_kb=N
  * (the mount's readahead window, default 4096; 0: the kernel's), debug.
- * default_permissions is always on.
+ * default_permissions (the kernel checks mode bits and ACLs) is on unless
+ * root mounts without allow_other or allow_root: then root is the only
+ * caller the kernel lets in, every check would pass, and the option would
+ * only add a GETATTR of a directory after each change in it.  Give
+ * default_permissions to keep it on there too.
  */
 int fs_mount(const struct fs_mount_opts *o);
 

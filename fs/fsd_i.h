@@ -28,8 +28,11 @@ struct fsd {
 	vfs *v;
 	double attr_timeout, entry_timeout, negative_timeout;
 	unsigned max_write;
-	/* POSIX ACLs on: the kernel leaves the umask to us (DONT_MASK) */
+	/* the kernel leaves the umask to us (DONT_MASK): a parent's default
+	 * ACL replaces it */
 	int dont_mask;
+	/* mounted with default_permissions (daemon.c parse_options) */
+	int kernel_perms;
 	/* daemon */
 	char *cluster_dir, *mountpoint;
 	cfs_cluster *c;

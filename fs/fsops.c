@@ -57,7 +57,7 @@ static void cred_of(fuse_req_t req, struct vfs_cred *c)
 	memset(c, 0, sizeof(*c));
 	c->uid = ctx->uid;
 	c->gid = ctx->gid;
-	/* With POSIX ACLs the umask is ours to apply (a parent's default
+	/* With DONT_MASK the umask is ours to apply (a parent's default
 	 * ACL replaces it); otherwise the kernel applied it already. */
 	c->umask = fsd_of(req)->dont_mask ? ctx->umask : 0;
 }
@@ -131,16 +131,23 @@ static void fsops_init(void *userdata, struct fuse_conn_info *conn)
 		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
 	if (conn->capable & FUSE_CAP_READDIRPLUS)
 		conn->want |= FUSE_CAP_READDIRPLUS;
-	/* POSIX ACLs, enforced by the kernel, kept consistent with the mode
-	 * here (vfs_acl.c); the umask then is ours (posix_acl_create()). */
-	if ((conn->capable & FUSE_CAP_POSIX_ACL) &&
-	    (conn->capable & FUSE_CAP_DONT_MASK)) {
-		conn->want |= FUSE_CAP_POSIX_ACL | FUSE_CAP_DONT_MASK;
+	/* The umask is ours: a parent's default ACL replaces it
+	 * (posix_acl_create(), vfs_acl.c). */
+	if (conn->capable & FUSE_CAP_DONT_MASK) {
+		conn->want |= FUSE_CAP_DONT_MASK;
 		d->dont_mask = 1;
-	} else {
+	}
+	/* POSIX ACLs, enforced by the kernel, kept consistent with the mode
+	 * here (vfs_acl.c).  Asking for them turns default_permissions on,
+	 * so only a mount that has it asks: on root's own mount they could
+	 * restrict no caller, and stay stored xattrs the kernel passes
+	 * through (daemon.c parse_options). */
+	if (d->kernel_perms && (conn->capable & FUSE_CAP_POSIX_ACL) &&
+	    d->dont_mask)
+		conn->want |= FUSE_CAP_POSIX_ACL;
+	else if (d->kernel_perms)
 		cfs_log(CFS_LOG_WARN, "the kernel offers no POSIX ACLs: "
 			"ACL xattrs are stored but not enforced");
-	}
 	conn->want &= ~FUSE_CAP_SPLICE_READ;
 	conn->want &= ~FUSE_CAP_SPLICE_WRITE;
 	conn->want &= ~FUSE_CAP_SPLICE_MOVE;

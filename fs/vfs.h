@@ -12,11 +12,12 @@
  * and goes to the purge queue (objects removed, records deleted in the
  * background, purge_queue.c) on the last forget/release.
  *
- * Permission checks: the filesystem is mounted with default_permissions, so
- * the kernel checks permission bits, sticky directories and chown/chmod
- * rights itself before calling us; vfs_access() serves access(2) for
- * callers that ask.  setgid directories are handled here (the kernel leaves
- * that to the filesystem).
+ * Permission checks: a mount other users may enter is mounted with
+ * default_permissions, so the kernel checks permission bits, ACLs, sticky
+ * directories and chown/chmod rights itself before calling us; root's own
+ * mount has no caller but root, whom those checks all pass (fs.h).
+ * vfs_access() serves access(2) for callers that ask.  setgid directories
+ * are handled here (the kernel leaves that to the filesystem).
  *
  * Thread safety: all calls may run concurrently.  Lock order: the
  * namespace lock, then per-inode I/O locks, then the inode table lock,
