@@ -588,17 +588,32 @@ static void fsops_statfs(fuse_req_t req, fuse_ino_t ino)
 		fuse_reply_statfs(req, &st);
 }
 
+/* An ACL set or removed may have changed the mode.  With POSIX ACLs on
+ * the kernel drops the attributes it caches itself (fuse_set_acl);
+ * without them (root's own mount, daemon.c) it keeps them, and stat
+ * would show the old mode until attr_timeout.  Attributes only (off < 0):
+ * no inode lock taken, safe after the reply. */
+static void acl_changed(struct fsd *d, fuse_ino_t ino, int changed)
+{
+	if (changed && !d->kernel_perms)
+		fuse_lowlevel_notify_inval_inode(d->se, ino, -1, 0);
+}
+
 static void fsops_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			   const char *value, size_t size, int flags)
 {
 	struct vfs_cred c;
 	uint32_t g32[64];
 
+	struct fsd *d = fsd_of(req);
+	int acl = !strncmp(name, "system.posix_acl_", 17), rc;
+
 	cred_of(req, &c);
-	if (!strncmp(name, "system.posix_acl_", 17))
+	if (acl)
 		cred_groups(req, &c, g32); /* the setgid rule needs them */
-	fuse_reply_err(req, -vfs_setxattr_as(vfs_of(req), &c, ino, name,
-					     value, size, flags));
+	rc = vfs_setxattr_as(d->v, &c, ino, name, value, size, flags);
+	fuse_reply_err(req, -rc);
+	acl_changed(d, ino, acl && !rc);
 }
 
 static void fsops_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
@@ -649,7 +664,11 @@ static void fsops_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 static void fsops_removexattr(fuse_req_t req, fuse_ino_t ino,
 			      const char *name)
 {
-	fuse_reply_err(req, -vfs_removexattr(vfs_of(req), ino, name));
+	struct fsd *d = fsd_of(req);
+	int rc = vfs_removexattr(d->v, ino, name);
+
+	fuse_reply_err(req, -rc);
+	acl_changed(d, ino, !rc && !strncmp(name, "system.posix_acl_", 17));
 }
 
 static void fsops_access(fuse_req_t req, fuse_ino_t ino, int mask)
