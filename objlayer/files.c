@@ -324,6 +324,12 @@ int ol_file_bytes_upto(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 		       uint64_t size, uint64_t *bytes)
 {
 	struct ol_bytes_slot *s = &ol->bytes[ino % OL_BYTES_SLOTS];
+	uint64_t n = size == UINT64_MAX || !l ? UINT64_MAX
+					      : ol_object_count(l, size);
+	/* what count_bytes counts: the first n objects of l's pool, or
+	 * everything */
+	uint64_t cover = l && n <= OL_BYTES_POINT ? n : UINT64_MAX;
+	int64_t pool = cover == UINT64_MAX ? -1 : l->pool;
 	char stem[24];
 	uint64_t gen;
 	int r, hit;
@@ -332,22 +338,58 @@ int ol_file_bytes_upto(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 	/* read before the count: a change committed during it moves it */
 	gen = cfs_index_stem_gen(ol->c, stem);
 	pthread_mutex_lock(&ol->bytes_lock);
-	hit = s->valid && s->ino == ino && s->gen == gen;
+	/* a whole count serves every caller (a file that holds nothing
+	 * past its size has nothing in the objects past the first n) */
+	hit = s->valid && s->ino == ino && s->gen == gen &&
+	      (s->cover == UINT64_MAX || (s->cover == cover && s->pool == pool));
 	if (hit)
 		*bytes = s->bytes;
 	pthread_mutex_unlock(&ol->bytes_lock);
 	if (hit)
 		return 0;
-	r = count_bytes(ol, ino, l,
-			size == UINT64_MAX || !l ? UINT64_MAX
-						 : ol_object_count(l, size),
-			bytes);
+	r = count_bytes(ol, ino, l, n, bytes);
 	if (r == 0 && cfs_index_stem_gen(ol->c, stem) == gen) {
 		pthread_mutex_lock(&ol->bytes_lock);
-		*s = (struct ol_bytes_slot){ ino, *bytes, gen, 1 };
+		*s = (struct ol_bytes_slot){ ino, *bytes, gen, cover, pool, 1 };
 		pthread_mutex_unlock(&ol->bytes_lock);
 	}
 	return r;
+}
+
+/*
+ * The first GETATTR after a write (the stat of each small file just made,
+ * the SETATTR reply of each file tar makes) found the cache above stale,
+ * since the write moved the stem's generation, and read the index again
+ * for what the write had just put there.  A write of a file's object 0
+ * notes that object's new size instead: the whole answer for a file that
+ * fits in it (cover 1 in that pool).  gen0 is the stem's generation read
+ * before the write's index record; the note is taken only when that
+ * record was the one change since (gen0 + 1 now), so no other object's
+ * change is hidden in it.  An absolute size, not a difference: a count
+ * racing with the write that stored the same record stored the same
+ * value.
+ */
+void ol_bytes_noted(objlayer *ol, int64_t pool, const char *name,
+		    uint64_t size, uint64_t gen0)
+{
+	size_t sl = strcspn(name, ".");
+	struct ol_bytes_slot *s;
+	char stem[24], *end;
+	uint64_t ino;
+
+	if (sl == 0 || sl >= sizeof(stem) || strcmp(name + sl, ".00000000"))
+		return;
+	memcpy(stem, name, sl);
+	stem[sl] = '\0';
+	errno = 0;
+	ino = strtoull(stem, &end, 16);
+	if (errno || *end)
+		return;
+	s = &ol->bytes[ino % OL_BYTES_SLOTS];
+	pthread_mutex_lock(&ol->bytes_lock);
+	if (cfs_index_stem_gen(ol->c, stem) == gen0 + 1)
+		*s = (struct ol_bytes_slot){ ino, size, gen0 + 1, 1, pool, 1 };
+	pthread_mutex_unlock(&ol->bytes_lock);
 }
 
 int ol_file_bytes(objlayer *ol, uint64_t ino, uint64_t *bytes)

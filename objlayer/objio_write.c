@@ -328,11 +328,14 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 	{
 		/* one good copy makes the write: the others are missing
 		 * and get rebuilt from it; none leaves the old version */
+		uint64_t gen0 = cfs_index_stem_gen(c, name);
 		int e = cfs_index_set_noundo(c, op.pid, name,
 				      nok ? &next : exists ? &oi : NULL);
 
 		if (e && !r)
 			r = e;
+		if (!e && nok)
+			ol_bytes_noted(ol, pool, name, next.size, gen0);
 	}
 	if (r && r != -ENOSPC && r != -EDQUOT)
 		r = -EIO;

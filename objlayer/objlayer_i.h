@@ -25,8 +25,12 @@ struct cfs_toofull; /* osdsim/pgstate.h */
 
 /* A file's allocated bytes as last scanned from the index, good while the
  * index's stem counter for it has not moved (files.c). */
+/* One file's allocated bytes as of index stem generation gen: counted
+ * over every pool (cover UINT64_MAX), or over its first cover objects in
+ * pool (point reads; a write of object 0 notes cover 1, ol_bytes_noted). */
 struct ol_bytes_slot {
-	uint64_t ino, bytes, gen;
+	uint64_t ino, bytes, gen, cover;
+	int64_t pool;
 	int valid;
 };
 
@@ -139,6 +143,10 @@ struct ol_pg_pick {
 	uint32_t ps;
 	struct ol_names *a;
 };
+/* files.c: a write's new size of object name (in pool) for the cache of
+ * file bytes; gen0 the name's stem generation before its index record. */
+void ol_bytes_noted(objlayer *ol, int64_t pool, const char *name,
+		    uint64_t size, uint64_t gen0);
 int ol_pg_pick(const char *name, const struct cfs_objinfo *oi, int op,
 	       void *arg);
 /* Make acting OSD t a holder of the PG (a backfill target with every

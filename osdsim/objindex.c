@@ -330,7 +330,7 @@ int cfs_index_get_undo(cfs_cluster *c, int64_t pool, const char *name,
 
 uint64_t cfs_index_stem_gen(cfs_cluster *c, const char *stem)
 {
-	return atomic_load(&c->stem_gen[stem_slot(stem, strlen(stem))]);
+	return atomic_load(&c->stem_gen[stem_slot(stem, strcspn(stem, "."))]);
 }
 
 struct scan_ctx {

@@ -59,7 +59,8 @@ int cfs_index_foreach(cfs_cluster *c, int64_t pool, const char *prefix, int inte
 		      void *arg);
 /* A counter that grows after every record change of a name starting with
  * stem + '.' (and, sharing its slot, a few other stems): equal before and
- * after a scan of that prefix means the scan saw the current records. */
+ * after a scan of that prefix means the scan saw the current records.
+ * Given an object's name, the counter of its stem (up to the '.'). */
 uint64_t cfs_index_stem_gen(cfs_cluster *c, const char *stem);
 /* Make every index change durable (WAL fsync). */
 int cfs_index_sync(cfs_cluster *c);

@@ -258,6 +258,54 @@ static void test_file_bytes_upto(void **state)
 	fx_free(f);
 }
 
+/* A write of object 0 notes its size for the next st_blocks
+ * (ol_bytes_noted): the object's whole size after the write, in its own
+ * pool, never another pool's object 0 (a file's backtrace lives in the
+ * default pool while its data may not). */
+static void test_file_bytes_noted(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	const cfs_osdmap *m = cfs_osdmap_get(f->c);
+	struct cfs_pool_info want = *cfs_osdmap_pool(m);
+	struct ol_layout l, other;
+	char w[8192], why[256] = "", name[64];
+	uint64_t ino = 0x10000000100ULL, got;
+	int64_t id;
+
+	(void)state;
+	cfs_osdmap_put(m);
+	snprintf(want.name, sizeof(want.name), "other");
+	want.pg_num = want.pgp_num = 8;
+	assert_int_equal(cfs_pool_create(f->c, &want, &id, why, sizeof(why)),
+			 0);
+	ol_default_layout(f->ol, &l);
+	other = l;
+	other.pool = id;
+	fx_pattern(w, sizeof(w), 7);
+	assert_int_equal(ol_write(f->ol, ino, &other, 0, w, 100), 100);
+	assert_int_equal(bytes_upto(f, ino, &other, 100), 100);
+	/* an overwrite inside: the object keeps its size */
+	assert_int_equal(ol_write(f->ol, ino, &other, 50, w, 10), 10);
+	assert_int_equal(ol_file_bytes_upto(f->ol, ino, &other, 100, &got), 0);
+	assert_int_equal(got, 100);
+	assert_int_equal(ol_write(f->ol, ino, &other, 4000, w, 96), 96);
+	assert_int_equal(ol_file_bytes_upto(f->ol, ino, &other, 4096, &got), 0);
+	assert_int_equal(got, 4096);
+	/* the backtrace's empty object 0 in the default pool */
+	ol_object_name(ino, 0, name, sizeof(name));
+	assert_int_equal(ol_obj_write(f->ol, l.pool, name, 0, NULL, 0), 0);
+	assert_int_equal(ol_file_bytes_upto(f->ol, ino, &other, 4096, &got), 0);
+	assert_int_equal(got, 4096);
+	assert_int_equal(bytes_upto(f, ino, &other, 4096), 4096);
+	/* a truncate is no write of object 0: counted again */
+	assert_int_equal(ol_truncate(f->ol, ino, &other, 4096, 1000), 0);
+	assert_int_equal(bytes_upto(f, ino, &other, 1000), 1000);
+	assert_int_equal(ol_write(f->ol, ino, &other, 0, w, 8192), 8192);
+	assert_int_equal(ol_file_bytes_upto(f->ol, ino, &other, 8192, &got), 0);
+	assert_int_equal(got, 8192);
+	fx_free(f);
+}
+
 /* Policy osd: a full OSD refuses the writes of its PGs only. */
 static void test_full_policy_osd(void **state)
 {
@@ -1397,6 +1445,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_and_holes),
 		cmocka_unit_test(test_file_bytes),
 		cmocka_unit_test(test_file_bytes_upto),
+		cmocka_unit_test(test_file_bytes_noted),
 		cmocka_unit_test(test_full_policy_osd),
 		cmocka_unit_test(test_partial_multi_object_write),
 		cmocka_unit_test(test_full_policy_pool),
