@@ -602,11 +602,10 @@ static void acl_changed(struct fsd *d, fuse_ino_t ino, int changed)
 static void fsops_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			   const char *value, size_t size, int flags)
 {
-	struct vfs_cred c;
-	uint32_t g32[64];
-
 	struct fsd *d = fsd_of(req);
 	int acl = !strncmp(name, "system.posix_acl_", 17), rc;
+	struct vfs_cred c;
+	uint32_t g32[64];
 
 	cred_of(req, &c);
 	if (acl)
