@@ -3,6 +3,7 @@
  * object operations of replicate.c: striping, holes, truncation, listing,
  * placement and space.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -372,22 +373,20 @@ int ol_file_bytes_upto(objlayer *ol, uint64_t ino, const struct ol_layout *l,
 void ol_bytes_noted(objlayer *ol, int64_t pool, const char *name,
 		    uint64_t size, uint64_t gen0)
 {
-	size_t sl = strcspn(name, ".");
 	struct ol_bytes_slot *s;
-	char stem[24], *end;
 	uint64_t ino;
+	char *end;
 
-	if (sl == 0 || sl >= sizeof(stem) || strcmp(name + sl, ".00000000"))
+	/* a file's object 0 only: `%llx.00000000` */
+	if (!isxdigit((unsigned char)name[0]))
 		return;
-	memcpy(stem, name, sl);
-	stem[sl] = '\0';
 	errno = 0;
-	ino = strtoull(stem, &end, 16);
-	if (errno || *end)
+	ino = strtoull(name, &end, 16);
+	if (errno || strcmp(end, ".00000000"))
 		return;
 	s = &ol->bytes[ino % OL_BYTES_SLOTS];
 	pthread_mutex_lock(&ol->bytes_lock);
-	if (cfs_index_stem_gen(ol->c, stem) == gen0 + 1)
+	if (cfs_index_stem_gen(ol->c, name) == gen0 + 1)
 		*s = (struct ol_bytes_slot){ ino, size, gen0 + 1, 1, pool, 1 };
 	pthread_mutex_unlock(&ol->bytes_lock);
 }

@@ -23,8 +23,6 @@ struct cfs_toofull; /* osdsim/pgstate.h */
 /* buffer alignment for the object store's direct writes (fdcache.c) */
 #define OL_DIO_ALIGN 4096
 
-/* A file's allocated bytes as last scanned from the index, good while the
- * index's stem counter for it has not moved (files.c). */
 /* One file's allocated bytes as of index stem generation gen: counted
  * over every pool (cover UINT64_MAX), or over its first cover objects in
  * pool (point reads; a write of object 0 notes cover 1, ol_bytes_noted). */
