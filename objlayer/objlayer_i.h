@@ -16,7 +16,9 @@ struct cfs_objinfo; /* osdsim/objindex.h */
 struct cfs_toofull; /* osdsim/pgstate.h */
 
 #define OL_LOCK_STRIPES 4096
-#define OL_BYTES_SLOTS 1024
+/* by inode: 1024 let the 2,000 files of a create+stat run evict each
+ * other's st_blocks (48 bytes a slot, touched as files are) */
+#define OL_BYTES_SLOTS 65536
 #define OL_WORKERS 4
 #define OL_EC_CODECS 16
 #define OL_PARALLEL_MIN (64 * 1024) /* smaller writes do their copies inline */

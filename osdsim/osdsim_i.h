@@ -14,8 +14,9 @@
 
 struct pool_ovr; /* psarr.c */
 
-/* slots of cfs_cluster.stem_gen (objindex.c) */
-#define CFS_STEM_GENS 1024
+/* slots of cfs_cluster.stem_gen (objindex.c), as many as objlayer's
+ * st_blocks cache holds files */
+#define CFS_STEM_GENS 65536
 
 struct cfs_osd_state {
 	int exists;

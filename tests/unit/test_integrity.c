@@ -389,6 +389,42 @@ static void test_index(void **state)
 	fx_free(f);
 }
 
+/* A stem's generation moves with every change of its objects, and (for
+ * the files made together, whose inodes follow each other) with nothing
+ * else: each is what lets objlayer keep one file's st_blocks. */
+static void test_stem_gens(void **state)
+{
+	enum { N = 5000 };
+	struct fixture *f = fx_new(NULL);
+	struct cfs_objinfo oi = { 1, 4096 };
+	static uint64_t gen[N];
+	char name[64];
+	uint64_t g;
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "%llx.00000000",
+			 0x10000000000ULL + (unsigned long long)i);
+		g = cfs_index_stem_gen(f->c, name);
+		assert_int_equal(cfs_index_set(f->c, DATA_POOL, name, &oi), 0);
+		gen[i] = cfs_index_stem_gen(f->c, name);
+		assert_true(gen[i] == g + 1);
+	}
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "%llx",
+			 0x10000000000ULL + (unsigned long long)i);
+		if (cfs_index_stem_gen(f->c, name) != gen[i])
+			fail_msg("stem %s moved with another file's write", name);
+	}
+	/* any name still has a slot, and moves with its own change */
+	g = cfs_index_stem_gen(f->c, "rbd_data.1234.0000000000000001");
+	assert_int_equal(cfs_index_set(f->c, DATA_POOL,
+				       "rbd_data.1234.0000000000000001", &oi),
+			 0);
+	assert_true(cfs_index_stem_gen(f->c, "rbd_data") == g + 1);
+	fx_free(f);
+}
+
 /* Through the object layer: a missing primary copy is not a hole, a
  * rotten one is not returned, and the written data comes back. */
 static void test_reads_skip_bad_copies(void **state)
@@ -723,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_rot_is_caught),
 		cmocka_unit_test(test_direct_write),
 		cmocka_unit_test(test_choose_auth_combinations),
+		cmocka_unit_test(test_stem_gens),
 		cmocka_unit_test(test_choose_auth_majority),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_reads_skip_bad_copies),
