@@ -136,7 +136,7 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 	memcpy(t, op.pg->acting, sizeof(int) * (size_t)nt);
 	ol_lock = ol_objlock(ol, name);
 
-	r = cfs_index_get(c, op.pid, name, &oi);
+	r = ol_rec_get(ol, op.pid, name, &oi);
 	exists = r == 0;
 	if (r && r != -ENOENT) {
 		r = -EIO;
@@ -334,8 +334,10 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 
 		if (e && !r)
 			r = e;
-		if (!e && nok)
+		if (!e && nok) {
 			ol_bytes_noted(ol, pool, name, next.size, gen0);
+			ol_rec_noted(ol, op.pid, name, &next, gen0);
+		}
 	}
 	if (r && r != -ENOSPC && r != -EDQUOT)
 		r = -EIO;

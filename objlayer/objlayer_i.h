@@ -10,9 +10,9 @@
 #include <time.h>
 
 #include "objlayer.h"
+#include "objindex.h" /* struct cfs_objinfo: reccache.c's slots */
 #include "osdmap.h"
 
-struct cfs_objinfo; /* osdsim/objindex.h */
 struct cfs_toofull; /* osdsim/pgstate.h */
 
 #define OL_LOCK_STRIPES 4096
@@ -31,6 +31,16 @@ struct cfs_toofull; /* osdsim/pgstate.h */
 struct ol_bytes_slot {
 	uint64_t ino, bytes, gen, cover;
 	int64_t pool;
+	int valid;
+};
+
+/* reccache.c: the record a write set, for the object's next write */
+#define OL_REC_SLOTS 4096
+struct ol_rec_slot {
+	int64_t pool;
+	uint64_t gen;
+	struct cfs_objinfo oi;
+	char name[40]; /* "%llx.%08llx" and the like; longer: not kept */
 	int valid;
 };
 
@@ -54,6 +64,8 @@ struct objlayer {
 	/* st_blocks of every stat would otherwise be an index scan */
 	pthread_mutex_t bytes_lock;
 	struct ol_bytes_slot bytes[OL_BYTES_SLOTS];
+	pthread_mutex_t recs_lock;
+	struct ol_rec_slot recs[OL_REC_SLOTS];
 	/* the rebalance running here, for `status` (rebalance.c) */
 	pthread_mutex_t rec_lock;
 	int rec_active;
@@ -145,6 +157,14 @@ struct ol_pg_pick {
 };
 /* files.c: a write's new size of object name (in pool) for the cache of
  * file bytes; gen0 the name's stem generation before its index record. */
+/* The object's record: the one the last write of it set while the name
+ * stem has not changed since, else the index's (reccache.c).  Only under
+ * the object's write lock. */
+int ol_rec_get(objlayer *ol, int64_t pool, const char *name,
+	       struct cfs_objinfo *oi);
+/* A write set oi for name; gen0: the stem's generation before it. */
+void ol_rec_noted(objlayer *ol, int64_t pool, const char *name,
+		  const struct cfs_objinfo *oi, uint64_t gen0);
 void ol_bytes_noted(objlayer *ol, int64_t pool, const char *name,
 		    uint64_t size, uint64_t gen0);
 int ol_pg_pick(const char *name, const struct cfs_objinfo *oi, int op,

@@ -77,6 +77,7 @@ int ol_open(cfs_cluster *c, objlayer **out)
 	for (int i = 0; i < OL_LOCK_STRIPES; i++)
 		pthread_rwlock_init(&ol->objlock[i], NULL);
 	pthread_mutex_init(&ol->bytes_lock, NULL);
+	pthread_mutex_init(&ol->recs_lock, NULL);
 	ol_workers_init(ol);
 	pthread_mutex_init(&ol->rec_lock, NULL);
 	pthread_mutex_init(&ol->ec_lock, NULL);
@@ -127,6 +128,7 @@ void ol_close(objlayer *ol)
 	for (int i = 0; i < OL_LOCK_STRIPES; i++)
 		pthread_rwlock_destroy(&ol->objlock[i]);
 	pthread_mutex_destroy(&ol->bytes_lock);
+	pthread_mutex_destroy(&ol->recs_lock);
 	ol_workers_stop(ol);
 	pthread_mutex_destroy(&ol->rec_lock);
 	free(ol->tf);

@@ -306,6 +306,42 @@ static void test_file_bytes_noted(void **state)
 	fx_free(f);
 }
 
+/* A write starts from the record the write before it set (reccache.c)
+ * only while nothing else changed the object: a removal, a truncate or a
+ * write of another object of the file in between are seen. */
+static void test_write_after_change(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char w[4096], r[4096], name[64];
+	uint64_t ino = 0x10000000200ULL, size;
+	struct ol_layout l;
+
+	(void)state;
+	ol_default_layout(f->ol, &l);
+	ol_object_name(ino, 0, name, sizeof(name));
+	fx_pattern(w, sizeof(w), 5);
+	assert_int_equal(ol_obj_write(f->ol, l.pool, name, 0, w, 100), 0);
+	assert_int_equal(ol_obj_write(f->ol, l.pool, name, 100, w, 100), 0);
+	assert_int_equal(ol_obj_stat(f->ol, l.pool, name, &size), 0);
+	assert_int_equal(size, 200);
+	/* removed, then written again: a new object of 10 bytes */
+	assert_int_equal(ol_obj_remove(f->ol, l.pool, name), 0);
+	assert_int_equal(ol_obj_write(f->ol, l.pool, name, 0, w, 10), 0);
+	assert_int_equal(ol_obj_stat(f->ol, l.pool, name, &size), 0);
+	assert_int_equal(size, 10);
+	assert_int_equal(ol_obj_write(f->ol, l.pool, name, 0, w, 4096), 0);
+	/* truncated under the cached record: the next write keeps 50 */
+	assert_int_equal(ol_truncate(f->ol, ino, &l, 4096, 50), 0);
+	assert_int_equal(ol_obj_write(f->ol, l.pool, name, 0, w, 10), 0);
+	assert_int_equal(ol_obj_stat(f->ol, l.pool, name, &size), 0);
+	assert_int_equal(size, 50);
+	/* and reads back what was written, the copies' version checked
+	 * against the record a stale cache would have got wrong */
+	assert_int_equal(ol_obj_read(f->ol, l.pool, name, 0, r, 50), 50);
+	assert_memory_equal(r, w, 50);
+	fx_free(f);
+}
+
 /* Policy osd: a full OSD refuses the writes of its PGs only. */
 static void test_full_policy_osd(void **state)
 {
@@ -1446,6 +1482,7 @@ int main(void)
 		cmocka_unit_test(test_file_bytes),
 		cmocka_unit_test(test_file_bytes_upto),
 		cmocka_unit_test(test_file_bytes_noted),
+		cmocka_unit_test(test_write_after_change),
 		cmocka_unit_test(test_full_policy_osd),
 		cmocka_unit_test(test_partial_multi_object_write),
 		cmocka_unit_test(test_full_policy_pool),
