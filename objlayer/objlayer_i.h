@@ -155,8 +155,6 @@ struct ol_pg_pick {
 	uint32_t ps;
 	struct ol_names *a;
 };
-/* files.c: a write's new size of object name (in pool) for the cache of
- * file bytes; gen0 the name's stem generation before its index record. */
 /* The object's record: the one the last write of it set while the name
  * stem has not changed since, else the index's (reccache.c).  Only under
  * the object's write lock. */
@@ -165,6 +163,8 @@ int ol_rec_get(objlayer *ol, int64_t pool, const char *name,
 /* A write set oi for name; gen0: the stem's generation before it. */
 void ol_rec_noted(objlayer *ol, int64_t pool, const char *name,
 		  const struct cfs_objinfo *oi, uint64_t gen0);
+/* files.c: a write's new size of object name (in pool) for the cache of
+ * file bytes; gen0 the name's stem generation before its index record. */
 void ol_bytes_noted(objlayer *ol, int64_t pool, const char *name,
 		    uint64_t size, uint64_t gen0);
 int ol_pg_pick(const char *name, const struct cfs_objinfo *oi, int op,

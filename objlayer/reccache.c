@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "objlayer_i.h"
-#include "objindex.h"
 
 static struct ol_rec_slot *slot_of(objlayer *ol, const char *name)
 {
