@@ -72,11 +72,7 @@ struct wb_op {
 
 static unsigned bucket(const char *name)
 {
-	uint32_t h = 2166136261u;
-
-	for (; *name; name++)
-		h = (h ^ (unsigned char)*name) * 16777619u;
-	return h % WB_BUCKETS;
+	return cfs_fnv1a(name, strlen(name)) % WB_BUCKETS;
 }
 
 static struct wb_obj **find(struct ol_rados_wb *wb, const char *name)

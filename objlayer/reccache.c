@@ -17,14 +17,11 @@
 #include <string.h>
 
 #include "objlayer_i.h"
+#include "util.h"
 
 static struct ol_rec_slot *slot_of(objlayer *ol, const char *name)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	for (const char *p = name; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	return &ol->recs[h % OL_REC_SLOTS];
+	return &ol->recs[cfs_fnv1a(name, strlen(name)) % OL_REC_SLOTS];
 }
 
 int ol_rec_get(objlayer *ol, int64_t pool, const char *name,

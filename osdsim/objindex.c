@@ -63,7 +63,6 @@ static size_t make_key(char tag, int64_t pool, const char *name, char *k,
 
 static size_t stem_slot(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
 	uint64_t ino = 0;
 	size_t i;
 
@@ -77,9 +76,7 @@ static size_t stem_slot(const char *s, size_t n)
 						: (tolower((unsigned char)s[i]) - 'a' + 10));
 	if (n && i == n)
 		return ino % CFS_STEM_GENS;
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h % CFS_STEM_GENS;
+	return cfs_fnv1a(s, n) % CFS_STEM_GENS;
 }
 
 static void put64(unsigned char *p, uint64_t v)

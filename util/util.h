@@ -107,4 +107,15 @@ static inline int cfs_in_set(const int *v, int n, int x)
 	return 0;
 }
 
+/* FNV-1a of s's first n bytes: a slot in a table keyed by name (not a
+ * placement hash; those are Ceph's, in placement/) */
+static inline uint32_t cfs_fnv1a(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
 #endif
