@@ -33,7 +33,6 @@
  * Changes are not synced; cfs_index_sync() is (the fs's fsync calls it).
  * A kill -9 loses nothing (RocksDB's WAL is written at each commit).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -63,18 +62,17 @@ static size_t make_key(char tag, int64_t pool, const char *name, char *k,
 
 static size_t stem_slot(const char *s, size_t n)
 {
-	uint64_t ino = 0;
-	size_t i;
+	char *end;
+	unsigned long long ino;
 
 	/* A file's stem is its inode in hex, and inodes are handed out in
 	 * order: the inode itself spreads the files made together over
 	 * distinct slots, where a hash let one in seven of 20,000 new files
-	 * share a slot with a later one (and lose its cached st_blocks). */
-	for (i = 0; i < n && i < 16 && isxdigit((unsigned char)s[i]); i++)
-		ino = ino << 4 | (uint64_t)(isdigit((unsigned char)s[i])
-						? s[i] - '0'
-						: (tolower((unsigned char)s[i]) - 'a' + 10));
-	if (n && i == n)
+	 * share a slot with a later one (and lose its cached st_blocks).
+	 * Any stem maps to one slot always; that is all a slot needs. */
+	errno = 0;
+	ino = strtoull(s, &end, 16);
+	if (n && !errno && (size_t)(end - s) == n)
 		return ino % CFS_STEM_GENS;
 	return cfs_fnv1a(s, n) % CFS_STEM_GENS;
 }
