@@ -37,6 +37,12 @@ static int ol_flush_cb(void *ctx, uint64_t ino)
 	return ol_flush(ctx, ino);
 }
 
+/* only the RADOS backend's write-back has errors to report at close */
+static int ol_flush_needed_cb(void *ctx)
+{
+	return ol_is_rados(ctx);
+}
+
 static int ol_removed_cb(void *ctx, uint64_t ino)
 {
 	return ol_removed(ctx, ino);
@@ -157,6 +163,7 @@ const struct vfs_data_ops vfs_objlayer_ops = {
 	.remove = ol_remove_cb,
 	.sync = ol_sync_cb,
 	.flush = ol_flush_cb,
+	.flush_needed = ol_flush_needed_cb,
 	.removed = ol_removed_cb,
 	.space = ol_space_cb,
 	.default_layout = ol_layout_cb,

@@ -54,6 +54,9 @@ struct vfs_data_ops {
 		    uint64_t size);
 	/* optional: an error written-back data met (ol_flush) */
 	int (*flush)(void *ctx, uint64_t ino);
+	/* optional: 0 when flush never has anything to report (a store
+	 * that writes through); NULL: flush is asked whenever it is set */
+	int (*flush_needed)(void *ctx);
 	/* optional: remove's work done (ol_removed): 0 or its error */
 	int (*removed)(void *ctx, uint64_t ino);
 	int (*space)(void *ctx, struct ol_space *s);
@@ -226,6 +229,9 @@ ssize_t vfs_read(vfs *v, vfs_file *f, uint64_t off, void *buf, size_t len);
 ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
 		  uint64_t off, const void *buf, size_t len);
 int vfs_flush(vfs *v, vfs_file *f);
+/* 1 when vfs_flush(f) can only return 0: the kernel need not send a
+ * FLUSH on each close of f (FOPEN_NOFLUSH). */
+int vfs_file_noflush(vfs *v, const vfs_file *f);
 int vfs_fsync(vfs *v, vfs_file *f, int datasync);
 int vfs_release(vfs *v, vfs_file *f);
 /* fallocate(2) (vfs_falloc.c).  mode: 0, FALLOC_FL_KEEP_SIZE,

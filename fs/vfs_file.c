@@ -306,9 +306,15 @@ ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,
 int vfs_flush(vfs *v, vfs_file *f)
 {
 	/* close(2) returns what a written-back write met (ENOSPC, EIO) */
-	if ((f->flags & O_ACCMODE) == O_RDONLY || !v->d->flush)
+	if (vfs_file_noflush(v, f))
 		return 0;
 	return v->d->flush(v->dctx, f->vn->ino);
+}
+
+int vfs_file_noflush(vfs *v, const vfs_file *f)
+{
+	return (f->flags & O_ACCMODE) == O_RDONLY || !v->d->flush ||
+	       (v->d->flush_needed && !v->d->flush_needed(v->dctx));
 }
 
 int vfs_fsync(vfs *v, vfs_file *f, int datasync)

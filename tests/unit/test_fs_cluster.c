@@ -135,6 +135,8 @@ static uint64_t create(struct fixture *f, uint64_t dir, const char *name,
 
 	assert_int_equal(vfs_create(f->v, &f->cred, dir, name, 0644, O_RDWR,
 				    &e, &fh), 0);
+	/* the local store writes through: no FLUSH at each close */
+	assert_int_equal(vfs_file_noflush(f->v, fh), 1);
 	if (len)
 		assert_int_equal(vfs_write(f->v, NULL, fh, off, buf, len),
 				 (ssize_t)len);

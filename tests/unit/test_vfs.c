@@ -2152,6 +2152,66 @@ static void *worker_fn(void *arg)
 	return NULL;
 }
 
+/* A store whose close can report an error: the FLUSH of each close is
+ * asked for only where vfs_flush could return one (fsops sets
+ * FOPEN_NOFLUSH from vfs_file_noflush). */
+static int nf_calls, nf_needed;
+
+static int nf_flush(void *ctx, uint64_t ino)
+{
+	(void)ctx;
+	(void)ino;
+	nf_calls++;
+	return -ENOSPC;
+}
+
+static int nf_flush_needed(void *ctx)
+{
+	(void)ctx;
+	return nf_needed;
+}
+
+static void test_noflush(void **state)
+{
+	struct fixture *f = *state;
+	static struct vfs_data_ops ops; /* outlives the test: teardown */
+	struct vfs_entry e;
+	vfs_file *w, *r;
+
+	ops = fake_ops;
+	ops.flush = nf_flush;
+	nf_calls = 0;
+	vfs_free(f->v);
+	assert_int_equal(vfs_new(f->m, &ops, NULL, NULL, &f->v), 0);
+	assert_int_equal(vfs_create(f->v, &f->cred, 1, "f", 0644,
+				    O_CREAT | O_RDWR, &e, &w), 0);
+	assert_int_equal(vfs_open(f->v, e.ino, O_RDONLY, &r), 0);
+	/* written through a store that reports at close: asked */
+	assert_int_equal(vfs_file_noflush(f->v, w), 0);
+	assert_int_equal(vfs_flush(f->v, w), -ENOSPC);
+	assert_int_equal(nf_calls, 1);
+	/* a read-only open has nothing to report */
+	assert_int_equal(vfs_file_noflush(f->v, r), 1);
+	assert_int_equal(vfs_flush(f->v, r), 0);
+	assert_int_equal(nf_calls, 1);
+	/* a store that says it writes through is not asked */
+	ops.flush_needed = nf_flush_needed;
+	nf_needed = 0;
+	assert_int_equal(vfs_file_noflush(f->v, w), 1);
+	assert_int_equal(vfs_flush(f->v, w), 0);
+	assert_int_equal(nf_calls, 1);
+	nf_needed = 1;
+	assert_int_equal(vfs_file_noflush(f->v, w), 0);
+	assert_int_equal(vfs_flush(f->v, w), -ENOSPC);
+	assert_int_equal(nf_calls, 2);
+	/* without any flush op nothing is asked */
+	ops.flush = NULL;
+	assert_int_equal(vfs_file_noflush(f->v, w), 1);
+	assert_int_equal(vfs_release(f->v, w), 0);
+	assert_int_equal(vfs_release(f->v, r), 0);
+	assert_int_equal(nf_calls, 2);
+}
+
 static void test_concurrent_namespace(void **state)
 {
 	struct fixture *f = *state;
@@ -2226,6 +2286,7 @@ int main(void)
 		BOTH(test_relatime),
 		BOTH(test_resolve_and_persistence),
 		BOTH(test_concurrent_namespace),
+		BOTH(test_noflush),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
