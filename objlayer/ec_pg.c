@@ -90,7 +90,7 @@ int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 		if (q == all.n)
 			break;
 
-		if (cfs_index_get(c, p->id, all.v[q], &oi))
+		if (ol_pg_index_record(c, p->id, idx, j, all.v[q], &oi))
 			continue; /* removed; old shard files linger */
 		for (int i = 0; i < width && i < pg->nacting; i++) {
 			uint32_t sps = cfs_shard_ps(ps, width, i);

@@ -144,6 +144,11 @@ struct ol_names {
 	char **v;
 	size_t n, cap;
 	int err;
+	/* optional, beside v: each name's record as an index scan read it,
+	 * the scan having started after cfs_index_seq() was seq */
+	struct cfs_objinfo *oi;
+	size_t oi_cap;
+	uint64_t seq;
 };
 void ol_names_add(struct ol_names *a, const char *name);
 void ol_names_sort_unique(struct ol_names *a);
@@ -305,6 +310,12 @@ int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 void ol_pg_index_only(cfs_cluster *c, int64_t pool,
 		      const struct ol_names *idx, size_t *j, const char *name,
 		      struct ol_pg_stat *st);
+/* pgstats.c: the record of name just passed by ol_pg_index_only (*j
+ * after it), from idx's scan while no record of its stem changed since,
+ * else from the index.  0 or -ENOENT. */
+int ol_pg_index_record(cfs_cluster *c, int64_t pool,
+		       const struct ol_names *idx, size_t j, const char *name,
+		       struct cfs_objinfo *oi);
 /* A change of it cut short (an intent of op CFS_INTENT_*): undone (a
  * write, by its undo record) or finished (a remove). */
 int ec_settle_object(objlayer *ol, const struct objop *op, const char *name,

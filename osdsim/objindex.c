@@ -277,7 +277,18 @@ static int index_set(cfs_cluster *c, int64_t pool, const char *name,
 	kv_batch_free(b);
 	/* after the commit: a scan that read the counter before it either
 	 * saw this record or sees the counter move */
-	atomic_fetch_add(&c->stem_gen[stem_slot(name, strcspn(name, "."))], 1);
+	{
+		size_t slot = stem_slot(name, strcspn(name, "."));
+		uint64_t s = atomic_fetch_add(&c->index_seq, 1) + 1;
+		uint64_t was = atomic_load(&c->stem_seq[slot]);
+
+		atomic_fetch_add(&c->stem_gen[slot], 1);
+		/* the highest wins: a slower writer of the same slot must
+		 * not put an older sequence back */
+		while (was < s && !atomic_compare_exchange_weak(
+					  &c->stem_seq[slot], &was, s))
+			;
+	}
 	return r;
 }
 
@@ -339,6 +350,17 @@ int cfs_index_get_undo(cfs_cluster *c, int64_t pool, const char *name,
 uint64_t cfs_index_stem_gen(cfs_cluster *c, const char *stem)
 {
 	return atomic_load(&c->stem_gen[stem_slot(stem, strcspn(stem, "."))]);
+}
+
+uint64_t cfs_index_seq(cfs_cluster *c)
+{
+	return atomic_load(&c->index_seq);
+}
+
+int cfs_index_changed_since(cfs_cluster *c, const char *name, uint64_t seq)
+{
+	return atomic_load(&c->stem_seq[stem_slot(name, strcspn(name, "."))]) >
+	       seq;
 }
 
 struct scan_ctx {

@@ -62,6 +62,14 @@ int cfs_index_foreach(cfs_cluster *c, int64_t pool, const char *prefix, int inte
  * after a scan of that prefix means the scan saw the current records.
  * Given an object's name, the counter of its stem (up to the '.'). */
 uint64_t cfs_index_stem_gen(cfs_cluster *c, const char *stem);
+/* The sequence of record changes: read before a scan, then
+ * cfs_index_changed_since(name, seq) == 0 means no record of name's stem
+ * (or of a stem sharing its slot) has changed since, so the scan's
+ * record of name is current.  A change counts once its
+ * commit is done: a caller that must not miss one in flight holds what
+ * the writer holds over its commit (cfs_pg_lock for objlayer's). */
+uint64_t cfs_index_seq(cfs_cluster *c);
+int cfs_index_changed_since(cfs_cluster *c, const char *name, uint64_t seq);
 /* Make every index change durable (WAL fsync). */
 int cfs_index_sync(cfs_cluster *c);
 /* 1 when this open created the index (it must be rebuilt from copies). */

@@ -267,6 +267,11 @@ struct cfs_cluster {
 	 * the first '.', a file's inode): what lets objlayer cache a file's
 	 * allocated bytes until one of its objects changes */
 	_Atomic uint64_t stem_gen[CFS_STEM_GENS];
+	/* the same slots' last change in one sequence of all record changes
+	 * (index_seq): what tells a whole-pool scan's record from a newer
+	 * one without reading it again (cfs_index_changed_since) */
+	_Atomic uint64_t index_seq;
+	_Atomic uint64_t stem_seq[CFS_STEM_GENS];
 
 	/* the PG layout gate: shared by whatever works with PG seeds,
 	 * exclusive while pg_num changes (cfs_pg_layout_*) */

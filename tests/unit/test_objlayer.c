@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "cluster_fixture.h"
+#include "objindex.h"
+#include "objlayer_i.h"
 #include "placement.h"
 
 #define DATA_POOL 1 /* the pool mkfs makes */
@@ -309,6 +311,50 @@ static void test_file_bytes_noted(void **state)
 /* A write starts from the record the write before it set (reccache.c)
  * only while nothing else changed the object: a removal, a truncate or a
  * write of another object of the file in between are seen. */
+/* The health round's PG stats take an object's record from their index
+ * scan while no change of its stem came after the scan began, else read
+ * it again: a record changed since is never taken from the scan. */
+static void test_pg_index_record(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	char w[4096], name[64], other[64];
+	char *v[1] = { name };
+	struct cfs_objinfo scanned = { 999999, 1 }, oi;
+	struct ol_names idx = { v, 1, 1, 0, &scanned, 1, 0 };
+	struct ol_layout l;
+
+	(void)state;
+	ol_default_layout(f->ol, &l);
+	ol_object_name(0x10000000300ULL, 0, name, sizeof(name));
+	ol_object_name(0x10000000301ULL, 0, other, sizeof(other));
+	fx_pattern(w, sizeof(w), 6);
+	assert_int_equal(ol_obj_write(f->ol, l.pool, name, 0, w, 100), 0);
+	idx.seq = cfs_index_seq(f->c);
+	/* unchanged since the scan: the scan's record, no read */
+	assert_int_equal(ol_pg_index_record(f->c, l.pool, &idx, 1, name, &oi),
+			 0);
+	assert_true(oi.version == 999999 && oi.size == 1);
+	/* another file's change leaves it so */
+	assert_int_equal(ol_obj_write(f->ol, l.pool, other, 0, w, 10), 0);
+	assert_int_equal(ol_pg_index_record(f->c, l.pool, &idx, 1, name, &oi),
+			 0);
+	assert_true(oi.version == 999999);
+	/* the position must name it: else the index */
+	assert_int_equal(ol_pg_index_record(f->c, l.pool, &idx, 0, name, &oi),
+			 0);
+	assert_true(oi.size == 100);
+	/* its own change after the scan: the index's record */
+	assert_int_equal(ol_obj_write(f->ol, l.pool, name, 100, w, 100), 0);
+	assert_int_equal(ol_pg_index_record(f->c, l.pool, &idx, 1, name, &oi),
+			 0);
+	assert_true(oi.version != 999999 && oi.size == 200);
+	/* and its removal: gone, whatever the scan saw */
+	assert_int_equal(ol_obj_remove(f->ol, l.pool, name), 0);
+	assert_int_equal(ol_pg_index_record(f->c, l.pool, &idx, 1, name, &oi),
+			 -ENOENT);
+	fx_free(f);
+}
+
 static void test_write_after_change(void **state)
 {
 	struct fixture *f = fx_new(NULL);
@@ -1483,6 +1529,7 @@ int main(void)
 		cmocka_unit_test(test_file_bytes_upto),
 		cmocka_unit_test(test_file_bytes_noted),
 		cmocka_unit_test(test_write_after_change),
+		cmocka_unit_test(test_pg_index_record),
 		cmocka_unit_test(test_full_policy_osd),
 		cmocka_unit_test(test_partial_multi_object_write),
 		cmocka_unit_test(test_full_policy_pool),
