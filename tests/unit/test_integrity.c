@@ -196,6 +196,64 @@ static void test_rot_is_caught(void **state)
 	fx_free(f);
 }
 
+/* An append extends the old last block's checksum from the stored one
+ * instead of reading the block back: a rotten byte in that block is not
+ * blessed by it and fails the next read; a change that recomputes the
+ * block from the file (an overwrite inside it) is still refused. */
+static void test_append_keeps_rot_visible(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	uint32_t ps = object_ps(f, "ap");
+	char path[512], *buf = malloc(MB), *got = malloc(MB);
+	cfs_obj *o;
+	int fd;
+
+	(void)state;
+	fx_pattern(buf, MB, 4);
+	assert_int_equal(cfs_pg_add_holder(f->c, DATA_POOL, ps, 2, NULL, 0), 0);
+	assert_int_equal(cfs_obj_open(f->c, 2, DATA_POOL, ps, "ap",
+				      CFS_OBJ_CREATE, &o), 0);
+	/* a clean object takes appends into its last block, read back */
+	assert_int_equal(cfs_obj_pwrite(o, buf, 100000, 0), 0);
+	assert_int_equal(cfs_obj_pwrite(o, buf + 100000, 1000, 100000), 0);
+	assert_int_equal(cfs_obj_pwrite(o, buf + 101000, 5000, 101000), 0);
+	assert_int_equal(cfs_obj_truncate(o, 110000), 0);
+	assert_int_equal(cfs_obj_pwrite(o, buf + 110000, 100, 110000), 0);
+	assert_int_equal(cfs_obj_commit(o, 5), 0);
+	assert_int_equal(cfs_obj_verify(o), 0);
+	assert_int_equal(cfs_obj_pread(o, got, 110100, 0), 110100);
+	assert_memory_equal(got, buf, 106000);
+	for (int i = 106000; i < 110000; i++)
+		assert_int_equal(got[i], 0);
+	assert_memory_equal(got + 110000, buf + 110000, 100);
+	cfs_obj_put(o);
+	assert_int_equal(cfs_obj_path(f->c, 2, DATA_POOL, ps, "ap", path,
+				      sizeof(path)), 0);
+	fx_close(f);
+	/* rot in the last block (the second 64 KiB one) */
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "XXXX", 4, 70000), 4);
+	close(fd);
+	fx_open(f);
+	assert_int_equal(cfs_obj_open(f->c, 2, DATA_POOL, ps, "ap", 0, &o), 0);
+	/* an append goes on, and the rot stays visible */
+	assert_int_equal(cfs_obj_pwrite(o, buf, 1000, 110100), 0);
+	assert_int_equal(cfs_obj_truncate(o, 120000), 0);
+	assert_int_equal(cfs_obj_pread(o, got, 100, 69990), -EBADMSG);
+	assert_int_equal(cfs_obj_verify(o), -EBADMSG);
+	/* an overwrite inside the block would recompute it from the file:
+	 * refused, not laundered */
+	assert_int_equal(cfs_obj_pwrite(o, "y", 1, 80000), -EBADMSG);
+	/* so is one that runs to the object's end without being an append */
+	assert_int_equal(cfs_obj_pwrite(o, buf, 120000 - 75000, 75000),
+			 -EBADMSG);
+	cfs_obj_put(o);
+	free(buf);
+	free(got);
+	fx_free(f);
+}
+
 /* Direct writes (cfs_obj_pwrite_direct, what replicated big writes use):
  * aligned ones go around the page cache, unaligned ones fall back; either
  * way the bytes read back are the bytes written, a buffered read cached
@@ -757,6 +815,7 @@ int main(void)
 		cmocka_unit_test(test_crc32c),
 		cmocka_unit_test(test_record_follows_writes),
 		cmocka_unit_test(test_rot_is_caught),
+		cmocka_unit_test(test_append_keeps_rot_visible),
 		cmocka_unit_test(test_direct_write),
 		cmocka_unit_test(test_choose_auth_combinations),
 		cmocka_unit_test(test_stem_gens),
