@@ -135,6 +135,20 @@ static void test_record_follows_writes(void **state)
 	fx_free(f);
 }
 
+/* Four bytes of the file at path changed at off, with the cluster closed
+ * (behind the store's back), then the cluster opened again. */
+static void rot_behind(struct fixture *f, const char *path, off_t off)
+{
+	int fd;
+
+	fx_close(f);
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "XXXX", 4, off), 4);
+	close(fd);
+	fx_open(f);
+}
+
 /* Bytes changed behind the store's back: reads of the blocks that hold
  * them fail with -EBADMSG, others still succeed; a damaged or missing
  * record makes the copy unusable. */
@@ -145,7 +159,6 @@ static void test_rot_is_caught(void **state)
 	char path[512], *buf = malloc(MB), *got = malloc(MB);
 	uint64_t v;
 	cfs_obj *o;
-	int fd;
 
 	(void)state;
 	fx_pattern(buf, MB, 3);
@@ -157,12 +170,7 @@ static void test_rot_is_caught(void **state)
 	cfs_obj_put(o);
 	assert_int_equal(cfs_obj_path(f->c, 2, DATA_POOL, ps, "rot", path, sizeof(path)),
 			 0);
-	fx_close(f);
-	fd = open(path, O_WRONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, "XXXX", 4, 300000), 4);
-	close(fd);
-	fx_open(f);
+	rot_behind(f, path, 300000);
 	assert_int_equal(cfs_obj_open(f->c, 2, DATA_POOL, ps, "rot", 0, &o), 0);
 	/* 300000 lies in the fifth 64 KiB block */
 	assert_int_equal(cfs_obj_pread(o, got, 64 * KB, 0), 64 * KB);
@@ -206,7 +214,6 @@ static void test_append_keeps_rot_visible(void **state)
 	uint32_t ps = object_ps(f, "ap");
 	char path[512], *buf = malloc(MB), *got = malloc(MB);
 	cfs_obj *o;
-	int fd;
 
 	(void)state;
 	fx_pattern(buf, MB, 4);
@@ -229,13 +236,8 @@ static void test_append_keeps_rot_visible(void **state)
 	cfs_obj_put(o);
 	assert_int_equal(cfs_obj_path(f->c, 2, DATA_POOL, ps, "ap", path,
 				      sizeof(path)), 0);
-	fx_close(f);
 	/* rot in the last block (the second 64 KiB one) */
-	fd = open(path, O_WRONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, "XXXX", 4, 70000), 4);
-	close(fd);
-	fx_open(f);
+	rot_behind(f, path, 70000);
 	assert_int_equal(cfs_obj_open(f->c, 2, DATA_POOL, ps, "ap", 0, &o), 0);
 	/* an append goes on, and the rot stays visible */
 	assert_int_equal(cfs_obj_pwrite(o, buf, 1000, 110100), 0);
