@@ -2071,6 +2071,15 @@ class Thrasher:
             raise Abort("writers blocked after the kill")
         try:
             run.mount()
+            # The read-back waits on an object whose only current copy is
+            # on the down OSD (its PG was not recovered before the OSD
+            # went down: Ceph's ops wait, they do not fail), and only this
+            # thread could bring it back: revive it first, as the stop
+            # does for the writers (seed 71129 hung here 180 s).
+            if run.down is not None:
+                self.event(f"(after the kill: osd.{run.down} back up for the "
+                           f"read-back)")
+                self.do_up()
             for w in run.writers:
                 w.after_crash()
         finally:
