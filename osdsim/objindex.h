@@ -65,9 +65,9 @@ uint64_t cfs_index_stem_gen(cfs_cluster *c, const char *stem);
 /* The sequence of record changes: read before a scan, then
  * cfs_index_changed_since(name, seq) == 0 means no record of name's stem
  * (or of a stem sharing its slot) has changed since, so the scan's
- * record of name is current.  A change counts once its
- * commit is done: a caller that must not miss one in flight holds what
- * the writer holds over its commit (cfs_pg_lock for objlayer's). */
+ * record of name is current.  A change counts once its commit is done:
+ * a caller that must not miss one in flight holds what the writer holds
+ * over its commit (cfs_pg_lock for objlayer's replicated writes). */
 uint64_t cfs_index_seq(cfs_cluster *c);
 int cfs_index_changed_since(cfs_cluster *c, const char *name, uint64_t seq);
 /* Make every index change durable (WAL fsync). */
