@@ -25,6 +25,8 @@
  * verify as the old or the new version (or not at all), and the intent
  * says which object to settle at the next open (settle.c): the newest
  * version that verifies wins, as Ceph's peering takes the newest log.
+ * A write's intent may stay after (5) for the object's next writes,
+ * which then skip (3): kept.c says why that is as safe.
  *
  * min_size: a PG with fewer acting OSDs than min_size is inactive.  Reads
  * and writes to it wait, as a Ceph client's ops wait (the Objecter resends
@@ -207,7 +209,7 @@ int ol_recover_copy(objlayer *ol, const struct objop *op, const char *name,
  * copy is touched.  next->size is set by the caller; next->version here.
  */
 int ol_begin_change(objlayer *ol, const struct objop *op, const char *name,
-		    const int *t, int nt, struct cfs_objinfo *next)
+		    const int *t, int nt, struct cfs_objinfo *next, int *kept)
 {
 	int h[256], nh = cfs_pg_holders(ol->c, op->pid, op->ps, h, 256), r = 0;
 
@@ -218,9 +220,11 @@ int ol_begin_change(objlayer *ol, const struct objop *op, const char *name,
 		r = ol_ensure_holder(ol, op->pid, op->ps, t[i]);
 	if (!r)
 		next->version = cfs_index_next_version(ol->c, &r);
-	if (!r)
-		r = cfs_index_intent(ol->c, op->pid, name, next);
-	return r;
+	if (r)
+		return r;
+	return kept ? cfs_index_intent_kept(ol->c, op->pid, name, next, ol,
+					    kept)
+		    : cfs_index_intent(ol->c, op->pid, name, next);
 }
 
 /*

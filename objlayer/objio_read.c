@@ -31,7 +31,9 @@ static void repair_acting(objlayer *ol, int64_t pool, const char *name)
  * A copy newer than the index is current when a write of that version was
  * in flight (its intent is still there): a crash after the copies were
  * written and before the index was; only a read-only process meets it,
- * the next read-write open settles it (settle.c) the same way.
+ * the next read-write open settles it (settle.c) the same way.  A kept
+ * intent (kept.c) names the first of the writes it covers: any version
+ * from it on.
  */
 static int unsettled(cfs_cluster *c, int64_t pool, const char *name,
 		     uint64_t v)
@@ -40,7 +42,7 @@ static int unsettled(cfs_cluster *c, int64_t pool, const char *name,
 	int op;
 
 	return cfs_index_get_intent(c, pool, name, &next, &op) == 0 &&
-	       op == CFS_INTENT_WRITE && next.version == v;
+	       op == CFS_INTENT_WRITE && next.version <= v;
 }
 
 static void oi_copy_newer(struct cfs_objinfo *oi, cfs_obj *o, uint64_t v)

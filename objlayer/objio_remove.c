@@ -167,7 +167,7 @@ static int obj_truncate_once(objlayer *ol, int64_t pool, const char *name,
 	/* the sources are the candidates from before the change began:
 	 * ol_begin_change marks the holders outside the acting set as missing
 	 * it, and one of those may hold the only current copy */
-	r = ol_begin_change(ol, &op, name, t, nt, &next);
+	r = ol_begin_change(ol, &op, name, t, nt, &next, NULL);
 	if (r)
 		goto unreserve;
 	cfs_pg_unlock(c, op.pid, op.ps);

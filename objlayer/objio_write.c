@@ -110,6 +110,7 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 	struct cfs_objinfo oi = { 0, 0 }, next;
 	int full = flags & F_FULL;
 	int rec[CFS_MAX_REP] = { 0 };
+	int keep, kept = 0;
 
 	if ((r = ol_check_name(name)))
 		return r;
@@ -228,7 +229,8 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 			goto unlock_state;
 		}
 	}
-	r = ol_begin_change(ol, &op, name, t, nt, &next);
+	keep = next.size <= OL_KEPT_MAX_SIZE;
+	r = ol_begin_change(ol, &op, name, t, nt, &next, keep ? &kept : NULL);
 	if (r)
 		goto unreserve_state;
 	cfs_pg_unlock(c, op.pid, op.ps);
@@ -329,8 +331,14 @@ static int obj_write_once(objlayer *ol, int64_t pool, const char *name, uint64_t
 		/* one good copy makes the write: the others are missing
 		 * and get rebuilt from it; none leaves the old version */
 		uint64_t gen0 = cfs_index_stem_gen(c, name);
-		int e = cfs_index_set_noundo(c, op.pid, name,
-				      nok ? &next : exists ? &oi : NULL);
+		/* a write that took keeps its intent for the next ones
+		 * (kept.c); one that did not settles it here */
+		int e = nok && keep
+				? cfs_index_set_kept(c, op.pid, name, &next)
+				: cfs_index_set_noundo(c, op.pid, name,
+						       nok     ? &next
+						       : exists ? &oi
+								: NULL);
 
 		if (e && !r)
 			r = e;
@@ -352,6 +360,10 @@ unlock:
 	pthread_rwlock_unlock(ol_lock);
 	pthread_rwlock_unlock(ol_pgio(ol, op.pid, op.ps));
 	op_end(&op);
+	/* the kept intent this write made, to drop later; enough of them:
+	 * the oldest go now, with no lock held */
+	if (kept && ol_kept_note(ol, pool, name))
+		ol_kept_drop(ol, OL_KEPT_OLDEST);
 	return r;
 }
 

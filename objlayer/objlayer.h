@@ -405,6 +405,7 @@ int ol_recovery_progress(objlayer *ol, struct ol_rebalance_progress *p,
  * Once a second: OSDs down for mon_osd_down_out_interval are marked out
  * (OSDMonitor::tick; not while noout is set, *held then counts them).
  * since: when the daemon started (down time counts from then at most).
+ * Also drops the write intents kept since the tick before last (kept.c).
  * Returns how many were marked out, or -errno. */
 int ol_tick(objlayer *ol, int64_t now, int64_t since, int *held);
 

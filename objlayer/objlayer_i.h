@@ -90,6 +90,11 @@ struct objlayer {
 	 * mounted daemon: ol_set_wait); closing: they give up */
 	int wait;
 	_Atomic int closing;
+	/* the kept intents this objlayer must drop, oldest first (kept.c) */
+	pthread_mutex_t kept_lock;
+	struct ol_kept *kept;
+	size_t nkept, capkept;
+	uint64_t kept_tick;
 	int (*stop_fn)(void *arg); /* ol_set_wait: the daemon is going */
 	void *stop_arg;
 };
@@ -226,9 +231,26 @@ int ol_recover_copy(objlayer *ol, const struct objop *op, const char *name,
 int ol_check_name(const char *name);
 /* A replicated change, started (cfs_pg_lock held): holders outside the
  * acting set t noted as missing it, every t[i] a holder, the intent with
- * next->version (set here) in the index. */
+ * next->version (set here) in the index.  kept non-NULL: a write's intent
+ * that stays for the object's next writes (cfs_index_intent_kept; *kept
+ * = 1 when this write made it, and ol_kept_note must follow). */
 int ol_begin_change(objlayer *ol, const struct objop *op, const char *name,
-		    const int *t, int nt, struct cfs_objinfo *next);
+		    const int *t, int nt, struct cfs_objinfo *next, int *kept);
+/* kept.c: the kept intents this objlayer made, dropped in batches: by a
+ * writer once OL_KEPT_HIGH wait (ol_kept_note returns 1: call
+ * ol_kept_drop(ol, OL_KEPT_OLDEST) holding no object lock), by the
+ * daemon's tick those older than the last tick, all at ol_close. */
+#define OL_KEPT_HIGH 128
+#define OL_KEPT_LOW 64
+/* Only a write that leaves the object this small makes a kept intent:
+ * the open after a kill -9 reads every copy of each kept object, and a
+ * big write's commit is a small part of its cost anyway. */
+#define OL_KEPT_MAX_SIZE (1u << 20)
+enum { OL_KEPT_OLDEST, OL_KEPT_AGED, OL_KEPT_ALL };
+int ol_kept_note(objlayer *ol, int64_t pool, const char *name);
+int ol_kept_drop(objlayer *ol, int which);
+void ol_kept_init(objlayer *ol);
+void ol_kept_fini(objlayer *ol);
 /* What acting copy t[i] needs before a change: it takes the change in
  * place, is rebuilt first, or starts empty. */
 enum { OL_ACT_WRITE, OL_ACT_RECOVER, OL_ACT_FRESH };

@@ -81,6 +81,7 @@ int ol_open(cfs_cluster *c, objlayer **out)
 	ol_workers_init(ol);
 	pthread_mutex_init(&ol->rec_lock, NULL);
 	pthread_mutex_init(&ol->ec_lock, NULL);
+	ol_kept_init(ol);
 	r = ol_rados_open(ol);
 	if (r < 0) {
 		ol_close(ol);
@@ -122,6 +123,12 @@ void ol_close(objlayer *ol)
 {
 	if (!ol)
 		return;
+	/* a clean close leaves no intent for the next open to settle */
+	if (ol_kept_drop(ol, OL_KEPT_ALL))
+		cfs_log(CFS_LOG_WARN, "%s: some write intents stay in the "
+			"object index; the next open settles their objects",
+			cfs_cluster_dir(ol->c));
+	ol_kept_fini(ol);
 	ol_rados_close(ol);
 	for (uint32_t i = 0; i < ol->pg_num; i++)
 		pthread_rwlock_destroy(&ol->pgio[i]);

@@ -11,7 +11,11 @@
  *                                     an intent: a change in flight (op 1
  *                                     write, 2 remove), written before the
  *                                     first copy is touched and deleted in
- *                                     the batch that records the result
+ *                                     the batch that records the result;
+ *                                     a replicated write's may stay for
+ *                                     the next writes of the object (kept,
+ *                                     then dropped in batches by its
+ *                                     owner: objlayer's kept.c)
  *   "u" <pool be64> <object name>  -> what undoes the intent's change
  *                                     (an erasure-coded object's shard
  *                                     sizes and overwritten bytes),
@@ -45,6 +49,16 @@
 #include "util.h"
 
 #define VERSION_BLOCK 65536
+
+/* the kept intents (cfs_index_intent_kept), by name hash */
+#define KEPT_BUCKETS 1024
+
+struct index_kept {
+	struct index_kept *next;
+	const void *owner;
+	int64_t pool;
+	char name[];
+};
 
 static size_t make_key(char tag, int64_t pool, const char *name, char *k,
 		       size_t len)
@@ -120,6 +134,11 @@ int index_open(cfs_cluster *c, char *err, size_t errlen)
 		return r;
 	}
 	c->index_new = !existed;
+	pthread_mutex_init(&c->kept_lock, NULL);
+	if (!c->rdonly && !(c->kept = calloc(KEPT_BUCKETS, sizeof(*c->kept)))) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
 	r = kv_get(c->index, "v", 1, &v, &vl);
 	if (r == 0 && vl == 8)
 		c->version_next = get64(v);
@@ -144,6 +163,16 @@ void index_close(cfs_cluster *c)
 	kv_close(c->index);
 	c->index = NULL;
 	pthread_mutex_destroy(&c->version_lock);
+	for (size_t i = 0; c->kept && i < KEPT_BUCKETS; i++)
+		while (c->kept[i]) {
+			struct index_kept *e = c->kept[i];
+
+			c->kept[i] = e->next;
+			free(e);
+		}
+	free(c->kept);
+	c->kept = NULL;
+	pthread_mutex_destroy(&c->kept_lock);
 }
 
 int cfs_index_is_new(const cfs_cluster *c)
@@ -227,8 +256,40 @@ int cfs_index_get_intent(cfs_cluster *c, int64_t pool, const char *name,
 	return 0;
 }
 
-int cfs_index_intent(cfs_cluster *c, int64_t pool, const char *name,
-		     const struct cfs_objinfo *next)
+/* ---- which intents are kept, by whom (cfs_index_intent_kept) ---- */
+
+/* Where (pool, name)'s entry is, or would go; under kept_lock. */
+static struct index_kept **kept_find(cfs_cluster *c, int64_t pool,
+				     const char *name)
+{
+	struct index_kept **pp =
+		&c->kept[(cfs_fnv1a(name, strlen(name)) ^ (uint32_t)pool) %
+			 KEPT_BUCKETS];
+
+	while (*pp && ((*pp)->pool != pool || strcmp((*pp)->name, name)))
+		pp = &(*pp)->next;
+	return pp;
+}
+
+/* The object's intent changes otherwise: nothing of it is kept now, so
+ * a kept-intent writer after this one writes its own. */
+static void kept_forget(cfs_cluster *c, int64_t pool, const char *name)
+{
+	struct index_kept **pp, *e;
+
+	if (!c->kept)
+		return;
+	pthread_mutex_lock(&c->kept_lock);
+	pp = kept_find(c, pool, name);
+	e = *pp;
+	if (e)
+		*pp = e->next;
+	pthread_mutex_unlock(&c->kept_lock);
+	free(e);
+}
+
+static int put_intent(cfs_cluster *c, int64_t pool, const char *name,
+		      const struct cfs_objinfo *next)
 {
 	char k[300];
 	unsigned char v[17];
@@ -244,8 +305,101 @@ int cfs_index_intent(cfs_cluster *c, int64_t pool, const char *name,
 	return kv_put(c->index, k, kl, v, sizeof(v));
 }
 
+int cfs_index_intent(cfs_cluster *c, int64_t pool, const char *name,
+		     const struct cfs_objinfo *next)
+{
+	kept_forget(c, pool, name);
+	return put_intent(c, pool, name, next);
+}
+
+int cfs_index_intent_kept(cfs_cluster *c, int64_t pool, const char *name,
+			  const struct cfs_objinfo *next, const void *owner,
+			  int *wrote)
+{
+	struct index_kept **pp, *e;
+	int r;
+
+	*wrote = 0;
+	if (!c->kept)
+		return c->rdonly ? -EROFS : -ENOMEM;
+	pthread_mutex_lock(&c->kept_lock);
+	e = *kept_find(c, pool, name);
+	r = e && e->owner == owner;
+	pthread_mutex_unlock(&c->kept_lock);
+	if (r)
+		return 0;
+	/* allocated before the put: an intent in the index that nobody
+	 * will drop would only be settled at the next open */
+	e = malloc(sizeof(*e) + strlen(name) + 1);
+	if (!e)
+		return -ENOMEM;
+	e->owner = owner;
+	e->pool = pool;
+	strcpy(e->name, name);
+	r = put_intent(c, pool, name, next);
+	if (r) {
+		free(e);
+		return r;
+	}
+	pthread_mutex_lock(&c->kept_lock);
+	pp = kept_find(c, pool, name);
+	if (*pp) { /* another owner's: this one holds the intent now */
+		(*pp)->owner = owner;
+		free(e);
+	} else {
+		e->next = NULL;
+		*pp = e;
+	}
+	pthread_mutex_unlock(&c->kept_lock);
+	*wrote = 1;
+	return 0;
+}
+
+int cfs_index_drop_kept(cfs_cluster *c, const void *owner, size_t n,
+			const int64_t *pools, char *const *names)
+{
+	kv_batch *b;
+	size_t nd = 0;
+	int r = 0;
+
+	if (!c->kept || n == 0)
+		return 0;
+	b = kv_batch_new();
+	if (!b)
+		return -ENOMEM;
+	pthread_mutex_lock(&c->kept_lock);
+	for (size_t i = 0; i < n; i++) {
+		struct index_kept **pp = kept_find(c, pools[i], names[i]), *e;
+		char k[300];
+		size_t kl;
+
+		e = *pp;
+		if (!e || e->owner != owner)
+			continue;
+		kl = make_key('i', pools[i], names[i], k, sizeof(k));
+		if (kl) {
+			kv_batch_delete(b, k, kl);
+			nd++;
+		}
+		/* forgotten even if the commit fails: a kept-intent writer
+		 * then writes its own, and the open after a crash settles
+		 * this one */
+		*pp = e->next;
+		free(e);
+	}
+	pthread_mutex_unlock(&c->kept_lock);
+	if (nd)
+		r = kv_batch_commit(c->index, b, 0);
+	kv_batch_free(b);
+	return r;
+}
+
+/* keep: INDEX_KEEP (the intent stays), INDEX_DROP (it goes) or
+ * INDEX_DROP_UNDO (it and its undo record go). */
+enum { INDEX_KEEP, INDEX_DROP, INDEX_DROP_UNDO };
+
 static int index_set(cfs_cluster *c, int64_t pool, const char *name,
-		     const struct cfs_objinfo *oi, int undo)
+		     const struct cfs_objinfo *oi, int how)
 {
 	char k[300];
 	unsigned char v[16];
@@ -267,9 +421,12 @@ static int index_set(cfs_cluster *c, int64_t pool, const char *name,
 	} else {
 		kv_batch_delete(b, k, kl);
 	}
-	k[0] = 'i';
-	kv_batch_delete(b, k, kl);
-	if (undo) {
+	if (how != INDEX_KEEP) {
+		kept_forget(c, pool, name);
+		k[0] = 'i';
+		kv_batch_delete(b, k, kl);
+	}
+	if (how == INDEX_DROP_UNDO) {
 		k[0] = 'u';
 		kv_batch_delete(b, k, kl);
 	}
@@ -295,7 +452,7 @@ static int index_set(cfs_cluster *c, int64_t pool, const char *name,
 int cfs_index_set(cfs_cluster *c, int64_t pool, const char *name,
 		  const struct cfs_objinfo *oi)
 {
-	return index_set(c, pool, name, oi, 1);
+	return index_set(c, pool, name, oi, INDEX_DROP_UNDO);
 }
 
 /* A delete is a tombstone in the memtable whether or not the key is
@@ -304,7 +461,13 @@ int cfs_index_set(cfs_cluster *c, int64_t pool, const char *name,
 int cfs_index_set_noundo(cfs_cluster *c, int64_t pool, const char *name,
 			 const struct cfs_objinfo *oi)
 {
-	return index_set(c, pool, name, oi, 0);
+	return index_set(c, pool, name, oi, INDEX_DROP);
+}
+
+int cfs_index_set_kept(cfs_cluster *c, int64_t pool, const char *name,
+		       const struct cfs_objinfo *oi)
+{
+	return index_set(c, pool, name, oi, INDEX_KEEP);
 }
 
 int cfs_index_intent_undo(cfs_cluster *c, int64_t pool, const char *name,
@@ -321,6 +484,7 @@ int cfs_index_intent_undo(cfs_cluster *c, int64_t pool, const char *name,
 		return -ENAMETOOLONG;
 	if (c->rdonly)
 		return -EROFS;
+	kept_forget(c, pool, name);
 	b = kv_batch_new();
 	if (!b)
 		return -ENOMEM;

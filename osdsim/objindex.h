@@ -42,6 +42,29 @@ int cfs_index_get_undo(cfs_cluster *c, int64_t pool, const char *name,
 /* The change in flight for name (-ENOENT: none); op is CFS_INTENT_*. */
 int cfs_index_get_intent(cfs_cluster *c, int64_t pool, const char *name,
 			 struct cfs_objinfo *next, int *op);
+/*
+ * A replicated write's intent that may stay after the write (a kept
+ * intent): the next write of the object by the same owner finds it there
+ * and commits none of its own, so a run of writes costs one commit each
+ * (the record) instead of two.  Written only when owner has no kept
+ * intent for the object (*wrote = 1: the owner must drop it later with
+ * cfs_index_drop_kept).  A kept intent names the version of the first
+ * write it covers: a copy newer than the index and not older than that is
+ * a write in flight.  The caller holds the object's lock over the whole
+ * write, and so does anyone else who changes the object's intent (every
+ * other intent or record change here forgets the kept one).
+ */
+int cfs_index_intent_kept(cfs_cluster *c, int64_t pool, const char *name,
+			  const struct cfs_objinfo *next, const void *owner,
+			  int *wrote);
+/* Record the object's state and keep its intent (one put). */
+int cfs_index_set_kept(cfs_cluster *c, int64_t pool, const char *name,
+		       const struct cfs_objinfo *oi);
+/* Drop owner's kept intents of these n objects, in one batch (those that
+ * another change dropped already are skipped).  The caller holds each
+ * object's lock. */
+int cfs_index_drop_kept(cfs_cluster *c, const void *owner, size_t n,
+			const int64_t *pools, char *const *names);
 /* Record the object's state (NULL: it no longer exists) and drop its
  * intent, in one batch. */
 int cfs_index_set(cfs_cluster *c, int64_t pool, const char *name,

@@ -272,6 +272,11 @@ struct cfs_cluster {
 	 * one without reading it again (cfs_index_changed_since) */
 	_Atomic uint64_t index_seq;
 	_Atomic uint64_t stem_seq[CFS_STEM_GENS];
+	/* the intents left in the index after their write's record
+	 * (cfs_index_intent_kept), by owner: in memory only, as the open
+	 * after a crash settles every intent the index holds */
+	pthread_mutex_t kept_lock;
+	struct index_kept **kept;
 
 	/* the PG layout gate: shared by whatever works with PG seeds,
 	 * exclusive while pg_num changes (cfs_pg_layout_*) */
