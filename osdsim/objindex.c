@@ -50,17 +50,7 @@
 
 #define VERSION_BLOCK 65536
 
-/* the kept intents (cfs_index_intent_kept), by name hash */
-#define KEPT_BUCKETS 1024
-
-struct index_kept {
-	struct index_kept *next;
-	const void *owner;
-	int64_t pool;
-	char name[];
-};
-
-static size_t make_key(char tag, int64_t pool, const char *name, char *k,
+size_t index_key(char tag, int64_t pool, const char *name, char *k,
 		       size_t len)
 {
 	size_t n = name ? strlen(name) : 0;
@@ -91,7 +81,7 @@ static size_t stem_slot(const char *s, size_t n)
 	return cfs_fnv1a(s, n) % CFS_STEM_GENS;
 }
 
-static void put64(unsigned char *p, uint64_t v)
+void index_put64(unsigned char *p, uint64_t v)
 {
 	for (int i = 0; i < 8; i++)
 		p[i] = (unsigned char)(v >> (8 * i));
@@ -134,8 +124,7 @@ int index_open(cfs_cluster *c, char *err, size_t errlen)
 		return r;
 	}
 	c->index_new = !existed;
-	pthread_mutex_init(&c->kept_lock, NULL);
-	if (!c->rdonly && !(c->kept = calloc(KEPT_BUCKETS, sizeof(*c->kept)))) {
+	if (kept_open(c)) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
@@ -160,19 +149,10 @@ void index_close(cfs_cluster *c)
 {
 	if (!c->index)
 		return;
+	kept_close(c);
 	kv_close(c->index);
 	c->index = NULL;
 	pthread_mutex_destroy(&c->version_lock);
-	for (size_t i = 0; c->kept && i < KEPT_BUCKETS; i++)
-		while (c->kept[i]) {
-			struct index_kept *e = c->kept[i];
-
-			c->kept[i] = e->next;
-			free(e);
-		}
-	free(c->kept);
-	c->kept = NULL;
-	pthread_mutex_destroy(&c->kept_lock);
 }
 
 int cfs_index_is_new(const cfs_cluster *c)
@@ -190,7 +170,7 @@ uint64_t cfs_index_next_version(cfs_cluster *c, int *err)
 		unsigned char b[8];
 		int r;
 
-		put64(b, c->version_hw + VERSION_BLOCK);
+		index_put64(b, c->version_hw + VERSION_BLOCK);
 		r = kv_put(c->index, "v", 1, b, 8);
 		if (r) {
 			pthread_mutex_unlock(&c->version_lock);
@@ -209,7 +189,7 @@ static int get_value(cfs_cluster *c, char tag, int64_t pool, const char *name,
 		     unsigned char *out, size_t want)
 {
 	char k[300];
-	size_t kl = make_key(tag, pool, name, k, sizeof(k));
+	size_t kl = index_key(tag, pool, name, k, sizeof(k));
 	void *v = NULL;
 	size_t vl = 0;
 	int r;
@@ -233,7 +213,11 @@ static int get_value(cfs_cluster *c, char tag, int64_t pool, const char *name,
 int cfs_index_get(cfs_cluster *c, int64_t pool, const char *name, struct cfs_objinfo *oi)
 {
 	unsigned char v[16];
-	int r = get_value(c, 'o', pool, name, v, sizeof(v));
+	int r;
+
+	if (kept_record(c, pool, name, oi))
+		return 0;
+	r = get_value(c, 'o', pool, name, v, sizeof(v));
 
 	if (r)
 		return r;
@@ -256,51 +240,19 @@ int cfs_index_get_intent(cfs_cluster *c, int64_t pool, const char *name,
 	return 0;
 }
 
-/* ---- which intents are kept, by whom (cfs_index_intent_kept) ---- */
-
-/* Where (pool, name)'s entry is, or would go; under kept_lock. */
-static struct index_kept **kept_find(cfs_cluster *c, int64_t pool,
-				     const char *name)
-{
-	struct index_kept **pp =
-		&c->kept[(cfs_fnv1a(name, strlen(name)) ^ (uint32_t)pool) %
-			 KEPT_BUCKETS];
-
-	while (*pp && ((*pp)->pool != pool || strcmp((*pp)->name, name)))
-		pp = &(*pp)->next;
-	return pp;
-}
-
-/* The object's intent changes otherwise: nothing of it is kept now, so
- * a kept-intent writer after this one writes its own. */
-static void kept_forget(cfs_cluster *c, int64_t pool, const char *name)
-{
-	struct index_kept **pp, *e;
-
-	if (!c->kept)
-		return;
-	pthread_mutex_lock(&c->kept_lock);
-	pp = kept_find(c, pool, name);
-	e = *pp;
-	if (e)
-		*pp = e->next;
-	pthread_mutex_unlock(&c->kept_lock);
-	free(e);
-}
-
-static int put_intent(cfs_cluster *c, int64_t pool, const char *name,
+int index_put_intent(cfs_cluster *c, int64_t pool, const char *name,
 		      const struct cfs_objinfo *next)
 {
 	char k[300];
 	unsigned char v[17];
-	size_t kl = make_key('i', pool, name, k, sizeof(k));
+	size_t kl = index_key('i', pool, name, k, sizeof(k));
 
 	if (!kl)
 		return -ENAMETOOLONG;
 	if (c->rdonly)
 		return -EROFS;
-	put64(v, next ? next->version : 0);
-	put64(v + 8, next ? next->size : 0);
+	index_put64(v, next ? next->version : 0);
+	index_put64(v + 8, next ? next->size : 0);
 	v[16] = next ? 1 : 2;
 	return kv_put(c->index, k, kl, v, sizeof(v));
 }
@@ -308,89 +260,34 @@ static int put_intent(cfs_cluster *c, int64_t pool, const char *name,
 int cfs_index_intent(cfs_cluster *c, int64_t pool, const char *name,
 		     const struct cfs_objinfo *next)
 {
-	kept_forget(c, pool, name);
-	return put_intent(c, pool, name, next);
-}
-
-int cfs_index_intent_kept(cfs_cluster *c, int64_t pool, const char *name,
-			  const struct cfs_objinfo *next, const void *owner,
-			  int *wrote)
-{
-	struct index_kept **pp, *e;
+	struct index_kept *e = kept_take(c, pool, name);
+	char k[300];
+	unsigned char v[17];
+	size_t kl = index_key('i', pool, name, k, sizeof(k));
+	kv_batch *b;
 	int r;
 
-	*wrote = 0;
-	if (!c->kept)
-		return c->rdonly ? -EROFS : -ENOMEM;
-	pthread_mutex_lock(&c->kept_lock);
-	e = *kept_find(c, pool, name);
-	r = e && e->owner == owner;
-	pthread_mutex_unlock(&c->kept_lock);
-	if (r)
-		return 0;
-	/* allocated before the put: an intent in the index that nobody
-	 * will drop would only be settled at the next open */
-	e = malloc(sizeof(*e) + strlen(name) + 1);
-	if (!e)
-		return -ENOMEM;
-	e->owner = owner;
-	e->pool = pool;
-	strcpy(e->name, name);
-	r = put_intent(c, pool, name, next);
-	if (r) {
+	if (!kept_has_record(e)) {
 		free(e);
-		return r;
+		return index_put_intent(c, pool, name, next);
 	}
-	pthread_mutex_lock(&c->kept_lock);
-	pp = kept_find(c, pool, name);
-	if (*pp) { /* another owner's: this one holds the intent now */
-		(*pp)->owner = owner;
-		free(e);
-	} else {
-		e->next = NULL;
-		*pp = e;
+	/* the record the kept intent covered goes with the new intent */
+	b = kl ? kv_batch_new() : NULL;
+	if (!b) {
+		kept_link(c, e);
+		return kl ? -ENOMEM : -ENAMETOOLONG;
 	}
-	pthread_mutex_unlock(&c->kept_lock);
-	*wrote = 1;
-	return 0;
-}
-
-int cfs_index_drop_kept(cfs_cluster *c, const void *owner, size_t n,
-			const int64_t *pools, char *const *names)
-{
-	kv_batch *b;
-	size_t nd = 0;
-	int r = 0;
-
-	if (!c->kept || n == 0)
-		return 0;
-	b = kv_batch_new();
-	if (!b)
-		return -ENOMEM;
-	pthread_mutex_lock(&c->kept_lock);
-	for (size_t i = 0; i < n; i++) {
-		struct index_kept **pp = kept_find(c, pools[i], names[i]), *e;
-		char k[300];
-		size_t kl;
-
-		e = *pp;
-		if (!e || e->owner != owner)
-			continue;
-		kl = make_key('i', pools[i], names[i], k, sizeof(k));
-		if (kl) {
-			kv_batch_delete(b, k, kl);
-			nd++;
-		}
-		/* forgotten even if the commit fails: a kept-intent writer
-		 * then writes its own, and the open after a crash settles
-		 * this one */
-		*pp = e->next;
-		free(e);
-	}
-	pthread_mutex_unlock(&c->kept_lock);
-	if (nd)
-		r = kv_batch_commit(c->index, b, 0);
+	kept_batch_record(b, e);
+	index_put64(v, next ? next->version : 0);
+	index_put64(v + 8, next ? next->size : 0);
+	v[16] = next ? CFS_INTENT_WRITE : CFS_INTENT_REMOVE;
+	kv_batch_put(b, k, kl, v, sizeof(v));
+	r = kv_batch_commit(c->index, b, 0);
 	kv_batch_free(b);
+	if (r)
+		kept_link(c, e);
+	else
+		free(e);
 	return r;
 }
 
@@ -403,7 +300,8 @@ static int index_set(cfs_cluster *c, int64_t pool, const char *name,
 {
 	char k[300];
 	unsigned char v[16];
-	size_t kl = make_key('o', pool, name, k, sizeof(k));
+	size_t kl = index_key('o', pool, name, k, sizeof(k));
+	struct index_kept *e = NULL;
 	kv_batch *b;
 	int r;
 
@@ -411,18 +309,25 @@ static int index_set(cfs_cluster *c, int64_t pool, const char *name,
 		return -ENAMETOOLONG;
 	if (c->rdonly)
 		return -EROFS;
+	/* covered by its kept intent: the record waits in memory for the
+	 * batch that drops the intent (objindex_kept.c) */
+	if (how == INDEX_KEEP && oi && kept_set_record(c, pool, name, oi)) {
+		r = 0;
+		goto counted;
+	}
 	b = kv_batch_new();
 	if (!b)
 		return -ENOMEM;
 	if (oi) {
-		put64(v, oi->version);
-		put64(v + 8, oi->size);
+		index_put64(v, oi->version);
+		index_put64(v + 8, oi->size);
 		kv_batch_put(b, k, kl, v, sizeof(v));
 	} else {
 		kv_batch_delete(b, k, kl);
 	}
 	if (how != INDEX_KEEP) {
-		kept_forget(c, pool, name);
+		/* this record replaces a pending one */
+		e = kept_take(c, pool, name);
 		k[0] = 'i';
 		kv_batch_delete(b, k, kl);
 	}
@@ -432,6 +337,11 @@ static int index_set(cfs_cluster *c, int64_t pool, const char *name,
 	}
 	r = kv_batch_commit(c->index, b, 0);
 	kv_batch_free(b);
+	if (e && r)
+		kept_link(c, e);
+	else
+		free(e);
+counted:
 	/* after the commit: a scan that read the counter before it either
 	 * saw this record or sees the counter move */
 	{
@@ -476,7 +386,8 @@ int cfs_index_intent_undo(cfs_cluster *c, int64_t pool, const char *name,
 {
 	char k[300];
 	unsigned char v[17];
-	size_t kl = make_key('i', pool, name, k, sizeof(k));
+	size_t kl = index_key('i', pool, name, k, sizeof(k));
+	struct index_kept *e;
 	kv_batch *b;
 	int r;
 
@@ -484,12 +395,13 @@ int cfs_index_intent_undo(cfs_cluster *c, int64_t pool, const char *name,
 		return -ENAMETOOLONG;
 	if (c->rdonly)
 		return -EROFS;
-	kept_forget(c, pool, name);
 	b = kv_batch_new();
 	if (!b)
 		return -ENOMEM;
-	put64(v, next->version);
-	put64(v + 8, next->size);
+	e = kept_take(c, pool, name);
+	kept_batch_record(b, e);
+	index_put64(v, next->version);
+	index_put64(v + 8, next->size);
 	v[16] = CFS_INTENT_WRITE;
 	/* one batch: an intent is never there without its undo record */
 	kv_batch_put(b, k, kl, v, sizeof(v));
@@ -497,6 +409,10 @@ int cfs_index_intent_undo(cfs_cluster *c, int64_t pool, const char *name,
 	kv_batch_put(b, k, kl, undo, len);
 	r = kv_batch_commit(c->index, b, 0);
 	kv_batch_free(b);
+	if (e && r)
+		kept_link(c, e);
+	else
+		free(e);
 	return r;
 }
 
@@ -504,7 +420,7 @@ int cfs_index_get_undo(cfs_cluster *c, int64_t pool, const char *name,
 		       void **undo, size_t *len)
 {
 	char k[300];
-	size_t kl = make_key('u', pool, name, k, sizeof(k));
+	size_t kl = index_key('u', pool, name, k, sizeof(k));
 
 	if (!kl)
 		return -ENAMETOOLONG;
@@ -532,7 +448,32 @@ struct scan_ctx {
 		  void *arg);
 	void *arg;
 	int intents;
+	struct index_pend *p; /* sorted by name; p[ip..] not passed yet */
+	size_t np, ip;
 };
+
+/* The pending records before name (all of them: NULL), and whether the
+ * next one is name's (*same). */
+static int pend_before(struct scan_ctx *s, const char *name, int *same)
+{
+	*same = 0;
+	while (s->ip < s->np) {
+		int d = name ? strcmp(s->p[s->ip].name, name) : -1;
+		int r;
+
+		if (d > 0)
+			break;
+		if (d == 0) {
+			*same = 1;
+			break;
+		}
+		r = s->fn(s->p[s->ip].name, &s->p[s->ip].oi, 0, s->arg);
+		s->ip++;
+		if (r)
+			return r;
+	}
+	return 0;
+}
 
 static int scan_one(const void *key, size_t klen, const void *val,
 		    size_t vlen, void *arg)
@@ -540,7 +481,7 @@ static int scan_one(const void *key, size_t klen, const void *val,
 	struct scan_ctx *s = arg;
 	struct cfs_objinfo oi;
 	char name[300];
-	int op = 0;
+	int op = 0, same, r;
 
 	if (klen <= 9 || klen - 9 >= sizeof(name) ||
 	    vlen != (s->intents ? 17u : 16u))
@@ -551,6 +492,10 @@ static int scan_one(const void *key, size_t klen, const void *val,
 	oi.size = get64((const unsigned char *)val + 8);
 	if (s->intents)
 		op = ((const unsigned char *)val)[16];
+	if ((r = pend_before(s, name, &same)))
+		return r;
+	if (same) /* newer than what the index holds */
+		oi = s->p[s->ip++].oi;
 	return s->fn(name, &oi, op, s->arg);
 }
 
@@ -561,13 +506,20 @@ int cfs_index_foreach(cfs_cluster *c, int64_t pool, const char *prefix, int inte
 		      void *arg)
 {
 	char k[300];
-	size_t kl = make_key(intents ? 'i' : 'o', pool, prefix, k,
+	size_t kl = index_key(intents ? 'i' : 'o', pool, prefix, k,
 			     sizeof(k));
-	struct scan_ctx s = { fn, arg, intents };
+	struct scan_ctx s = { fn, arg, intents, NULL, 0, 0 };
+	int r, same;
 
 	if (!kl)
 		return -ENAMETOOLONG;
-	return kv_scan(c->index, k, kl, NULL, 0, scan_one, &s);
+	if (!intents && (r = kept_pending(c, pool, prefix, &s.p, &s.np)))
+		return r;
+	r = kv_scan(c->index, k, kl, NULL, 0, scan_one, &s);
+	if (!r) /* the pending records of objects the index lacks, last */
+		r = pend_before(&s, NULL, &same);
+	kept_pending_free(s.p, s.np);
+	return r;
 }
 
 int cfs_index_sync(cfs_cluster *c)

@@ -456,6 +456,43 @@ int csum_copy_check(const struct obj_csum *cs, uint64_t size,
 /* objindex.c */
 int index_open(cfs_cluster *c, char *err, size_t errlen);
 void index_close(cfs_cluster *c);
+/* the key of (tag, pool, name) in k (0: too long) */
+size_t index_key(char tag, int64_t pool, const char *name, char *k,
+		 size_t len);
+void index_put64(unsigned char *p, uint64_t v);
+int index_put_intent(cfs_cluster *c, int64_t pool, const char *name,
+		     const struct cfs_objinfo *next);
+
+/* objindex_kept.c: the kept intents and their pending records */
+struct kv_batch;
+struct index_kept;
+int kept_open(cfs_cluster *c);
+/* Commits every pending record and drops every kept intent (no owner
+ * dropped them: the process is closing the index). */
+void kept_close(cfs_cluster *c);
+/* name's pending record (1), or 0 */
+int kept_record(cfs_cluster *c, int64_t pool, const char *name,
+		struct cfs_objinfo *oi);
+/* oi becomes name's pending record when name has a kept intent (1) */
+int kept_set_record(cfs_cluster *c, int64_t pool, const char *name,
+		    const struct cfs_objinfo *oi);
+/* The object's intent changes otherwise: its entry, unlinked (NULL:
+ * none).  The caller commits the pending record in its batch
+ * (kept_batch_record) and frees the entry, or links it back when the
+ * commit fails (kept_link). */
+struct index_kept *kept_take(cfs_cluster *c, int64_t pool, const char *name);
+void kept_link(cfs_cluster *c, struct index_kept *e);
+int kept_has_record(const struct index_kept *e);
+void kept_batch_record(struct kv_batch *b, const struct index_kept *e);
+/* The pending records of pool whose names start with prefix, in the
+ * index's key order. */
+struct index_pend {
+	char *name;
+	struct cfs_objinfo oi;
+};
+int kept_pending(cfs_cluster *c, int64_t pool, const char *prefix,
+		 struct index_pend **out, size_t *n);
+void kept_pending_free(struct index_pend *p, size_t n);
 
 /* pgstate.c */
 /* One entry per pool of c->cur, holders and missing sets loaded. */
