@@ -10,9 +10,13 @@
  * file is written in a run of WRITEs, and while the first one's intent is
  * still in the index it covers the others: their copies can only be
  * newer than the record, which is what the open after a crash settles
- * (the newest copy that verifies wins, scrub.c settle_object).  So each
- * later write commits its record only, and the intent goes later, in one
- * batch with others (a tombstone each, one commit).
+ * (the newest copy that verifies wins, scrub.c settle_object).  So the
+ * later writes commit no intent, and their records need not be committed
+ * one by one either: they wait in memory (osdsim objindex_kept.c), and
+ * the intent goes later with the last of them, in one batch with other
+ * objects' (one commit for up to OL_KEPT_HIGH - OL_KEPT_LOW objects).
+ * Measured in an untar of /usr/include: 6.7 commits per file with the
+ * intent kept, 9.1 before (docs/performance.md).
  *
  * The cost is at the open after a kill -9: every kept intent is an object
  * to settle (its copies read and verified).  So few are kept, of small

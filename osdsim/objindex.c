@@ -260,34 +260,29 @@ int index_put_intent(cfs_cluster *c, int64_t pool, const char *name,
 int cfs_index_intent(cfs_cluster *c, int64_t pool, const char *name,
 		     const struct cfs_objinfo *next)
 {
-	struct index_kept *e = kept_take(c, pool, name);
 	char k[300];
 	unsigned char v[17];
 	size_t kl = index_key('i', pool, name, k, sizeof(k));
 	kv_batch *b;
 	int r;
 
-	if (!kept_has_record(e)) {
-		free(e);
-		return index_put_intent(c, pool, name, next);
-	}
-	/* the record the kept intent covered goes with the new intent */
-	b = kl ? kv_batch_new() : NULL;
-	if (!b) {
-		kept_link(c, e);
-		return kl ? -ENOMEM : -ENAMETOOLONG;
-	}
-	kept_batch_record(b, e);
+	if (!kl)
+		return -ENAMETOOLONG;
+	if (c->rdonly)
+		return -EROFS;
+	b = kv_batch_new();
+	if (!b)
+		return -ENOMEM;
+	/* the record a kept intent covered goes with the new intent */
+	kept_batch_pending(c, b, pool, name);
 	index_put64(v, next ? next->version : 0);
 	index_put64(v + 8, next ? next->size : 0);
 	v[16] = next ? CFS_INTENT_WRITE : CFS_INTENT_REMOVE;
 	kv_batch_put(b, k, kl, v, sizeof(v));
 	r = kv_batch_commit(c->index, b, 0);
 	kv_batch_free(b);
-	if (r)
-		kept_link(c, e);
-	else
-		free(e);
+	if (!r)
+		kept_forget(c, pool, name);
 	return r;
 }
 
@@ -301,7 +296,6 @@ static int index_set(cfs_cluster *c, int64_t pool, const char *name,
 	char k[300];
 	unsigned char v[16];
 	size_t kl = index_key('o', pool, name, k, sizeof(k));
-	struct index_kept *e = NULL;
 	kv_batch *b;
 	int r;
 
@@ -326,8 +320,6 @@ static int index_set(cfs_cluster *c, int64_t pool, const char *name,
 		kv_batch_delete(b, k, kl);
 	}
 	if (how != INDEX_KEEP) {
-		/* this record replaces a pending one */
-		e = kept_take(c, pool, name);
 		k[0] = 'i';
 		kv_batch_delete(b, k, kl);
 	}
@@ -337,10 +329,10 @@ static int index_set(cfs_cluster *c, int64_t pool, const char *name,
 	}
 	r = kv_batch_commit(c->index, b, 0);
 	kv_batch_free(b);
-	if (e && r)
-		kept_link(c, e);
-	else
-		free(e);
+	/* this record replaces a pending one: forgotten once committed,
+	 * so a reader without the object's lock never finds neither */
+	if (!r && how != INDEX_KEEP)
+		kept_forget(c, pool, name);
 counted:
 	/* after the commit: a scan that read the counter before it either
 	 * saw this record or sees the counter move */
@@ -387,7 +379,6 @@ int cfs_index_intent_undo(cfs_cluster *c, int64_t pool, const char *name,
 	char k[300];
 	unsigned char v[17];
 	size_t kl = index_key('i', pool, name, k, sizeof(k));
-	struct index_kept *e;
 	kv_batch *b;
 	int r;
 
@@ -398,8 +389,7 @@ int cfs_index_intent_undo(cfs_cluster *c, int64_t pool, const char *name,
 	b = kv_batch_new();
 	if (!b)
 		return -ENOMEM;
-	e = kept_take(c, pool, name);
-	kept_batch_record(b, e);
+	kept_batch_pending(c, b, pool, name);
 	index_put64(v, next->version);
 	index_put64(v + 8, next->size);
 	v[16] = CFS_INTENT_WRITE;
@@ -409,10 +399,8 @@ int cfs_index_intent_undo(cfs_cluster *c, int64_t pool, const char *name,
 	kv_batch_put(b, k, kl, undo, len);
 	r = kv_batch_commit(c->index, b, 0);
 	kv_batch_free(b);
-	if (e && r)
-		kept_link(c, e);
-	else
-		free(e);
+	if (!r)
+		kept_forget(c, pool, name);
 	return r;
 }
 

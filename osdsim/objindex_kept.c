@@ -74,48 +74,28 @@ int kept_record(cfs_cluster *c, int64_t pool, const char *name,
 	return r;
 }
 
-/* The object's intent changes otherwise: its entry, unlinked (NULL:
- * none).  The caller commits e's record with its change (batch_record)
- * and frees it, or links it back if the commit fails (kept_link). */
-struct index_kept *kept_take(cfs_cluster *c, int64_t pool,
-				    const char *name)
+void kept_forget(cfs_cluster *c, int64_t pool, const char *name)
 {
 	struct index_kept **pp, *e;
 
 	if (!c->kept)
-		return NULL;
+		return;
 	pthread_mutex_lock(&c->kept_lock);
 	pp = kept_find(c, pool, name);
 	e = *pp;
 	if (e)
 		*pp = e->next;
 	pthread_mutex_unlock(&c->kept_lock);
-	return e;
-}
-
-void kept_link(cfs_cluster *c, struct index_kept *e)
-{
-	struct index_kept **pp;
-
-	pthread_mutex_lock(&c->kept_lock);
-	pp = kept_find(c, e->pool, e->name);
-	if (!*pp) {
-		e->next = NULL;
-		*pp = e;
-		e = NULL;
-	}
-	pthread_mutex_unlock(&c->kept_lock);
 	free(e);
 }
 
-/* e's pending record, if any, into b. */
-void kept_batch_record(kv_batch *b, const struct index_kept *e)
+static void batch_record(kv_batch *b, const struct index_kept *e)
 {
 	char k[300];
 	unsigned char v[16];
 	size_t kl;
 
-	if (!e || !e->has_rec)
+	if (!e->has_rec)
 		return;
 	kl = index_key('o', e->pool, e->name, k, sizeof(k));
 	if (!kl)
@@ -125,20 +105,29 @@ void kept_batch_record(kv_batch *b, const struct index_kept *e)
 	kv_batch_put(b, k, kl, v, sizeof(v));
 }
 
+void kept_batch_pending(cfs_cluster *c, kv_batch *b, int64_t pool,
+			const char *name)
+{
+	struct index_kept *e;
+
+	if (!c->kept)
+		return;
+	pthread_mutex_lock(&c->kept_lock);
+	e = *kept_find(c, pool, name);
+	if (e)
+		batch_record(b, e);
+	pthread_mutex_unlock(&c->kept_lock);
+}
+
 /* e's pending record and the deletion of its intent, into b. */
 static void batch_drop(kv_batch *b, const struct index_kept *e)
 {
 	char k[300];
 	size_t kl = index_key('i', e->pool, e->name, k, sizeof(k));
 
-	kept_batch_record(b, e);
+	batch_record(b, e);
 	if (kl)
 		kv_batch_delete(b, k, kl);
-}
-
-int kept_has_record(const struct index_kept *e)
-{
-	return e && e->has_rec;
 }
 
 int kept_set_record(cfs_cluster *c, int64_t pool, const char *name,
@@ -205,8 +194,8 @@ int cfs_index_intent_kept(cfs_cluster *c, int64_t pool, const char *name,
 int cfs_index_drop_kept(cfs_cluster *c, const void *owner, size_t n,
 			const int64_t *pools, char *const *names)
 {
-	struct index_kept *done = NULL;
 	kv_batch *b;
+	size_t nd = 0;
 	int r = 0;
 
 	if (!c->kept || n == 0)
@@ -216,32 +205,35 @@ int cfs_index_drop_kept(cfs_cluster *c, const void *owner, size_t n,
 		return -ENOMEM;
 	pthread_mutex_lock(&c->kept_lock);
 	for (size_t i = 0; i < n; i++) {
+		struct index_kept *e = *kept_find(c, pools[i], names[i]);
+
+		if (e && e->owner == owner) {
+			batch_drop(b, e);
+			nd++;
+		}
+	}
+	pthread_mutex_unlock(&c->kept_lock);
+	if (nd)
+		r = kv_batch_commit(c->index, b, 0);
+	kv_batch_free(b);
+	if (r) /* they stay kept, records and all, for the next round */
+		return r;
+	/* Forgotten only now: until the commit a reader without the
+	 * object's lock (a file's object list, a stat) must still find the
+	 * pending record here, or it would find none at all.  The caller's
+	 * locks keep the entries as they were batched. */
+	pthread_mutex_lock(&c->kept_lock);
+	for (size_t i = 0; i < n; i++) {
 		struct index_kept **pp = kept_find(c, pools[i], names[i]), *e;
 
 		e = *pp;
-		if (!e || e->owner != owner)
-			continue;
-		batch_drop(b, e);
-		*pp = e->next;
-		e->next = done;
-		done = e;
+		if (e && e->owner == owner) {
+			*pp = e->next;
+			free(e);
+		}
 	}
 	pthread_mutex_unlock(&c->kept_lock);
-	if (done)
-		r = kv_batch_commit(c->index, b, 0);
-	kv_batch_free(b);
-	/* not committed: they stay kept, records and all, for the next
-	 * round (or the close) */
-	while (done) {
-		struct index_kept *e = done;
-
-		done = e->next;
-		if (r)
-			kept_link(c, e);
-		else
-			free(e);
-	}
-	return r;
+	return 0;
 }
 
 static int pend_cmp(const void *a, const void *b)

@@ -465,7 +465,6 @@ int index_put_intent(cfs_cluster *c, int64_t pool, const char *name,
 
 /* objindex_kept.c: the kept intents and their pending records */
 struct kv_batch;
-struct index_kept;
 int kept_open(cfs_cluster *c);
 /* Commits every pending record and drops every kept intent (no owner
  * dropped them: the process is closing the index). */
@@ -476,14 +475,12 @@ int kept_record(cfs_cluster *c, int64_t pool, const char *name,
 /* oi becomes name's pending record when name has a kept intent (1) */
 int kept_set_record(cfs_cluster *c, int64_t pool, const char *name,
 		    const struct cfs_objinfo *oi);
-/* The object's intent changes otherwise: its entry, unlinked (NULL:
- * none).  The caller commits the pending record in its batch
- * (kept_batch_record) and frees the entry, or links it back when the
- * commit fails (kept_link). */
-struct index_kept *kept_take(cfs_cluster *c, int64_t pool, const char *name);
-void kept_link(cfs_cluster *c, struct index_kept *e);
-int kept_has_record(const struct index_kept *e);
-void kept_batch_record(struct kv_batch *b, const struct index_kept *e);
+/* A change of the object's intent or record: its pending record (if
+ * any) into b, and, once b is committed, the entry forgotten (never
+ * before: a reader without the object's lock would find no record). */
+void kept_batch_pending(cfs_cluster *c, struct kv_batch *b, int64_t pool,
+			const char *name);
+void kept_forget(cfs_cluster *c, int64_t pool, const char *name);
 /* The pending records of pool whose names start with prefix, in the
  * index's key order. */
 struct index_pend {
