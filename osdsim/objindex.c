@@ -240,50 +240,68 @@ int cfs_index_get_intent(cfs_cluster *c, int64_t pool, const char *name,
 	return 0;
 }
 
-int index_put_intent(cfs_cluster *c, int64_t pool, const char *name,
-		      const struct cfs_objinfo *next)
+/* An intent's key and value (next NULL: a remove); 0 or -errno. */
+static int intent_kv(cfs_cluster *c, int64_t pool, const char *name,
+		     const struct cfs_objinfo *next, char *k, size_t *kl,
+		     unsigned char v[17])
 {
-	char k[300];
-	unsigned char v[17];
-	size_t kl = index_key('i', pool, name, k, sizeof(k));
-
-	if (!kl)
+	*kl = index_key('i', pool, name, k, 300);
+	if (!*kl)
 		return -ENAMETOOLONG;
 	if (c->rdonly)
 		return -EROFS;
 	index_put64(v, next ? next->version : 0);
 	index_put64(v + 8, next ? next->size : 0);
-	v[16] = next ? 1 : 2;
-	return kv_put(c->index, k, kl, v, sizeof(v));
+	v[16] = next ? CFS_INTENT_WRITE : CFS_INTENT_REMOVE;
+	return 0;
 }
 
-int cfs_index_intent(cfs_cluster *c, int64_t pool, const char *name,
+int index_put_intent(cfs_cluster *c, int64_t pool, const char *name,
 		     const struct cfs_objinfo *next)
 {
 	char k[300];
 	unsigned char v[17];
-	size_t kl = index_key('i', pool, name, k, sizeof(k));
-	kv_batch *b;
-	int r;
+	size_t kl;
+	int r = intent_kv(c, pool, name, next, k, &kl, v);
 
-	if (!kl)
-		return -ENAMETOOLONG;
-	if (c->rdonly)
-		return -EROFS;
+	return r ? r : kv_put(c->index, k, kl, v, sizeof(v));
+}
+
+/* An intent (next NULL: a remove) with its undo record (undo NULL: none)
+ * in one batch, and the record a kept intent covered with them. */
+static int intent_batch(cfs_cluster *c, int64_t pool, const char *name,
+			const struct cfs_objinfo *next, const void *undo,
+			size_t len)
+{
+	char k[300];
+	unsigned char v[17];
+	size_t kl;
+	kv_batch *b;
+	int r = intent_kv(c, pool, name, next, k, &kl, v);
+
+	if (r)
+		return r;
 	b = kv_batch_new();
 	if (!b)
 		return -ENOMEM;
-	/* the record a kept intent covered goes with the new intent */
 	kept_batch_pending(c, b, pool, name);
-	index_put64(v, next ? next->version : 0);
-	index_put64(v + 8, next ? next->size : 0);
-	v[16] = next ? CFS_INTENT_WRITE : CFS_INTENT_REMOVE;
 	kv_batch_put(b, k, kl, v, sizeof(v));
+	if (undo) {
+		/* an intent is never there without its undo record */
+		k[0] = 'u';
+		kv_batch_put(b, k, kl, undo, len);
+	}
 	r = kv_batch_commit(c->index, b, 0);
 	kv_batch_free(b);
 	if (!r)
 		kept_forget(c, pool, name);
 	return r;
+}
+
+int cfs_index_intent(cfs_cluster *c, int64_t pool, const char *name,
+		     const struct cfs_objinfo *next)
+{
+	return intent_batch(c, pool, name, next, NULL, 0);
 }
 
 /* keep: INDEX_KEEP (the intent stays), INDEX_DROP (it goes) or
@@ -376,32 +394,7 @@ int cfs_index_intent_undo(cfs_cluster *c, int64_t pool, const char *name,
 			  const struct cfs_objinfo *next, const void *undo,
 			  size_t len)
 {
-	char k[300];
-	unsigned char v[17];
-	size_t kl = index_key('i', pool, name, k, sizeof(k));
-	kv_batch *b;
-	int r;
-
-	if (!kl)
-		return -ENAMETOOLONG;
-	if (c->rdonly)
-		return -EROFS;
-	b = kv_batch_new();
-	if (!b)
-		return -ENOMEM;
-	kept_batch_pending(c, b, pool, name);
-	index_put64(v, next->version);
-	index_put64(v + 8, next->size);
-	v[16] = CFS_INTENT_WRITE;
-	/* one batch: an intent is never there without its undo record */
-	kv_batch_put(b, k, kl, v, sizeof(v));
-	k[0] = 'u';
-	kv_batch_put(b, k, kl, undo, len);
-	r = kv_batch_commit(c->index, b, 0);
-	kv_batch_free(b);
-	if (!r)
-		kept_forget(c, pool, name);
-	return r;
+	return intent_batch(c, pool, name, next, undo ? undo : "", len);
 }
 
 int cfs_index_get_undo(cfs_cluster *c, int64_t pool, const char *name,

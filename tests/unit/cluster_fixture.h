@@ -71,6 +71,26 @@ static inline void fx_free(struct fixture *f)
 	free(f);
 }
 
+/* A cfs_index_foreach callback noting the first 8 names and sizes. */
+struct fx_seen {
+	char names[8][64];
+	uint64_t size[8];
+	int n;
+};
+
+static inline int fx_see(const char *name, const struct cfs_objinfo *oi,
+			 int op, void *arg)
+{
+	struct fx_seen *s = arg;
+
+	(void)op;
+	if (s->n < 8) {
+		snprintf(s->names[s->n], sizeof(s->names[0]), "%s", name);
+		s->size[s->n++] = oi->size;
+	}
+	return 0;
+}
+
 /* Fill buf with a pattern depending on seed. */
 static inline void fx_pattern(void *buf, size_t len, unsigned seed)
 {

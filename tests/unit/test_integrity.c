@@ -389,32 +389,13 @@ static void test_choose_auth_majority(void **state)
 	assert_int_equal(ol_choose_auth(v, 3, 4), 1);
 }
 
-struct seen {
-	char names[8][64];
-	uint64_t size[8];
-	int n;
-};
-
-static int see(const char *name, const struct cfs_objinfo *oi, int op,
-	       void *arg)
-{
-	struct seen *s = arg;
-
-	(void)op;
-	if (s->n < 8) {
-		snprintf(s->names[s->n], 64, "%s", name);
-		s->size[s->n++] = oi->size;
-	}
-	return 0;
-}
-
 /* The index: versions only grow (also across reopen), prefix scans find
  * one file's objects, intents are listed until settled. */
 static void test_index(void **state)
 {
 	struct fixture *f = fx_new(NULL);
 	struct cfs_objinfo oi = { 0, 0 };
-	struct seen s = { 0 };
+	struct fx_seen s = { 0 };
 	uint64_t v1, v2;
 	int e;
 
@@ -430,7 +411,7 @@ static void test_index(void **state)
 	oi.version = 9;
 	oi.size = 100;
 	assert_int_equal(cfs_index_intent(f->c, DATA_POOL, "10.00000001", &oi), 0);
-	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "", 1, see, &s), 0);
+	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "", 1, fx_see, &s), 0);
 	assert_int_equal(s.n, 1);
 	assert_int_equal(cfs_index_get(f->c, DATA_POOL, "10.00000001", &oi), -ENOENT);
 	oi.version = 9;
@@ -438,9 +419,9 @@ static void test_index(void **state)
 	assert_int_equal(cfs_index_set(f->c, DATA_POOL, "10.00000000", &oi), 0);
 	assert_int_equal(cfs_index_set(f->c, DATA_POOL, "100.00000000", &oi), 0);
 	s.n = 0;
-	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "", 1, see, &s), 0);
+	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "", 1, fx_see, &s), 0);
 	assert_int_equal(s.n, 0); /* the intent went with the set */
-	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "10.", 0, see, &s), 0);
+	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "10.", 0, fx_see, &s), 0);
 	assert_int_equal(s.n, 2);
 	assert_string_equal(s.names[0], "10.00000000");
 	assert_string_equal(s.names[1], "10.00000001");

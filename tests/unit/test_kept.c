@@ -275,25 +275,6 @@ static void test_dropping(void **state)
 	fx_free(f);
 }
 
-struct seen {
-	char names[8][16];
-	uint64_t size[8];
-	int n;
-};
-
-static int see(const char *name, const struct cfs_objinfo *oi, int op,
-	       void *arg)
-{
-	struct seen *s = arg;
-
-	(void)op;
-	if (s->n < 8) {
-		snprintf(s->names[s->n], sizeof(s->names[0]), "%s", name);
-		s->size[s->n++] = oi->size;
-	}
-	return 0;
-}
-
 /* The records of writes under a kept intent wait in memory, and every
  * read of the index sees them: a point read, and a scan, in name order,
  * among the committed ones, within its prefix; a stop from the callback
@@ -311,7 +292,7 @@ static void test_pending_records(void **state)
 {
 	struct fixture *f = fx_new(NULL);
 	struct cfs_objinfo oi;
-	struct seen s = { 0 };
+	struct fx_seen s = { 0 };
 	int n = 0;
 
 	(void)state;
@@ -327,7 +308,7 @@ static void test_pending_records(void **state)
 	assert_int_equal(oi.size, 6);
 	assert_int_equal(cfs_index_get(f->c, DATA_POOL, "g.2", &oi), 0);
 	assert_int_equal(oi.size, 2);
-	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "g.", 0, see, &s),
+	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "g.", 0, fx_see, &s),
 			 0);
 	assert_int_equal(s.n, 3);
 	assert_string_equal(s.names[0], "g.0");
@@ -337,7 +318,7 @@ static void test_pending_records(void **state)
 	assert_int_equal(s.size[1], 6);
 	assert_int_equal(s.size[2], 2);
 	s.n = 0;
-	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "", 0, see, &s), 0);
+	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "", 0, fx_see, &s), 0);
 	assert_int_equal(s.n, 4);
 	assert_string_equal(s.names[3], "h.0");
 	assert_int_equal(cfs_index_foreach(f->c, DATA_POOL, "", 0, stop_at_two,
