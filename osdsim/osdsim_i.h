@@ -370,6 +370,9 @@ int spare_take(cfs_cluster *c, struct osd_store *s, const char *rel,
 	       int oflags);
 int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 	       uint64_t *size);
+/* How many spares of osd are ready to take (emptied and offered): what a
+ * test waits for, the cleaner offering a file only after emptying it. */
+int spares_ready(cfs_cluster *c, int osd);
 void spares_close(struct osd_store *s);
 /* Empty now every spare of the OSDs on disk g that still holds bytes
  * (queued for the cleaner, or left full by a crash): how many. */

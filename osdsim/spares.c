@@ -412,6 +412,19 @@ int spare_take(cfs_cluster *c, struct osd_store *s, const char *rel,
 	return fd;
 }
 
+int spares_ready(cfs_cluster *c, int osd)
+{
+	struct osd_store *s = store_get(c, osd);
+	int n;
+
+	if (!s)
+		return 0;
+	pthread_mutex_lock(&s->spares.lock);
+	n = (int)s->spares.n;
+	pthread_mutex_unlock(&s->spares.lock);
+	return n;
+}
+
 int spare_give(cfs_cluster *c, struct osd_store *s, const char *rel,
 	       uint64_t *size)
 {

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "cluster_fixture.h"
+#include "osdsim_i.h"
 
 #define DATA_POOL 1 /* the pool mkfs makes */
 
@@ -700,20 +701,24 @@ static int spares_on(struct fixture *f, int osd, int *nonempty, int *attrs)
  * takes it and starts empty (no byte, record or attribute of the old
  * one).  A spare a crash left unemptied is emptied before it is used. */
 /* The cleaner empties a removed object's file in the background: wait
- * (10 s at most) until the OSD has n spares, all empty and bare. */
+ * (10 s at most) until the OSD has n spares, all empty and bare, and
+ * offered (the cleaner, at SCHED_IDLE, offers a file only after emptying
+ * it: on a busy machine a file seen empty could still be on its way). */
 static void wait_spares_clean(struct fixture *f, int osd, int n)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
-	int ne, at, got = -1;
+	int ne, at, got = -1, ready = -1;
 
 	for (int i = 0; i < 1000; i++) {
 		got = spares_on(f, osd, &ne, &at);
-		if (got == n && ne == 0 && at == 0)
+		ready = spares_ready(f->c, osd);
+		if (got == n && ne == 0 && at == 0 && ready == n)
 			return;
 		nanosleep(&ts, NULL);
 	}
-	fail_msg("osd.%d: %d spares, %d with bytes, %d with attributes after "
-		 "10 s; want %d, all empty", osd, got, ne, at, n);
+	fail_msg("osd.%d: %d spares, %d with bytes, %d with attributes, %d "
+		 "offered after 10 s; want %d, all empty and offered",
+		 osd, got, ne, at, ready, n);
 }
 
 static void test_spares(void **state)
