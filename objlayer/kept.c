@@ -34,6 +34,9 @@
 #include "objindex.h"
 #include "objlayer_i.h"
 
+/* objects one drop holds locked at once */
+#define KEPT_LOCKS 32
+
 struct ol_kept {
 	int64_t pool;
 	uint64_t tick;
@@ -153,28 +156,40 @@ int ol_kept_drop(objlayer *ol, int which)
 		return n ? -ENOMEM : 0;
 	pools = malloc(n * sizeof(*pools));
 	names = malloc(n * sizeof(*names));
-	for (size_t i = 0; pools && names && i < n; i++) {
-		pthread_rwlock_t *lk = ol_objlock(ol, v[i].name);
-		size_t s = (size_t)(lk - ol->objlock);
-
-		if (!(held[s / 64] >> (s % 64) & 1)) {
-			if (pthread_rwlock_trywrlock(lk))
-				continue; /* being read or written */
-			held[s / 64] |= 1ull << (s % 64);
-		}
-		pools[nok] = v[i].pool;
-		names[nok++] = v[i].name;
-		v[i].name = NULL;
-	}
 	if (!pools || !names)
 		r = -ENOMEM;
-	else if (nok)
-		r = cfs_index_drop_kept(ol->c, ol, nok, pools, names);
-	for (size_t s = 0; s < OL_LOCK_STRIPES; s++)
-		if (held[s / 64] >> (s % 64) & 1)
-			pthread_rwlock_unlock(&ol->objlock[s]);
-	for (size_t i = 0; i < nok; i++)
-		free(names[i]);
+	/* in chunks of at most KEPT_LOCKS objects locked at once (a thread
+	 * holding more trips ThreadSanitizer's deadlock detector, which
+	 * tracks 64); one commit per chunk */
+	for (size_t i = 0; !r && i < n;) {
+		size_t nheld = 0;
+
+		nok = 0;
+		for (; i < n && nheld < KEPT_LOCKS; i++) {
+			pthread_rwlock_t *lk = ol_objlock(ol, v[i].name);
+			size_t s = (size_t)(lk - ol->objlock);
+
+			if (!(held[s / 64] >> (s % 64) & 1)) {
+				if (pthread_rwlock_trywrlock(lk))
+					continue; /* being read or written */
+				held[s / 64] |= 1ull << (s % 64);
+				nheld++;
+			}
+			pools[nok] = v[i].pool;
+			names[nok++] = v[i].name;
+			v[i].name = NULL;
+		}
+		if (nok)
+			r = cfs_index_drop_kept(ol->c, ol, nok, pools, names);
+		for (size_t s = 0; nheld && s < OL_LOCK_STRIPES; s++)
+			if (held[s / 64] >> (s % 64) & 1) {
+				pthread_rwlock_unlock(&ol->objlock[s]);
+				held[s / 64] &= ~(1ull << (s % 64));
+				nheld--;
+			}
+		for (size_t k = 0; k < nok; k++)
+			free(names[k]);
+	}
 	put_back(ol, v, n);
 	free(pools);
 	free(names);
