@@ -147,6 +147,12 @@ static void test_run_of_writes(void **state)
  * the next read-write open settles the index on them. */
 static void test_crash_in_run(void **state)
 {
+#ifdef __SANITIZE_THREAD__
+	/* ThreadSanitizer cannot follow a fork of a threaded process (the
+	 * child starts objlayer's workers): the other builds run it */
+	(void)state;
+	skip();
+#else
 	struct fixture *f = fx_new(NULL);
 	char got[16], err[256];
 	struct cfs_objinfo oi, next;
@@ -220,6 +226,7 @@ static void test_crash_in_run(void **state)
 	assert_memory_equal(got, "old!new!", 8);
 	(void)vnew;
 	fx_free(f);
+#endif
 }
 
 /* The mounted daemon's tick drops what was kept before the tick before
@@ -325,8 +332,23 @@ static void test_pending_records(void **state)
 					   &n),
 			 42);
 	assert_int_equal(n, 2);
-	/* in RocksDB once dropped, not before: a process killed with one
-	 * of each */
+	fx_free(f);
+}
+
+/* Pending records reach RocksDB with the drop of their intent, not
+ * before: a process killed with one of each. */
+static void test_pending_not_committed(void **state)
+{
+#ifdef __SANITIZE_THREAD__
+	/* ThreadSanitizer cannot follow a fork of a threaded process (the
+	 * child starts objlayer's workers): the other builds run it */
+	(void)state;
+	skip();
+#else
+	struct fixture *f = fx_new(NULL);
+	struct cfs_objinfo oi;
+
+	(void)state;
 	fx_close(f);
 	{
 		pid_t pid = fork();
@@ -367,6 +389,7 @@ static void test_pending_records(void **state)
 	assert_int_equal(cfs_index_get(f->c, DATA_POOL, "y.0", &oi), 0);
 	assert_int_equal(oi.size, 1);
 	fx_free(f);
+#endif
 }
 
 /* A write that leaves its object bigger than OL_KEPT_MAX_SIZE keeps no
@@ -409,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_dropping),
 		cmocka_unit_test(test_big_not_kept),
 		cmocka_unit_test(test_pending_records),
+		cmocka_unit_test(test_pending_not_committed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
