@@ -127,7 +127,7 @@ static void put_back(objlayer *ol, struct ol_kept *v, size_t n)
 
 int ol_kept_drop(objlayer *ol, int which)
 {
-	uint64_t held[OL_LOCK_STRIPES / 64] = { 0 };
+	pthread_rwlock_t *held[KEPT_LOCKS];
 	struct ol_kept *v;
 	int64_t *pools = NULL;
 	char **names = NULL;
@@ -167,13 +167,15 @@ int ol_kept_drop(objlayer *ol, int which)
 		nok = 0;
 		for (; i < n && nheld < KEPT_LOCKS; i++) {
 			pthread_rwlock_t *lk = ol_objlock(ol, v[i].name);
-			size_t s = (size_t)(lk - ol->objlock);
+			size_t h = 0;
 
-			if (!(held[s / 64] >> (s % 64) & 1)) {
+			/* two names may share a stripe: locked once */
+			while (h < nheld && held[h] != lk)
+				h++;
+			if (h == nheld) {
 				if (pthread_rwlock_trywrlock(lk))
 					continue; /* being read or written */
-				held[s / 64] |= 1ull << (s % 64);
-				nheld++;
+				held[nheld++] = lk;
 			}
 			pools[nok] = v[i].pool;
 			names[nok++] = v[i].name;
@@ -181,12 +183,8 @@ int ol_kept_drop(objlayer *ol, int which)
 		}
 		if (nok)
 			r = cfs_index_drop_kept(ol->c, ol, nok, pools, names);
-		for (size_t s = 0; nheld && s < OL_LOCK_STRIPES; s++)
-			if (held[s / 64] >> (s % 64) & 1) {
-				pthread_rwlock_unlock(&ol->objlock[s]);
-				held[s / 64] &= ~(1ull << (s % 64));
-				nheld--;
-			}
+		while (nheld)
+			pthread_rwlock_unlock(held[--nheld]);
 		for (size_t k = 0; k < nok; k++)
 			free(names[k]);
 	}
