@@ -39,10 +39,15 @@
 #          goal against it.
 #
 # Order within a round.  Without a journal, ext4 will not reuse an inode
-# freed less than dirty_expire ago (recently_deleted() in ialloc.c) and
-# every create walks past all of them: creates right after deletes are
-# several times slower, whichever filesystem runs on top, and crushfs and
-# passthrough_ll create backing files in the same ext4.  So a round waits
+# freed less than 60 s ago, 360 s while its inode-table block is dirty
+# (recently_deleted() in ialloc.c, Linux 5.8 on), and every create walks
+# past all of them: creates right after deletes are several times slower,
+# whichever filesystem runs on top, and crushfs and passthrough_ll create
+# backing files in the same ext4.  The settle lets the freed inodes'
+# blocks be written back; it cannot outwait the rest (creates dirty the
+# blocks they walk; a 61 s settle measured no better than 31 s,
+# docs/performance.md), so create figures keep some of that swing on
+# every side.  A round waits
 # until the last deletes are BENCH_SETTLE seconds old, then runs every
 # side's creating phases (seq, small create+stat, tree untar+read, big
 # create), and only then every side's deleting phases (small unlink, tree

@@ -6,8 +6,10 @@
  *
  * Why: the OSDs' filesystem here is ext4 without a journal, where
  * __ext4_new_inode() -> find_inode_bit() skips every inode freed less
- * than ~30 s ago (recently_deleted(), fs/ext4/ialloc.c, kernel 6.x) and
- * looks up each one's inode-table block on the way: a new object right
+ * than 60 s ago, 360 s while its inode-table block is dirty
+ * (recently_deleted(), RECENTCY_MIN and RECENTCY_DIRTY, fs/ext4/ialloc.c
+ * since Linux 5.8) and looks up each one's inode-table block on the
+ * way; creates dirty the blocks they walk: a new object right
  * after many removals cost 300-900 us of CPU in that walk
  * (docs/performance.md), a rename of a spare 15-25 us.  Kept spares are
  * also inodes ext4 never has to free and skip later.  (BlueStore has no
