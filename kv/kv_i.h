@@ -36,8 +36,16 @@ struct kv_engine {
  * shorter key first. */
 int kv_keycmp(const void *a, size_t alen, const void *b, size_t blen);
 
+struct kv_neg;
+
 struct kv {
 	const struct kv_engine *e;
+	struct kv_neg *neg; /* kv.c: the keys just found absent; NULL: none */
 };
+
+/* An engine's open calls this once the store is open (kv.c's cache of
+ * absent keys; without memory the store works uncached); kv_close undoes
+ * it before the engine's close. */
+void kv_neg_init(kv *db);
 
 #endif

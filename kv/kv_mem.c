@@ -231,6 +231,7 @@ int kv_open_mem(kv **out)
 		return -ENOMEM;
 	m->base.e = &mem_engine;
 	pthread_rwlock_init(&m->lock, NULL);
+	kv_neg_init(&m->base);
 	*out = &m->base;
 	return 0;
 }

@@ -321,6 +321,7 @@ static int open_rocks(const char *path, int create, int rdonly, kv **out,
 		}
 		goto err;
 	}
+	kv_neg_init(&r->base);
 	*out = &r->base;
 	return 0;
 err:

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "kv.h"
+#include "kv_i.h"
 #include "util.h"
 
 struct fixture {
@@ -329,6 +330,127 @@ static void test_rocks_missing(void **state)
 			 -ENOENT);
 }
 
+/* kv.c's cache of absent keys: a key found absent is served from it
+ * until a commit touches it, by every path that changes a store. */
+static void test_absent_then_written(void **state)
+{
+	struct fixture *f = *state;
+	char big[200];
+	kv_batch *b;
+
+	/* twice absent (the second from the cache), then a put */
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(kv_get(f->db, "k", 1, NULL, NULL), -ENOENT);
+	assert_int_equal(kv_put(f->db, "k", 1, "1", 1), 0);
+	assert_int_equal(kv_get(f->db, "k", 1, NULL, NULL), 0);
+	/* a delete, then a batch that writes it among others */
+	assert_int_equal(kv_delete(f->db, "k", 1), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(kv_get(f->db, "k", 1, NULL, NULL), -ENOENT);
+	b = kv_batch_new();
+	for (int i = 0; i < 40; i++) {
+		char k[8];
+
+		snprintf(k, sizeof(k), "o%d", i);
+		assert_int_equal(kv_get(f->db, k, strlen(k), NULL, NULL),
+				 -ENOENT);
+		kv_batch_put(b, k, strlen(k), "v", 1);
+	}
+	kv_batch_put(b, "k", 1, "2", 1);
+	assert_int_equal(kv_batch_commit(f->db, b, 0), 0);
+	kv_batch_free(b);
+	assert_int_equal(kv_get(f->db, "k", 1, NULL, NULL), 0);
+	for (int i = 0; i < 40; i++) {
+		char k[8];
+
+		snprintf(k, sizeof(k), "o%d", i);
+		assert_int_equal(kv_get(f->db, k, strlen(k), NULL, NULL), 0);
+	}
+	/* a key longer than the cache holds, and keys that differ only
+	 * past a NUL */
+	memset(big, 'x', sizeof(big));
+	assert_int_equal(kv_get(f->db, big, sizeof(big), NULL, NULL), -ENOENT);
+	assert_int_equal(kv_put(f->db, big, sizeof(big), "v", 1), 0);
+	assert_int_equal(kv_get(f->db, big, sizeof(big), NULL, NULL), 0);
+	assert_int_equal(kv_put(f->db, "n\0b", 3, "v", 1), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(kv_get(f->db, "n\0a", 3, NULL, NULL), -ENOENT);
+	assert_int_equal(kv_get(f->db, "n\0b", 3, NULL, NULL), 0);
+}
+
+/* A commit that lands while a get is in the engine (after the engine
+ * looked, before the miss is remembered): the miss must not be kept. An
+ * engine that wraps kv_mem and commits the key from inside its get. */
+struct racing {
+	struct kv base;
+	kv *inner;
+	int commit_in_get;
+};
+
+static int racing_get(kv *db, const void *key, size_t klen, void **val,
+		      size_t *vlen)
+{
+	struct racing *r = (struct racing *)db;
+	int rc = r->inner->e->get(r->inner, key, klen, val, vlen);
+
+	if (r->commit_in_get) {
+		r->commit_in_get = 0;
+		assert_int_equal(kv_put(db, key, klen, "late", 4), 0);
+	}
+	return rc;
+}
+
+static int racing_commit(kv *db, const kv_batch *b, int sync)
+{
+	struct racing *r = (struct racing *)db;
+
+	return r->inner->e->commit(r->inner, b, sync);
+}
+
+static int racing_scan(kv *db, const void *prefix, size_t plen,
+		       const void *after, size_t alen, kv_scan_fn fn,
+		       void *arg)
+{
+	struct racing *r = (struct racing *)db;
+
+	return kv_scan(r->inner, prefix, plen, after, alen, fn, arg);
+}
+
+static int racing_sync(kv *db)
+{
+	(void)db;
+	return 0;
+}
+
+static void racing_close(kv *db)
+{
+	(void)db;
+}
+
+static void test_absent_racing_commit(void **state)
+{
+	static const struct kv_engine eng = {
+		.get = racing_get,
+		.scan = racing_scan,
+		.commit = racing_commit,
+		.sync = racing_sync,
+		.close = racing_close,
+	};
+	struct racing r = { { &eng, NULL }, NULL, 0 };
+
+	(void)state;
+	assert_int_equal(kv_open_mem(&r.inner), 0);
+	kv_neg_init(&r.base);
+	assert_non_null(r.base.neg);
+	r.commit_in_get = 1;
+	/* the engine saw no key; the commit inside made it exist */
+	assert_int_equal(kv_get(&r.base, "d", 1, NULL, NULL), -ENOENT);
+	assert_int_equal(kv_get(&r.base, "d", 1, NULL, NULL), 0);
+	kv_close(&r.base);
+	assert_null(r.base.neg);
+	kv_close(r.inner);
+}
+
 #define BOTH(t)                                                    \
 	{ #t "/mem", t, setup_mem, teardown, NULL },               \
 	{ #t "/rocksdb", t, setup_rocks, teardown, NULL }
@@ -342,6 +464,8 @@ int main(void)
 		BOTH(test_batch),
 		BOTH(test_scan_snapshot),
 		BOTH(test_threads),
+		BOTH(test_absent_then_written),
+		cmocka_unit_test(test_absent_racing_commit),
 		cmocka_unit_test_setup_teardown(test_rocks_persistence,
 						setup_rocks, teardown),
 		cmocka_unit_test(test_rocks_missing),
