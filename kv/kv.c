@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "kv_i.h"
+#include "util.h"
 
 /* 256 slots of at most 96-byte keys: a dentry key of a name up to ~80
  * bytes, an object index key; longer keys are not cached */
@@ -65,13 +66,7 @@ static void neg_free(kv *db)
 static struct kv_neg_slot *neg_slot(struct kv_neg *n, const void *key,
 				    size_t klen)
 {
-	/* FNV-1a */
-	const unsigned char *k = key;
-	uint32_t h = 2166136261u;
-
-	for (size_t i = 0; i < klen; i++)
-		h = (h ^ k[i]) * 16777619u;
-	return &n->s[h % KV_NEG_SLOTS];
+	return &n->s[cfs_fnv1a(key, klen) % KV_NEG_SLOTS];
 }
 
 /* 1 when key is known absent */
