@@ -17,8 +17,10 @@
  * So a get that comes after a commit returned never sees a key it
  * wrote as absent; a get concurrent with the commit may, as it may from
  * the engine itself.  Every change to a store goes through
- * kv_batch_commit (kv_put and kv_delete included), and one process opens
- * a store once (RocksDB's LOCK).
+ * kv_batch_commit (kv_put and kv_delete included); a process opens a
+ * store for writing once (RocksDB's LOCK), and a read-only open
+ * (kv_open_rocksdb_rdonly) sees the store as it was when opened, so its
+ * misses stay true for it.
  */
 #include <errno.h>
 #include <pthread.h>
