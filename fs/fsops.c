@@ -429,15 +429,17 @@ static void fsops_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 	/* Read before replying: once the reply is out, a release may free
 	 * the handle. */
 	changed = vfs_file_attr_changed(file_of(fi));
+	/* setuid/setgid went: the kernel still caches the old mode (a
+	 * write invalidates only size and times).  Before the reply, or the
+	 * writer's next stat may beat the notice and see the old mode.
+	 * Attributes only (off < 0): takes no inode lock, so the writer
+	 * holding i_rwsem cannot deadlock it. */
+	if (changed)
+		fuse_lowlevel_notify_inval_inode(se, ino, -1, 0);
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
 	else
 		fuse_reply_write(req, (size_t)n);
-	/* setuid/setgid went: the kernel still caches the old mode (a
-	 * write invalidates only size and times).  Attributes only (off < 0):
-	 * takes no inode lock, safe after the reply. */
-	if (changed)
-		fuse_lowlevel_notify_inval_inode(se, ino, -1, 0);
 }
 
 static void fsops_flush(fuse_req_t req, fuse_ino_t ino,
@@ -483,10 +485,10 @@ static void fsops_fallocate(fuse_req_t req, fuse_ino_t ino, int mode,
 				   (uint64_t)offset, (uint64_t)length);
 	unwatch();
 	changed = vfs_file_attr_changed(file_of(fi));
-	fuse_reply_err(req, -rc);
-	/* setuid/setgid went: as after a write */
+	/* setuid/setgid went: as in a write, before the reply */
 	if (changed)
 		fuse_lowlevel_notify_inval_inode(se, ino, -1, 0);
+	fuse_reply_err(req, -rc);
 }
 
 static void fsops_opendir(fuse_req_t req, fuse_ino_t ino,
@@ -599,8 +601,10 @@ static void fsops_statfs(fuse_req_t req, fuse_ino_t ino)
 /* An ACL set or removed may have changed the mode.  With POSIX ACLs on
  * the kernel drops the attributes it caches itself (fuse_set_acl);
  * without them (root's own mount, daemon.c) it keeps them, and stat
- * would show the old mode until attr_timeout.  Attributes only (off < 0):
- * no inode lock taken, safe after the reply. */
+ * would show the old mode until attr_timeout.  Sent before the reply:
+ * after it, setfacl's caller could stat before the kernel read the
+ * notice (seen in CI).  Attributes only (off < 0): no inode lock taken,
+ * so the caller holding i_rwsem in vfs_setxattr cannot deadlock it. */
 static void acl_changed(struct fsd *d, fuse_ino_t ino, int changed)
 {
 	if (changed && !d->kernel_perms)
@@ -619,8 +623,8 @@ static void fsops_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	if (acl)
 		cred_groups(req, &c, g32); /* the setgid rule needs them */
 	rc = vfs_setxattr_as(d->v, &c, ino, name, value, size, flags);
-	fuse_reply_err(req, -rc);
 	acl_changed(d, ino, acl && !rc);
+	fuse_reply_err(req, -rc);
 }
 
 static void fsops_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
@@ -674,8 +678,8 @@ static void fsops_removexattr(fuse_req_t req, fuse_ino_t ino,
 	struct fsd *d = fsd_of(req);
 	int rc = vfs_removexattr(d->v, ino, name);
 
-	fuse_reply_err(req, -rc);
 	acl_changed(d, ino, !rc && !strncmp(name, "system.posix_acl_", 17));
+	fuse_reply_err(req, -rc);
 }
 
 static void fsops_access(fuse_req_t req, fuse_ino_t ino, int mask)
