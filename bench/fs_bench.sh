@@ -8,14 +8,26 @@
 #
 #   bench/fs_bench.sh [WORKDIR]     (default /var/tmp/crushfs-bench)
 #
-# Sides: ext4 (a plain directory WORKDIR/ext4), passthrough_ll (built from
-# /usr/share/doc/libfuse3-dev/examples, its source directory WORKDIR/pt_src)
-# and one crushfs mount per BENCH_SIZES token: 1 and 3 (pool size), ec21
-# (the files in an erasure-coded k=2 m=1 data pool over hosts).  Each
-# filesystem is made and mounted once for the whole run: a fresh mkfs per
-# round would time a fresh RocksDB every time and hide what a long-lived
-# daemon accumulates (its RSS is followed across the rounds); every round
-# leaves each side's directory empty again.
+# Sides: ext4 (a plain directory), passthrough_ll (built from
+# /usr/share/doc/libfuse3-dev/examples, over a source directory) and one
+# crushfs mount per BENCH_SIZES token: 1 and 3 (pool size), ec21 (the files
+# in an erasure-coded k=2 m=1 data pool over hosts).  Each filesystem is
+# made and mounted once for the whole run: a fresh mkfs per round would
+# time a fresh RocksDB every time and hide what a long-lived daemon
+# accumulates (its RSS is followed across the rounds); every round leaves
+# each side's directory empty again.
+#
+# Each side on its own ext4 (BENCH_FS=own, the default): the plain
+# directory, passthrough_ll's source and each crushfs cluster lie in a
+# filesystem of their own, made for the run in a sparse image file in
+# WORKDIR (loop device, direct I/O, so the image's bytes are not cached
+# twice), all of one size and made alike (BENCH_MKFS_OPTS; by default
+# without a journal when the machine's own filesystem under WORKDIR has
+# none).  One side's deletes then cannot slow another side's creates (see
+# "Order within a round"): in one shared ext4, which side paid for whose
+# deletes depended on the order of the round, and the small-file and tree
+# ratios swung 1.5-3x from round to round.  BENCH_FS=shared puts them all
+# in directories of WORKDIR's own filesystem (no loop devices needed).
 #
 # Workloads (BENCH_WORKLOADS, default "seq small tree big"):
 #   seq    BENCH_SIZE_MB of sequential write ending in fsync (dd
@@ -65,6 +77,9 @@
 #   BENCH_FILES      small files (default 2000, as in issue 23)
 #   BENCH_TREE       directory tarred for the tree workload (/usr/include)
 #   BENCH_BIG_FILES  files in the big directory (default 100000)
+#   BENCH_FS         own (default) or shared, see above
+#   BENCH_MKFS_OPTS  mkfs.ext4 options of the images (default "-O ^has_journal"
+#                    when WORKDIR's filesystem has no journal, else none)
 #   BENCH_SETTLE     seconds the deletes age before a round (default
 #                    vm.dirty_expire_centisecs / 100 + 1; 0 for smoke tests)
 #   BENCH_CRUSHFS_B  a second crushfs binary (A/B in one run): every
@@ -161,12 +176,26 @@ declare -A DIR CPID
 PIDS=()
 MNTS=()
 
+FSMODE=${BENCH_FS:-own}
+case $FSMODE in own | shared) ;; *) echo "BENCH_FS: own or shared, not '$FSMODE'" >&2; exit 1 ;; esac
+if [ "$FSMODE" = own ]; then
+	for t in mkfs.ext4 losetup; do
+		command -v $t >/dev/null || { echo "BENCH_FS=own needs $t (or BENCH_FS=shared)" >&2; exit 1; }
+	done
+fi
+FSMNTS=()
+LOOPS=()
+
+[ ! -d "$W" ] || ! awk -v w="$W/" 'index($2, w) == 1 { f = 1 } END { exit !f }' /proc/mounts ||
+	{ echo "something is still mounted under $W: unmount it first" >&2; exit 1; }
 rm -rf "$W"
 mkdir -p "$W"
 cleanup() {
 	set +e
 	for m in "${MNTS[@]}"; do fusermount3 -u -z "$m" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	for m in "${FSMNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m"; done
+	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
 	rm -rf "$W"
 }
 trap cleanup EXIT
@@ -271,10 +300,46 @@ est=$(awk -v r="$ROUNDS" -v n=${#SIDES[@]} -v st="$SETTLE" \
 		(tf > 0 ? tf * 0.003 + 3 : 0) + (bg > 0 ? bg * 0.0007 + 3 : 0)
 	printf "%d", 30 + r * (st + n * side) }')
 
-mkdir -p "$W/ext4"
-DIR[ext4]=$W/ext4
+# side_root SIDE: ROOT[SIDE], the directory the side keeps its data in,
+# in its own filesystem (BENCH_FS=own) or in WORKDIR's
+declare -A ROOT
+if [ "$FSMODE" = own ]; then
+	dev=$(df --output=source "$W" | tail -1)
+	if [ -z "${BENCH_MKFS_OPTS+set}" ]; then
+		BENCH_MKFS_OPTS=
+		# jbd2 lists every journal in use; none of WORKDIR's device here
+		[ -e /proc/fs/jbd2/"${dev##*/}"-8 ] || BENCH_MKFS_OPTS="-O ^has_journal"
+	fi
+	# all images of one size: the largest side's data (three copies) with
+	# room to spare, so crushfs's own disk check (osdsim/disk.c: 3% margin)
+	# never asks statvfs for lack of room; sparse, so only what is written
+	# takes space
+	IMG_MB=$(awk -v m=$per_side_mb -v b="$(has big && echo "$BIG" || echo 0)" \
+		'BEGIN { printf "%d", 3 * m * 1.25 + b * 16 / 1024 + 16384 }')
+fi
+side_root() {
+	local s=$1 m=$W/fs_$1 img l
+	mkdir -p "$m"
+	if [ "$FSMODE" = own ]; then
+		img=$W/img_$s.ext4
+		truncate -s "${IMG_MB}M" "$img"
+		# shellcheck disable=SC2086 # the options are words
+		mkfs.ext4 -q -F -E nodiscard $BENCH_MKFS_OPTS "$img"
+		l=$(losetup -f --show --direct-io=on "$img")
+		LOOPS+=("$l")
+		# noinit_itable: no zeroing of the inode tables behind the timed phases
+		mount -o noinit_itable "$l" "$m"
+		FSMNTS+=("$m")
+	fi
+	mkdir "$m/d"
+	ROOT[$s]=$m/d
+}
 
-mkdir -p "$W/pt_src" "$W/mnt_pt"
+side_root ext4
+DIR[ext4]=${ROOT[ext4]}
+
+side_root passthrough_ll
+mkdir -p "$W/mnt_pt"
 # passthrough_ll keeps an O_PATH descriptor for every inode the kernel
 # knows (lo_inode.fd), so the big directory needs that many: raise its
 # limit where allowed, else leave passthrough_ll out of the big workload
@@ -289,7 +354,7 @@ if [ $PT_BIG = 1 ] && [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt 
 fi
 (
 	[ $PT_BIG = 0 ] || ulimit -n $(($(ulimit -n) > BIG + 4096 ? $(ulimit -n) : BIG + 4096))
-	exec "$W/passthrough_ll" -f -o source="$W/pt_src" "$W/mnt_pt" 2>"$W/pt.log"
+	exec "$W/passthrough_ll" -f -o source="${ROOT[passthrough_ll]}" "$W/mnt_pt" 2>"$W/pt.log"
 ) &
 PIDS+=($!)
 MNTS+=("$W/mnt_pt")
@@ -298,7 +363,8 @@ DIR[passthrough_ll]=$W/mnt_pt
 
 for s in "${SIDES[@]}"; do
 	case $s in ext4 | passthrough_ll) continue ;; esac
-	cl=$W/cluster_$s
+	side_root "$s"
+	cl=${ROOT[$s]}/cluster
 	bin=$CRUSHFS
 	case $s in *_B) bin=$CRUSHFS_B ;; esac
 	sz=${s%_B}
@@ -332,7 +398,7 @@ done
 {
 	echo "# fs_bench.sh $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "# commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown) crushfs=$CRUSHFS${CRUSHFS_B:+ crushfs_b=$CRUSHFS_B}"
-	echo "# kernel=$(uname -r) cpus=$(nproc) workdir=$W device=$(df --output=source "$W" | tail -1)"
+	echo "# kernel=$(uname -r) cpus=$(nproc) workdir=$W device=$(df --output=source "$W" | tail -1) fs=$FSMODE${IMG_MB:+ image_mb=$IMG_MB mkfs_opts=${BENCH_MKFS_OPTS// /+}}"
 	echo "# rounds=$ROUNDS sides=$(IFS=,; echo "${SIDES[*]}") workloads=$(echo $WORKLOADS | tr ' ' ,) settle=$SETTLE"
 	echo "# size_mb=$SIZE_MB files=$NFILES big_files=$BIG tree=$TREE tree_files=$TREE_FILES tree_bytes=$TREE_BYTES"
 	printf 'round\tside\tworkload\tphase\tvalue\tunit\n'

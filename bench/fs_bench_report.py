@@ -75,6 +75,11 @@ print(f"fs_bench: medians of {rounds} rounds (min-max), sides alternating, "
       f"{params.get('elapsed', '?')} s, load average at the end {params.get('load_end', '?')}")
 print(f"kernel {params['kernel']}, {params['cpus']} CPUs, {params['workdir']} on "
       f"{params['device']}, commit {params['commit']}")
+if params.get("fs") == "own":
+    print(f"each side on its own ext4: {params.get('image_mb', '?')} MiB image, "
+          f"mkfs.ext4 {params.get('mkfs_opts', '').replace('+', ' ') or '(defaults)'}")
+elif "fs" in params:
+    print("all sides in one ext4 (BENCH_FS=shared)")
 rows = [
     ("seq write+fsync MiB/s", ("seq", "write"), lambda t: size_mb / t),
     ("seq cold read MiB/s", ("seq", "read"), lambda t: size_mb / t),
