@@ -54,12 +54,13 @@
 # freed less than 60 s ago, 360 s while its inode-table block is dirty
 # (recently_deleted() in ialloc.c, Linux 5.8 on), and every create walks
 # past all of them: creates right after deletes are several times slower,
-# whichever filesystem runs on top, and crushfs and passthrough_ll create
-# backing files in the same ext4.  The settle lets the freed inodes'
-# blocks be written back; it cannot outwait the rest (creates dirty the
-# blocks they walk; a 61 s settle measured no better than 31 s,
-# docs/performance.md), so create figures keep some of that swing on
-# every side.  A round waits
+# whichever filesystem runs on top (crushfs and passthrough_ll keep their
+# files in ext4 too).  With BENCH_FS=own each side meets only its own
+# deletes; with BENCH_FS=shared every side meets every side's.  The settle
+# lets the freed inodes' blocks be written back; it cannot outwait the
+# rest (creates dirty the blocks they walk; a 61 s settle measured no
+# better than 31 s, docs/performance.md), so create figures keep some of
+# that swing.  A round waits
 # until the last deletes are BENCH_SETTLE seconds old, then runs every
 # side's creating phases (seq, small create+stat, tree untar+read, big
 # create), and only then every side's deleting phases (small unlink, tree
@@ -312,7 +313,7 @@ if [ "$FSMODE" = own ]; then
 	dev=$(df --output=source "$W" | tail -1)
 	if [ -z "${BENCH_MKFS_OPTS+set}" ]; then
 		BENCH_MKFS_OPTS=
-		# jbd2 lists every journal in use; none of WORKDIR's device here
+		# /proc/fs/jbd2 has an entry per mounted filesystem with a journal
 		[ -e /proc/fs/jbd2/"${dev##*/}"-8 ] || BENCH_MKFS_OPTS="-O ^has_journal"
 	fi
 	# all images of one size: the largest side's data (three copies) with
