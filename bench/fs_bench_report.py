@@ -79,7 +79,7 @@ if params.get("fs") == "own":
     print(f"each side on its own ext4: {params.get('image_mb', '?')} MiB image, "
           f"mkfs.ext4 {params.get('mkfs_opts', '').replace('+', ' ') or '(defaults)'}")
 elif "fs" in params:
-    print("all sides in one ext4 (BENCH_FS=shared)")
+    print("all sides in the work directory's own filesystem (BENCH_FS=shared)")
 rows = [
     ("seq write+fsync MiB/s", ("seq", "write"), lambda t: size_mb / t),
     ("seq cold read MiB/s", ("seq", "read"), lambda t: size_mb / t),
