@@ -57,20 +57,36 @@
 #include "util.h"
 #include "vfs_i.h"
 
-/* 65536 inode numbers: 512 KiB of ring (malloc'd, so pages never used
- * stay out of the RSS), and at about 100-300 us per purge a drain of at
- * most 7-20 s at unmount (a crashed mount's next start queues them
- * again and does not wait).  At 16384 an
- * rm -rf of 100k empty files purged most of them in its own FORGETs
+/* 131072 inode numbers: 1 MiB of ring (malloc'd, so pages never used
+ * stay out of the RSS: a 100k-file rm -rf touches 800 KiB of it), and at
+ * about 80-100 us per purge of an empty file (a drain of 100,000 took
+ * 7-10 s on 2 cores) to 300 us for a file with data, a drain of about
+ * 12-40 s at unmount when it is full (a crashed mount's next start
+ * queues them again and does not wait).  At 16384 an rm -rf of
+ * 100k empty files purged most of them in its own FORGETs
  * (back-pressure): 10.1 s at size 1 and 15.5 s at size 3, against
- * 5.2 s and 7.3 s with this ring (bench/fs_bench.sh big, 3 rounds). */
-#define PQ_MAX 65536
+ * 5.2 s and 7.3 s at 65536. */
+#define PQ_MAX 131072
 #define PQ_NICE 10
 /* The worker lets a stream of removals pass first: it starts once no
- * removal has come for PQ_QUIET_MS, or once PQ_BUSY are queued (then it
- * runs beside the stream, well before back-pressure at PQ_MAX). */
+ * removal has come for PQ_QUIET_MS (vfs_opts.purge_quiet_ms for tests),
+ * or once half the ring is queued.  Then it runs beside the stream,
+ * with the other half as slack before back-pressure.
+ *
+ * Why half, not a few thousand: on 2 cores the worker beside an
+ * rm -rf takes CPU the rm's own requests need (nice 10 still leaves it
+ * a share of both cores, and its commits queue with the UNLINKs' on the
+ * store's write path), and a purge costs more than an UNLINK (about 80
+ * against 50 us of daemon CPU for an empty file), so it cannot keep up
+ * with the stream anyway and only postpones back-pressure.  100,000 empty files, size 1,
+ * each run on a fresh ext4, five alternating pairs: the rm -rf took
+ * 6.9-8.0 s (median 7.05) with the worker starting at 4,096 queued of
+ * 65536, 5.1-7.1 s (median 5.66) at half of 131072; the daemon's CPU
+ * from the rm's start until it was idle again 16.4-20.0 s against
+ * 15.1-16.1 s: the same work or less, later.  CephFS's MDS throttles
+ * its PurgeQueue too (mds_max_purge_ops), and as `ceph df` during its
+ * purge, df shows the space until the worker frees it. */
 #define PQ_QUIET_MS 30
-#define PQ_BUSY 4096
 
 struct pq {
 	pthread_mutex_t lock;
@@ -83,6 +99,7 @@ struct pq {
 	uint64_t popped, finished;
 	int stop;
 	int hold;	/* tests: the worker takes nothing (drains still do) */
+	long quiet_ms;	/* the pause that starts the worker */
 	pthread_t th;
 	struct timespec last_add; /* CLOCK_MONOTONIC */
 	/* counters (vfs_purge_stats) */
@@ -146,7 +163,8 @@ static int quiet_locked(struct pq *q, struct timespec *at)
 	if (q->n >= q->busy || q->stop)
 		return 1;
 	*at = q->last_add;
-	at->tv_nsec += PQ_QUIET_MS * 1000000L;
+	at->tv_sec += q->quiet_ms / 1000;
+	at->tv_nsec += q->quiet_ms % 1000 * 1000000L;
 	if (at->tv_nsec >= 1000000000L) {
 		at->tv_sec++;
 		at->tv_nsec -= 1000000000L;
@@ -223,8 +241,9 @@ int pq_start(vfs *v)
 	if (!q)
 		return -ENOMEM;
 	q->cap = v->opts.purge_max ? v->opts.purge_max : PQ_MAX;
-	/* a small test queue still starts its worker before it is full */
-	q->busy = q->cap / 4 < PQ_BUSY ? q->cap / 4 : PQ_BUSY;
+	q->busy = q->cap / 2 ? q->cap / 2 : 1;
+	q->quiet_ms = v->opts.purge_quiet_ms ? (long)v->opts.purge_quiet_ms
+					     : PQ_QUIET_MS;
 	q->ring = malloc(q->cap * sizeof(*q->ring));
 	if (!q->ring) {
 		free(q);

@@ -122,6 +122,10 @@ struct vfs_opts {
 	/* The purge queue's capacity in inodes (0: purge_queue.c's
 	 * PQ_MAX); tests set a small one to reach its back-pressure. */
 	unsigned purge_max;
+	/* How long removals must pause before its worker starts (ms; 0:
+	 * purge_queue.c's PQ_QUIET_MS); tests set a long one to see the
+	 * start at half the ring alone. */
+	unsigned purge_quiet_ms;
 };
 
 /* Takes no ownership of m / data ctx.  Purges the orphans left by a

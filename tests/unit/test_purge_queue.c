@@ -20,6 +20,9 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -52,8 +55,9 @@ static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 	/* a small queue, so that back-pressure is reached quickly (under
-	 * ASan 65k files took 150 s); its worker still starts only at 512
-	 * queued, above what the other tests queue */
+	 * ASan 65k files took 150 s); its worker still starts only at 1024
+	 * queued (half the ring) or after a pause, so only the drains are
+	 * certain in the other tests */
 	struct vfs_opts o = { .purge_max = 2048 };
 
 	cfs_log_set(quiet, CFS_LOG_ERR);
@@ -338,7 +342,7 @@ static void test_crash_with_backlog(void **state)
 		/* the default queue: purge_queue.c's PQ_MAX; all 20 went
 		 * to it, none was purged before the mount could serve */
 		vfs_purge_stats(v2, &ps);
-		assert_int_equal(ps.capacity, 65536);
+		assert_int_equal(ps.capacity, 131072);
 		assert_int_equal(ps.queued, 20);
 		assert_int_equal(ps.by_caller, 0);
 	}
@@ -570,6 +574,81 @@ static void test_enospc_fallocate_drains(void **state)
 	free(buf);
 }
 
+/* A fixture whose worker can only start at half the ring: removals
+ * would have to pause for ten minutes to start it otherwise. */
+static int hsetup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct vfs_opts o = { .purge_max = 2048, .purge_quiet_ms = 600000 };
+
+	cfs_log_set(quiet, CFS_LOG_ERR);
+	fake_reset();
+	assert_int_equal(kv_open_mem(&f->db), 0);
+	assert_int_equal(mds_format(f->db, "test-fsid", 0, 0), 0);
+	assert_int_equal(mds_open(f->db, "test-fsid", &f->m), 0);
+	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, &o, &f->v), 0);
+	*state = f;
+	return 0;
+}
+
+static uint64_t worker_purged(struct fx *f)
+{
+	struct vfs_purge_stats ps;
+
+	vfs_purge_stats(f->v, &ps);
+	return ps.by_worker;
+}
+
+/* A stream of removals is left alone until half the ring is queued; at
+ * half the worker starts beside it (purge_queue.c says why half). */
+static void test_worker_starts_at_half(void **state)
+{
+	struct fx *f = *state;
+	struct vfs_purge_stats ps;
+	struct timespec t0, t;
+	char name[32];
+	uint64_t half;
+
+	vfs_purge_stats(f->v, &ps);
+	half = ps.capacity / 2;
+	assert_int_equal(half, 1024);
+	for (uint64_t i = 0; i < half; i++) {
+		snprintf(name, sizeof(name), "s%llu", (unsigned long long)i);
+		mkfile(f, name, 0);
+	}
+	for (uint64_t i = 0; i + 1 < half; i++) {
+		snprintf(name, sizeof(name), "s%llu", (unsigned long long)i);
+		assert_int_equal(vfs_unlink(f->v, 1, name), 0);
+	}
+	/* one short of half, no pause: nothing taken (the worker was woken
+	 * by the first and waits for the pause) */
+	vfs_purge_stats(f->v, &ps);
+	assert_int_equal(ps.pending, half - 1);
+	assert_int_equal(ps.by_worker, 0);
+	assert_int_equal(ps.by_caller, 0);
+	pthread_mutex_lock(&fake.m);
+	assert_int_equal(fake.removes, 0);
+	pthread_mutex_unlock(&fake.m);
+	snprintf(name, sizeof(name), "s%llu", (unsigned long long)(half - 1));
+	assert_int_equal(vfs_unlink(f->v, 1, name), 0);
+	/* at half it starts, with no pause: wait for its first purge (10 s
+	 * at most; ASan makes a purge some milliseconds) */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (worker_purged(f) == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 10)
+			fail_msg("the worker took nothing in 10 s with %llu "
+				 "queued", (unsigned long long)half);
+		sched_yield();
+	}
+	vfs_purge_drain(f->v);
+	vfs_purge_stats(f->v, &ps);
+	assert_int_equal(ps.pending, 0);
+	assert_true(ps.by_worker >= 1);
+	assert_int_equal(ps.by_worker + ps.by_drain, half);
+	assert_int_equal(fake.removes, (int)half);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -581,6 +660,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_backpressure, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_worker_starts_at_half,
+						hsetup, teardown),
 		cmocka_unit_test_setup_teardown(test_unmount_drains, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_crash_with_backlog, setup,
