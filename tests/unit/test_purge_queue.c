@@ -51,23 +51,29 @@ struct fx {
 	struct vfs_cred cred;
 };
 
-static int setup(void **state)
+static int setup_with(void **state, const struct vfs_opts *o)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	/* a small queue, so that back-pressure is reached quickly (under
-	 * ASan 65k files took 150 s); its worker still starts only at 1024
-	 * queued (half the ring) or after a pause, so only the drains are
-	 * certain in the other tests */
-	struct vfs_opts o = { .purge_max = 2048 };
 
 	cfs_log_set(quiet, CFS_LOG_ERR);
 	fake_reset();
 	assert_int_equal(kv_open_mem(&f->db), 0);
 	assert_int_equal(mds_format(f->db, "test-fsid", 0, 0), 0);
 	assert_int_equal(mds_open(f->db, "test-fsid", &f->m), 0);
-	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, &o, &f->v), 0);
+	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, o, &f->v), 0);
 	*state = f;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	/* a small queue, so that back-pressure is reached quickly (under
+	 * ASan 65k files took 150 s); its worker still starts only at 1024
+	 * queued (half the ring) or after a pause, so only the drains are
+	 * certain in the other tests */
+	struct vfs_opts o = { .purge_max = 2048 };
+
+	return setup_with(state, &o);
 }
 
 static int no_orphan_cb(uint64_t ino, void *arg)
@@ -578,17 +584,9 @@ static void test_enospc_fallocate_drains(void **state)
  * would have to pause for ten minutes to start it otherwise. */
 static int hsetup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
 	struct vfs_opts o = { .purge_max = 2048, .purge_quiet_ms = 600000 };
 
-	cfs_log_set(quiet, CFS_LOG_ERR);
-	fake_reset();
-	assert_int_equal(kv_open_mem(&f->db), 0);
-	assert_int_equal(mds_format(f->db, "test-fsid", 0, 0), 0);
-	assert_int_equal(mds_open(f->db, "test-fsid", &f->m), 0);
-	assert_int_equal(vfs_new(f->m, &fake_ops, NULL, &o, &f->v), 0);
-	*state = f;
-	return 0;
+	return setup_with(state, &o);
 }
 
 static uint64_t worker_purged(struct fx *f)
