@@ -78,8 +78,9 @@
  * a share of both cores, and its commits queue with the UNLINKs' on the
  * store's write path), and a purge costs more than an UNLINK (about 80
  * against 50 us of daemon CPU for an empty file), so it cannot keep up
- * with the stream anyway and only postpones back-pressure.  100,000 empty files, size 1,
- * each run on a fresh ext4, five alternating pairs: the rm -rf took
+ * with the stream anyway and only postpones back-pressure.  100,000
+ * empty files, size 1, each run on a fresh ext4, five alternating
+ * pairs: the rm -rf took
  * 6.9-8.0 s (median 7.05) with the worker starting at 4,096 queued of
  * 65536, 5.1-7.1 s (median 5.66) at half of 131072; the daemon's CPU
  * from the rm's start until it was idle again 16.4-20.0 s against
