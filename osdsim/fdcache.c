@@ -375,8 +375,59 @@ uint64_t cfs_obj_size(const cfs_obj *o)
 	return o->size;
 }
 
+/* big reads and writes of whole 4 KiB blocks from an aligned buffer go
+ * around the page cache (read_direct, write_direct) */
+#define DIRECT_MIN (128 * 1024)
+#define DIRECT_ALIGN 4096
+
+/*
+ * A big read's whole blocks come around the page cache (O_DIRECT), as
+ * BlueStore reads its data: the disk puts them in the caller's buffer,
+ * where a buffered read fills the object file's pages first and copies
+ * them out.  Those pages were a second cache of the same bytes (the
+ * kernel keeps the file's pages above FUSE, keep_cache), and the 1 MiB
+ * READs that arrive several at a time on one object were slow through
+ * them: a 1 GiB cold read right after its write ran at 542 MiB/s
+ * buffered, 1,428 direct (fs_bench A/B, medians of 3;
+ * docs/performance.md).  The range's dirty pages are written back first
+ * (kiocb_write_and_wait), so a read sees every buffered write.  Only the
+ * aligned prefix goes direct: the bytes past len are not the caller's to
+ * overwrite.  *done gets the bytes read; 1: not taken (read it
+ * buffered), 0 or -errno.
+ */
+static int read_direct(cfs_obj *o, void *buf, size_t len, uint64_t off,
+		       size_t *done)
+{
+	size_t n = len & ~(size_t)(DIRECT_ALIGN - 1);
+	char p[64];
+	ssize_t got;
+	int fd;
+
+	if (__atomic_load_n(&o->no_direct, __ATOMIC_RELAXED) ||
+	    n < DIRECT_MIN || ((uintptr_t)buf | off) % DIRECT_ALIGN)
+		return 1;
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", o->fd);
+	fd = open(p, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == EINVAL)
+			__atomic_store_n(&o->no_direct, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
+	got = cfs_read_full(fd, buf, n, (int64_t)off);
+	close(fd);
+	if (got == -EINVAL) {
+		__atomic_store_n(&o->no_direct, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
+	if (got < 0)
+		return (int)got;
+	*done = (size_t)got;
+	return 0;
+}
+
 ssize_t cfs_obj_pread(cfs_obj *o, void *buf, size_t len, uint64_t off)
 {
+	size_t done = 0;
 	ssize_t got;
 	int r;
 
@@ -384,7 +435,20 @@ ssize_t cfs_obj_pread(cfs_obj *o, void *buf, size_t len, uint64_t off)
 		return 0;
 	if (len > o->size - off)
 		len = (size_t)(o->size - off);
-	got = cfs_read_full(o->fd, buf, len, (int64_t)off);
+	r = read_direct(o, buf, len, off, &done);
+	if (r < 0)
+		return r;
+	got = (ssize_t)done;
+	if (done < len) {
+		/* the unaligned tail, or all of it buffered */
+		ssize_t more = cfs_read_full(o->fd, (char *)buf + done,
+					     len - done,
+					     (int64_t)(off + done));
+
+		if (more < 0)
+			return more;
+		got += more;
+	}
 	if (got < 0)
 		return got;
 	if ((size_t)got != len)
@@ -487,30 +551,27 @@ static int csum_writable(cfs_obj *o)
  * inode, whatever its path is now), keeps the fd cache's budget.
  * 1: not taken (write buffered), 0 or -errno.
  */
-#define DIRECT_MIN (128 * 1024)
-#define DIRECT_ALIGN 4096
-
 static int write_direct(cfs_obj *o, const void *buf, size_t len,
 			uint64_t off)
 {
 	char p[64];
 	int fd, r;
 
-	if (o->no_direct || len < DIRECT_MIN ||
-	    ((uintptr_t)buf | len | off) % DIRECT_ALIGN)
+	if (__atomic_load_n(&o->no_direct, __ATOMIC_RELAXED) ||
+	    len < DIRECT_MIN || ((uintptr_t)buf | len | off) % DIRECT_ALIGN)
 		return 1;
 	snprintf(p, sizeof(p), "/proc/self/fd/%d", o->fd);
 	fd = open(p, O_WRONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == EINVAL)
-			o->no_direct = 1;
+			__atomic_store_n(&o->no_direct, 1, __ATOMIC_RELAXED);
 		return 1;
 	}
 	r = cfs_write_full(fd, buf, len, (int64_t)off);
 	close(fd);
 	if (r == -EINVAL) {
 		/* refused before a byte moved: alignment rules of its own */
-		o->no_direct = 1;
+		__atomic_store_n(&o->no_direct, 1, __ATOMIC_RELAXED);
 		return 1;
 	}
 	return r;

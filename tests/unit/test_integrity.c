@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
@@ -314,6 +317,107 @@ static void test_direct_write(void **state)
 	free(al);
 	free(ref);
 	free(got);
+	fx_free(f);
+}
+
+/* Pages of path's first len bytes in the page cache (mincore). */
+static size_t cached_pages(const char *path, size_t len)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t n = (len + (size_t)pg - 1) / (size_t)pg, hits = 0;
+	unsigned char *vec = malloc(n);
+	int fd = open(path, O_RDONLY);
+	void *map;
+
+	assert_non_null(vec);
+	assert_true(fd >= 0);
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(mincore(map, len, vec), 0);
+	for (size_t i = 0; i < n; i++)
+		hits += vec[i] & 1;
+	munmap(map, len);
+	close(fd);
+	free(vec);
+	return hits;
+}
+
+/* Big reads into an aligned buffer (what a FUSE READ of 128 KiB or more
+ * is) come around the page cache (fdcache.c read_direct): the object's
+ * pages stay uncached; the bytes are the ones last written, also while a
+ * buffered write of them is still dirty; an unaligned tail, offset or
+ * buffer is read the buffered way; and rot under a direct read is still
+ * caught by the checksums. */
+static void test_direct_read(void **state)
+{
+	struct fixture *f = fx_new(NULL);
+	uint32_t ps = object_ps(f, "dread");
+	const size_t size = MB + 1000, cap = 2 * MB;
+	unsigned char *ref = malloc(size);
+	char path[512], probe[600];
+	void *al = NULL;
+	struct statfs sf;
+	int fd, direct_ok;
+	cfs_obj *o;
+
+	(void)state;
+	assert_non_null(ref);
+	assert_int_equal(posix_memalign(&al, 4096, cap), 0);
+	assert_int_equal(cfs_pg_add_holder(f->c, DATA_POOL, ps, 1, NULL, 0), 0);
+	assert_int_equal(cfs_obj_open(f->c, 1, DATA_POOL, ps, "dread",
+				      CFS_OBJ_CREATE, &o), 0);
+	/* buffered, so still dirty when it is read back */
+	fx_pattern(ref, size, 31);
+	assert_int_equal(cfs_obj_pwrite(o, ref, size, 0), 0);
+	assert_int_equal(cfs_obj_commit(o, 3), 0);
+	memset(al, 0, cap);
+	assert_int_equal(cfs_obj_pread(o, al, cap, 0), (ssize_t)size);
+	assert_memory_equal(al, ref, size);
+	/* unaligned offset and buffer: the buffered way, the same bytes */
+	assert_int_equal(cfs_obj_pread(o, (char *)al + 1, 300 * KB, 4097),
+			 300 * KB);
+	assert_memory_equal((char *)al + 1, ref + 4097, 300 * KB);
+	cfs_obj_put(o);
+
+	/* around the page cache, where the filesystem allows O_DIRECT */
+	assert_int_equal(cfs_obj_path(f->c, 1, DATA_POOL, ps, "dread", path,
+				      sizeof(path)), 0);
+	snprintf(probe, sizeof(probe), "%s.probe", path);
+	fd = open(probe, O_CREAT | O_RDWR | O_DIRECT, 0600);
+	/* tmpfs takes O_DIRECT and keeps every page anyway */
+	direct_ok = fd >= 0 && statfs(probe, &sf) == 0 &&
+		    sf.f_type != TMPFS_MAGIC;
+	if (fd >= 0)
+		close(fd);
+	unlink(probe);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fdatasync(fd), 0);
+	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	close(fd);
+	fx_close(f);
+	fx_open(f);
+	assert_int_equal(cfs_obj_open(f->c, 1, DATA_POOL, ps, "dread", 0, &o),
+			 0);
+	memset(al, 0, cap);
+	assert_int_equal(cfs_obj_pread(o, al, cap, 0), (ssize_t)size);
+	assert_memory_equal(al, ref, size);
+	if (direct_ok) /* at most the tail's page came through the cache */
+		assert_in_range(cached_pages(path, size), 0, 1);
+	cfs_obj_put(o);
+
+	/* rot behind the store's back (written buffered, so dirty): the
+	 * direct read sees it and the checksums refuse it */
+	rot_behind(f, path, 200000);
+	assert_int_equal(cfs_obj_open(f->c, 1, DATA_POOL, ps, "dread", 0, &o),
+			 0);
+	assert_int_equal(cfs_obj_pread(o, al, cap, 0), -EBADMSG);
+	assert_int_equal(cfs_obj_pread(o, al, 128 * KB, 512 * KB),
+			 128 * KB);
+	assert_memory_equal(al, ref + 512 * KB, 128 * KB);
+	cfs_obj_put(o);
+	free(al);
+	free(ref);
 	fx_free(f);
 }
 
@@ -805,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_rot_is_caught),
 		cmocka_unit_test(test_append_keeps_rot_visible),
 		cmocka_unit_test(test_direct_write),
+		cmocka_unit_test(test_direct_read),
 		cmocka_unit_test(test_choose_auth_combinations),
 		cmocka_unit_test(test_stem_gens),
 		cmocka_unit_test(test_choose_auth_majority),
