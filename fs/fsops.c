@@ -400,7 +400,7 @@ static void fsops_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 	(void)ino;
 	/* page-aligned, so that the store can read a big one straight
-	 * into it around its page cache (osdsim fdcache.c read_direct) */
+	 * into it around its page cache (osdsim obj_io.c read_direct) */
 	buf = size >= 4096 ? aligned_alloc(4096, (size + 4095) & ~(size_t)4095)
 			   : malloc(size ? size : 1);
 	if (!buf) {

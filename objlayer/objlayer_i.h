@@ -22,7 +22,7 @@ struct cfs_toofull; /* osdsim/pgstate.h */
 #define OL_WORKERS 4
 #define OL_EC_CODECS 16
 #define OL_PARALLEL_MIN (64 * 1024) /* smaller writes do their copies inline */
-/* buffer alignment for the object store's direct writes (fdcache.c) */
+/* buffer alignment for the object store's direct writes (osdsim obj_io.c) */
 #define OL_DIO_ALIGN 4096
 
 /* One file's allocated bytes as of index stem generation gen: counted

@@ -219,7 +219,8 @@ struct cfs_obj {
 	char *name;
 	uint64_t hash;
 	int fd;
-	/* the filesystem refused O_DIRECT for it (fdcache.c write_direct) */
+	/* the filesystem refused O_DIRECT for it (obj_io.c read_direct,
+	 * write_direct) */
 	int no_direct;
 	uint64_t size;
 	int ref;
@@ -416,6 +417,8 @@ int health_checks(struct cfs_health *h, const cfs_osdmap *m,
 
 /* fdcache.c */
 int fdcache_create(cfs_cluster *c, struct fdcache **out);
+/* the cluster whose files it keeps open (obj_io.c) */
+cfs_cluster *fdcache_cluster(const struct fdcache *fc);
 void fdcache_destroy(struct fdcache *fc);
 /* Drop the cached fd of one object (it is being replaced or removed).
  * Returns the size the store counted for it while cached, -1 when it was

@@ -343,7 +343,7 @@ static size_t cached_pages(const char *path, size_t len)
 }
 
 /* Big reads into an aligned buffer (what a FUSE READ of 128 KiB or more
- * is) come around the page cache (fdcache.c read_direct): the object's
+ * is) come around the page cache (obj_io.c read_direct): the object's
  * pages stay uncached; the bytes are the ones last written, also while a
  * buffered write of them is still dirty; an unaligned tail, offset or
  * buffer is read the buffered way; and rot under a direct read is still
