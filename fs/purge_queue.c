@@ -83,9 +83,10 @@
  * pairs: the rm -rf took 6.9-8.0 s (median 7.05) with the worker
  * starting at 4,096 queued of 65536, 5.1-7.1 s (median 5.66) at half of
  * 131072; the daemon's CPU from the rm's start until it was idle again
- * 16.4-20.0 s against 15.1-16.1 s: the same work or less, later.  CephFS's MDS throttles
- * its PurgeQueue too (mds_max_purge_ops), and as `ceph df` during its
- * purge, df shows the space until the worker frees it. */
+ * 16.4-20.0 s against 15.1-16.1 s: the same work or less, later.
+ * CephFS's MDS throttles its PurgeQueue too (mds_max_purge_ops), and as
+ * `ceph df` during its purge, df shows the space until the worker frees
+ * it. */
 #define PQ_QUIET_MS 30
 
 struct pq {

@@ -32,6 +32,30 @@ uint64_t cfs_obj_size(const cfs_obj *o)
 #define DIRECT_MIN (128 * 1024)
 #define DIRECT_ALIGN 4096
 
+/* The filesystem refused O_DIRECT for o's file (tmpfs, alignment rules
+ * of its own): o goes the buffered way from now on. */
+static void direct_refused(cfs_obj *o)
+{
+	__atomic_store_n(&o->no_direct, 1, __ATOMIC_RELAXED);
+}
+
+/* A second descriptor of o's file with O_DIRECT, opened per I/O through
+ * /proc/self/fd (the same inode, whatever its path is now), which keeps
+ * the fd cache's budget; -1 when there is none (not taken). */
+static int direct_open(cfs_obj *o, int flags)
+{
+	char p[64];
+	int fd;
+
+	if (__atomic_load_n(&o->no_direct, __ATOMIC_RELAXED))
+		return -1;
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", o->fd);
+	fd = open(p, flags | O_DIRECT | O_CLOEXEC);
+	if (fd < 0 && errno == EINVAL)
+		direct_refused(o);
+	return fd;
+}
+
 /*
  * A big read's whole blocks come around the page cache (O_DIRECT), as
  * BlueStore reads its data: the disk puts them in the caller's buffer,
@@ -51,24 +75,16 @@ static int read_direct(cfs_obj *o, void *buf, size_t len, uint64_t off,
 		       size_t *done)
 {
 	size_t n = len & ~(size_t)(DIRECT_ALIGN - 1);
-	char p[64];
 	ssize_t got;
 	int fd;
 
-	if (__atomic_load_n(&o->no_direct, __ATOMIC_RELAXED) ||
-	    n < DIRECT_MIN || ((uintptr_t)buf | off) % DIRECT_ALIGN)
+	if (n < DIRECT_MIN || ((uintptr_t)buf | off) % DIRECT_ALIGN ||
+	    (fd = direct_open(o, O_RDONLY)) < 0)
 		return 1;
-	snprintf(p, sizeof(p), "/proc/self/fd/%d", o->fd);
-	fd = open(p, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == EINVAL)
-			__atomic_store_n(&o->no_direct, 1, __ATOMIC_RELAXED);
-		return 1;
-	}
 	got = cfs_read_full(fd, buf, n, (int64_t)off);
 	close(fd);
 	if (got == -EINVAL) {
-		__atomic_store_n(&o->no_direct, 1, __ATOMIC_RELAXED);
+		direct_refused(o);
 		return 1;
 	}
 	if (got < 0)
@@ -101,8 +117,6 @@ ssize_t cfs_obj_pread(cfs_obj *o, void *buf, size_t len, uint64_t off)
 			return more;
 		got += more;
 	}
-	if (got < 0)
-		return got;
 	if ((size_t)got != len)
 		return -EBADMSG; /* the file is shorter than its record */
 	/* never return bytes the copy's checksums do not vouch for */
@@ -122,42 +136,53 @@ int cfs_obj_verify(cfs_obj *o)
 	return r;
 }
 
+/* The record loaded, and vouching for what the copy holds (a copy is
+ * changed only then: a partial write would otherwise bless rotten bytes
+ * with fresh checksums).  Needs csum_lock. */
+static int csum_writable(cfs_obj *o)
+{
+	int r = csum_load(o);
+
+	if (!r && !o->cs.valid)
+		r = -EBADMSG;
+	return r;
+}
+
 int cfs_obj_version(cfs_obj *o, uint64_t *version)
 {
 	int r;
 
 	pthread_mutex_lock(&o->csum_lock);
-	r = csum_load(o);
-	if (!r && !o->cs.valid)
-		r = -EBADMSG;
+	r = csum_writable(o);
 	if (!r)
 		*version = o->cs.version;
 	pthread_mutex_unlock(&o->csum_lock);
 	return r;
 }
 
-int cfs_obj_commit(cfs_obj *o, uint64_t version)
+/* The record from fill (loaded, or rebuilt from the file), stored with
+ * version. */
+static int record_store(cfs_obj *o, uint64_t version,
+			int (*fill)(cfs_obj *o))
 {
 	int r;
 
 	pthread_mutex_lock(&o->csum_lock);
-	r = csum_load(o);
+	r = fill(o);
 	if (!r)
 		r = csum_store(o, version);
 	pthread_mutex_unlock(&o->csum_lock);
 	return r;
 }
 
+int cfs_obj_commit(cfs_obj *o, uint64_t version)
+{
+	return record_store(o, version, csum_load);
+}
+
 int cfs_obj_rebuild_csum(cfs_obj *o, uint64_t version)
 {
-	int r;
-
-	pthread_mutex_lock(&o->csum_lock);
-	r = csum_rebuild(o);
-	if (!r)
-		r = csum_store(o, version);
-	pthread_mutex_unlock(&o->csum_lock);
-	return r;
+	return record_store(o, version, csum_rebuild);
 }
 
 /* After a failed write the file may have grown partly: account what the
@@ -171,17 +196,6 @@ static void resync_size(cfs_obj *o)
 			      0);
 		o->size = (uint64_t)st.st_size;
 	}
-}
-
-/* A copy is changed only when its record vouches for what it holds: a
- * partial write would otherwise bless rotten bytes with fresh checksums. */
-static int csum_writable(cfs_obj *o)
-{
-	int r = csum_load(o);
-
-	if (!r && !o->cs.valid)
-		r = -EBADMSG;
-	return r;
 }
 
 /*
@@ -199,31 +213,22 @@ static int csum_writable(cfs_obj *o)
  * the orphan list meanwhile (ext4_dio_write_iter,
  * ext4_handle_inode_extension).  The page cache stays coherent: the
  * kernel writes back and drops the range first (kiocb_invalidate_pages).
- * A second descriptor, opened per write through /proc/self/fd (the same
- * inode, whatever its path is now), keeps the fd cache's budget.
+ * It goes through a second descriptor (direct_open).
  * 1: not taken (write buffered), 0 or -errno.
  */
 static int write_direct(cfs_obj *o, const void *buf, size_t len,
 			uint64_t off)
 {
-	char p[64];
 	int fd, r;
 
-	if (__atomic_load_n(&o->no_direct, __ATOMIC_RELAXED) ||
-	    len < DIRECT_MIN || ((uintptr_t)buf | len | off) % DIRECT_ALIGN)
+	if (len < DIRECT_MIN || ((uintptr_t)buf | len | off) % DIRECT_ALIGN ||
+	    (fd = direct_open(o, O_WRONLY)) < 0)
 		return 1;
-	snprintf(p, sizeof(p), "/proc/self/fd/%d", o->fd);
-	fd = open(p, O_WRONLY | O_DIRECT | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == EINVAL)
-			__atomic_store_n(&o->no_direct, 1, __ATOMIC_RELAXED);
-		return 1;
-	}
 	r = cfs_write_full(fd, buf, len, (int64_t)off);
 	close(fd);
 	if (r == -EINVAL) {
-		/* refused before a byte moved: alignment rules of its own */
-		__atomic_store_n(&o->no_direct, 1, __ATOMIC_RELAXED);
+		/* refused before a byte moved */
+		direct_refused(o);
 		return 1;
 	}
 	return r;
