@@ -83,7 +83,8 @@ int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 	ol_names_sort_unique(&all);
 	for (size_t q = 0; q <= all.n; q++) {
 		struct cfs_objinfo oi;
-		int good = 0;
+		uint64_t ver[EC_MAX_WIDTH], next = 0;
+		int good = 0, nver = 0, op;
 
 		ol_pg_index_only(c, p->id, idx, &j, q < all.n ? all.v[q] : NULL,
 				 st);
@@ -105,12 +106,22 @@ int ec_pg_stat(objlayer *ol, const cfs_osdmap *m,
 			if (cfs_pg_is_holder(c, p->id, sps, a) &&
 			    !cfs_pg_is_missing(c, p->id, sps, a, all.v[q]) &&
 			    !cfs_obj_open(c, a, p->id, sps, all.v[q], 0, &o)) {
-				good += !cfs_obj_version(o, &v) &&
-					v == oi.version;
+				if (!cfs_obj_version(o, &v)) {
+					good += v == oi.version;
+					ver[nver++] = v;
+				}
 				cfs_obj_put(o);
 			}
 			cfs_pg_unlock(c, p->id, sps);
 		}
+		/* a change half done (ol_pg_in_flight): a removal is no
+		 * object any more; a write's new shards are current */
+		op = good < width ? ol_pg_in_flight(c, p->id, all.v[q], &next)
+				  : 0;
+		if (op == CFS_INTENT_REMOVE)
+			continue;
+		for (int i = 0; op == CFS_INTENT_WRITE && i < nver; i++)
+			good += ver[i] == next && next != oi.version;
 		st->objects++;
 		st->bytes += oi.size;
 		st->degraded += (uint64_t)(width - good);

@@ -338,6 +338,11 @@ void ol_pg_index_only(cfs_cluster *c, int64_t pool,
 int ol_pg_index_record(cfs_cluster *c, int64_t pool,
 		       const struct ol_names *idx, size_t j, const char *name,
 		       struct cfs_objinfo *oi);
+/* pgstats.c: the change in flight for name that a PG's statistics may
+ * meet half done (CFS_INTENT_WRITE with *next_version, CFS_INTENT_REMOVE),
+ * or 0. */
+int ol_pg_in_flight(cfs_cluster *c, int64_t pool, const char *name,
+		    uint64_t *next_version);
 /* A change of it cut short (an intent of op CFS_INTENT_*): undone (a
  * write, by its undo record) or finished (a remove). */
 int ec_settle_object(objlayer *ol, const struct objop *op, const char *name,

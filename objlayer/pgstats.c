@@ -70,6 +70,29 @@ void ol_pg_stat_placed(const cfs_osdmap *m, const struct cfs_pool_info *p,
 
 /* The stats of one PG; idx (or NULL) the names the index holds in it,
  * sorted, so that an object no OSD has a file of counts too. */
+/*
+ * A statistic reads an object's copies one by one while the object's
+ * change may be half done: a removal (the purge worker's, after an
+ * unlink) has deleted some copies and not yet the record, a write some
+ * shards.  Ceph applies a transaction to a PG at once, so its pg stats
+ * never count a half-deleted object as degraded (PrimaryLogPG: the
+ * delete's log entry and the object go together); the intent says which
+ * change is under way.  Read only for an object that looks short of
+ * copies, so a clean PG pays nothing.
+ */
+int ol_pg_in_flight(cfs_cluster *c, int64_t pool, const char *name,
+		    uint64_t *next_version)
+{
+	struct cfs_objinfo next;
+	int op;
+
+	if (cfs_index_get_intent(c, pool, name, &next, &op))
+		return 0;
+	if (next_version)
+		*next_version = next.version;
+	return op;
+}
+
 static int one_pg(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
 		  const struct ol_names *idx, struct ol_pg_stat *st);
 
@@ -164,7 +187,9 @@ void ol_pg_index_only(cfs_cluster *c, int64_t pool,
 			*j += d == 0;
 			return;
 		}
-		if (cfs_index_get(c, pool, idx->v[*j], &oi))
+		if (cfs_index_get(c, pool, idx->v[*j], &oi) ||
+		    ol_pg_in_flight(c, pool, idx->v[*j], NULL) ==
+			    CFS_INTENT_REMOVE)
 			continue;
 		st->objects++;
 		st->bytes += oi.size;
@@ -292,6 +317,10 @@ static int pg_stat(objlayer *ol, const cfs_osdmap *m,
 		}
 		if (any_current && !current_has)
 			continue; /* deleted; old copies linger */
+		if ((good < size || !any_current) &&
+		    ol_pg_in_flight(c, pid, pc.name, NULL) ==
+			    CFS_INTENT_REMOVE)
+			continue; /* being removed */
 		if (!any_current) {
 			/* only stale copies left */
 			st->objects++;
