@@ -68,8 +68,6 @@ void ol_pg_stat_placed(const cfs_osdmap *m, const struct cfs_pool_info *p,
 		st->state = OL_PGS_ACTIVE | OL_PGS_CLEAN;
 }
 
-/* The stats of one PG; idx (or NULL) the names the index holds in it,
- * sorted, so that an object no OSD has a file of counts too. */
 /*
  * A statistic reads an object's copies one by one while the object's
  * change may be half done: a removal (the purge worker's, after an
@@ -93,6 +91,8 @@ int ol_pg_in_flight(cfs_cluster *c, int64_t pool, const char *name,
 	return op;
 }
 
+/* The stats of one PG; idx (or NULL) the names the index holds in it,
+ * sorted, so that an object no OSD has a file of counts too. */
 static int one_pg(objlayer *ol, const cfs_osdmap *m, int64_t pool, uint32_t ps,
 		  const struct ol_names *idx, struct ol_pg_stat *st);
 
