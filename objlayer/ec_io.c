@@ -248,6 +248,8 @@ struct many {
 	unsigned char *const *buf;
 	uint64_t off;
 	size_t len;
+	void (*fill)(void *farg, int shard);
+	void *farg;
 	int err[EC_MAX_WIDTH];
 };
 
@@ -256,6 +258,8 @@ static void many_one(void *arg, int k)
 	struct many *m = arg;
 	int i = m->shard[k];
 
+	if (m->fill)
+		m->fill(m->farg, i);
 	m->err[k] = shard_put(m->x, i, m->off, m->buf[i], m->len);
 }
 
@@ -263,10 +267,11 @@ static void many_one(void *arg, int k)
  * (ol_parallel): each waits for its device when written around the page
  * cache.  x->rotten is set here, after the join, not by the threads. */
 static int shard_write_many(void *arg, uint64_t mask, uint64_t off,
-			    unsigned char *const *buf, size_t len)
+			    unsigned char *const *buf, size_t len,
+			    void (*fill)(void *farg, int shard), void *farg)
 {
 	struct ecx *x = arg;
-	struct many m = { x, { 0 }, buf, off, len, { 0 } };
+	struct many m = { x, { 0 }, buf, off, len, fill, farg, { 0 } };
 	int n = 0, r = 0;
 
 	for (int i = 0; i < x->width; i++)

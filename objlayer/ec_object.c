@@ -114,6 +114,29 @@ ssize_t ec_object_read(const struct ec_object *o, uint64_t size,
 	return (ssize_t)done;
 }
 
+struct fill {
+	const struct ec_object *o;
+	const unsigned char *data;
+	uint64_t n;
+	unsigned char *const *sh;
+};
+
+/* Shard i's bytes of the batch, on the thread that writes it: a data
+ * shard gathers its chunks, the coding shard (one: m = 1) encodes from
+ * the stripes where they are.  On 2+1, 1 MiB WRITEs, the gather and the
+ * encode were 14% of the daemon on the request's thread, before the
+ * shards' writes could start (docs/performance.md). */
+static void fill_shard(void *arg, int i)
+{
+	const struct fill *f = arg;
+	const struct ec_stripe *s = &f->o->s;
+
+	if (i < s->k)
+		ec_stripes_gather(s, f->data, f->n, i, f->sh[i]);
+	else if (s->m == 1)
+		ec_stripes_parity(f->o->codec, s, f->data, f->n, f->sh);
+}
+
 /* Encode the n stripes in data and write them to every shard kept. */
 static int write_stripes(const struct ec_object *o, uint64_t first,
 			 uint64_t n, const unsigned char *data)
@@ -136,15 +159,19 @@ static int write_stripes(const struct ec_object *o, uint64_t first,
 		mem = own;
 	for (int i = 0; i < km; i++)
 		sh[i] = mem + slen * (size_t)i;
-	ec_stripes_encode(o->codec, s, data, n, sh);
 	if (o->io->write_many && slen >= PARALLEL_MIN) {
 		uint64_t mask = ((1ULL << km) - 1) & ~o->avoid;
+		struct fill f = { o, data, n, sh };
 
+		/* several coding shards come from one pass: made here */
+		if (s->m > 1)
+			ec_stripes_parity(o->codec, s, data, n, sh);
 		r = o->io->write_many(o->io->arg, mask, first * s->chunk, sh,
-				      slen);
+				      slen, fill_shard, &f);
 		free(own);
 		return r;
 	}
+	ec_stripes_encode(o->codec, s, data, n, sh);
 	for (int i = 0; i < km && !r; i++)
 		if (!(o->avoid >> i & 1))
 			r = o->io->write(o->io->arg, i, first * s->chunk, sh[i],

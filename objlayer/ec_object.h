@@ -35,9 +35,12 @@ struct ec_shard_io {
 	 * shards; NULL: one allocation per batch. */
 	void *(*scratch)(size_t len);
 	/* Optional: write(shard i, off, buf[i], len) for every shard in
-	 * mask at once (the shards' devices in parallel); the first error. */
+	 * mask at once (the shards' devices in parallel), each after
+	 * fill(farg, i) made buf[i] on the thread that writes it (fill may
+	 * be NULL); the first error. */
 	int (*write_many)(void *arg, uint64_t mask, uint64_t off,
-			  unsigned char *const *buf, size_t len);
+			  unsigned char *const *buf, size_t len,
+			  void (*fill)(void *farg, int shard), void *farg);
 };
 
 struct ec_object {

@@ -52,24 +52,42 @@ void ec_rmw_plan(const struct ec_stripe *s, uint64_t size, uint64_t off,
 	p->read_tail = p->count && end % sw && end < size;
 }
 
-void ec_stripes_encode(const struct ec_codec *c, const struct ec_stripe *s,
+void ec_stripes_gather(const struct ec_stripe *s, const unsigned char *data,
+		       uint64_t n, int i, unsigned char *out)
+{
+	uint64_t sw = ec_stripe_width(s);
+
+	for (uint64_t st = 0; st < n; st++)
+		memcpy(out + st * s->chunk, data + st * sw + (uint64_t)i * s->chunk,
+		       s->chunk);
+}
+
+void ec_stripes_parity(const struct ec_codec *c, const struct ec_stripe *s,
 		       const unsigned char *data, uint64_t n,
 		       unsigned char *const *shards)
 {
 	uint64_t sw = ec_stripe_width(s);
 
+	/* the codec reads the data chunks where they are in the stripe */
 	for (uint64_t st = 0; st < n; st++) {
 		unsigned char *d[EC_MAX_K], *cod[EC_MAX_M];
 
-		for (int i = 0; i < s->k; i++) {
-			d[i] = shards[i] + st * s->chunk;
-			memcpy(d[i], data + st * sw + (uint64_t)i * s->chunk,
-			       s->chunk);
-		}
+		for (int i = 0; i < s->k; i++)
+			d[i] = (unsigned char *)data + st * sw +
+			       (uint64_t)i * s->chunk;
 		for (int j = 0; j < s->m; j++)
 			cod[j] = shards[s->k + j] + st * s->chunk;
 		ec_encode(c, d, cod, s->chunk);
 	}
+}
+
+void ec_stripes_encode(const struct ec_codec *c, const struct ec_stripe *s,
+		       const unsigned char *data, uint64_t n,
+		       unsigned char *const *shards)
+{
+	for (int i = 0; i < s->k; i++)
+		ec_stripes_gather(s, data, n, i, shards[i]);
+	ec_stripes_parity(c, s, data, n, shards);
 }
 
 int ec_stripes_decode(const struct ec_codec *c, const struct ec_stripe *s,

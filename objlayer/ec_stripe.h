@@ -55,6 +55,14 @@ void ec_rmw_plan(const struct ec_stripe *s, uint64_t size, uint64_t off,
 void ec_stripes_encode(const struct ec_codec *c, const struct ec_stripe *s,
 		       const unsigned char *data, uint64_t n,
 		       unsigned char *const *shards);
+/* The two halves of it, each on its own (ec_object.c does them on the
+ * shards' writer threads): data shard i's n x chunk bytes gathered into
+ * out; the coding shards' into shards[k..k+m), straight from data. */
+void ec_stripes_gather(const struct ec_stripe *s, const unsigned char *data,
+		       uint64_t n, int i, unsigned char *out);
+void ec_stripes_parity(const struct ec_codec *c, const struct ec_stripe *s,
+		       const unsigned char *data, uint64_t n,
+		       unsigned char *const *shards);
 /*
  * The logical bytes of n stripes from their shards: shards[i] holds shard
  * i's n x chunk bytes, or is NULL when that shard is missing; data gets

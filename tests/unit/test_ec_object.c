@@ -243,7 +243,7 @@ static void test_degraded_rmw(void **state)
 static struct {
 	unsigned char *p;
 	size_t cap;
-	int calls;
+	int calls, k, m;
 	uint64_t masks;
 } tm;
 
@@ -257,60 +257,96 @@ static void *t_scratch(size_t len)
 	return tm.p;
 }
 
+/* As the writer threads may: each shard made and written on its own,
+ * the coding shards first (they must not need the gathered data ones),
+ * every buffer poisoned before its fill. */
 static int t_many(void *arg, uint64_t mask, uint64_t off,
-		  unsigned char *const *buf, size_t len)
+		  unsigned char *const *buf, size_t len,
+		  void (*fill)(void *farg, int shard), void *farg)
 {
 	tm.calls++;
 	tm.masks |= mask;
-	for (int i = 0; i < EC_MAX_CHUNKS; i++)
+	for (int i = EC_MAX_CHUNKS - 1; i >= 0; i--)
 		if (mask >> i & 1) {
 			assert_int_equal((uintptr_t)buf[i] % 4096, 0);
+			/* one coding shard is made on its writer's thread;
+			 * several, by the caller beforehand */
+			if (fill && (i < tm.k || tm.m == 1))
+				memset(buf[i], 0xee, len);
+			if (fill)
+				fill(farg, i);
 			assert_int_equal(m_write(arg, i, off, buf[i], len), 0);
 		}
 	return 0;
 }
 
-static void test_write_many(void **state)
+static void write_many_case(int k, int mm)
 {
 	struct mem m = { 0 };
 	struct ec_shard_io io = { m_read, m_write, m_truncate, &m, t_scratch,
 				  t_many };
 	struct ec_codec *c;
 	struct ec_object o;
-	size_t len = 3u << 20;
+	uint64_t sw = (uint64_t)k * 4096, all = (1ULL << (k + mm)) - 1;
+	/* three batches of 1 MiB of stripes (ec_object.c BATCH) */
+	size_t len = (size_t)((1u << 20) / sw * sw * 3);
 	unsigned char *a = malloc(len), *back = malloc(len);
 	uint64_t size, bad;
 
-	(void)state;
-	assert_int_equal(ec_codec_new(2, 1, &c), 0);
-	o = (struct ec_object){ c, { 2, 1, 4096 }, &io, 0 };
+	memset(&tm, 0, sizeof(tm));
+	tm.k = k;
+	tm.m = mm;
+	assert_int_equal(ec_codec_new(k, mm, &c), 0);
+	o = (struct ec_object){ c, { k, mm, 4096 }, &io, 0 };
 	for (size_t i = 0; i < len; i++)
 		a[i] = (unsigned char)(i * 13 + (i >> 12));
-	/* 3 MiB: three batches of 1 MiB, 512 KiB a shard each */
 	assert_int_equal(ec_object_write(&o, 0, 0, a, len, &size, &bad), 0);
 	assert_int_equal(tm.calls, 3);
-	assert_int_equal(tm.masks, 7);
+	assert_int_equal(tm.masks, all);
 	check_consistent(&o, &m, a, size);
-	/* shard 1 avoided: written to 0 and 2 only, read back decoded */
+	/* the first coding shard avoided: the data ones still go whole */
+	tm.masks = 0;
+	o.avoid = 1ULL << k;
+	memset(a, 0x3c, 1u << 20);
+	assert_int_equal(ec_object_write(&o, size, 0, a, 1u << 20, &size,
+					 &bad),
+			 0);
+	assert_int_equal(tm.masks, all & ~(1ULL << k));
+	o.avoid = 0;
+	assert_int_equal(ec_object_read(&o, size, 0, back, len, NULL),
+			 (ssize_t)len);
+	assert_memory_equal(back, a, len);
+	/* the coding shard made whole again (recovery's part, here) */
+	assert_int_equal(ec_object_write(&o, size, 0, a, len, &size, &bad), 0);
+	check_consistent(&o, &m, a, size);
+	/* data shard 1 avoided: written to the others only, read back
+	 * decoded */
 	tm.masks = 0;
 	o.avoid = 2;
-	memset(a + 8192, 0x5a, 1u << 20);
-	assert_int_equal(ec_object_write(&o, size, 8192, a + 8192, 1u << 20,
-					 &size, &bad),
+	memset(a + sw, 0x5a, 1u << 20);
+	assert_int_equal(ec_object_write(&o, size, sw, a + sw, 1u << 20, &size,
+					 &bad),
 			 0);
-	assert_int_equal(tm.masks, 5);
+	assert_int_equal(tm.masks, all & ~2ULL);
 	o.avoid = 0;
 	m.missing = 2;
 	assert_int_equal(ec_object_read(&o, size, 0, back, len, NULL),
 			 (ssize_t)len);
 	assert_memory_equal(back, a, len);
 	m.missing = 0;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < k + mm; i++)
 		free(m.b[i]);
 	free(tm.p);
 	free(a);
 	free(back);
 	ec_codec_free(c);
+}
+
+static void test_write_many(void **state)
+{
+	(void)state;
+	write_many_case(2, 1);
+	write_many_case(4, 2);
 }
 
 int main(void)
