@@ -28,7 +28,7 @@ uint64_t cfs_obj_size(const cfs_obj *o)
 }
 
 /* big reads and writes of whole 4 KiB blocks from an aligned buffer go
- * around the page cache (read_direct, write_direct) */
+ * around the page cache (direct_rw) */
 #define DIRECT_MIN (128 * 1024)
 #define DIRECT_ALIGN 4096
 
@@ -68,28 +68,32 @@ static int direct_open(cfs_obj *o, int flags)
  * docs/performance.md).  The range's dirty pages are written back first
  * (kiocb_write_and_wait), so a read sees every buffered write.  Only the
  * aligned prefix goes direct: the bytes past len are not the caller's to
- * overwrite.  *done gets the bytes read; 1: not taken (read it
- * buffered), 0 or -errno.
+ * overwrite.  Writes: write_direct.
+ *
+ * direct_rw: one direct read or write (wr) of len bytes at off through
+ * the second descriptor, when len, off and buf are whole 4 KiB blocks.
+ * *done gets the bytes moved; 1: not taken (do it buffered), 0 or -errno.
  */
-static int read_direct(cfs_obj *o, void *buf, size_t len, uint64_t off,
-		       size_t *done)
+static int direct_rw(cfs_obj *o, int wr, void *buf, size_t len, uint64_t off,
+		     size_t *done)
 {
-	size_t n = len & ~(size_t)(DIRECT_ALIGN - 1);
-	ssize_t got;
+	ssize_t r;
 	int fd;
 
-	if (n < DIRECT_MIN || ((uintptr_t)buf | off) % DIRECT_ALIGN ||
-	    (fd = direct_open(o, O_RDONLY)) < 0)
+	if (len < DIRECT_MIN || ((uintptr_t)buf | len | off) % DIRECT_ALIGN ||
+	    (fd = direct_open(o, wr ? O_WRONLY : O_RDONLY)) < 0)
 		return 1;
-	got = cfs_read_full(fd, buf, n, (int64_t)off);
+	r = wr ? cfs_write_full(fd, buf, len, (int64_t)off)
+	       : cfs_read_full(fd, buf, len, (int64_t)off);
 	close(fd);
-	if (got == -EINVAL) {
+	if (r == -EINVAL) {
+		/* refused before a byte moved */
 		direct_refused(o);
 		return 1;
 	}
-	if (got < 0)
-		return (int)got;
-	*done = (size_t)got;
+	if (r < 0)
+		return (int)r;
+	*done = wr ? len : (size_t)r;
 	return 0;
 }
 
@@ -103,7 +107,8 @@ ssize_t cfs_obj_pread(cfs_obj *o, void *buf, size_t len, uint64_t off)
 		return 0;
 	if (len > o->size - off)
 		len = (size_t)(o->size - off);
-	r = read_direct(o, buf, len, off, &done);
+	r = direct_rw(o, 0, buf, len & ~(size_t)(DIRECT_ALIGN - 1), off,
+		      &done);
 	if (r < 0)
 		return r;
 	got = (ssize_t)done;
@@ -219,19 +224,10 @@ static void resync_size(cfs_obj *o)
 static int write_direct(cfs_obj *o, const void *buf, size_t len,
 			uint64_t off)
 {
-	int fd, r;
+	size_t done;
 
-	if (len < DIRECT_MIN || ((uintptr_t)buf | len | off) % DIRECT_ALIGN ||
-	    (fd = direct_open(o, O_WRONLY)) < 0)
-		return 1;
-	r = cfs_write_full(fd, buf, len, (int64_t)off);
-	close(fd);
-	if (r == -EINVAL) {
-		/* refused before a byte moved */
-		direct_refused(o);
-		return 1;
-	}
-	return r;
+	/* direct_rw only reads buf when it writes */
+	return direct_rw(o, 1, (void *)buf, len, off, &done);
 }
 
 /*
@@ -251,23 +247,36 @@ static void start_writeback(cfs_obj *o, size_t len, uint64_t off)
 				      SYNC_FILE_RANGE_WRITE);
 }
 
+/* The start of a change of o's bytes (a write, a truncate; too_big: its
+ * end is past what a file can hold): the usage marked dirty, then
+ * csum_lock taken and the record writable.  0 with csum_lock held, or
+ * -errno without it. */
+static int change_begin(cfs_obj *o, int too_big)
+{
+	int r = usage_mark_dirty(fdcache_cluster(o->fc));
+
+	if (r)
+		return r;
+	if (too_big)
+		return -EFBIG;
+	pthread_mutex_lock(&o->csum_lock);
+	r = csum_writable(o);
+	if (r)
+		pthread_mutex_unlock(&o->csum_lock);
+	return r;
+}
+
 /* direct: 0 buffered, 1 O_DIRECT when it qualifies, 2 buffered with the
  * writeback started */
 static int obj_pwrite(cfs_obj *o, const void *buf, size_t len, uint64_t off,
 		      int direct)
 {
-	cfs_cluster *c = fdcache_cluster(o->fc);
 	uint64_t old;
-	int r = usage_mark_dirty(c);
+	int r = change_begin(o, off + len < off ||
+				     off + len > (uint64_t)INT64_MAX);
 
 	if (r)
 		return r;
-	if (off + len < off || off + len > (uint64_t)INT64_MAX)
-		return -EFBIG;
-	pthread_mutex_lock(&o->csum_lock);
-	r = csum_writable(o);
-	if (r)
-		goto out;
 	old = o->size;
 	r = csum_before_change(o, off, off + len,
 			       off + len > old ? off + len : old);
@@ -311,18 +320,11 @@ int cfs_obj_pwrite_wb(cfs_obj *o, const void *buf, size_t len, uint64_t off)
 
 int cfs_obj_truncate(cfs_obj *o, uint64_t size)
 {
-	cfs_cluster *c = fdcache_cluster(o->fc);
 	uint64_t old;
-	int r = usage_mark_dirty(c);
+	int r = change_begin(o, size > (uint64_t)INT64_MAX);
 
 	if (r)
 		return r;
-	if (size > (uint64_t)INT64_MAX)
-		return -EFBIG;
-	pthread_mutex_lock(&o->csum_lock);
-	r = csum_writable(o);
-	if (r)
-		goto out;
 	old = o->size;
 	if (size < old)
 		r = csum_before_change(o, size, size, size);

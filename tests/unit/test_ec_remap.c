@@ -492,6 +492,17 @@ static void stat_is(struct fixture *f, int64_t pool, uint32_t ps,
 	cfs_osdmap_put(m);
 }
 
+/* The copy of name on osd (PG ps) recorded at version, its bytes kept. */
+static void shard_at(struct fixture *f, int osd, int64_t pool, uint32_t ps,
+		     const char *name, uint64_t version)
+{
+	cfs_obj *o;
+
+	assert_int_equal(cfs_obj_open(f->c, osd, pool, ps, name, 0, &o), 0);
+	assert_int_equal(cfs_obj_rebuild_csum(o, version), 0);
+	cfs_obj_put(o);
+}
+
 /*
  * A PG's statistics met while a change is half done: the purge worker's
  * removal (copies gone one by one, the record last) or a write (shards
@@ -510,7 +521,6 @@ static void test_stat_mid_change(void **state)
 	const char *name = "10000000000.00000000";
 	int act[3], err = 0;
 	uint32_t ps;
-	cfs_obj *o;
 
 	(void)state;
 	fx_pattern(buf, sizeof(buf), 3);
@@ -524,18 +534,10 @@ static void test_stat_mid_change(void **state)
 	next.version = cfs_index_next_version(f->c, &err);
 	assert_int_equal(err, 0);
 	assert_int_equal(cfs_index_intent(f->c, ec, name, &next), 0);
-	assert_int_equal(cfs_obj_open(f->c, act[0], ec, cfs_shard_ps(ps, 3, 0),
-				      name, 0, &o),
-			 0);
-	assert_int_equal(cfs_obj_rebuild_csum(o, next.version), 0);
-	cfs_obj_put(o);
+	shard_at(f, act[0], ec, cfs_shard_ps(ps, 3, 0), name, next.version);
 	stat_is(f, ec, ps, 1, "ec, a write half done");
 	assert_int_equal(cfs_index_set(f->c, ec, name, &oi), 0);
-	assert_int_equal(cfs_obj_open(f->c, act[0], ec, cfs_shard_ps(ps, 3, 0),
-				      name, 0, &o),
-			 0);
-	assert_int_equal(cfs_obj_rebuild_csum(o, oi.version), 0);
-	cfs_obj_put(o);
+	shard_at(f, act[0], ec, cfs_shard_ps(ps, 3, 0), name, oi.version);
 	/* its removal: one shard gone, then all, the record still there */
 	assert_int_equal(cfs_index_intent(f->c, ec, name, NULL), 0);
 	for (int i = 0; i < 3; i++) {
