@@ -399,10 +399,11 @@ static void fsops_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	ssize_t n;
 
 	(void)ino;
-	/* page-aligned, so that the store can read a big one straight
-	 * into it around its page cache (osdsim obj_io.c read_direct) */
-	buf = size >= 4096 ? aligned_alloc(4096, (size + 4095) & ~(size_t)4095)
-			   : malloc(size ? size : 1);
+	/* the thread's kept buffer, page-aligned (on huge pages when big),
+	 * so that the store can read a big one straight into it around its
+	 * page cache in few block-layer segments (osdsim obj_io.c
+	 * read_direct, util tbuf.c); replied before the thread's next use */
+	buf = cfs_tbuf(CFS_TBUF_FUSE, size);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -414,7 +415,6 @@ static void fsops_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, (int)-n);
 	else
 		fuse_reply_buf(req, buf, (size_t)n);
-	free(buf);
 }
 
 static void fsops_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
@@ -650,7 +650,6 @@ static void fsops_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		fuse_reply_xattr(req, (size_t)n);
 	else
 		fuse_reply_buf(req, buf, (size_t)n);
-	free(buf);
 }
 
 static void fsops_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
@@ -672,7 +671,6 @@ static void fsops_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 		fuse_reply_xattr(req, (size_t)n);
 	else
 		fuse_reply_buf(req, buf, (size_t)n);
-	free(buf);
 }
 
 static void fsops_removexattr(fuse_req_t req, fuse_ino_t ino,

@@ -21,6 +21,7 @@
 
 #include "objlayer_i.h"
 #include "osdmap.h"
+#include "util.h"
 
 struct ol_task {
 	void (*fn)(void *arg, int i);
@@ -168,52 +169,11 @@ void ol_workers_stop(objlayer *ol)
 	pthread_mutex_destroy(&ol->wq_lock);
 }
 
-/* ol_bounce: kept between writes, as a fresh 1 MiB each time is an mmap,
- * 256 page faults of zeroed pages and an munmap, per FUSE write (perf:
- * exc_page_fault); the thread's exit frees it. */
-static pthread_key_t bounce_key;
-static pthread_once_t bounce_once = PTHREAD_ONCE_INIT;
-
-struct bounce {
-	size_t cap;
-	void *p;
-};
-
-static void bounce_free(void *arg)
-{
-	struct bounce *b = arg;
-
-	free(b->p);
-	free(b);
-}
-
-static void bounce_init(void)
-{
-	(void)pthread_key_create(&bounce_key, bounce_free);
-}
-
+/* ol_bounce: the thread's kept buffer (util tbuf.c): a fresh 1 MiB per
+ * FUSE write was an mmap, 256 page faults of zeroed pages and an munmap
+ * (perf: exc_page_fault), and on huge pages a direct write or read of it
+ * is one block-layer segment. */
 void *ol_bounce(size_t len)
 {
-	struct bounce *b;
-	void *p;
-
-	if (pthread_once(&bounce_once, bounce_init))
-		return NULL;
-	b = pthread_getspecific(bounce_key);
-	if (!b) {
-		if (!(b = calloc(1, sizeof(*b))))
-			return NULL;
-		if (pthread_setspecific(bounce_key, b)) {
-			free(b);
-			return NULL;
-		}
-	}
-	if (b->cap >= len)
-		return b->p;
-	if (posix_memalign(&p, OL_DIO_ALIGN, len))
-		return NULL;
-	free(b->p);
-	b->p = p;
-	b->cap = len;
-	return p;
+	return cfs_tbuf(CFS_TBUF_OBJLAYER, len);
 }

@@ -1,6 +1,6 @@
 /*
  * util.h - small shared helpers (libc only): error strings, logging,
- * atomic file replacement, size parsing/printing.
+ * atomic file replacement, size parsing/printing, per-thread I/O buffers.
  * Convention (STYLE.md 8): functions return 0 or -errno.
  */
 #ifndef CRUSHFS_UTIL_H
@@ -97,6 +97,21 @@ char *cfs_b64_encode(const void *data, size_t len, size_t *outlen);
 int cfs_b64_decode(const char *s, size_t len, void **out, size_t *outlen);
 /* Like ceph's byte_u_t: "1 GiB", "512 MiB", "0 B" into buf. */
 const char *cfs_format_size(uint64_t bytes, char *buf, size_t len);
+
+/* tbuf.c: the calling thread's I/O buffer number slot, of at least len
+ * bytes, kept between calls and freed when the thread exits; contents
+ * undefined.  4 KiB-aligned (direct I/O), and from 256 KiB on a whole
+ * number of 2 MiB transparent huge pages, so a direct read or write of
+ * it is one block-layer segment (a loop device splits 4 KiB pages).
+ * One slot per layer that holds one across the other's calls; NULL when
+ * out of memory. */
+enum { CFS_TBUF_OBJLAYER, CFS_TBUF_FUSE, CFS_TBUF_SLOTS };
+void *cfs_tbuf(int slot, size_t len);
+/* The same kind of memory, not per thread: len bytes (rounded up to
+ * whole 2 MiB pages) at a 2 MiB boundary, zeroed; NULL when out of
+ * memory.  Unmapped with the same len. */
+void *cfs_huge_map(size_t len);
+void cfs_huge_unmap(void *p, size_t len);
 
 /* 1 when x is one of v[0..n) (an OSD in an up or acting set) */
 static inline int cfs_in_set(const int *v, int n, int x)

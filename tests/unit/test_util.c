@@ -1,8 +1,8 @@
 /*
  * test_util.c - the shared file helpers every layer leans on: whole
  * transfers through pipes that deliver in pieces and at offsets,
- * directory streams relative to a descriptor, atomic replacement, and
- * size parsing/printing.
+ * directory streams relative to a descriptor, atomic replacement,
+ * size parsing/printing, and the per-thread I/O buffers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -240,6 +242,101 @@ static void test_base64(void **state)
 				 -EINVAL);
 }
 
+/* The mapping that starts at p in /proc/self/smaps: its length, and
+ * whether it is marked for huge pages (VmFlags "hg", MADV_HUGEPAGE);
+ * -1 when no mapping starts there. */
+static long vma_at(const void *p, int *hg)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	long len = -1;
+	int in = 0;
+
+	assert_non_null(f);
+	*hg = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			in = a == (uintptr_t)p;
+			if (in)
+				len = (long)(b - a);
+		} else if (in && !strncmp(line, "VmFlags:", 8)) {
+			*hg = strstr(line, " hg") != NULL;
+		}
+	}
+	fclose(f);
+	return len;
+}
+
+static int mapped(const void *p)
+{
+	unsigned char v;
+
+	return mincore((void *)p, 4096, &v) == 0;
+}
+
+static void *other_thread(void *arg)
+{
+	void **out = arg;
+
+	*out = cfs_tbuf(CFS_TBUF_OBJLAYER, 1 << 20);
+	memset(*out, 7, 1 << 20);
+	return NULL;
+}
+
+static void test_tbuf(void **state)
+{
+	const size_t mib = 1 << 20, huge = 2 << 20;
+	unsigned char *s, *b, *b2, *f;
+	void *theirs = NULL;
+	pthread_t t;
+	int hg;
+
+	(void)state;
+	assert_null(cfs_tbuf(-1, 10));
+	assert_null(cfs_tbuf(CFS_TBUF_SLOTS, 10));
+	/* small: page-aligned heap, kept */
+	s = cfs_tbuf(CFS_TBUF_OBJLAYER, 1000);
+	assert_non_null(s);
+	assert_int_equal((uintptr_t)s % 4096, 0);
+	memset(s, 1, 1000);
+	assert_ptr_equal(cfs_tbuf(CFS_TBUF_OBJLAYER, 4096), s);
+	/* big: a mapping of its own, exactly whole huge pages at a huge
+	 * page's boundary, marked for THP; the small one is gone */
+	b = cfs_tbuf(CFS_TBUF_OBJLAYER, mib);
+	assert_non_null(b);
+	assert_int_equal((uintptr_t)b % huge, 0);
+	assert_int_equal(vma_at(b, &hg), (long)huge);
+	assert_true(hg);
+	memset(b, 2, mib);
+	assert_ptr_equal(cfs_tbuf(CFS_TBUF_OBJLAYER, huge), b);
+	assert_ptr_equal(cfs_tbuf(CFS_TBUF_OBJLAYER, 10), b);
+	/* the other slot is another buffer */
+	f = cfs_tbuf(CFS_TBUF_FUSE, mib);
+	assert_non_null(f);
+	assert_true(f + huge <= b || b + huge <= f);
+	memset(f, 3, mib);
+	assert_int_equal(b[mib - 1], 2);
+	/* grown: a new mapping, the old one unmapped */
+	b2 = cfs_tbuf(CFS_TBUF_OBJLAYER, huge + 1);
+	assert_non_null(b2);
+	assert_int_equal((uintptr_t)b2 % huge, 0);
+	assert_int_equal(vma_at(b2, &hg), (long)(2 * huge));
+	assert_true(hg);
+	memset(b2, 4, huge + 1);
+	if (b2 != b)
+		assert_false(mapped(b));
+	/* another thread has its own, unmapped when it exits */
+	assert_int_equal(pthread_create(&t, NULL, other_thread, &theirs), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_non_null(theirs);
+	assert_true(theirs != b2 && theirs != f);
+	assert_false(mapped(theirs));
+	assert_true(mapped(b2) && mapped(f));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +349,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_base64),
+		cmocka_unit_test(test_tbuf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
