@@ -83,7 +83,8 @@ int cmd_mount(struct cli_ctx *ctx, int argc, char **argv)
 			     "...) and attr_timeout=S,\n"
 			     "            entry_timeout=S, negative_timeout=S, "
 			     "noatime, max_threads=N,\n"
-			     "            readahead_kb=N");
+			     "            readahead_kb=N (the kernel's), "
+			     "prefetch_kb=N (the daemon's own; 0: off)");
 			free(opts);
 			return 0;
 		} else if (a[0] == '-' && a[1]) {

@@ -106,7 +106,7 @@ static void fuse_log_hook(enum fuse_log_level level, const char *fmt,
 struct mcfg {
 	double attr_timeout, entry_timeout, negative_timeout;
 	int noatime, ro, debug, max_threads;
-	int readahead_kb;
+	int readahead_kb, prefetch_kb;
 	int kernel_perms; /* default_permissions (parse_options) */
 	int others;	  /* allow_other or allow_root given */
 	char *fuse_opts;  /* passed to libfuse, comma separated */
@@ -119,6 +119,7 @@ enum {
 	KEY_NEGATIVE_TIMEOUT,
 	KEY_MAX_THREADS,
 	KEY_READAHEAD_KB,
+	KEY_PREFETCH_KB,
 	KEY_NOATIME,
 	KEY_ATIME,
 	KEY_DEBUG,
@@ -133,6 +134,7 @@ static const struct fuse_opt mount_opts[] = {
 	FUSE_OPT_KEY("negative_timeout=", KEY_NEGATIVE_TIMEOUT),
 	FUSE_OPT_KEY("max_threads=", KEY_MAX_THREADS),
 	FUSE_OPT_KEY("readahead_kb=", KEY_READAHEAD_KB),
+	FUSE_OPT_KEY("prefetch_kb=", KEY_PREFETCH_KB),
 	FUSE_OPT_KEY("noatime", KEY_NOATIME),
 	FUSE_OPT_KEY("relatime", KEY_ATIME),
 	FUSE_OPT_KEY("atime", KEY_ATIME),
@@ -210,6 +212,10 @@ static int opt_proc(void *data, const char *arg, int key,
 		rc = parse_int(val, 0, 1 << 20, &m->readahead_kb);
 		want = "must be an integer from 0 to 1048576";
 		break;
+	case KEY_PREFETCH_KB:
+		rc = parse_int(val, 0, 65536, &m->prefetch_kb);
+		want = "must be an integer from 0 to 65536";
+		break;
 	case KEY_NOATIME:
 		m->noatime = 1;
 		break;
@@ -264,6 +270,7 @@ static int parse_options(const struct fs_mount_opts *o, struct mcfg *m,
 	m->attr_timeout = m->entry_timeout = m->negative_timeout = 10.0;
 	m->max_threads = 16;
 	m->readahead_kb = 4096;
+	m->prefetch_kb = 8192;
 	m->debug = o->debug;
 	if (o->options) {
 		/* fuse_opt_parse splits at commas (a backslash escapes one)
@@ -493,6 +500,20 @@ static void notify(int fd, const char *msg)
 	close(fd);
 }
 
+/* A read-ahead gives up at once where a request would wait for an
+ * inactive PG: the request that wants the bytes waits itself, and
+ * nothing waits for bytes nobody asked for (objlayer op_wait). */
+static int always(void *arg)
+{
+	(void)arg;
+	return 1;
+}
+
+static void prefetch_thread_init(void)
+{
+	ol_set_interrupt_check(always, NULL);
+}
+
 /* ol_set_wait's stopping(): the session loop is ending (SIGTERM, the
  * mount gone), so waiting ops give up and let libfuse join them. */
 static int session_ending(void *arg)
@@ -541,6 +562,7 @@ static void teardown(struct fsd *d)
 		cfs_log(CFS_LOG_INFO, "writing back sizes, purging unlinked "
 			"files");
 	vfs_free(d->v);
+	ra_free(d->ra); /* its reads in flight end first */
 	/* the store's sequence number, so that a store that loses its log
 	 * later is not taken for this one (meta_i.h) */
 	if (served && d->db && !d->ro)
@@ -597,6 +619,7 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 	char err[1400] = "";
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
 	struct fuse_loop_config *lc;
+	const struct vfs_data_ops *dops;
 	int rc;
 
 	memset(&d, 0, sizeof(d));
@@ -642,7 +665,11 @@ static int serve(const struct fs_mount_opts *o, const struct mcfg *m,
 	if (rc)
 		goto fail;
 	vo.no_selinux = !selinux_host();
-	rc = vfs_new(d.m, &vfs_objlayer_ops, d.ol, &vo, &d.v);
+	d.ra = ra_new(&vfs_objlayer_ops, d.ol, (size_t)m->prefetch_kb << 10,
+		      prefetch_thread_init, &dops);
+	if (!d.ra)
+		goto nomem;
+	rc = vfs_new(d.m, dops, d.ra, &vo, &d.v);
 	if (rc) {
 		snprintf(err, sizeof(err), "%s/mds: %s", dir, cfs_strerror(rc));
 		goto fail;

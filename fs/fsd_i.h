@@ -11,6 +11,7 @@
 #include "kv.h"
 #include "mds.h"
 #include "meta_i.h"
+#include "readahead.h"
 #include "util.h"
 #include "vfs.h"
 
@@ -37,6 +38,7 @@ struct fsd {
 	char *cluster_dir, *mountpoint;
 	cfs_cluster *c;
 	objlayer *ol;
+	fs_ra *ra; /* the data store vfs uses: ol wrapped */
 	kv *db;
 	mds *m;
 	struct fs_meta meta;

@@ -115,6 +115,10 @@ static int op_wait(objlayer *ol, struct op_waiting *w, uint32_t epoch,
 	struct timespec now, slice;
 	int r;
 
+	/* asked first too: a caller that may not wait at all (the daemon's
+	 * read-ahead) is neither logged nor listed as a slow op */
+	if (interrupted_fn && interrupted_fn(interrupted_arg))
+		return -EINTR;
 	if (!w->logged++)
 		cfs_log(CFS_LOG_WARN, "pg %lld.%x: %s; %s '%s' waits",
 			(long long)so->pool, so->ps, why, so->what, so->name);

@@ -74,6 +74,12 @@ Mount errors are one line and exit 1, before anything is created:
   $ crushfs --cluster cl mount m -f -o readahead_kb=99999999999999999999
   crushfs: bad mount option 'readahead_kb=99999999999999999999': must be an integer from 0 to 1048576
   [1]
+  $ crushfs --cluster cl mount m -f -o prefetch_kb=65537
+  crushfs: bad mount option 'prefetch_kb=65537': must be an integer from 0 to 65536
+  [1]
+  $ crushfs --cluster cl mount m -f -o prefetch_kb=-1
+  crushfs: bad mount option 'prefetch_kb=-1': must be an integer from 0 to 65536
+  [1]
   $ crushfs --cluster cl mount m -f -o bogus
   crushfs: bad mount options: fuse: unknown option(s): `-o bogus'
   [1]

@@ -3,7 +3,9 @@
  * does: a write and a read to a PG below min_size block (listed as slow
  * ops, SLOW_OPS in health), and go on when an OSD comes back; with
  * rados_osd_op_timeout they end with ETIMEDOUT; ol_stop_waiting ends them
- * with EIO; without ol_set_wait (a lone CLI process) they fail at once.
+ * with EIO; without ol_set_wait (a lone CLI process) they fail at once;
+ * a thread whose interrupt check already says so (the daemon's
+ * read-ahead) gets EINTR at once, logged nowhere, listed nowhere.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -223,6 +225,53 @@ static void test_no_wait_without_daemon(void **state)
 	fx_free(f);
 }
 
+static int always(void *arg)
+{
+	(void)arg;
+	return 1;
+}
+
+struct logged {
+	int lines;
+};
+
+static struct logged logged;
+
+static void count_log(int level, const char *msg)
+{
+	(void)level;
+	if (strstr(msg, "waits"))
+		logged.lines++;
+}
+
+/* The daemon's read-ahead: an op that may not wait gives up at once,
+ * without a "waits" line or a slow op; the same op may wait once the
+ * check is gone. */
+static void test_may_not_wait(void **state)
+{
+	int act[16];
+	struct fixture *f = victim_below_min_size(act);
+	char buf[16];
+
+	(void)state;
+	ol_set_wait(f->ol, 1, NULL, NULL);
+	cfs_log_set(count_log, CFS_LOG_DEBUG);
+	ol_set_interrupt_check(always, NULL);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "victim", 0, buf,
+				     sizeof(buf)),
+			 -EINTR);
+	ol_set_interrupt_check(NULL, NULL);
+	cfs_log_set(NULL, CFS_LOG_ERR);
+	assert_int_equal(logged.lines, 0);
+	assert_int_equal(cfs_slow_ops(f->c, (struct cfs_slow_op[1]){ 0 }, 1),
+			 0);
+	assert_int_equal(cfs_osd_mark_up(f->c, act[0]), 0);
+	assert_int_equal(ol_obj_read(f->ol, DATA_POOL, "victim", 0, buf,
+				     sizeof(buf)),
+			 4);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_op_timeout),
 		cmocka_unit_test(test_stop_waiting),
 		cmocka_unit_test(test_no_wait_without_daemon),
+		cmocka_unit_test(test_may_not_wait),
 	};
 
 	cfs_log_set(NULL, CFS_LOG_ERR);
