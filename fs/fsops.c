@@ -650,6 +650,7 @@ static void fsops_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		fuse_reply_xattr(req, (size_t)n);
 	else
 		fuse_reply_buf(req, buf, (size_t)n);
+	free(buf);
 }
 
 static void fsops_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
@@ -671,6 +672,7 @@ static void fsops_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 		fuse_reply_xattr(req, (size_t)n);
 	else
 		fuse_reply_buf(req, buf, (size_t)n);
+	free(buf);
 }
 
 static void fsops_removexattr(fuse_req_t req, fuse_ino_t ino,
