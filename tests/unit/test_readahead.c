@@ -219,49 +219,33 @@ static void read_check(struct fx *f, uint64_t size, uint64_t off,
 				 zero ? 0 : pat(off + i, v));
 }
 
-/* Wait (5 s at most) until the store has served n reads. */
-static void wait_reads(int n)
+static int served(int n)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_REALTIME, &t);
-	t.tv_sec += 5;
-	pthread_mutex_lock(&st.m);
-	while (st.reads < n)
-		if (pthread_cond_timedwait(&st.cv, &st.m, &t)) {
-			pthread_mutex_unlock(&st.m);
-			fail_msg("the store served %d reads, not %d", st.reads,
-				 n);
-		}
-	pthread_mutex_unlock(&st.m);
+	return st.reads >= n;
 }
 
-static void wait_read_at(int mib)
+static int read_at(int mib)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_REALTIME, &t);
-	t.tv_sec += 5;
-	pthread_mutex_lock(&st.m);
-	while (!st.read_at[mib])
-		if (pthread_cond_timedwait(&st.cv, &st.m, &t)) {
-			pthread_mutex_unlock(&st.m);
-			fail_msg("megabyte %d was never read", mib);
-		}
-	pthread_mutex_unlock(&st.m);
+	return st.read_at[mib] > 0;
 }
 
-static void wait_gated(int n)
+static int gated(int n)
+{
+	return st.gated >= n;
+}
+
+/* Wait (5 s at most, st.m taken) until cond(arg) holds. */
+static void wait_for(int (*cond)(int), int arg, const char *what)
 {
 	struct timespec t;
 
 	clock_gettime(CLOCK_REALTIME, &t);
 	t.tv_sec += 5;
 	pthread_mutex_lock(&st.m);
-	while (st.gated < n)
+	while (!cond(arg))
 		if (pthread_cond_timedwait(&st.cv, &st.m, &t)) {
 			pthread_mutex_unlock(&st.m);
-			fail_msg("nothing reached the gate");
+			fail_msg("not within 5 s: %s (%d)", what, arg);
 		}
 	pthread_mutex_unlock(&st.m);
 }
@@ -299,7 +283,7 @@ static void prime(struct fx *f)
 {
 	read_check(f, FSIZE, 0, MIB, 0, 0);
 	read_check(f, FSIZE, MIB, MIB, 0, 0);
-	wait_reads(10);
+	wait_for(served, 10, "the store served reads");
 }
 
 static void test_write_makes_stale(void **state)
@@ -389,12 +373,12 @@ static void test_write_during_readahead(void **state)
 	st.gate_write = 1;
 	pthread_mutex_unlock(&st.m);
 	assert_int_equal(pthread_create(&t, NULL, write_thread, &w), 0);
-	wait_gated(1); /* the write is halfway */
+	wait_for(gated, 1, "a write reached the gate"); /* halfway */
 	/* the reader moves on: 10-12 MiB are read ahead, 12 MiB half new */
 	read_check(f, FSIZE, 2 * MIB, MIB, 0, 0);
 	read_check(f, FSIZE, 3 * MIB, MIB, 0, 0);
 	read_check(f, FSIZE, 4 * MIB, MIB, 0, 0);
-	wait_read_at(12); /* read ahead, half new */
+	wait_for(read_at, 12, "a read-ahead read megabyte"); /* half new */
 	open_gate();
 	assert_int_equal(pthread_join(t, NULL), 0);
 	for (uint64_t off = 5 * MIB; off < 12 * MIB; off += MIB)
@@ -452,7 +436,7 @@ static void test_remove_waits(void **state)
 	pthread_mutex_unlock(&st.m);
 	read_check(f, FSIZE, 0, MIB, 0, 0);
 	read_check(f, FSIZE, MIB, MIB, 0, 0);
-	wait_gated(1); /* a read-ahead holds 5 MiB */
+	wait_for(gated, 1, "a read-ahead reached the gate"); /* at 5 MiB */
 	assert_int_equal(pthread_create(&th, NULL, remove_thread, &r), 0);
 	/* a removal that did not wait would reach the store now, with the
 	 * read still in it; give it that chance */
