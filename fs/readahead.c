@@ -97,9 +97,14 @@ static struct stream *find(fs_ra *ra, uint64_t ino)
 	return NULL;
 }
 
-static void restart(struct stream *s, uint64_t off, size_t len)
+/* The stream starts over at [off, off + len) of a file of size bytes:
+ * nothing read ahead so far serves. */
+static void restart(struct stream *s, const struct ol_layout *l,
+		    uint64_t size, uint64_t off, size_t len)
 {
 	s->gen++;
+	s->layout = *l;
+	s->size = size;
 	s->hi = off + len;
 	s->pf = up(off + len);
 }
@@ -332,38 +337,30 @@ static ssize_t ra_read(void *ctx, uint64_t ino, const struct ol_layout *l,
 		return ra->in->read(ra->ictx, ino, l, size, off, buf, len);
 	want = size - off < len ? (size_t)(size - off) : len;
 	pthread_mutex_lock(&ra->m);
-	s = find(ra, ino);
-	if (!s) {
+	if (!(s = find(ra, ino))) {
 		if ((s = claim(ra, ino))) {
-			restart(s, off, want);
-			s->layout = *l;
-			s->size = size;
+			restart(s, l, size, off, want);
 			s->used = ++ra->tick;
 		}
-		pthread_mutex_unlock(&ra->m);
-		return ra->in->read(ra->ictx, ino, l, size, off, buf, len);
-	}
-	s->used = ++ra->tick;
-	if (size != s->size || memcmp(l, &s->layout, sizeof(*l)) ||
-	    off + ra->window < s->hi || off > s->hi + ra->window) {
+	} else if (size != s->size || memcmp(l, &s->layout, sizeof(*l)) ||
+		   off + ra->window < s->hi || off > s->hi + ra->window) {
 		/* a jump (the kernel's READs of one window come in any
 		 * order), or a change it did not see come through */
-		restart(s, off, want);
-		s->layout = *l;
-		s->size = size;
-		pthread_mutex_unlock(&ra->m);
-		return ra->in->read(ra->ictx, ino, l, size, off, buf, len);
+		restart(s, l, size, off, want);
+		s->used = ++ra->tick;
+	} else {
+		s->used = ++ra->tick;
+		n = serve(ra, s, off, buf, want);
+		if (s->ino == ino) { /* still ours after a wait */
+			if (off + want > s->hi)
+				s->hi = off + want;
+			schedule(ra, s);
+		}
+		if (n >= 0)
+			ra->stats.hits++;
+		else
+			ra->stats.misses++;
 	}
-	n = serve(ra, s, off, buf, want);
-	if (s->ino == ino) { /* still ours after a wait */
-		if (off + want > s->hi)
-			s->hi = off + want;
-		schedule(ra, s);
-	}
-	if (n >= 0)
-		ra->stats.hits++;
-	else
-		ra->stats.misses++;
 	pthread_mutex_unlock(&ra->m);
 	if (n >= 0)
 		return n;

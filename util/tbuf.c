@@ -37,7 +37,7 @@ static int tbuf_key_ok;
 static void drop(struct tbuf *b)
 {
 	if (b->mapped)
-		munmap(b->p, b->cap);
+		cfs_huge_unmap(b->p, b->cap);
 	else
 		free(b->p);
 	b->p = NULL;
@@ -59,12 +59,17 @@ static void tbuf_init(void)
 	tbuf_key_ok = pthread_key_create(&tbuf_key, tbuf_free) == 0;
 }
 
-/* cap bytes (a multiple of HUGE_SZ) at a HUGE_SZ boundary, the mapping
- * trimmed to exactly that range so the kernel can back it with whole
- * huge pages; NULL when out of memory. */
-static void *map_huge(size_t cap)
+static size_t huge_round(size_t len)
 {
-	size_t over = cap + HUGE_SZ;
+	return (len + HUGE_SZ - 1) & ~(HUGE_SZ - 1);
+}
+
+/* len bytes rounded up to whole huge pages, at a HUGE_SZ boundary, the
+ * mapping trimmed to exactly that range so the kernel can back it with
+ * whole huge pages; NULL when out of memory. */
+void *cfs_huge_map(size_t len)
+{
+	size_t cap = huge_round(len), over = cap + HUGE_SZ;
 	uint8_t *raw, *p;
 
 	raw = mmap(NULL, over, PROT_READ | PROT_WRITE,
@@ -82,15 +87,10 @@ static void *map_huge(size_t cap)
 	return p;
 }
 
-void *cfs_huge_map(size_t len)
-{
-	return map_huge((len + HUGE_SZ - 1) & ~(HUGE_SZ - 1));
-}
-
 void cfs_huge_unmap(void *p, size_t len)
 {
 	if (p)
-		munmap(p, (len + HUGE_SZ - 1) & ~(HUGE_SZ - 1));
+		munmap(p, huge_round(len));
 }
 
 void *cfs_tbuf(int slot, size_t len)
@@ -118,8 +118,8 @@ void *cfs_tbuf(int slot, size_t len)
 	if (b->cap >= len)
 		return b->p;
 	if (len >= HUGE_MIN) {
-		cap = (len + HUGE_SZ - 1) & ~(HUGE_SZ - 1);
-		if (!(p = map_huge(cap)))
+		cap = huge_round(len);
+		if (!(p = cfs_huge_map(cap)))
 			return NULL;
 		drop(b);
 		b->mapped = 1;
