@@ -395,6 +395,9 @@ static vfs_file *file_of(struct fuse_file_info *fi)
 static void fsops_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
+	vfs *v = vfs_of(req); /* req is gone once replied */
+	const void *data;
+	void *ref;
 	char *buf;
 	ssize_t n;
 
@@ -409,12 +412,15 @@ static void fsops_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	watch(req);
-	n = vfs_read(vfs_of(req), file_of(fi), (uint64_t)off, buf, size);
+	/* what was read ahead is replied from where it lies (readahead.c) */
+	n = vfs_read_ref(v, file_of(fi), (uint64_t)off, buf, size, &data,
+			 &ref);
 	unwatch();
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
 	else
-		fuse_reply_buf(req, buf, (size_t)n);
+		fuse_reply_buf(req, data, (size_t)n);
+	vfs_read_done(v, ref);
 }
 
 static void fsops_write(fuse_req_t req, fuse_ino_t ino, const char *buf,

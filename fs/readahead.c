@@ -227,10 +227,13 @@ static void schedule(fs_ra *ra, struct stream *s)
 /*
  * [off, off + len) from the stream's slots into buf, waiting for those
  * being read: the bytes copied, or -1 when a piece is not there (not
- * read ahead, stale, failed).  len > 0, within the size.
+ * read ahead, stale, failed).  len > 0, within the size.  data not NULL
+ * and the bytes in one slot: not copied but pointed to (*data), and the
+ * slot kept (*ref) until ra_read_done.
  */
 static ssize_t serve(fs_ra *ra, struct stream *s, uint64_t off,
-		     unsigned char *buf, size_t len)
+		     unsigned char *buf, size_t len, const void **data,
+		     void **ref)
 {
 	struct slot *got[RA_MAX_WINDOW / RA_SLOT + 2];
 	uint64_t gen = s->gen, end = off + len;
@@ -253,8 +256,16 @@ again:
 			return -1; /* short: the end moved since */
 		got[n++] = sl;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		got[i]->users++;
+		if (end >= got[i]->off + got[i]->len)
+			got[i]->served = 1;
+	}
+	if (data && n == 1) { /* a user keeps it from being read into */
+		*data = got[0]->buf + (off - got[0]->off);
+		*ref = got[0];
+		return (ssize_t)len;
+	}
 	pthread_mutex_unlock(&ra->m);
 	for (int i = 0; i < n; i++) {
 		uint64_t a = got[i]->off > off ? got[i]->off : off;
@@ -265,11 +276,8 @@ again:
 		       (size_t)(b - a));
 	}
 	pthread_mutex_lock(&ra->m);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		got[i]->users--;
-		if (end >= got[i]->off + got[i]->len)
-			got[i]->served = 1;
-	}
 	return (ssize_t)len;
 }
 
@@ -330,14 +338,20 @@ static void *ra_thread(void *arg)
 
 /* ---- the wrapped store ---- */
 
-static ssize_t ra_read(void *ctx, uint64_t ino, const struct ol_layout *l,
-		       uint64_t size, uint64_t off, void *buf, size_t len)
+static ssize_t ra_read_ref(void *ctx, uint64_t ino,
+			   const struct ol_layout *l, uint64_t size,
+			   uint64_t off, void *buf, size_t len,
+			   const void **data, void **ref)
 {
 	fs_ra *ra = ctx;
 	struct stream *s;
 	ssize_t n = -1;
 	size_t want;
 
+	if (data) {
+		*data = buf;
+		*ref = NULL;
+	}
 	if (!ra->window || len < RA_MIN_REQ || off >= size)
 		return ra->in->read(ra->ictx, ino, l, size, off, buf, len);
 	want = size - off < len ? (size_t)(size - off) : len;
@@ -355,7 +369,7 @@ static ssize_t ra_read(void *ctx, uint64_t ino, const struct ol_layout *l,
 		s->used = ++ra->tick;
 	} else {
 		s->used = ++ra->tick;
-		n = serve(ra, s, off, buf, want);
+		n = serve(ra, s, off, buf, want, data, ref);
 		if (s->ino == ino) { /* still ours after a wait */
 			if (off + want > s->hi)
 				s->hi = off + want;
@@ -370,6 +384,21 @@ static ssize_t ra_read(void *ctx, uint64_t ino, const struct ol_layout *l,
 	if (n >= 0)
 		return n;
 	return ra->in->read(ra->ictx, ino, l, size, off, buf, len);
+}
+
+static ssize_t ra_read(void *ctx, uint64_t ino, const struct ol_layout *l,
+		       uint64_t size, uint64_t off, void *buf, size_t len)
+{
+	return ra_read_ref(ctx, ino, l, size, off, buf, len, NULL, NULL);
+}
+
+static void ra_read_done(void *ctx, void *ref)
+{
+	fs_ra *ra = ctx;
+
+	pthread_mutex_lock(&ra->m);
+	((struct slot *)ref)->users--;
+	pthread_mutex_unlock(&ra->m);
 }
 
 /* ino's bytes change: what was read ahead of it is stale (and what is
@@ -579,6 +608,9 @@ static void wrap_ops(fs_ra *ra)
 	W(allocated);
 	W(fsid);
 #undef W
+	/* the store's own, if any, is not used: reads go by the slots */
+	o->read_ref = in->read ? ra_read_ref : NULL;
+	o->read_done = in->read ? ra_read_done : NULL;
 }
 
 fs_ra *ra_new(const struct vfs_data_ops *ops, void *ctx, size_t window,

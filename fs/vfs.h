@@ -46,6 +46,15 @@ struct vfs_data_ops {
 			 uint64_t off, const void *buf, size_t len);
 	ssize_t (*read)(void *ctx, uint64_t ino, const struct ol_layout *l,
 			uint64_t size, uint64_t off, void *buf, size_t len);
+	/* optional: read, but the bytes may be left where the store keeps
+	 * them (saves a copy of each megabyte of a big read): *data is them
+	 * (buf, or memory of the store's), and when *ref is not NULL they
+	 * stay there, unchanged, until read_done(ref) */
+	ssize_t (*read_ref)(void *ctx, uint64_t ino,
+			    const struct ol_layout *l, uint64_t size,
+			    uint64_t off, void *buf, size_t len,
+			    const void **data, void **ref);
+	void (*read_done)(void *ctx, void *ref);
 	int (*truncate)(void *ctx, uint64_t ino, const struct ol_layout *l,
 			uint64_t old_size, uint64_t new_size);
 	int (*remove)(void *ctx, uint64_t ino, const struct ol_layout *l,
@@ -228,6 +237,12 @@ int vfs_create(vfs *v, const struct vfs_cred *c, uint64_t parent,
 	       vfs_file **f);
 int vfs_open(vfs *v, uint64_t ino, int flags, vfs_file **f);
 ssize_t vfs_read(vfs *v, vfs_file *f, uint64_t off, void *buf, size_t len);
+/* vfs_read that may leave the bytes in the store (vfs_data_ops read_ref):
+ * *data is them; a *ref not NULL goes to vfs_read_done once they are
+ * used (replied).  Use them soon: they hold memory of the store's. */
+ssize_t vfs_read_ref(vfs *v, vfs_file *f, uint64_t off, void *buf,
+		     size_t len, const void **data, void **ref);
+void vfs_read_done(vfs *v, void *ref);
 /* Returns len, or the bytes written before a refusal, or -errno.  c: the
  * writer (NULL: root), for clearing setuid/setgid/capabilities. */
 ssize_t vfs_write(vfs *v, const struct vfs_cred *c, vfs_file *f,

@@ -159,10 +159,21 @@ int vfs_file_attr_changed(vfs_file *f)
 
 ssize_t vfs_read(vfs *v, vfs_file *f, uint64_t off, void *buf, size_t len)
 {
+	return vfs_read_ref(v, f, off, buf, len, NULL, NULL);
+}
+
+/* data NULL: into buf (vfs_read) */
+ssize_t vfs_read_ref(vfs *v, vfs_file *f, uint64_t off, void *buf,
+		     size_t len, const void **data, void **ref)
+{
 	struct vnode *vn = f->vn;
 	uint64_t size;
 	ssize_t n;
 
+	if (data) {
+		*data = buf;
+		*ref = NULL;
+	}
 	if ((f->flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
 	pthread_rwlock_rdlock(&vn->io);
@@ -171,6 +182,9 @@ ssize_t vfs_read(vfs *v, vfs_file *f, uint64_t off, void *buf, size_t len)
 	pthread_mutex_unlock(&vn->m);
 	if (off >= size)
 		n = 0;
+	else if (data && v->d->read_ref)
+		n = v->d->read_ref(v->dctx, vn->ino, &vn->rec.layout, size,
+				   off, buf, len, data, ref);
 	else
 		n = v->d->read(v->dctx, vn->ino, &vn->rec.layout, size, off,
 			       buf, len);
@@ -192,6 +206,12 @@ ssize_t vfs_read(vfs *v, vfs_file *f, uint64_t off, void *buf, size_t len)
 		pthread_mutex_unlock(&vn->m);
 	}
 	return n;
+}
+
+void vfs_read_done(vfs *v, void *ref)
+{
+	if (ref)
+		v->d->read_done(v->dctx, ref);
 }
 
 /* An unprivileged write clears setuid/setgid (every time: the mode is in

@@ -4,8 +4,9 @@
  * ahead, every byte read once; a write, truncate or fallocate makes what
  * was read ahead stale, also one that lands while a read-ahead is
  * reading; a failed read-ahead leaves the request to read (and fail)
- * itself; a removal waits for the inode's read-aheads; small, random
- * and disabled reading passes through.
+ * itself; a removal waits for the inode's read-aheads; a request may
+ * be answered from the slot itself, which keeps it until given back;
+ * small, random and disabled reading passes through.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,7 +146,10 @@ static const struct vfs_data_ops store = {
 
 static unsigned char pat(uint64_t off, int v)
 {
-	return (unsigned char)(off * 31 + off / 4096 + (uint64_t)v * 101);
+	/* off / MIB: every megabyte differs, so a slot read for one is
+	 * not taken for another */
+	return (unsigned char)(off * 31 + off / 4096 + off / MIB * 7 +
+			       (uint64_t)v * 101);
 }
 
 static void fill(unsigned char *p, uint64_t off, size_t len, int v)
@@ -458,6 +462,65 @@ static void test_remove_waits(void **state)
 	assert_false(st.removed_while_reading);
 }
 
+/* A request within one read-ahead slot is answered from the slot, which
+ * keeps those bytes, even past a write and a reader that moved on over
+ * every other slot, until it is given back; one that spans two slots, or
+ * is small, is copied into the caller's buffer. */
+static void test_read_ref(void **state)
+{
+	struct fx *f = *state;
+	unsigned char *w = malloc(MIB);
+	struct ra_stats s0, s1;
+	const void *data;
+	const unsigned char *p;
+	void *ref;
+	ssize_t n;
+
+	prime(f);
+	n = f->ops->read_ref(f->ra, INO, &f->l, FSIZE, 2 * MIB, f->buf, MIB,
+			     &data, &ref);
+	assert_int_equal(n, (ssize_t)MIB);
+	assert_non_null(ref);
+	assert_ptr_not_equal(data, f->buf);
+	p = data;
+	/* rewritten, and read on to the end: every slot goes round */
+	fill(w, 2 * MIB, MIB, 1);
+	assert_int_equal(f->ops->write(f->ra, INO, &f->l, 2 * MIB, w, MIB),
+			 (ssize_t)MIB);
+	for (uint64_t off = 3 * MIB; off < FSIZE; off += MIB)
+		read_check(f, FSIZE, off, MIB, 0, 0);
+	for (uint64_t i = 0; i < MIB; i++)
+		if (p[i] != pat(2 * MIB + i, 0))
+			fail_msg("kept byte %llu changed",
+				 (unsigned long long)(2 * MIB + i));
+	f->ops->read_done(f->ra, ref);
+	read_check(f, FSIZE, 2 * MIB, MIB, 1, 0);
+
+	/* two slots (a jump, and read ahead from the second request on):
+	 * copied */
+	read_check(f, FSIZE, 16 * MIB, MIB, 0, 0);
+	read_check(f, FSIZE, 17 * MIB, MIB, 0, 0);
+	ra_stats(f->ra, &s0);
+	n = f->ops->read_ref(f->ra, INO, &f->l, FSIZE, 18 * MIB + 4096,
+			     f->buf, MIB, &data, &ref);
+	ra_stats(f->ra, &s1);
+	assert_int_equal(s1.hits, s0.hits + 1);
+	assert_int_equal(n, (ssize_t)MIB);
+	assert_ptr_equal(data, f->buf);
+	assert_null(ref);
+	for (uint64_t i = 0; i < MIB; i++)
+		if (f->buf[i] != pat(18 * MIB + 4096 + i, 0))
+			fail_msg("byte %llu",
+				 (unsigned long long)(18 * MIB + 4096 + i));
+	/* small: passes through, copied */
+	n = f->ops->read_ref(f->ra, INO, &f->l, FSIZE, 0, f->buf, 4096, &data,
+			     &ref);
+	assert_int_equal(n, 4096);
+	assert_ptr_equal(data, f->buf);
+	assert_null(ref);
+	free(w);
+}
+
 static void test_passes_through(void **state)
 {
 	struct fx *f = *state;
@@ -503,6 +566,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failed_readahead, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_remove_waits, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_read_ref, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_passes_through, setup,
 						teardown),
