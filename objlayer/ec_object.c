@@ -99,14 +99,20 @@ ssize_t ec_object_read(const struct ec_object *o, uint64_t size,
 		uint64_t from = st * sw, to = from + n * sw;
 		uint64_t a = off > from ? off : from;
 		uint64_t e = off + len < to ? off + len : to;
-		int r = read_stripes(o, st, n, tmp, bad, work);
+		/* whole stripes wanted (a read-ahead's megabyte is): decoded
+		 * straight into buf, one copy of every byte fewer */
+		int whole = a == from && e == to;
+		unsigned char *dst = whole ? (unsigned char *)buf + (a - off)
+					   : tmp;
+		int r = read_stripes(o, st, n, dst, bad, work);
 
 		if (r) {
 			free(own);
 			return r;
 		}
-		memcpy((unsigned char *)buf + (a - off), tmp + (a - from),
-		       (size_t)(e - a));
+		if (!whole)
+			memcpy((unsigned char *)buf + (a - off),
+			       tmp + (a - from), (size_t)(e - a));
 		done += (size_t)(e - a);
 		st += n;
 	}

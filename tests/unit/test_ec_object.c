@@ -144,6 +144,14 @@ static void run(int k, int mm, uint32_t chunk, unsigned seed, int steps)
 			uint64_t off = size ? (uint64_t)rand() % size : 0;
 			size_t len = (size_t)(rand() % 20000);
 			uint64_t fail = 0;
+			uint64_t sw = (uint64_t)k * chunk;
+
+			/* a third of them whole stripes (decoded straight
+			 * into buf), some past the end */
+			if (rand() % 3 == 0) {
+				off -= off % sw;
+				len = (size_t)((len / sw + 1) * sw);
+			}
 			int nf = rand() % (mm + 1);
 			ssize_t got, want;
 
