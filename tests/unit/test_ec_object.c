@@ -143,8 +143,9 @@ static void run(int k, int mm, uint32_t chunk, unsigned seed, int steps)
 			/* a read with up to m shards failing, then m + 1 */
 			uint64_t off = size ? (uint64_t)rand() % size : 0;
 			size_t len = (size_t)(rand() % 20000);
-			uint64_t fail = 0;
-			uint64_t sw = (uint64_t)k * chunk;
+			uint64_t fail = 0, sw = (uint64_t)k * chunk;
+			int nf = rand() % (mm + 1);
+			ssize_t got, want;
 
 			/* a third of them whole stripes (decoded straight
 			 * into buf), some past the end */
@@ -152,8 +153,6 @@ static void run(int k, int mm, uint32_t chunk, unsigned seed, int steps)
 				off -= off % sw;
 				len = (size_t)((len / sw + 1) * sw);
 			}
-			int nf = rand() % (mm + 1);
-			ssize_t got, want;
 
 			while (__builtin_popcount((unsigned)fail) < nf)
 				fail |= 1ull << (rand() % km);
