@@ -26,6 +26,10 @@ int ceph_connect(const char *conf, const char *id, int timeout,
 
 	if (!c)
 		return -ENOMEM;
+	if ((r = ceph_rados_load(err, errlen))) {
+		free(c);
+		return r;
+	}
 	r = rados_create(&c->cluster, id);
 	if (r) {
 		snprintf(err, errlen, "cannot make a librados client: %s",

@@ -121,3 +121,19 @@ What crushfs does not model is named, never dropped silently:
   $ rm bad/df.json
   $ crushfs --cluster e mkfs --from-ceph bad 2>&1 >/dev/null
   crushfs: warning: bad: not modelled: 6 OSD(s) without a size in osd_df.json: capacity from the crush weight (1.0 = 1 TiB) (no osd_df.json); pool 'rbd' pg_num 32 -> 64 in progress (imported at 32); pool 'rbd' pg_autoscale_mode on (crushfs changes pg_num only when told); cluster flags noout
+
+librados is loaded only by the commands that connect to a Ceph cluster
+(every other command starts without it); one that cannot be loaded, or
+that is not a librados, is named, and nothing is made:
+
+  $ CRUSHFS_LIBRADOS=libcrushfs-none.so.0 crushfs --cluster nolib import-ceph --live
+  crushfs: import-ceph: cannot load librados (libcrushfs-none.so.0: cannot open shared object file: No such file or directory): apt-get install -y librados2
+  [1]
+  $ CRUSHFS_LIBRADOS=libm.so.6 crushfs --cluster nolib import-ceph --live
+  crushfs: import-ceph: libm.so.6 has no rados_aio_create_completion2: not the librados of Ceph 16.2 or later
+  [1]
+  $ test -e nolib
+  [1]
+  $ ldd "$(command -v crushfs)" | grep -c rados
+  0
+  [1]
