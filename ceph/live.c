@@ -30,30 +30,30 @@ int ceph_connect(const char *conf, const char *id, int timeout,
 		free(c);
 		return r;
 	}
-	r = rados_create(&c->cluster, id);
+	r = ceph_rados.create(&c->cluster, id);
 	if (r) {
 		snprintf(err, errlen, "cannot make a librados client: %s",
 			 strerror(-r));
 		free(c);
 		return r;
 	}
-	r = rados_conf_read_file(c->cluster, conf);
+	r = ceph_rados.conf_read_file(c->cluster, conf);
 	if (r) {
 		snprintf(err, errlen, "%s: cannot read the Ceph config: %s",
 			 conf ? conf : "$CEPH_CONF or /etc/ceph/ceph.conf",
 			 strerror(-r));
 		goto fail;
 	}
-	rados_conf_parse_env(c->cluster, NULL);
+	ceph_rados.conf_parse_env(c->cluster, NULL);
 	/* no admin socket of ours: a second client (a command beside the
 	 * daemon) would clash on the config's path */
-	rados_conf_set(c->cluster, "admin_socket", "");
+	ceph_rados.conf_set(c->cluster, "admin_socket", "");
 	/* never wait for ever on a cluster that does not answer */
 	snprintf(t, sizeof(t), "%d", timeout);
-	rados_conf_set(c->cluster, "client_mount_timeout", t);
-	rados_conf_set(c->cluster, "rados_mon_op_timeout", t);
-	rados_conf_set(c->cluster, "rados_osd_op_timeout", t);
-	r = rados_connect(c->cluster);
+	ceph_rados.conf_set(c->cluster, "client_mount_timeout", t);
+	ceph_rados.conf_set(c->cluster, "rados_mon_op_timeout", t);
+	ceph_rados.conf_set(c->cluster, "rados_osd_op_timeout", t);
+	r = ceph_rados.connect(c->cluster);
 	if (r) {
 		snprintf(err, errlen, "%s: cannot connect to the cluster as "
 			 "client.%s: %s",
@@ -64,7 +64,7 @@ int ceph_connect(const char *conf, const char *id, int timeout,
 	*out = c;
 	return 0;
 fail:
-	rados_shutdown(c->cluster);
+	ceph_rados.shutdown(c->cluster);
 	free(c);
 	return r;
 }
@@ -78,7 +78,7 @@ void ceph_disconnect(ceph_conn *c)
 {
 	if (!c)
 		return;
-	rados_shutdown(c->cluster);
+	ceph_rados.shutdown(c->cluster);
 	free(c);
 }
 
@@ -90,10 +90,10 @@ int ceph_command(ceph_conn *c, int mgr, const char *cmd, char **out,
 	size_t blen = 0, slen = 0;
 	int r;
 
-	r = mgr ? rados_mgr_command(c->cluster, cmds, 1, "", 0, &buf, &blen,
-				    &st, &slen)
-		: rados_mon_command(c->cluster, cmds, 1, "", 0, &buf, &blen,
-				    &st, &slen);
+	r = mgr ? ceph_rados.mgr_command(c->cluster, cmds, 1, "", 0, &buf,
+					 &blen, &st, &slen)
+		: ceph_rados.mon_command(c->cluster, cmds, 1, "", 0, &buf,
+					 &blen, &st, &slen);
 	if (r < 0) {
 		snprintf(err, errlen, "%s: %s%s%.*s", cmd, strerror(-r),
 			 slen ? ": " : "", (int)(slen > 300 ? 300 : slen),
@@ -111,9 +111,9 @@ int ceph_command(ceph_conn *c, int mgr, const char *cmd, char **out,
 	r = 0;
 out:
 	if (buf)
-		rados_buffer_free(buf);
+		ceph_rados.buffer_free(buf);
 	if (st)
-		rados_buffer_free(st);
+		ceph_rados.buffer_free(st);
 	return r;
 }
 

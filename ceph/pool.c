@@ -25,7 +25,7 @@ int ceph_pool_open(ceph_conn *c, const char *pool, ceph_pool **out,
 
 	if (!p)
 		return -ENOMEM;
-	r = rados_ioctx_create(ceph_conn_rados(c), pool, &p->io);
+	r = ceph_rados.ioctx_create(ceph_conn_rados(c), pool, &p->io);
 	if (r) {
 		snprintf(err, errlen, "pool '%s': %s", pool,
 			 r == -ENOENT ? "no such pool in the cluster"
@@ -34,8 +34,8 @@ int ceph_pool_open(ceph_conn *c, const char *pool, ceph_pool **out,
 		return r;
 	}
 	/* ENOSPC/EDQUOT to the writer of a full pool, never a hang */
-	rados_set_pool_full_try(p->io);
-	p->id = rados_ioctx_get_id(p->io);
+	ceph_rados.set_pool_full_try(p->io);
+	p->id = ceph_rados.ioctx_get_id(p->io);
 	*out = p;
 	return 0;
 }
@@ -44,7 +44,7 @@ void ceph_pool_close(ceph_pool *p)
 {
 	if (!p)
 		return;
-	rados_ioctx_destroy(p->io);
+	ceph_rados.ioctx_destroy(p->io);
 	free(p);
 }
 
@@ -56,13 +56,13 @@ int64_t ceph_pool_id(const ceph_pool *p)
 int ceph_obj_write(ceph_pool *p, const char *name, uint64_t off,
 		   const void *buf, size_t len)
 {
-	return rados_write(p->io, name, buf, len, off);
+	return ceph_rados.write(p->io, name, buf, len, off);
 }
 
 int ceph_obj_write_full(ceph_pool *p, const char *name, const void *buf,
 			size_t len)
 {
-	return rados_write_full(p->io, name, buf, len);
+	return ceph_rados.write_full(p->io, name, buf, len);
 }
 
 struct aio_op {
@@ -75,9 +75,9 @@ struct aio_op {
 static void aio_done(rados_completion_t comp, void *arg)
 {
 	struct aio_op *op = arg;
-	int r = rados_aio_get_return_value(comp);
+	int r = ceph_rados.aio_get_return_value(comp);
 
-	rados_aio_release(comp);
+	ceph_rados.aio_release(comp);
 	op->done(op->arg, r > 0 ? 0 : r);
 	free(op);
 }
@@ -92,7 +92,7 @@ static int aio_start(void (*done)(void *arg, int r), void *arg,
 		return -ENOMEM;
 	(*op)->done = done;
 	(*op)->arg = arg;
-	r = rados_aio_create_completion2(*op, aio_done, comp);
+	r = ceph_rados.aio_create_completion2(*op, aio_done, comp);
 	if (r)
 		free(*op);
 	return r;
@@ -101,7 +101,7 @@ static int aio_start(void (*done)(void *arg, int r), void *arg,
 static int aio_submitted(int r, struct aio_op *op, rados_completion_t comp)
 {
 	if (r) {
-		rados_aio_release(comp);
+		ceph_rados.aio_release(comp);
 		free(op);
 	}
 	return r;
@@ -118,8 +118,8 @@ int ceph_obj_aio_write(ceph_pool *p, const char *name, uint64_t off,
 	if (r)
 		return r;
 	/* librados copies buf into its own buffer before returning */
-	r = full ? rados_aio_write_full(p->io, name, comp, buf, len)
-		 : rados_aio_write(p->io, name, comp, buf, len, off);
+	r = full ? ceph_rados.aio_write_full(p->io, name, comp, buf, len)
+		 : ceph_rados.aio_write(p->io, name, comp, buf, len, off);
 	return aio_submitted(r, op, comp);
 }
 
@@ -132,7 +132,8 @@ int ceph_obj_aio_remove(ceph_pool *p, const char *name,
 
 	if (r)
 		return r;
-	return aio_submitted(rados_aio_remove(p->io, name, comp), op, comp);
+	return aio_submitted(ceph_rados.aio_remove(p->io, name, comp), op,
+			     comp);
 }
 
 ssize_t ceph_obj_read(ceph_pool *p, const char *name, uint64_t off, void *buf,
@@ -143,8 +144,8 @@ ssize_t ceph_obj_read(ceph_pool *p, const char *name, uint64_t off, void *buf,
 	/* librados reads at most INT_MAX bytes a call */
 	while (done < len) {
 		size_t n = len - done > (1u << 30) ? (1u << 30) : len - done;
-		int r = rados_read(p->io, name, (char *)buf + done, n,
-				   off + done);
+		int r = ceph_rados.read(p->io, name, (char *)buf + done, n,
+					off + done);
 
 		if (r < 0)
 			return r;
@@ -160,7 +161,7 @@ int ceph_obj_stat(ceph_pool *p, const char *name, uint64_t *size,
 {
 	time_t t = 0;
 	uint64_t s = 0;
-	int r = rados_stat(p->io, name, &s, &t);
+	int r = ceph_rados.stat(p->io, name, &s, &t);
 
 	if (r)
 		return r;
@@ -175,18 +176,18 @@ int ceph_obj_stat(ceph_pool *p, const char *name, uint64_t *size,
 
 int ceph_obj_truncate(ceph_pool *p, const char *name, uint64_t size)
 {
-	return rados_trunc(p->io, name, size);
+	return ceph_rados.trunc(p->io, name, size);
 }
 
 int ceph_obj_remove(ceph_pool *p, const char *name)
 {
-	return rados_remove(p->io, name);
+	return ceph_rados.remove(p->io, name);
 }
 
 int ceph_obj_setxattr(ceph_pool *p, const char *name, const char *key,
 		      const void *val, size_t len)
 {
-	return rados_setxattr(p->io, name, key, val, len);
+	return ceph_rados.setxattr(p->io, name, key, val, len);
 }
 
 int ceph_obj_getxattr(ceph_pool *p, const char *name, const char *key,
@@ -200,7 +201,7 @@ int ceph_obj_getxattr(ceph_pool *p, const char *name, const char *key,
 
 		if (!b)
 			return -ENOMEM;
-		r = rados_getxattr(p->io, name, key, b, cap);
+		r = ceph_rados.getxattr(p->io, name, key, b, cap);
 		if (r == -ERANGE && cap < (64u << 20)) {
 			free(b);
 			cap *= 16;
@@ -219,7 +220,7 @@ int ceph_obj_getxattr(ceph_pool *p, const char *name, const char *key,
 
 int ceph_obj_rmxattr(ceph_pool *p, const char *name, const char *key)
 {
-	return rados_rmxattr(p->io, name, key);
+	return ceph_rados.rmxattr(p->io, name, key);
 }
 
 int ceph_obj_list(ceph_pool *p, int (*fn)(const char *name, void *arg),
@@ -227,15 +228,15 @@ int ceph_obj_list(ceph_pool *p, int (*fn)(const char *name, void *arg),
 {
 	rados_list_ctx_t ctx;
 	const char *entry;
-	int r = rados_nobjects_list_open(p->io, &ctx);
+	int r = ceph_rados.nobjects_list_open(p->io, &ctx);
 
 	if (r)
 		return r;
-	while (!(r = rados_nobjects_list_next(ctx, &entry, NULL, NULL))) {
+	while (!(r = ceph_rados.nobjects_list_next(ctx, &entry, NULL, NULL))) {
 		r = fn(entry, arg);
 		if (r)
 			break;
 	}
-	rados_nobjects_list_close(ctx);
+	ceph_rados.nobjects_list_close(ctx);
 	return r == -ENOENT ? 0 : r;
 }
