@@ -21,6 +21,7 @@
  * Built only with -DCRUSHFS_FUZZ=ON and clang (scripts/fuzz.sh).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,7 +107,32 @@ static pl_map *trip(const char *text, size_t len, char **out, size_t *olen)
 	return m;
 }
 
-/* a and b, line by line, equal but for lines that hold a weight */
+/*
+ * A choose_args set's id line that crushtool itself does not keep over
+ * a trip: an id whose low 32 bits are negative (other than -1) is
+ * printed as an unsigned 64-bit number past LONG_MAX, which the next
+ * read saturates (strtol) to the default set's -1 ("choose_args
+ * 4294967102" -> -194 -> "18446744073709551422" -> -1; crushtool -c / -d
+ * of Ceph 16.2 give the same lines).
+ */
+static int cargs_id_saturates(const char *a, size_t n1, const char *b,
+			      size_t n2)
+{
+	static const char kw[] = "choose_args ", dflt[] =
+		"choose_args 18446744073709551615 {\n";
+	char id[32];
+	size_t k = sizeof(kw) - 1;
+
+	if (n1 < k || memcmp(a, kw, k) || n1 - k >= sizeof(id) ||
+	    n2 != sizeof(dflt) - 1 || memcmp(b, dflt, n2))
+		return 0;
+	memcpy(id, a + k, n1 - k);
+	id[n1 - k] = '\0';
+	return strtoull(id, NULL, 10) > (unsigned long long)LONG_MAX;
+}
+
+/* a and b, line by line, equal but for lines that hold a weight (and
+ * a choose_args id that saturates) */
 static int same_but_weights(const char *a, size_t la, const char *b,
 			    size_t lb)
 {
@@ -123,7 +149,8 @@ static int same_but_weights(const char *a, size_t la, const char *b,
 		n2 = (size_t)(nb - b);
 		if ((n1 != n2 || memcmp(a, b, n1)) &&
 		    (!memmem(a, n1, "weight ", 7) ||
-		     !memmem(b, n2, "weight ", 7)))
+		     !memmem(b, n2, "weight ", 7)) &&
+		    !cargs_id_saturates(a, n1, b, n2))
 			return 0;
 		a = na;
 		b = nb;
